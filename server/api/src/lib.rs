@@ -1,0 +1,119 @@
+//! The Risk Intelligence Service API: one dropshot API trait, its wire types,
+//! and the OpenAPI document generated from them.
+//!
+//! Operation names (`<resource>_<verb>`) are part of the client contract.
+
+pub mod billing;
+pub mod error;
+pub mod health;
+pub mod keys;
+pub mod metered;
+mod openapi;
+
+use dropshot::{
+    Body, EmptyScanParams, HttpResponseCreated, HttpResponseDeleted, HttpResponseOk,
+    PaginationParams, Path, Query, RequestContext, ResultsPage, TypedBody,
+};
+
+pub use billing::{BillingStatus, Plan};
+pub use error::{ApiError, ErrorCode, ErrorDetail};
+pub use health::{DatabaseHealth, Health, HealthStatus};
+pub use keys::{ApiKey, ApiKeyCreate, ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, Scope};
+pub use metered::{Metered, RateLimitHeaders};
+pub use openapi::{openapi_document, OPENAPI_TITLE, OPENAPI_VERSION};
+
+/// The HTTP interface of the service.
+#[dropshot::api_description {
+    tag_config = {
+        allow_other_tags = false,
+        policy = dropshot::EndpointTagPolicy::ExactlyOne,
+        tags = {
+            "health" = { description = "Liveness of the service and its database. No API key needed." },
+            "billing" = { description = "Plan, usage and limits of the calling account." },
+            "api-keys" = { description = "Create, list, rotate and revoke the account's API keys. Needs the `keys:write` scope." },
+        },
+    },
+}]
+pub trait RiskIntelApi {
+    /// Server state shared by every request.
+    type Context;
+
+    /// Health check.
+    ///
+    /// Reports whether the service is up, its version, and whether its
+    /// database answers. Needs no API key and is not metered.
+    #[endpoint { method = GET, path = "/v1/health", tags = ["health"] }]
+    async fn health_get(
+        rqctx: RequestContext<Self::Context>,
+    ) -> Result<HttpResponseOk<Health>, ApiError>;
+
+    /// Error reference.
+    ///
+    /// The HTML page every `docs_url` of an error envelope points into.
+    #[endpoint { method = GET, path = "/docs/errors", tags = ["health"], unpublished = true }]
+    async fn error_reference_get(
+        rqctx: RequestContext<Self::Context>,
+    ) -> Result<http::Response<Body>, ApiError>;
+
+    /// Billing status.
+    ///
+    /// The account's plan, the current billing period (UTC calendar month),
+    /// requests used and remaining, overage, the per-minute limit, and whether
+    /// premium features are available. Needs the `billing:read` scope.
+    #[endpoint { method = GET, path = "/v1/billing/status", tags = ["billing"] }]
+    async fn billing_status_get(
+        rqctx: RequestContext<Self::Context>,
+    ) -> Result<Metered<HttpResponseOk<BillingStatus>>, ApiError>;
+
+    /// List API keys.
+    ///
+    /// The account's keys that are not revoked, oldest first, in pages.
+    /// Secrets are never listed.
+    #[endpoint { method = GET, path = "/v1/developer/api-keys", tags = ["api-keys"] }]
+    async fn api_key_list(
+        rqctx: RequestContext<Self::Context>,
+        query: Query<PaginationParams<EmptyScanParams, ApiKeyPageSelector>>,
+    ) -> Result<Metered<HttpResponseOk<ResultsPage<ApiKey>>>, ApiError>;
+
+    /// Create an API key.
+    ///
+    /// Issues a new key for the calling account. The full key is in this
+    /// response only; store it now. A name already used by another of the
+    /// account's keys gives 409 `CONFLICT`.
+    #[endpoint { method = POST, path = "/v1/developer/api-keys", tags = ["api-keys"] }]
+    async fn api_key_create(
+        rqctx: RequestContext<Self::Context>,
+        body: TypedBody<ApiKeyCreate>,
+    ) -> Result<Metered<HttpResponseCreated<ApiKeySecret>>, ApiError>;
+
+    /// Get an API key.
+    ///
+    /// One key's record. A key id of another account, or of a revoked key,
+    /// gives 404 `NOT_FOUND`.
+    #[endpoint { method = GET, path = "/v1/developer/api-keys/{keyId}", tags = ["api-keys"] }]
+    async fn api_key_get(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<ApiKeyPath>,
+    ) -> Result<Metered<HttpResponseOk<ApiKey>>, ApiError>;
+
+    /// Revoke an API key.
+    ///
+    /// The key, and any previous secret still in its rotation grace period,
+    /// stops working at once.
+    #[endpoint { method = DELETE, path = "/v1/developer/api-keys/{keyId}", tags = ["api-keys"] }]
+    async fn api_key_delete(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<ApiKeyPath>,
+    ) -> Result<Metered<HttpResponseDeleted>, ApiError>;
+
+    /// Rotate an API key.
+    ///
+    /// Issues a new secret under the same key id and name. The secret it
+    /// replaces keeps working for 24 hours (`api_key.previous_valid_until`);
+    /// a secret replaced by an earlier rotation stops working at once.
+    #[endpoint { method = POST, path = "/v1/developer/api-keys/{keyId}/rotate", tags = ["api-keys"] }]
+    async fn api_key_rotate(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<ApiKeyPath>,
+    ) -> Result<Metered<HttpResponseOk<ApiKeySecret>>, ApiError>;
+}

@@ -1,0 +1,81 @@
+//! The one place domain errors become wire errors, and the error reference page.
+
+use riskintel_api::{ApiError, ErrorCode};
+
+use crate::keys::KeyError;
+use crate::metering::MeterError;
+use crate::store::StoreError;
+
+/// Seconds to wait after the database failed to answer.
+const STORE_RETRY_AFTER: u64 = 5;
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Unavailable(_) => ApiError::new(
+                ErrorCode::UpstreamUnavailable,
+                "the database is temporarily unavailable; retry shortly",
+            )
+            .with_retry_after(STORE_RETRY_AFTER),
+            StoreError::Conflict(what) => ApiError::new(ErrorCode::Conflict, what),
+            StoreError::UnsupportedUrl(_)
+            | StoreError::Database(_)
+            | StoreError::Corrupt(_) => ApiError::new(ErrorCode::InternalError, "internal error"),
+        }
+    }
+}
+
+impl From<KeyError> for ApiError {
+    fn from(error: KeyError) -> Self {
+        let message = error.to_string();
+        match error {
+            KeyError::Unauthenticated(_) => ApiError::new(ErrorCode::Unauthorized, message),
+            KeyError::MissingScope(_) => ApiError::new(ErrorCode::Forbidden, message),
+            KeyError::NotFound(_) => ApiError::new(ErrorCode::NotFound, message),
+            KeyError::DuplicateName(_) => ApiError::new(ErrorCode::Conflict, message),
+            KeyError::Invalid(_) => ApiError::new(ErrorCode::ValidationError, message),
+            KeyError::Store(store) => store.into(),
+        }
+    }
+}
+
+impl From<MeterError> for ApiError {
+    fn from(error: MeterError) -> Self {
+        let message = error.to_string();
+        let retry_after = error.retry_after();
+        let api = match error {
+            MeterError::RateLimited { .. } | MeterError::AuthFailuresLimited { .. } => {
+                ApiError::new(ErrorCode::RateLimited, message)
+            }
+            MeterError::QuotaExhausted { .. } => ApiError::new(ErrorCode::PaymentRequired, message),
+            MeterError::PremiumRequired { .. } => ApiError::new(ErrorCode::PremiumRequired, message),
+            MeterError::Store(store) => return store.into(),
+        };
+        match retry_after {
+            Some(seconds) => api.with_retry_after(seconds),
+            None => api,
+        }
+    }
+}
+
+/// The error reference as an HTML page, one anchored section per code.
+pub fn reference_html() -> String {
+    let mut html = String::from(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>Risk Intelligence Service API: error reference</title></head><body>\n\
+         <h1>Error reference</h1>\n<p>Every error body is <code>{\"error\": {\"code\", \"message\", \
+         \"docs_url\"}}</code>. Handle errors by <code>code</code>.</p>\n",
+    );
+    for code in ErrorCode::ALL {
+        html.push_str(&format!(
+            "<section id=\"{}\"><h2>{} ({})</h2><p>{}</p><p><strong>What to do:</strong> {}</p></section>\n",
+            code.anchor(),
+            code.as_str(),
+            code.status(),
+            code.meaning(),
+            code.remedy()
+        ));
+    }
+    html.push_str("</body></html>\n");
+    html
+}

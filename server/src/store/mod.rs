@@ -1,0 +1,237 @@
+//! Storage: one [`Store`] trait, a SQLite and a PostgreSQL implementation
+//! chosen by the database URL's scheme. Both run the same SQL (written once,
+//! in `sql.rs`) against schemas kept in `migrations/{sqlite,postgres}`.
+
+mod postgres;
+mod sql;
+mod sqlite;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use riskintel_api::{Plan, Scope};
+
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
+
+/// What can go wrong in storage.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A uniqueness rule was broken (the one place unique violations are recognised).
+    #[error("already exists: {0}")]
+    Conflict(String),
+    /// The database URL is not one we support.
+    #[error("unsupported database URL {0:?}: use sqlite://PATH or postgres://…")]
+    UnsupportedUrl(String),
+    /// The database could not be reached or timed out.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    /// Any other database failure.
+    #[error("database error: {0}")]
+    Database(String),
+    /// A stored value could not be understood.
+    #[error("corrupt stored value: {0}")]
+    Corrupt(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> Self {
+        match &error {
+            sqlx::Error::Database(db) if db.is_unique_violation() => {
+                StoreError::Conflict(db.message().to_string())
+            }
+            sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
+                StoreError::Unavailable(error.to_string())
+            }
+            _ => StoreError::Database(error.to_string()),
+        }
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(error: sqlx::migrate::MigrateError) -> Self {
+        StoreError::Database(format!("migration failed: {error}"))
+    }
+}
+
+/// An account: the unit plans, limits and usage apply to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Account {
+    /// Opaque id, `acct_…`.
+    pub id: String,
+    /// Operator-given name.
+    pub name: String,
+    /// Current plan.
+    pub plan: Plan,
+    /// Creation time.
+    pub created_at: DateTime<Utc>,
+}
+
+/// A stored API key. Secrets are present only as SHA-256 hashes (hex).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyRecord {
+    /// The `<id>` of `ri_live_<id>.<secret>`.
+    pub id: String,
+    /// Owning account.
+    pub account_id: String,
+    /// Unique among the account's active keys.
+    pub name: String,
+    /// Granted scopes.
+    pub scopes: Vec<Scope>,
+    /// SHA-256 of the current secret.
+    pub secret_hash: String,
+    /// SHA-256 of the secret replaced by the last rotation.
+    pub previous_secret_hash: Option<String>,
+    /// Until when that previous secret still authenticates.
+    pub previous_valid_until: Option<DateTime<Utc>>,
+    /// Creation time.
+    pub created_at: DateTime<Utc>,
+    /// Expiry, if any.
+    pub expires_at: Option<DateTime<Utc>>,
+    /// Last successful authentication (coarse).
+    pub last_used_at: Option<DateTime<Utc>>,
+    /// Last rotation.
+    pub rotated_at: Option<DateTime<Utc>>,
+    /// Revocation time; a revoked key never authenticates again.
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+/// A key and its account, as authentication needs them.
+#[derive(Clone, Debug)]
+pub struct KeyWithAccount {
+    /// The key.
+    pub key: KeyRecord,
+    /// Its account.
+    pub account: Account,
+}
+
+/// Persistent state of the service.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// `sqlite` or `postgres`.
+    fn backend(&self) -> &'static str;
+    /// Apply pending migrations.
+    async fn migrate(&self) -> Result<(), StoreError>;
+    /// A trivial round trip, for health checks.
+    async fn ping(&self) -> Result<(), StoreError>;
+    /// Close the pool, flushing what SQLite still holds in its write-ahead log.
+    async fn close(&self);
+
+    /// Store a new account.
+    async fn account_insert(&self, account: &Account) -> Result<(), StoreError>;
+    /// One account.
+    async fn account_get(&self, id: &str) -> Result<Option<Account>, StoreError>;
+    /// Every account, oldest first.
+    async fn account_list(&self) -> Result<Vec<Account>, StoreError>;
+    /// Change an account's plan; false when there is no such account.
+    async fn account_set_plan(&self, id: &str, plan: Plan) -> Result<bool, StoreError>;
+    /// Number of accounts.
+    async fn account_count(&self) -> Result<i64, StoreError>;
+
+    /// Store a new key; `Conflict` when the account already has an active key of that name.
+    async fn key_insert(&self, key: &KeyRecord) -> Result<(), StoreError>;
+    /// A key (revoked ones included) with its account.
+    async fn key_get(&self, id: &str) -> Result<Option<KeyWithAccount>, StoreError>;
+    /// An account's active keys after the given `(created_at, id)`, in that order.
+    async fn key_list(
+        &self,
+        account_id: &str,
+        after: Option<(DateTime<Utc>, String)>,
+        limit: i64,
+    ) -> Result<Vec<KeyRecord>, StoreError>;
+    /// Replace an active key's secret; the replaced hash stays valid until
+    /// `previous_valid_until`. False when the key is not active.
+    async fn key_rotate(
+        &self,
+        id: &str,
+        new_hash: &str,
+        previous_hash: &str,
+        previous_valid_until: DateTime<Utc>,
+        rotated_at: DateTime<Utc>,
+    ) -> Result<bool, StoreError>;
+    /// Revoke an active key; false when it is not active.
+    async fn key_revoke(&self, id: &str, at: DateTime<Utc>) -> Result<bool, StoreError>;
+    /// Record a successful authentication time.
+    async fn key_touch(&self, id: &str, at: DateTime<Utc>) -> Result<(), StoreError>;
+
+    /// Count one request in the account's window starting at `window_start`;
+    /// returns the window's count including it.
+    async fn rate_window_hit(
+        &self,
+        account_id: &str,
+        window_start: DateTime<Utc>,
+    ) -> Result<i64, StoreError>;
+    /// Forget windows that started before `before`.
+    async fn rate_window_prune(&self, before: DateTime<Utc>) -> Result<u64, StoreError>;
+
+    /// Count one request in the period unless the count has reached `cap`;
+    /// returns the new count, or None when the cap was reached.
+    async fn usage_reserve(
+        &self,
+        account_id: &str,
+        period_start: DateTime<Utc>,
+        cap: Option<i64>,
+    ) -> Result<Option<i64>, StoreError>;
+    /// Take back one reserved request (the answer was not 2xx).
+    async fn usage_release(
+        &self,
+        account_id: &str,
+        period_start: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+    /// Requests counted in the period.
+    async fn usage_get(
+        &self,
+        account_id: &str,
+        period_start: DateTime<Utc>,
+    ) -> Result<i64, StoreError>;
+    /// Set the period's count (operators' corrections and tests).
+    async fn usage_set(
+        &self,
+        account_id: &str,
+        period_start: DateTime<Utc>,
+        requests: i64,
+    ) -> Result<(), StoreError>;
+}
+
+/// Open the store a URL names (`sqlite://path`, `sqlite::memory:`,
+/// `postgres://…`) and bring its schema up to date.
+pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
+    let store: Arc<dyn Store> = if url.starts_with("sqlite:") {
+        Arc::new(SqliteStore::connect(url).await?)
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Arc::new(PostgresStore::connect(url).await?)
+    } else {
+        return Err(StoreError::UnsupportedUrl(url.to_string()));
+    };
+    store.migrate().await?;
+    Ok(store)
+}
+
+/// Scopes as stored: space-separated wire names.
+pub(crate) fn scopes_to_text(scopes: &[Scope]) -> String {
+    scopes.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
+}
+
+pub(crate) fn scopes_from_text(text: &str) -> Result<Vec<Scope>, StoreError> {
+    text.split_whitespace()
+        .map(|s| Scope::parse(s).ok_or_else(|| StoreError::Corrupt(format!("scope {s:?}"))))
+        .collect()
+}
+
+pub(crate) fn plan_to_text(plan: Plan) -> &'static str {
+    match plan {
+        Plan::Free => "free",
+        Plan::Pro => "pro",
+        Plan::ProPlus => "pro_plus",
+    }
+}
+
+pub(crate) fn plan_from_text(text: &str) -> Result<Plan, StoreError> {
+    match text {
+        "free" => Ok(Plan::Free),
+        "pro" => Ok(Plan::Pro),
+        "pro_plus" => Ok(Plan::ProPlus),
+        other => Err(StoreError::Corrupt(format!("plan {other:?}"))),
+    }
+}

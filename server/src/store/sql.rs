@@ -1,0 +1,360 @@
+//! The SQL both backends run, written once. `impl_sql_store!` expands it for
+//! a store type with a `pool: sqlx::Pool<DB>` field; SQLite and PostgreSQL
+//! accept the same statements (`$N` placeholders, `ON CONFLICT … DO UPDATE`,
+//! `RETURNING`).
+
+pub(crate) const KEY_COLUMNS: &str = "k.id, k.account_id, k.name, k.scopes, k.secret_hash, \
+     k.previous_secret_hash, k.previous_valid_until, k.created_at, k.expires_at, \
+     k.last_used_at, k.rotated_at, k.revoked_at";
+
+pub(crate) const ACCOUNT_COLUMNS: &str = "a.id AS a_id, a.name AS a_name, a.plan AS a_plan, \
+     a.created_at AS a_created_at";
+
+macro_rules! impl_sql_store {
+    ($store:ty, $row:ty) => {
+        fn key_from_row(row: &$row) -> Result<$crate::store::KeyRecord, $crate::store::StoreError> {
+            use sqlx::Row;
+            Ok($crate::store::KeyRecord {
+                id: row.try_get("id")?,
+                account_id: row.try_get("account_id")?,
+                name: row.try_get("name")?,
+                scopes: $crate::store::scopes_from_text(&row.try_get::<String, _>("scopes")?)?,
+                secret_hash: row.try_get("secret_hash")?,
+                previous_secret_hash: row.try_get("previous_secret_hash")?,
+                previous_valid_until: row.try_get("previous_valid_until")?,
+                created_at: row.try_get("created_at")?,
+                expires_at: row.try_get("expires_at")?,
+                last_used_at: row.try_get("last_used_at")?,
+                rotated_at: row.try_get("rotated_at")?,
+                revoked_at: row.try_get("revoked_at")?,
+            })
+        }
+
+        fn account_from_row(
+            row: &$row,
+            prefix: &str,
+        ) -> Result<$crate::store::Account, $crate::store::StoreError> {
+            use sqlx::Row;
+            let col = |name: &str| format!("{prefix}{name}");
+            Ok($crate::store::Account {
+                id: row.try_get(col("id").as_str())?,
+                name: row.try_get(col("name").as_str())?,
+                plan: $crate::store::plan_from_text(&row.try_get::<String, _>(col("plan").as_str())?)?,
+                created_at: row.try_get(col("created_at").as_str())?,
+            })
+        }
+
+        #[async_trait::async_trait]
+        impl $crate::store::Store for $store {
+            fn backend(&self) -> &'static str {
+                Self::BACKEND
+            }
+
+            async fn migrate(&self) -> Result<(), $crate::store::StoreError> {
+                Self::MIGRATOR.run(&self.pool).await?;
+                Ok(())
+            }
+
+            async fn ping(&self) -> Result<(), $crate::store::StoreError> {
+                sqlx::query("SELECT 1").execute(&self.pool).await?;
+                Ok(())
+            }
+
+            async fn close(&self) {
+                self.pool.close().await;
+            }
+
+            async fn account_insert(
+                &self,
+                account: &$crate::store::Account,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query("INSERT INTO accounts (id, name, plan, created_at) VALUES ($1, $2, $3, $4)")
+                    .bind(&account.id)
+                    .bind(&account.name)
+                    .bind($crate::store::plan_to_text(account.plan))
+                    .bind(account.created_at)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn account_get(
+                &self,
+                id: &str,
+            ) -> Result<Option<$crate::store::Account>, $crate::store::StoreError> {
+                let sql = format!("SELECT {} FROM accounts a WHERE a.id = $1", $crate::store::sql::ACCOUNT_COLUMNS);
+                let row = sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await?;
+                row.map(|r| account_from_row(&r, "a_")).transpose()
+            }
+
+            async fn account_list(&self) -> Result<Vec<$crate::store::Account>, $crate::store::StoreError> {
+                let sql = format!(
+                    "SELECT {} FROM accounts a ORDER BY a.created_at, a.id",
+                    $crate::store::sql::ACCOUNT_COLUMNS
+                );
+                let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
+                rows.iter().map(|r| account_from_row(r, "a_")).collect()
+            }
+
+            async fn account_set_plan(
+                &self,
+                id: &str,
+                plan: riskintel_api::Plan,
+            ) -> Result<bool, $crate::store::StoreError> {
+                let done = sqlx::query("UPDATE accounts SET plan = $1 WHERE id = $2")
+                    .bind($crate::store::plan_to_text(plan))
+                    .bind(id)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(done.rows_affected() == 1)
+            }
+
+            async fn account_count(&self) -> Result<i64, $crate::store::StoreError> {
+                use sqlx::Row;
+                let row = sqlx::query("SELECT COUNT(*) AS n FROM accounts").fetch_one(&self.pool).await?;
+                Ok(row.try_get("n")?)
+            }
+
+            async fn key_insert(
+                &self,
+                key: &$crate::store::KeyRecord,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query(
+                    "INSERT INTO api_keys (id, account_id, name, scopes, secret_hash, \
+                     previous_secret_hash, previous_valid_until, created_at, expires_at, \
+                     last_used_at, rotated_at, revoked_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                )
+                .bind(&key.id)
+                .bind(&key.account_id)
+                .bind(&key.name)
+                .bind($crate::store::scopes_to_text(&key.scopes))
+                .bind(&key.secret_hash)
+                .bind(&key.previous_secret_hash)
+                .bind(key.previous_valid_until)
+                .bind(key.created_at)
+                .bind(key.expires_at)
+                .bind(key.last_used_at)
+                .bind(key.rotated_at)
+                .bind(key.revoked_at)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn key_get(
+                &self,
+                id: &str,
+            ) -> Result<Option<$crate::store::KeyWithAccount>, $crate::store::StoreError> {
+                let sql = format!(
+                    "SELECT {}, {} FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = $1",
+                    $crate::store::sql::KEY_COLUMNS,
+                    $crate::store::sql::ACCOUNT_COLUMNS
+                );
+                let row = sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await?;
+                row.map(|r| {
+                    Ok($crate::store::KeyWithAccount {
+                        key: key_from_row(&r)?,
+                        account: account_from_row(&r, "a_")?,
+                    })
+                })
+                .transpose()
+            }
+
+            async fn key_list(
+                &self,
+                account_id: &str,
+                after: Option<(chrono::DateTime<chrono::Utc>, String)>,
+                limit: i64,
+            ) -> Result<Vec<$crate::store::KeyRecord>, $crate::store::StoreError> {
+                let rows = match after {
+                    None => {
+                        let sql = format!(
+                            "SELECT {} FROM api_keys k WHERE k.account_id = $1 AND k.revoked_at IS NULL \
+                             ORDER BY k.created_at, k.id LIMIT $2",
+                            $crate::store::sql::KEY_COLUMNS
+                        );
+                        sqlx::query(&sql).bind(account_id).bind(limit).fetch_all(&self.pool).await?
+                    }
+                    Some((created_at, id)) => {
+                        let sql = format!(
+                            "SELECT {} FROM api_keys k WHERE k.account_id = $1 AND k.revoked_at IS NULL \
+                             AND (k.created_at > $2 OR (k.created_at = $2 AND k.id > $3)) \
+                             ORDER BY k.created_at, k.id LIMIT $4",
+                            $crate::store::sql::KEY_COLUMNS
+                        );
+                        sqlx::query(&sql)
+                            .bind(account_id)
+                            .bind(created_at)
+                            .bind(id)
+                            .bind(limit)
+                            .fetch_all(&self.pool)
+                            .await?
+                    }
+                };
+                rows.iter().map(key_from_row).collect()
+            }
+
+            async fn key_rotate(
+                &self,
+                id: &str,
+                new_hash: &str,
+                previous_hash: &str,
+                previous_valid_until: chrono::DateTime<chrono::Utc>,
+                rotated_at: chrono::DateTime<chrono::Utc>,
+            ) -> Result<bool, $crate::store::StoreError> {
+                // Guarded on the hash being replaced, so two rotations racing
+                // cannot both succeed and leave two grace secrets.
+                let done = sqlx::query(
+                    "UPDATE api_keys SET secret_hash = $1, previous_secret_hash = $2, \
+                     previous_valid_until = $3, rotated_at = $4 \
+                     WHERE id = $5 AND secret_hash = $2 AND revoked_at IS NULL",
+                )
+                .bind(new_hash)
+                .bind(previous_hash)
+                .bind(previous_valid_until)
+                .bind(rotated_at)
+                .bind(id)
+                .execute(&self.pool)
+                .await?;
+                Ok(done.rows_affected() == 1)
+            }
+
+            async fn key_revoke(
+                &self,
+                id: &str,
+                at: chrono::DateTime<chrono::Utc>,
+            ) -> Result<bool, $crate::store::StoreError> {
+                let done = sqlx::query(
+                    "UPDATE api_keys SET revoked_at = $1, previous_secret_hash = NULL, \
+                     previous_valid_until = NULL WHERE id = $2 AND revoked_at IS NULL",
+                )
+                .bind(at)
+                .bind(id)
+                .execute(&self.pool)
+                .await?;
+                Ok(done.rows_affected() == 1)
+            }
+
+            async fn key_touch(
+                &self,
+                id: &str,
+                at: chrono::DateTime<chrono::Utc>,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query("UPDATE api_keys SET last_used_at = $1 WHERE id = $2")
+                    .bind(at)
+                    .bind(id)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn rate_window_hit(
+                &self,
+                account_id: &str,
+                window_start: chrono::DateTime<chrono::Utc>,
+            ) -> Result<i64, $crate::store::StoreError> {
+                use sqlx::Row;
+                let row = sqlx::query(
+                    "INSERT INTO rate_windows (account_id, window_start, requests) VALUES ($1, $2, 1) \
+                     ON CONFLICT (account_id, window_start) \
+                     DO UPDATE SET requests = rate_windows.requests + 1 RETURNING requests",
+                )
+                .bind(account_id)
+                .bind(window_start)
+                .fetch_one(&self.pool)
+                .await?;
+                Ok(row.try_get("requests")?)
+            }
+
+            async fn rate_window_prune(
+                &self,
+                before: chrono::DateTime<chrono::Utc>,
+            ) -> Result<u64, $crate::store::StoreError> {
+                let done = sqlx::query("DELETE FROM rate_windows WHERE window_start < $1")
+                    .bind(before)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(done.rows_affected())
+            }
+
+            async fn usage_reserve(
+                &self,
+                account_id: &str,
+                period_start: chrono::DateTime<chrono::Utc>,
+                cap: Option<i64>,
+            ) -> Result<Option<i64>, $crate::store::StoreError> {
+                use sqlx::Row;
+                // One statement: the check and the increment cannot be split
+                // by a concurrent request, so the cap is never overshot.
+                let row = sqlx::query(
+                    "INSERT INTO monthly_usage (account_id, period_start, requests) VALUES ($1, $2, 1) \
+                     ON CONFLICT (account_id, period_start) \
+                     DO UPDATE SET requests = monthly_usage.requests + 1 \
+                     WHERE monthly_usage.requests < $3 RETURNING requests",
+                )
+                .bind(account_id)
+                .bind(period_start)
+                .bind(cap.unwrap_or(i64::MAX))
+                .fetch_optional(&self.pool)
+                .await?;
+                row.map(|r| r.try_get("requests").map_err(Into::into)).transpose()
+            }
+
+            async fn usage_release(
+                &self,
+                account_id: &str,
+                period_start: chrono::DateTime<chrono::Utc>,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query(
+                    "UPDATE monthly_usage SET requests = requests - 1 \
+                     WHERE account_id = $1 AND period_start = $2 AND requests > 0",
+                )
+                .bind(account_id)
+                .bind(period_start)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn usage_get(
+                &self,
+                account_id: &str,
+                period_start: chrono::DateTime<chrono::Utc>,
+            ) -> Result<i64, $crate::store::StoreError> {
+                use sqlx::Row;
+                let row = sqlx::query(
+                    "SELECT requests FROM monthly_usage WHERE account_id = $1 AND period_start = $2",
+                )
+                .bind(account_id)
+                .bind(period_start)
+                .fetch_optional(&self.pool)
+                .await?;
+                Ok(match row {
+                    Some(r) => r.try_get("requests")?,
+                    None => 0,
+                })
+            }
+
+            async fn usage_set(
+                &self,
+                account_id: &str,
+                period_start: chrono::DateTime<chrono::Utc>,
+                requests: i64,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query(
+                    "INSERT INTO monthly_usage (account_id, period_start, requests) VALUES ($1, $2, $3) \
+                     ON CONFLICT (account_id, period_start) DO UPDATE SET requests = $3",
+                )
+                .bind(account_id)
+                .bind(period_start)
+                .bind(requests)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+        }
+    };
+}
+
+pub(crate) use impl_sql_store;
