@@ -1,1 +1,243 @@
-fn main() {}
+//! Project tasks: `cargo xtask <task>`.
+//!
+//! - `openapi generate`: rewrite `openapi/riskintel.json` from the API trait.
+//! - `openapi check`: fail when the checked-in document is stale.
+//! - `openapi validate`: run an independent OpenAPI validator on it.
+//! - `test`: the whole test suite, with what it needs (PostgreSQL, the validator).
+//! - `bench`: load numbers for health and billing status (needs `wrk`).
+
+use std::net::{TcpStream, ToSocketAddrs};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "xtask", about = "Project tasks for riskintel")]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Subcommand)]
+enum Task {
+    /// The OpenAPI document.
+    #[command(subcommand)]
+    Openapi(OpenapiTask),
+    /// Run the whole test suite (PostgreSQL included).
+    Test {
+        /// Extra arguments for `cargo test`.
+        #[arg(trailing_var_arg = true)]
+        args: Vec<String>,
+    },
+    /// Measure requests per second of health and billing status (release build, wrk).
+    Bench {
+        /// Seconds per measurement.
+        #[arg(long, default_value_t = 10)]
+        seconds: u64,
+        /// Open connections.
+        #[arg(long, default_value_t = 32)]
+        connections: u64,
+        /// Database URL to bench against (default: a fresh SQLite file).
+        #[arg(long)]
+        database_url: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum OpenapiTask {
+    /// Rewrite openapi/riskintel.json.
+    Generate,
+    /// Fail if openapi/riskintel.json is not what the trait generates.
+    Check,
+    /// Validate openapi/riskintel.json with openapi-spec-validator (PyPI).
+    Validate,
+}
+
+fn main() {
+    if let Err(error) = run(Cli::parse()) {
+        eprintln!("xtask: {error:#}");
+        std::process::exit(1);
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+}
+
+fn document_path() -> PathBuf {
+    root().join("openapi/riskintel.json")
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.task {
+        Task::Openapi(OpenapiTask::Generate) => {
+            std::fs::write(document_path(), riskintel_api::openapi_document())?;
+            println!("wrote {}", document_path().display());
+            Ok(())
+        }
+        Task::Openapi(OpenapiTask::Check) => openapi_check(),
+        Task::Openapi(OpenapiTask::Validate) => openapi_validate(),
+        Task::Test { args } => test(&args),
+        Task::Bench { seconds, connections, database_url } => bench(seconds, connections, database_url),
+    }
+}
+
+fn openapi_check() -> anyhow::Result<()> {
+    let current = std::fs::read_to_string(document_path()).unwrap_or_default();
+    if current != riskintel_api::openapi_document() {
+        bail!("openapi/riskintel.json is stale: run `cargo xtask openapi generate` and commit it");
+    }
+    println!("openapi/riskintel.json is current");
+    Ok(())
+}
+
+fn openapi_validate() -> anyhow::Result<()> {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let status = Command::new(&python)
+        .args(["-m", "openapi_spec_validator"])
+        .arg(document_path())
+        .status()
+        .with_context(|| format!("running {python}"))?;
+    if !status.success() {
+        bail!(
+            "openapi-spec-validator rejected the document, or is not installed \
+             (install it with `pip install openapi-spec-validator`)"
+        );
+    }
+    Ok(())
+}
+
+/// PostgreSQL for the tests: the URL tests use, reachable, or started here.
+fn ensure_postgres() -> anyhow::Result<()> {
+    let url = std::env::var("RISKINTEL_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let host_port = url
+        .split_once("://")
+        .map(|(_, rest)| rest)
+        .and_then(|rest| rest.rsplit_once('@').map(|(_, h)| h).or(Some(rest)))
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or("127.0.0.1:5432");
+    let host_port = if host_port.contains(':') { host_port.to_string() } else { format!("{host_port}:5432") };
+    let reachable = || {
+        host_port
+            .to_socket_addrs()
+            .ok()
+            .and_then(|mut addrs| addrs.next())
+            .is_some_and(|addr| TcpStream::connect_timeout(&addr, Duration::from_secs(2)).is_ok())
+    };
+    if reachable() {
+        return Ok(());
+    }
+    // A local Debian cluster that is installed but stopped: start it.
+    if let Ok(versions) = std::fs::read_dir("/etc/postgresql") {
+        for version in versions.flatten() {
+            let version = version.file_name().to_string_lossy().into_owned();
+            println!("xtask: starting PostgreSQL {version} (main cluster)");
+            let _ = Command::new("pg_ctlcluster")
+                .args(["--skip-systemctl-redirect", &version, "main", "start"])
+                .status();
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if reachable() {
+                return Ok(());
+            }
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    }
+    bail!(
+        "PostgreSQL is not reachable at {host_port}. The suite runs on PostgreSQL as well as SQLite: \
+         install it (Debian: `apt-get install postgresql`) and start it, or set \
+         RISKINTEL_TEST_POSTGRES_URL to a server where the user may create databases"
+    )
+}
+
+fn test(args: &[String]) -> anyhow::Result<()> {
+    ensure_postgres()?;
+    openapi_check()?;
+    openapi_validate()?;
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root())
+        .args(["test", "--workspace", "--no-fail-fast"])
+        .args(args)
+        .status()
+        .context("running cargo test")?;
+    if !status.success() {
+        bail!("tests failed");
+    }
+    Ok(())
+}
+
+fn bench(seconds: u64, connections: u64, database_url: Option<String>) -> anyhow::Result<()> {
+    if Command::new("wrk").arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_err() {
+        bail!("wrk is needed for the benchmark: apt-get install wrk");
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let built = Command::new(&cargo)
+        .current_dir(root())
+        .args(["build", "--release", "--package", "riskintel-server", "--bin", "riskintel"])
+        .status()?;
+    if !built.success() {
+        bail!("release build failed");
+    }
+    let dir = std::env::temp_dir().join(format!("riskintel-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let database_url =
+        database_url.unwrap_or_else(|| format!("sqlite://{}", dir.join("bench.db").display()));
+    let listen = "127.0.0.1:18181";
+    let mut server = Command::new(root().join("target/release/riskintel"))
+        .args(["serve", "--listen", listen, "--database-url", &database_url])
+        .env("RISKINTEL_LOG_LEVEL", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let result = (|| -> anyhow::Result<()> {
+        let stdout = server.stdout.take().context("server stdout")?;
+        let key = read_bootstrap_key(stdout)?;
+        let base = format!("http://{listen}");
+        let health = wrk(&format!("{base}/v1/health"), None, seconds, connections)?;
+        let billing = wrk(&format!("{base}/v1/billing/status"), Some(&key), seconds, connections)?;
+        println!("GET /v1/health           {health:>10.0} requests/s");
+        println!("GET /v1/billing/status   {billing:>10.0} requests/s (authenticated, metered; {database_url})");
+        Ok(())
+    })();
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+fn read_bootstrap_key(stdout: std::process::ChildStdout) -> anyhow::Result<String> {
+    use std::io::BufRead;
+    for line in std::io::BufReader::new(stdout).lines() {
+        let line = line?;
+        if let Some(key) = line.split_whitespace().find(|w| w.starts_with("ri_live_")) {
+            return Ok(key.to_string());
+        }
+        if line.contains("listening") {
+            bail!("the bench database already has accounts; use a fresh one");
+        }
+    }
+    bail!("the server exited before printing its key")
+}
+
+fn wrk(url: &str, key: Option<&str>, seconds: u64, connections: u64) -> anyhow::Result<f64> {
+    let mut command = Command::new("wrk");
+    command.args(["-t2", &format!("-c{connections}"), &format!("-d{seconds}s"), "--latency"]);
+    if let Some(key) = key {
+        command.args(["-H", &format!("x-api-key: {key}")]);
+    }
+    let output = command.arg(url).output()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    print!("{text}");
+    if text.contains("Non-2xx") {
+        bail!("some answers were not 2xx (a limit was hit?); see above");
+    }
+    text.lines()
+        .find_map(|l| l.strip_prefix("Requests/sec:"))
+        .and_then(|v| v.trim().parse().ok())
+        .context("wrk printed no Requests/sec")
+}
