@@ -79,3 +79,49 @@ pub fn reference_html() -> String {
     html.push_str("</body></html>\n");
     html
 }
+
+#[cfg(test)]
+mod tests {
+    use riskintel_api::{ErrorCode, Plan};
+
+    use super::*;
+    use crate::metering::Meter;
+    use crate::store::Account;
+
+    fn account(plan: Plan) -> Account {
+        Account { id: "acct_x".into(), name: "x".into(), plan, created_at: chrono::Utc::now() }
+    }
+
+    #[test]
+    fn premium_helper_refuses_free_with_premium_required() {
+        let refused = Meter::require_premium(&account(Plan::Free), "the risk-alert feed").unwrap_err();
+        let wire = ApiError::from(refused);
+        assert_eq!(wire.code(), ErrorCode::PremiumRequired);
+        assert_eq!(wire.http_status(), 403);
+        assert!(wire.error.message.contains("the risk-alert feed needs the Pro or Pro+ plan"));
+        assert!(Meter::require_premium(&account(Plan::Pro), "x").is_ok());
+        assert!(Meter::require_premium(&account(Plan::ProPlus), "x").is_ok());
+    }
+
+    #[test]
+    fn unavailable_database_is_503_with_retry_after() {
+        let wire = ApiError::from(StoreError::Unavailable("gone".into()));
+        assert_eq!(wire.code(), ErrorCode::UpstreamUnavailable);
+        assert_eq!(wire.retry_after, Some(STORE_RETRY_AFTER));
+        let wire = ApiError::from(StoreError::Database("syntax".into()));
+        assert_eq!(wire.code(), ErrorCode::InternalError);
+        assert!(!wire.error.message.contains("syntax"), "internals are not shown");
+    }
+
+    #[test]
+    fn reference_has_an_entry_per_code() {
+        let html = reference_html();
+        for code in ErrorCode::ALL {
+            assert!(html.contains(&format!("id=\"{}\"", code.anchor())));
+        }
+        let markdown = include_str!("../../../docs/errors.md");
+        for code in ErrorCode::ALL {
+            assert!(markdown.contains(&format!("## {}", code.as_str())), "docs/errors.md lacks {}", code.as_str());
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! The `riskintel` command line, run as a user runs it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn temp_db(name: &str) -> (PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("riskintel-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}", dir.join("cli.db").display());
+    (dir, url)
+}
+
+fn riskintel(args: &[&str], database_url: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_riskintel"))
+        .args(args)
+        .env("RISKINTEL_DATABASE_URL", database_url)
+        .output()
+        .expect("riskintel runs")
+}
+
+fn json_of(output: &Output) -> serde_json::Value {
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("JSON output")
+}
+
+#[test]
+fn every_command_has_help() {
+    for args in [
+        vec!["--help"],
+        vec!["serve", "--help"],
+        vec!["migrate", "--help"],
+        vec!["accounts", "--help"],
+        vec!["accounts", "create", "--help"],
+        vec!["accounts", "set-plan", "--help"],
+        vec!["accounts", "list", "--help"],
+        vec!["keys", "--help"],
+        vec!["keys", "create", "--help"],
+        vec!["keys", "list", "--help"],
+        vec!["keys", "revoke", "--help"],
+        vec!["openapi", "--help"],
+    ] {
+        let output = riskintel(&args, "sqlite::memory:");
+        assert!(output.status.success(), "{args:?}");
+        assert!(String::from_utf8_lossy(&output.stdout).contains("Usage:"), "{args:?}");
+    }
+}
+
+#[test]
+fn accounts_and_keys_are_managed_from_the_command_line() {
+    let (dir, url) = temp_db("accounts");
+    let migrated = riskintel(&["migrate"], &url);
+    assert!(migrated.status.success());
+    assert!(String::from_utf8_lossy(&migrated.stdout).contains("up to date"));
+
+    let created = json_of(&riskintel(&["accounts", "create", "--name", "acme", "--plan", "free", "--json"], &url));
+    let account = created["account_id"].as_str().unwrap().to_string();
+    let key = created["key"].as_str().unwrap();
+    assert!(account.starts_with("acct_"));
+    assert!(key.starts_with(&format!("ri_live_{}.", created["key_id"].as_str().unwrap())));
+    assert_eq!(created["plan"], "free");
+
+    let set = riskintel(&["accounts", "set-plan", "--account", &account, "--plan", "pro"], &url);
+    assert!(set.status.success());
+    let listed = json_of(&riskintel(&["accounts", "list", "--json"], &url));
+    assert_eq!(listed[0]["plan"], "pro");
+
+    let made = json_of(&riskintel(
+        &["keys", "create", "--account", &account, "--name", "ci", "--scope", "token:read", "--json"],
+        &url,
+    ));
+    assert_eq!(made["scopes"], serde_json::json!(["token:read"]));
+    let key_id = made["key_id"].as_str().unwrap().to_string();
+    let keys = json_of(&riskintel(&["keys", "list", "--account", &account, "--json"], &url));
+    assert_eq!(keys.as_array().unwrap().len(), 2);
+    assert!(!keys.to_string().contains(made["key"].as_str().unwrap()), "listing shows no secret");
+
+    let dup = riskintel(&["keys", "create", "--account", &account, "--name", "ci"], &url);
+    assert!(!dup.status.success());
+    assert!(String::from_utf8_lossy(&dup.stderr).contains("already has a key named"));
+
+    assert!(riskintel(&["keys", "revoke", "--key-id", &key_id], &url).status.success());
+    let keys = json_of(&riskintel(&["keys", "list", "--account", &account, "--json"], &url));
+    assert_eq!(keys.as_array().unwrap().len(), 1);
+
+    let bad_plan = riskintel(&["accounts", "create", "--name", "x", "--plan", "gold"], &url);
+    assert!(!bad_plan.status.success());
+    assert!(String::from_utf8_lossy(&bad_plan.stderr).contains("unknown plan"));
+    let bad_scope = riskintel(&["keys", "create", "--account", &account, "--name", "y", "--scope", "root"], &url);
+    assert!(String::from_utf8_lossy(&bad_scope.stderr).contains("unknown scope"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn openapi_prints_the_published_document() {
+    let output = riskintel(&["openapi"], "sqlite::memory:");
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), riskintel_api::openapi_document());
+}
+
+#[test]
+fn bad_configuration_is_reported() {
+    let output = Command::new(env!("CARGO_BIN_EXE_riskintel"))
+        .args(["accounts", "list"])
+        .env("RISKINTEL_AUTH_FAILED_AUTH_PER_MINUTE", "lots")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("RISKINTEL_AUTH_FAILED_AUTH_PER_MINUTE"));
+    let output = riskintel(&["accounts", "list"], "mysql://nope");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unsupported database URL"));
+}
+
+/// `serve` on an empty database prints an owner key once, and that key
+/// works against the running server; a restart prints none.
+#[test]
+fn serve_bootstraps_an_owner_and_its_key_works() {
+    let (dir, url) = temp_db("serve");
+    let (key, port) = {
+        let mut server = Command::new(env!("CARGO_BIN_EXE_riskintel"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut key = None;
+        let mut port = None;
+        for line in BufReader::new(server.stdout.take().unwrap()).lines() {
+            let line = line.unwrap();
+            if let Some(k) = line.split_whitespace().find(|w| w.starts_with("ri_live_")) {
+                key = Some(k.to_string());
+            }
+            if let Some(addr) = line.strip_prefix("riskintel listening on http://") {
+                port = Some(addr.rsplit(':').next().unwrap().parse::<u16>().unwrap());
+                break;
+            }
+        }
+        let (key, port) = (key.expect("a key was printed"), port.expect("address printed"));
+        let response = get(port, "/v1/billing/status", Some(&key));
+        assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+        assert!(response.contains("\"plan\":\"pro_plus\""), "{response}");
+        assert!(response.to_ascii_lowercase().contains("x-ratelimit-remaining: 5999"), "{response}");
+        // Graceful shutdown on SIGTERM.
+        Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap();
+        let status = server.wait().unwrap();
+        assert!(status.success(), "clean exit on SIGTERM: {status}");
+        (key, port)
+    };
+    let _ = port;
+    // Second start: no new owner, the old key still works, usage was kept.
+    let mut server = Command::new(env!("CARGO_BIN_EXE_riskintel"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut port = None;
+    for line in BufReader::new(server.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        assert!(!line.contains("ri_live_"), "no second owner key");
+        if let Some(addr) = line.strip_prefix("riskintel listening on http://") {
+            port = Some(addr.rsplit(':').next().unwrap().parse::<u16>().unwrap());
+            break;
+        }
+    }
+    let response = get(port.unwrap(), "/v1/billing/status", Some(&key));
+    assert!(response.contains("\"requests_used\":2"), "{response}");
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn get(port: u16, path: &str, key: Option<&str>) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let key_header = key.map(|k| format!("x-api-key: {k}\r\n")).unwrap_or_default();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{key_header}Connection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+}
