@@ -50,6 +50,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     docs_url_resolves_to_the_error_reference,
     unknown_routes_keep_the_framework_body,
     keys_never_reach_the_logs,
+    hostile_inputs_never_get_a_500,
 ];
 
 fn main() {
@@ -540,5 +541,50 @@ async fn keys_never_reach_the_logs(backend: Backend) -> anyhow::Result<()> {
     let log = server.log_text();
     ensure!(log.contains("/v1/billing/status"), "requests are logged");
     ensure!(!log.contains(&secret) && !log.contains(&new_secret), "a secret reached the log");
+    server.stop().await
+}
+
+async fn hostile_inputs_never_get_a_500(backend: Backend) -> anyhow::Result<()> {
+    let server = TestServer::start(backend).await?;
+    let key = server.owner_key();
+    let http = reqwest::Client::new();
+    let base = &server.base_url;
+    let long = "k".repeat(10_000);
+    let big_body = format!(r#"{{"name": "{}"}}"#, "n".repeat(200_000));
+    let mut requests: Vec<reqwest::RequestBuilder> = vec![
+        http.get(format!("{base}/v1/billing/status")).header("x-api-key", &long),
+        http.get(format!("{base}/v1/billing/status")).header("x-api-key", reqwest::header::HeaderValue::from_bytes(b"ri_live_\xff\xfe").unwrap()),
+        http.get(format!("{base}/v1/billing/status")).header("x-api-key", format!("{key} ")),
+        http.get(format!("{base}/v1/developer/api-keys?limit=0")).header("x-api-key", &key),
+        http.get(format!("{base}/v1/developer/api-keys?limit=-1")).header("x-api-key", &key),
+        http.get(format!("{base}/v1/developer/api-keys?limit=99999999999")).header("x-api-key", &key),
+        http.get(format!("{base}/v1/developer/api-keys?page_token=%00%ff")).header("x-api-key", &key),
+        http.get(format!("{base}/v1/developer/api-keys/%00")).header("x-api-key", &key),
+        http.get(format!("{base}/v1/developer/api-keys/{}", "x".repeat(5000))).header("x-api-key", &key),
+        http.get(format!("{base}/v1/developer/api-keys/%F0%9F%92%A3")).header("x-api-key", &key),
+        http.post(format!("{base}/v1/developer/api-keys/..%2F..%2Fbilling/rotate")).header("x-api-key", &key),
+        http.post(format!("{base}/v1/developer/api-keys")).header("x-api-key", &key).header("content-type", "application/json").body(big_body),
+        http.post(format!("{base}/v1/developer/api-keys")).header("x-api-key", &key).header("content-type", "application/json").body("\u{0}"),
+        http.post(format!("{base}/v1/developer/api-keys")).header("x-api-key", &key).header("content-type", "application/json").body(r#"{"name": "a\u0000b"}"#),
+        http.post(format!("{base}/v1/developer/api-keys")).header("x-api-key", &key).header("content-type", "application/json").body(r#"{"name": "ok", "expires_at": "yesterday"}"#),
+        http.post(format!("{base}/v1/developer/api-keys")).header("x-api-key", &key).header("content-type", "application/json").body(r#"{"name": "ok", "expires_at": "+275760-09-13T00:00:00Z"}"#),
+        http.post(format!("{base}/v1/developer/api-keys")).header("x-api-key", &key).header("content-type", "text/plain").body("name=x"),
+    ];
+    for (n, request) in requests.drain(..).enumerate() {
+        let response = request.send().await?;
+        let status = response.status();
+        ensure!(status.as_u16() < 500, "request {n}: {status}");
+        check_request_id(response.headers())?;
+        if status.as_u16() != 404 || response.headers().contains_key("x-ratelimit-limit") {
+            let text = response.text().await?;
+            if status.is_client_error() {
+                let body: types::ApiError =
+                    serde_json::from_str(&text).with_context(|| format!("request {n}: not the envelope: {text}"))?;
+                ensure!(!body.error.message.is_empty());
+            }
+        }
+    }
+    let health = server.anonymous().health_get().await?;
+    ensure!(health.status == types::HealthStatus::Ok, "the server is still healthy");
     server.stop().await
 }

@@ -38,7 +38,7 @@ pub trait RiskIntelApi {
     /// Server state shared by every request.
     type Context;
 
-    /// Health check.
+    /// Health check
     ///
     /// Reports whether the service is up, its version, and whether its
     /// database answers. Needs no API key and is not metered.
@@ -47,7 +47,7 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
     ) -> Result<HttpResponseOk<Health>, ApiError>;
 
-    /// Error reference.
+    /// Error reference
     ///
     /// The HTML page every `docs_url` of an error envelope points into.
     #[endpoint { method = GET, path = "/docs/errors", tags = ["health"], unpublished = true }]
@@ -55,7 +55,7 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
     ) -> Result<http::Response<Body>, ApiError>;
 
-    /// Billing status.
+    /// Billing status
     ///
     /// The account's plan, the current billing period (UTC calendar month),
     /// requests used and remaining, overage, the per-minute limit, and whether
@@ -65,7 +65,7 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
     ) -> Result<Metered<HttpResponseOk<BillingStatus>>, ApiError>;
 
-    /// List API keys.
+    /// List API keys
     ///
     /// The account's keys that are not revoked, oldest first, in pages.
     /// Secrets are never listed.
@@ -75,7 +75,7 @@ pub trait RiskIntelApi {
         query: Query<PaginationParams<EmptyScanParams, ApiKeyPageSelector>>,
     ) -> Result<Metered<HttpResponseOk<ResultsPage<ApiKey>>>, ApiError>;
 
-    /// Create an API key.
+    /// Create an API key
     ///
     /// Issues a new key for the calling account. The full key is in this
     /// response only; store it now. A name already used by another of the
@@ -86,7 +86,7 @@ pub trait RiskIntelApi {
         body: TypedBody<ApiKeyCreate>,
     ) -> Result<Metered<HttpResponseCreated<ApiKeySecret>>, ApiError>;
 
-    /// Get an API key.
+    /// Get an API key
     ///
     /// One key's record. A key id of another account, or of a revoked key,
     /// gives 404 `NOT_FOUND`.
@@ -96,7 +96,7 @@ pub trait RiskIntelApi {
         path: Path<ApiKeyPath>,
     ) -> Result<Metered<HttpResponseOk<ApiKey>>, ApiError>;
 
-    /// Revoke an API key.
+    /// Revoke an API key
     ///
     /// The key, and any previous secret still in its rotation grace period,
     /// stops working at once.
@@ -106,7 +106,7 @@ pub trait RiskIntelApi {
         path: Path<ApiKeyPath>,
     ) -> Result<Metered<HttpResponseDeleted>, ApiError>;
 
-    /// Rotate an API key.
+    /// Rotate an API key
     ///
     /// Issues a new secret under the same key id and name. The secret it
     /// replaces keeps working for 24 hours (`api_key.previous_valid_until`);

@@ -44,8 +44,8 @@ pub async fn create_account(
     plan: Plan,
 ) -> Result<NewAccount, KeyError> {
     let name = name.trim();
-    if name.is_empty() {
-        return Err(KeyError::Invalid("name: must not be empty".into()));
+    if name.is_empty() || name.chars().any(char::is_control) {
+        return Err(KeyError::Invalid("name: must be non-empty, without control characters".into()));
     }
     let account = Account {
         id: new_account_id(),

@@ -59,11 +59,15 @@ pub struct PresentedKey<'a> {
 pub fn parse_key(raw: &str) -> Option<PresentedKey<'_>> {
     let rest = raw.strip_prefix(KEY_PREFIX)?;
     let (id, secret) = rest.split_once('.')?;
-    let id_ok = id.len() == KEY_ID_LEN
-        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    let id_ok = is_key_id(id);
     let secret_ok = secret.len() == SECRET_HEX_LEN
         && secret.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
     (id_ok && secret_ok).then_some(PresentedKey { id, secret })
+}
+
+/// Whether `id` has the shape of a key id (12 of `[a-z0-9]`).
+pub fn is_key_id(id: &str) -> bool {
+    id.len() == KEY_ID_LEN && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 /// SHA-256 of a secret, hex.
@@ -218,6 +222,9 @@ impl Keys {
 
     /// One active key of `account_id`.
     pub async fn get(&self, account_id: &str, key_id: &str) -> Result<KeyRecord, KeyError> {
+        if !is_key_id(key_id) {
+            return Err(KeyError::NotFound(key_id.chars().take(64).collect()));
+        }
         match self.store.key_get(key_id).await? {
             Some(found) if found.key.account_id == account_id && found.key.revoked_at.is_none() => {
                 Ok(found.key)
