@@ -12,6 +12,8 @@ use super::StoreError;
 /// A store in a PostgreSQL database.
 pub struct PostgresStore {
     pool: sqlx::PgPool,
+    /// The same pool: PostgreSQL takes concurrent writers.
+    writer: sqlx::PgPool,
 }
 
 impl PostgresStore {
@@ -26,7 +28,7 @@ impl PostgresStore {
             .connect(url)
             .await
             .map_err(|e| StoreError::Unavailable(format!("PostgreSQL: {e}")))?;
-        Ok(PostgresStore { pool })
+        Ok(PostgresStore { writer: pool.clone(), pool })
     }
 
     /// The underlying pool (schema checks in tests).

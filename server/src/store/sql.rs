@@ -1,5 +1,6 @@
 //! The SQL both backends run, written once. `impl_sql_store!` expands it for
-//! a store type with a `pool: sqlx::Pool<DB>` field; SQLite and PostgreSQL
+//! a store type with `pool` (reads) and `writer` (writes) fields of type
+//! `sqlx::Pool<DB>`; SQLite and PostgreSQL
 //! accept the same statements (`$N` placeholders, `ON CONFLICT … DO UPDATE`,
 //! `RETURNING`).
 
@@ -51,7 +52,7 @@ macro_rules! impl_sql_store {
             }
 
             async fn migrate(&self) -> Result<(), $crate::store::StoreError> {
-                Self::MIGRATOR.run(&self.pool).await?;
+                Self::MIGRATOR.run(&self.writer).await?;
                 Ok(())
             }
 
@@ -61,6 +62,7 @@ macro_rules! impl_sql_store {
             }
 
             async fn close(&self) {
+                self.writer.close().await;
                 self.pool.close().await;
             }
 
@@ -73,7 +75,7 @@ macro_rules! impl_sql_store {
                     .bind(&account.name)
                     .bind($crate::store::plan_to_text(account.plan))
                     .bind(account.created_at)
-                    .execute(&self.pool)
+                    .execute(&self.writer)
                     .await?;
                 Ok(())
             }
@@ -104,7 +106,7 @@ macro_rules! impl_sql_store {
                 let done = sqlx::query("UPDATE accounts SET plan = $1 WHERE id = $2")
                     .bind($crate::store::plan_to_text(plan))
                     .bind(id)
-                    .execute(&self.pool)
+                    .execute(&self.writer)
                     .await?;
                 Ok(done.rows_affected() == 1)
             }
@@ -137,7 +139,7 @@ macro_rules! impl_sql_store {
                 .bind(key.last_used_at)
                 .bind(key.rotated_at)
                 .bind(key.revoked_at)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await?;
                 Ok(())
             }
@@ -215,7 +217,7 @@ macro_rules! impl_sql_store {
                 .bind(previous_valid_until)
                 .bind(rotated_at)
                 .bind(id)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await?;
                 Ok(done.rows_affected() == 1)
             }
@@ -231,7 +233,7 @@ macro_rules! impl_sql_store {
                 )
                 .bind(at)
                 .bind(id)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await?;
                 Ok(done.rows_affected() == 1)
             }
@@ -244,7 +246,7 @@ macro_rules! impl_sql_store {
                 sqlx::query("UPDATE api_keys SET last_used_at = $1 WHERE id = $2")
                     .bind(at)
                     .bind(id)
-                    .execute(&self.pool)
+                    .execute(&self.writer)
                     .await?;
                 Ok(())
             }
@@ -262,7 +264,7 @@ macro_rules! impl_sql_store {
                 )
                 .bind(account_id)
                 .bind(window_start)
-                .fetch_one(&self.pool)
+                .fetch_one(&self.writer)
                 .await?;
                 Ok(row.try_get("requests")?)
             }
@@ -273,7 +275,7 @@ macro_rules! impl_sql_store {
             ) -> Result<u64, $crate::store::StoreError> {
                 let done = sqlx::query("DELETE FROM rate_windows WHERE window_start < $1")
                     .bind(before)
-                    .execute(&self.pool)
+                    .execute(&self.writer)
                     .await?;
                 Ok(done.rows_affected())
             }
@@ -296,7 +298,7 @@ macro_rules! impl_sql_store {
                 .bind(account_id)
                 .bind(period_start)
                 .bind(cap.unwrap_or(i64::MAX))
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.writer)
                 .await?;
                 row.map(|r| r.try_get("requests").map_err(Into::into)).transpose()
             }
@@ -312,7 +314,7 @@ macro_rules! impl_sql_store {
                 )
                 .bind(account_id)
                 .bind(period_start)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await?;
                 Ok(())
             }
@@ -349,7 +351,7 @@ macro_rules! impl_sql_store {
                 .bind(account_id)
                 .bind(period_start)
                 .bind(requests)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await?;
                 Ok(())
             }

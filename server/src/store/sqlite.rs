@@ -11,6 +11,9 @@ use super::StoreError;
 /// A store in a SQLite file (or in memory, for `sqlite::memory:`).
 pub struct SqliteStore {
     pool: sqlx::SqlitePool,
+    /// SQLite takes one writer at a time; queueing writes on one connection
+    /// here is much faster than letting many connections spin on the lock.
+    writer: sqlx::SqlitePool,
 }
 
 impl SqliteStore {
@@ -29,17 +32,23 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            // An in-memory database exists once per connection: keep one.
-            .max_connections(if in_memory { 1 } else { 8 })
-            .min_connections(if in_memory { 1 } else { 0 })
-            .idle_timeout(if in_memory { None } else { Some(Duration::from_secs(600)) })
-            .max_lifetime(if in_memory { None } else { Some(Duration::from_secs(3600)) })
-            .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options)
-            .await
-            .map_err(|e| StoreError::Unavailable(format!("{url}: {e}")))?;
-        Ok(SqliteStore { pool })
+        let pool_options = |connections: u32| {
+            SqlitePoolOptions::new()
+                .max_connections(connections)
+                .min_connections(if in_memory { 1 } else { 0 })
+                .idle_timeout(if in_memory { None } else { Some(Duration::from_secs(600)) })
+                .max_lifetime(if in_memory { None } else { Some(Duration::from_secs(3600)) })
+                .acquire_timeout(Duration::from_secs(10))
+        };
+        let connect_error = |e: sqlx::Error| StoreError::Unavailable(format!("{url}: {e}"));
+        let writer = pool_options(1).connect_with(options.clone()).await.map_err(connect_error)?;
+        // An in-memory database exists once per connection: share the writer.
+        let pool = if in_memory {
+            writer.clone()
+        } else {
+            pool_options(8).connect_with(options).await.map_err(connect_error)?
+        };
+        Ok(SqliteStore { pool, writer })
     }
 
     /// The underlying pool (schema checks in tests).
