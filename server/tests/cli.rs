@@ -113,59 +113,48 @@ fn bad_configuration_is_reported() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("unsupported database URL"));
 }
 
+/// Start `serve` on `url`; the child, the key it printed (if any), and its port.
+fn spawn_serve(url: &str) -> (std::process::Child, Option<String>, u16) {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_riskintel"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", url])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut key = None;
+    for line in BufReader::new(server.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if let Some(k) = line.split_whitespace().find(|w| w.starts_with("ri_live_")) {
+            key = Some(k.to_string());
+        }
+        if let Some(addr) = line.strip_prefix("riskintel listening on http://") {
+            let port = addr.rsplit(':').next().unwrap().parse::<u16>().unwrap();
+            return (server, key, port);
+        }
+    }
+    panic!("serve exited before listening");
+}
+
 /// `serve` on an empty database prints an owner key once, and that key
 /// works against the running server; a restart prints none.
 #[test]
 fn serve_bootstraps_an_owner_and_its_key_works() {
     let (dir, url) = temp_db("serve");
-    let (key, port) = {
-        let mut server = Command::new(env!("CARGO_BIN_EXE_riskintel"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut key = None;
-        let mut port = None;
-        for line in BufReader::new(server.stdout.take().unwrap()).lines() {
-            let line = line.unwrap();
-            if let Some(k) = line.split_whitespace().find(|w| w.starts_with("ri_live_")) {
-                key = Some(k.to_string());
-            }
-            if let Some(addr) = line.strip_prefix("riskintel listening on http://") {
-                port = Some(addr.rsplit(':').next().unwrap().parse::<u16>().unwrap());
-                break;
-            }
-        }
-        let (key, port) = (key.expect("a key was printed"), port.expect("address printed"));
-        let response = get(port, "/v1/billing/status", Some(&key));
-        assert!(response.starts_with("HTTP/1.1 200"), "{response}");
-        assert!(response.contains("\"plan\":\"pro_plus\""), "{response}");
-        assert!(response.to_ascii_lowercase().contains("x-ratelimit-remaining: 5999"), "{response}");
-        // Graceful shutdown on SIGTERM.
-        Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap();
-        let status = server.wait().unwrap();
-        assert!(status.success(), "clean exit on SIGTERM: {status}");
-        (key, port)
-    };
-    let _ = port;
+    let (mut server, key, port) = spawn_serve(&url);
+    let key = key.expect("a key was printed");
+    let response = get(port, "/v1/billing/status", Some(&key));
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("\"plan\":\"pro_plus\""), "{response}");
+    assert!(response.to_ascii_lowercase().contains("x-ratelimit-remaining: 5999"), "{response}");
+    // Graceful shutdown on SIGTERM.
+    Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap();
+    let status = server.wait().unwrap();
+    assert!(status.success(), "clean exit on SIGTERM: {status}");
+
     // Second start: no new owner, the old key still works, usage was kept.
-    let mut server = Command::new(env!("CARGO_BIN_EXE_riskintel"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut port = None;
-    for line in BufReader::new(server.stdout.take().unwrap()).lines() {
-        let line = line.unwrap();
-        assert!(!line.contains("ri_live_"), "no second owner key");
-        if let Some(addr) = line.strip_prefix("riskintel listening on http://") {
-            port = Some(addr.rsplit(':').next().unwrap().parse::<u16>().unwrap());
-            break;
-        }
-    }
-    let response = get(port.unwrap(), "/v1/billing/status", Some(&key));
+    let (mut server, second_key, port) = spawn_serve(&url);
+    assert!(second_key.is_none(), "no second owner key");
+    let response = get(port, "/v1/billing/status", Some(&key));
     assert!(response.contains("\"requests_used\":2"), "{response}");
     let _ = server.kill();
     let _ = server.wait();
