@@ -3,9 +3,12 @@
 //! the path joins the key's table names and its name with `_`, upper-cased
 //! (`[auth] failed_auth_per_minute` → `RISKINTEL_AUTH_FAILED_AUTH_PER_MINUTE`).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
+
+use crate::chains::ChainConfig;
 
 /// Prefix of every environment override.
 pub const ENV_PREFIX: &str = "RISKINTEL_";
@@ -43,6 +46,64 @@ pub struct Config {
     pub request_body_max_bytes: usize,
     /// Authentication.
     pub auth: AuthConfig,
+    /// Token analysis.
+    pub analysis: AnalysisConfig,
+    /// Per-chain settings, by chain id (`eth`, `bsc`, …). Defaults: the mainnets.
+    pub chains: BTreeMap<String, ChainConfig>,
+    /// Known issuers whose power over their token is expected (regulated
+    /// stablecoins, wrapped natives): their issuer-power signals are `info`.
+    pub allowlist: Vec<AllowlistEntry>,
+}
+
+/// Token analysis settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AnalysisConfig {
+    /// How long an analysis is served from the cache, in seconds.
+    pub cache_ttl_seconds: u64,
+    /// Timeout of one upstream request, in milliseconds.
+    pub rpc_timeout_ms: u64,
+    /// Retries of an upstream request that could not reach the node.
+    pub rpc_retries: u32,
+    /// First retry back-off, in milliseconds (doubles each retry).
+    pub rpc_backoff_ms: u64,
+    /// Upstream requests in flight at once, per chain.
+    pub rpc_concurrency: u32,
+    /// How far back (in blocks) the holder index reads Transfer logs.
+    pub holder_lookback_blocks: u64,
+    /// Blocks per `eth_getLogs` request to start with (halved when the node refuses).
+    pub log_chunk_blocks: u64,
+    /// Most `eth_getLogs` requests one analysis may make; the rest waits for the next.
+    pub max_log_requests: u32,
+}
+
+impl Default for AnalysisConfig {
+    fn default() -> Self {
+        AnalysisConfig {
+            cache_ttl_seconds: 300,
+            rpc_timeout_ms: 10_000,
+            rpc_retries: 2,
+            rpc_backoff_ms: 200,
+            rpc_concurrency: 8,
+            holder_lookback_blocks: 500_000,
+            log_chunk_blocks: 50_000,
+            max_log_requests: 16,
+        }
+    }
+}
+
+/// A known issuer of one token.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AllowlistEntry {
+    /// Chain id.
+    pub chain: String,
+    /// Token address.
+    pub address: String,
+    /// Who issues it, e.g. `Circle`.
+    pub issuer: String,
+    /// Why its powers are expected, shown with each signal it turns to `info`.
+    pub reason: String,
 }
 
 /// Authentication settings.
@@ -62,8 +123,28 @@ impl Default for Config {
             log_level: "info".into(),
             request_body_max_bytes: 64 * 1024,
             auth: AuthConfig::default(),
+            analysis: AnalysisConfig::default(),
+            chains: crate::chains::defaults::evm_chains(),
+            allowlist: default_allowlist(),
         }
     }
+}
+
+fn default_allowlist() -> Vec<AllowlistEntry> {
+    let entry = |chain: &str, address: &str, issuer: &str| AllowlistEntry {
+        chain: chain.into(),
+        address: address.into(),
+        issuer: issuer.into(),
+        reason: format!("{issuer} is a regulated issuer; minting, freezing and pausing are part of its compliance obligations"),
+    };
+    vec![
+        entry("eth", "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", "Circle"),
+        entry("eth", "0xdAC17F958D2ee523a2206206994597C13D831ec7", "Tether"),
+        entry("base", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", "Circle"),
+        entry("arb", "0xaf88d065e77c8cC2239327C5EDb3A432268e5831", "Circle"),
+        entry("poly", "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", "Circle"),
+        entry("avax", "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E", "Circle"),
+    ]
 }
 
 impl Default for AuthConfig {
@@ -175,6 +256,15 @@ mod tests {
         assert_eq!(config.docs_base_url, "https://example.test/errors");
         assert_eq!(config.auth.failed_auth_per_minute, 7);
         assert_eq!(config.database_url, Config::default().database_url);
+    }
+
+    #[test]
+    fn chain_rpc_urls_are_overridable_by_environment() {
+        let config = Config::load(None, env(&[("RISKINTEL_CHAINS_ETH_RPC_URL", "http://127.0.0.1:8545")])).unwrap();
+        assert_eq!(config.chains["eth"].rpc_url, "http://127.0.0.1:8545");
+        assert_eq!(config.chains["bsc"].rpc_url, Config::default().chains["bsc"].rpc_url);
+        let config = Config::load(None, env(&[("RISKINTEL_ANALYSIS_CACHE_TTL_SECONDS", "5")])).unwrap();
+        assert_eq!(config.analysis.cache_ttl_seconds, 5);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The Risk Intelligence Service: HTTP server, domain logic and storage.
 
 pub mod accounts;
+pub mod chains;
 pub mod cli;
 pub mod clock;
 pub mod config;

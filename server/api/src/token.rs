@@ -1,0 +1,274 @@
+//! Token intelligence: analysis, metadata, explanation and badge.
+
+use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Path of one token: `/v1/token/{chain}/{address}/…`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct TokenPath {
+    /// Chain id: `eth`, `bsc`, `sol`, `base`, `arb`, `poly`, `avax` or `ftm`.
+    pub chain: String,
+    /// Token address: 0x-prefixed hex on EVM chains (EIP-55 checksum checked
+    /// when mixed case), base58 on `sol`.
+    pub address: String,
+}
+
+/// Options of an analysis.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+pub struct AnalysisOptions {
+    /// Bypass the cache and analyse now (Pro and Pro+ only).
+    #[serde(default)]
+    pub fresh: Option<bool>,
+}
+
+/// Risk label, from the score: safe < 20, caution < 50, risky < 80, critical ≥ 80.
+/// A result whose coverage is under 0.6 is never labelled safe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RiskLabel {
+    /// Score under 20 with enough coverage.
+    Safe,
+    /// Score 20 to under 50 (or a low score with too little coverage).
+    Caution,
+    /// Score 50 to under 80.
+    Risky,
+    /// Score 80 or more.
+    Critical,
+}
+
+/// How serious a signal is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Context only; does not raise the score.
+    Info,
+    /// Minor risk.
+    Low,
+    /// Notable risk.
+    Medium,
+    /// Serious risk.
+    High,
+    /// Likely loss of funds.
+    Critical,
+}
+
+/// What part of a token a signal is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SignalCategory {
+    /// The contract's code.
+    Contract,
+    /// Who controls the contract.
+    Ownership,
+    /// Buying, selling and transferring.
+    Trading,
+    /// Pools and their liquidity.
+    Liquidity,
+    /// Who holds the supply.
+    Distribution,
+    /// Age and market activity.
+    Market,
+}
+
+/// What a signal rests on: the upstream call, the block, and the raw value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Evidence {
+    /// The upstream call(s) the fact was read with, e.g. `eth_getCode(0x…)`.
+    pub rpc: String,
+    /// Block the value was read at.
+    pub block: Option<u64>,
+    /// The raw values, by name.
+    pub raw: serde_json::Value,
+}
+
+/// A detected risk.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Signal {
+    /// Signal identifier, e.g. `low_liquidity`, `whale_concentration`, `mint_capability`.
+    pub id: String,
+    /// How serious it is.
+    pub severity: Severity,
+    /// Contribution to the score, 0..1: score = 100 × (1 − Π(1 − weight)).
+    pub weight: f64,
+    /// What part of the token it is about.
+    pub category: SignalCategory,
+    /// A short title.
+    pub title: String,
+    /// One plain sentence with the numbers.
+    pub detail: String,
+    /// What it rests on.
+    pub evidence: Evidence,
+}
+
+/// Outcome of one check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckStatus {
+    /// The check ran and found the risk (a signal is listed).
+    Detected,
+    /// The check ran and found nothing.
+    Clear,
+    /// The check could not run; `reason` says why. Unknown is not safe.
+    Unknown,
+}
+
+/// One check of the analysis.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Check {
+    /// The check, named like the signal it can raise.
+    pub id: String,
+    /// What it found.
+    pub status: CheckStatus,
+    /// Why it could not run (for `unknown`).
+    pub reason: Option<String>,
+}
+
+/// Which checks ran.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Coverage {
+    /// Share of the checks that ran, 0..1.
+    pub ratio: f64,
+    /// Every check and its outcome.
+    pub checks: Vec<Check>,
+}
+
+/// A liquidity pool of the token.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Pool {
+    /// The DEX, as named in the configuration.
+    pub dex: String,
+    /// Pair address.
+    pub address: String,
+    /// The other token of the pair.
+    pub quote_address: String,
+    /// Its symbol, as configured.
+    pub quote_symbol: String,
+    /// Token reserve, in whole tokens.
+    pub reserve_token: f64,
+    /// Quote reserve, in whole quote tokens.
+    pub reserve_quote: f64,
+    /// Value of both sides in US dollars (null when the quote cannot be priced).
+    pub liquidity_usd: Option<f64>,
+    /// Share of LP tokens burned (dead or zero address), 0..1.
+    pub lp_burned_share: Option<f64>,
+    /// Share of LP tokens held by the token's owner, 0..1.
+    pub lp_owner_share: Option<f64>,
+}
+
+/// Token metadata, read from the chain.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TokenMeta {
+    /// Token name (string or bytes32 `name()`).
+    pub name: String,
+    /// Token symbol.
+    pub symbol: String,
+    /// Price in US dollars from the deepest priced pool; null when it has none.
+    pub price_usd: Option<f64>,
+    /// Price × total supply; null when unpriced.
+    pub market_cap_usd: Option<f64>,
+    /// Decimals.
+    pub decimals: Option<u8>,
+    /// Total supply in base units, as a decimal string.
+    pub total_supply: Option<String>,
+    /// Liquidity of all priced pools in US dollars.
+    pub liquidity_usd: Option<f64>,
+    /// Pools found on the configured DEXes.
+    pub pools: Vec<Pool>,
+    /// The owner (`owner()` or `getOwner()`); null when it has none.
+    pub owner: Option<String>,
+    /// Whether the token is a proxy (EIP-1967 or EIP-1167).
+    pub is_proxy: bool,
+    /// First block the token was seen in (its first transfer), where known.
+    pub first_seen_block: Option<u64>,
+}
+
+/// A token analysis result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TokenAnalysis {
+    /// Chain id.
+    pub chain: String,
+    /// Token address (EIP-55 checksummed on EVM chains).
+    pub address: String,
+    /// Risk score, 0 (safe) to 100 (critical), one decimal.
+    pub score: f64,
+    /// Label from the score.
+    pub label: RiskLabel,
+    /// Detected risks.
+    pub signals: Vec<Signal>,
+    /// Token metadata.
+    pub meta: TokenMeta,
+    /// When this analysis was made (UTC).
+    pub cached_at: DateTime<Utc>,
+    /// Block the analysis read the chain at.
+    pub as_of_block: Option<u64>,
+    /// Which checks ran.
+    pub coverage: Coverage,
+    /// True when the chain could not be read and this is an earlier analysis.
+    pub stale: bool,
+}
+
+/// Token metadata with where and when it was read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TokenMetaReport {
+    /// Chain id.
+    pub chain: String,
+    /// Token address.
+    pub address: String,
+    /// The metadata.
+    #[serde(flatten)]
+    pub meta: TokenMeta,
+    /// When it was read (UTC).
+    pub cached_at: DateTime<Utc>,
+    /// Block it was read at.
+    pub as_of_block: Option<u64>,
+    /// True when the chain could not be read and this is an earlier reading.
+    pub stale: bool,
+}
+
+/// One signal, explained for a holder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SignalExplanation {
+    /// Signal identifier.
+    pub id: String,
+    /// How serious it is.
+    pub severity: Severity,
+    /// A short title.
+    pub title: String,
+    /// What it means for someone holding or buying the token.
+    pub meaning: String,
+    /// The numbers behind it.
+    pub numbers: String,
+}
+
+/// A check that could not be made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct UncheckedItem {
+    /// The check.
+    pub id: String,
+    /// Why it could not be made.
+    pub reason: String,
+}
+
+/// A human-readable account of a token's analysis.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TokenExplanation {
+    /// Chain id.
+    pub chain: String,
+    /// Token address.
+    pub address: String,
+    /// Risk score.
+    pub score: f64,
+    /// Risk label.
+    pub label: RiskLabel,
+    /// One paragraph a non-expert understands.
+    pub summary: String,
+    /// One entry per signal.
+    pub signals: Vec<SignalExplanation>,
+    /// What could not be checked, and why.
+    pub not_checked: Vec<UncheckedItem>,
+    /// When the analysis was made.
+    pub cached_at: DateTime<Utc>,
+    /// True when this rests on an earlier analysis because the chain could not be read.
+    pub stale: bool,
+}

@@ -1,0 +1,166 @@
+//! One JSON-RPC client over reqwest, per chain: batching, per-call
+//! timeouts, bounded retries with back-off, a concurrency cap, and error
+//! classification (the node's error or nonsense → `Upstream`; refused,
+//! reset or timed out → `Unavailable`).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::sync::Semaphore;
+
+/// What went wrong talking to a node.
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
+pub enum RpcError {
+    /// The node answered with an error, or with something that is not a JSON-RPC answer.
+    #[error("upstream error: {0}")]
+    Upstream(String),
+    /// The node could not be reached, reset the connection, or timed out.
+    #[error("upstream unavailable: {0}")]
+    Unavailable(String),
+}
+
+/// Tuning of a client.
+#[derive(Clone, Debug)]
+pub struct RpcSettings {
+    /// Timeout of one HTTP request.
+    pub timeout: Duration,
+    /// Retries after the first attempt, for unavailability only.
+    pub retries: u32,
+    /// First back-off; doubles each retry.
+    pub backoff: Duration,
+    /// Requests in flight at once.
+    pub concurrency: usize,
+}
+
+/// A JSON-RPC client for one node.
+pub struct RpcClient {
+    http: reqwest::Client,
+    url: String,
+    settings: RpcSettings,
+    permits: Semaphore,
+    requests: AtomicU64,
+    next_id: AtomicU64,
+}
+
+impl RpcClient {
+    /// A client for the node at `url`.
+    pub fn new(url: &str, settings: RpcSettings) -> RpcClient {
+        let http = reqwest::Client::builder()
+            .timeout(settings.timeout)
+            .connect_timeout(settings.timeout)
+            .build()
+            .expect("HTTP client builds");
+        RpcClient {
+            http,
+            url: url.to_string(),
+            permits: Semaphore::new(settings.concurrency.max(1)),
+            settings,
+            requests: AtomicU64::new(0),
+            next_id: AtomicU64::new(1),
+        }
+    }
+
+    /// HTTP requests made so far (for tests and benchmarks).
+    pub fn requests_made(&self) -> u64 {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    /// One call.
+    pub async fn call(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+        let mut answers = self.batch(vec![(method.to_string(), params)]).await?;
+        answers.pop().unwrap_or_else(|| Err(RpcError::Upstream("empty answer".into())))
+    }
+
+    /// Several calls in one HTTP request. The outer error fails them all;
+    /// each inner result is that call's own answer or error.
+    pub async fn batch(&self, calls: Vec<(String, Value)>) -> Result<Vec<Result<Value, RpcError>>, RpcError> {
+        if calls.is_empty() {
+            return Ok(Vec::new());
+        }
+        let first_id = self.next_id.fetch_add(calls.len() as u64, Ordering::Relaxed);
+        let body: Vec<Value> = calls
+            .iter()
+            .enumerate()
+            .map(|(i, (method, params))| {
+                json!({"jsonrpc": "2.0", "id": first_id + i as u64, "method": method, "params": params})
+            })
+            .collect();
+        let answer = self.post_with_retries(&Value::Array(body)).await?;
+        let Value::Array(items) = answer else {
+            // Some nodes answer a batch failure with a single error object.
+            if let Some(error) = answer.get("error") {
+                return Err(RpcError::Upstream(format!("node error: {error}")));
+            }
+            return Err(RpcError::Upstream("batch answer is not an array".into()));
+        };
+        let mut results: Vec<Option<Result<Value, RpcError>>> = vec![None; calls.len()];
+        for item in items {
+            let Some(index) = item.get("id").and_then(Value::as_u64).and_then(|id| id.checked_sub(first_id)) else {
+                continue;
+            };
+            let Some(slot) = results.get_mut(index as usize) else { continue };
+            *slot = Some(if let Some(error) = item.get("error") {
+                Err(RpcError::Upstream(node_error_text(error)))
+            } else if let Some(result) = item.get("result") {
+                Ok(result.clone())
+            } else {
+                Err(RpcError::Upstream("answer has neither result nor error".into()))
+            });
+        }
+        Ok(results
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Err(RpcError::Upstream("node left a call unanswered".into()))))
+            .collect())
+    }
+
+    async fn post_with_retries(&self, body: &Value) -> Result<Value, RpcError> {
+        let mut attempt = 0;
+        loop {
+            match self.post(body).await {
+                Err(RpcError::Unavailable(reason)) if attempt < self.settings.retries => {
+                    attempt += 1;
+                    let wait = self.settings.backoff * 2u32.saturating_pow(attempt - 1);
+                    let _ = reason;
+                    tokio::time::sleep(wait).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn post(&self, body: &Value) -> Result<Value, RpcError> {
+        let _permit = self.permits.acquire().await.map_err(|_| RpcError::Unavailable("client closed".into()))?;
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        let response = self.http.post(&self.url).json(body).send().await.map_err(|e| {
+            if e.is_timeout() {
+                RpcError::Unavailable("the node timed out".into())
+            } else {
+                RpcError::Unavailable(format!("the node could not be reached ({})", e.without_url()))
+            }
+        })?;
+        let status = response.status();
+        if status.is_server_error() || status == reqwest::StatusCode::TOO_MANY_REQUESTS {
+            return Err(RpcError::Unavailable(format!("the node answered HTTP {status}")));
+        }
+        let text = response.text().await.map_err(|e| {
+            if e.is_timeout() {
+                RpcError::Unavailable("the node timed out".into())
+            } else {
+                RpcError::Unavailable(format!("the connection broke ({})", e.without_url()))
+            }
+        })?;
+        serde_json::from_str(&text).map_err(|_| {
+            let start: String = text.chars().take(80).collect();
+            RpcError::Upstream(format!("the node answered HTTP {status} with something that is not JSON: {start:?}"))
+        })
+    }
+}
+
+fn node_error_text(error: &Value) -> String {
+    let message = error.get("message").and_then(Value::as_str).unwrap_or("unknown error");
+    match error.get("code") {
+        Some(code) => format!("node error {code}: {message}"),
+        None => format!("node error: {message}"),
+    }
+}

@@ -1,0 +1,162 @@
+//! Chains: identifiers, address validation, and per-chain configuration.
+
+pub mod defaults;
+pub mod evm;
+
+use alloy_primitives::Address;
+use serde::{Deserialize, Serialize};
+
+/// A supported chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Chain {
+    /// Ethereum mainnet.
+    Eth,
+    /// BNB Smart Chain.
+    Bsc,
+    /// Solana.
+    Sol,
+    /// Base.
+    Base,
+    /// Arbitrum One.
+    Arb,
+    /// Polygon PoS.
+    Poly,
+    /// Avalanche C-Chain.
+    Avax,
+    /// Fantom Opera.
+    Ftm,
+}
+
+impl Chain {
+    /// Every chain.
+    pub const ALL: [Chain; 8] =
+        [Chain::Eth, Chain::Bsc, Chain::Sol, Chain::Base, Chain::Arb, Chain::Poly, Chain::Avax, Chain::Ftm];
+
+    /// The chain id as written in paths.
+    pub fn id(self) -> &'static str {
+        match self {
+            Chain::Eth => "eth",
+            Chain::Bsc => "bsc",
+            Chain::Sol => "sol",
+            Chain::Base => "base",
+            Chain::Arb => "arb",
+            Chain::Poly => "poly",
+            Chain::Avax => "avax",
+            Chain::Ftm => "ftm",
+        }
+    }
+
+    /// Parse a chain id.
+    pub fn parse(text: &str) -> Option<Chain> {
+        Chain::ALL.into_iter().find(|c| c.id() == text)
+    }
+
+    /// Whether the chain is EVM.
+    pub fn is_evm(self) -> bool {
+        self != Chain::Sol
+    }
+}
+
+/// Why an input was refused.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum InputError {
+    /// Unknown chain id.
+    #[error("chain: {0:?} is not a supported chain (use eth, bsc, sol, base, arb, poly, avax or ftm)")]
+    UnknownChain(String),
+    /// Bad address.
+    #[error("address: {0}")]
+    BadAddress(String),
+}
+
+/// Validate an EVM address: `0x` and 40 hex digits; a mixed-case address
+/// must carry a valid EIP-55 checksum.
+pub fn parse_evm_address(text: &str) -> Result<Address, InputError> {
+    let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) else {
+        return Err(InputError::BadAddress(format!("{text:?} must start with 0x")));
+    };
+    if hex.len() != 40 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(InputError::BadAddress(format!(
+            "{text:?} must be 0x followed by 40 hexadecimal digits"
+        )));
+    }
+    let address: Address = format!("0x{hex}").parse().map_err(|_| InputError::BadAddress(format!("{text:?} is not an address")))?;
+    let mixed = hex.bytes().any(|b| b.is_ascii_lowercase()) && hex.bytes().any(|b| b.is_ascii_uppercase());
+    if mixed && address.to_checksum(None) != format!("0x{hex}") {
+        return Err(InputError::BadAddress(format!(
+            "{text:?} has an invalid EIP-55 checksum (mixed case must match the checksum; use all lower case to skip it)"
+        )));
+    }
+    Ok(address)
+}
+
+/// A token as configured (quote assets, stablecoins).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfiguredToken {
+    /// Address.
+    pub address: String,
+    /// Symbol, for display.
+    pub symbol: String,
+    /// Decimals.
+    pub decimals: u8,
+}
+
+/// A Uniswap-V2-style DEX.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DexConfig {
+    /// Name, for display.
+    pub name: String,
+    /// Factory (`getPair`).
+    pub factory: String,
+    /// Router.
+    pub router: String,
+    /// Swap fee in basis points (30 = 0.3%).
+    pub fee_bps: u32,
+}
+
+/// One chain's configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ChainConfig {
+    /// JSON-RPC endpoint.
+    pub rpc_url: String,
+    /// Multicall3 address.
+    pub multicall3: String,
+    /// The wrapped native token (WETH, WBNB, …); priced through the stablecoins.
+    pub wrapped_native: ConfiguredToken,
+    /// USD stablecoins, counted as $1.
+    pub stablecoins: Vec<ConfiguredToken>,
+    /// Uniswap-V2-style DEXes.
+    pub dexes: Vec<DexConfig>,
+}
+
+impl Default for ChainConfig {
+    fn default() -> Self {
+        ChainConfig {
+            rpc_url: String::new(),
+            multicall3: evm::MULTICALL3.to_string(),
+            wrapped_native: ConfiguredToken { address: String::new(), symbol: String::new(), decimals: 18 },
+            stablecoins: Vec::new(),
+            dexes: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evm_addresses_are_validated_with_checksums() {
+        let good = "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2";
+        assert!(parse_evm_address(good).is_ok());
+        assert!(parse_evm_address(&good.to_ascii_lowercase()).is_ok());
+        assert!(parse_evm_address("0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2".to_ascii_uppercase().replacen("0X", "0x", 1).as_str()).is_ok());
+        let bad_checksum = "0xc02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2";
+        assert!(matches!(parse_evm_address(bad_checksum), Err(InputError::BadAddress(m)) if m.contains("EIP-55")));
+        assert!(parse_evm_address("0x1234").is_err());
+        assert!(parse_evm_address("C02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2").is_err());
+        assert!(parse_evm_address("0xZZ2aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2").is_err());
+    }
+}

@@ -1,0 +1,55 @@
+// Compiles the rig's Solidity sources with solcjs into build/<Contract>.json
+// ({abi, bytecode, deployedBytecode}), and copies the Uniswap V2 and WETH9
+// artifacts beside them. Run by `cargo xtask test` (and `cargo xtask rig`).
+const fs = require("fs");
+const path = require("path");
+const solc = require("solc");
+
+const here = __dirname;
+const out = path.join(here, "build");
+fs.mkdirSync(out, { recursive: true });
+
+const sources = {};
+for (const file of fs.readdirSync(path.join(here, "contracts"))) {
+  if (file.endsWith(".sol")) {
+    sources[file] = { content: fs.readFileSync(path.join(here, "contracts", file), "utf8") };
+  }
+}
+const input = {
+  language: "Solidity",
+  sources,
+  settings: {
+    optimizer: { enabled: true, runs: 200 },
+    evmVersion: "cancun",
+    outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
+  },
+};
+const output = JSON.parse(solc.compile(JSON.stringify(input)));
+const errors = (output.errors || []).filter((e) => e.severity === "error");
+if (errors.length) {
+  for (const e of errors) console.error(e.formattedMessage);
+  process.exit(1);
+}
+let count = 0;
+for (const [file, contracts] of Object.entries(output.contracts)) {
+  for (const [name, c] of Object.entries(contracts)) {
+    fs.writeFileSync(
+      path.join(out, `${name}.json`),
+      JSON.stringify({ abi: c.abi, bytecode: "0x" + c.evm.bytecode.object, deployedBytecode: "0x" + c.evm.deployedBytecode.object }),
+    );
+    count++;
+  }
+}
+const artifacts = [
+  ["@uniswap/v2-core/build/UniswapV2Factory.json", "UniswapV2Factory"],
+  ["@uniswap/v2-core/build/UniswapV2Pair.json", "UniswapV2Pair"],
+  ["@uniswap/v2-periphery/build/WETH9.json", "WETH9"],
+  ["@uniswap/v2-periphery/build/UniswapV2Router02.json", "UniswapV2Router02"],
+];
+for (const [from, name] of artifacts) {
+  const a = JSON.parse(fs.readFileSync(require.resolve(from), "utf8"));
+  const bytecode = a.bytecode || a.evm.bytecode.object;
+  fs.writeFileSync(path.join(out, `${name}.json`), JSON.stringify({ abi: a.abi, bytecode: bytecode.startsWith("0x") ? bytecode : "0x" + bytecode }));
+  count++;
+}
+console.log(`rig: ${count} artifacts in ${out} (solc ${solc.version()})`);
