@@ -9,6 +9,7 @@ pub mod http;
 pub mod keys;
 pub mod logging;
 pub mod metering;
+pub mod risk;
 pub mod store;
 
 use std::net::SocketAddr;
@@ -76,7 +77,8 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         .with_context(|| format!("opening database {}", redact_url(&config.database_url)))?;
     let bootstrapped = if bootstrap { accounts::bootstrap_owner(&store, &clock).await? } else { None };
 
-    let context = ServerContext::new(store.clone(), clock.clone(), config.auth.failed_auth_per_minute);
+    let analyzer = Arc::new(risk::Analyzer::new(&config, store.clone(), clock.clone())?);
+    let context = ServerContext::new(store.clone(), clock.clone(), config.auth.failed_auth_per_minute, analyzer);
     let meter = context.meter.clone();
     let api = risk_intel_api_mod::api_description::<RiskIntelImpl>()
         .map_err(|e| anyhow::anyhow!("building the API description: {e}"))?;

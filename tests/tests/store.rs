@@ -188,6 +188,8 @@ fn family(declared: &str) -> String {
         "integer"
     } else if d.contains("text") || d.contains("char") {
         "text"
+    } else if d.contains("double") || d.contains("real") || d.contains("float") {
+        "float"
     } else {
         return d;
     }

@@ -9,9 +9,10 @@ pub mod health;
 pub mod keys;
 pub mod metered;
 mod openapi;
+pub mod token;
 
 use dropshot::{
-    Body, EmptyScanParams, HttpResponseCreated, HttpResponseDeleted, HttpResponseOk,
+    Body, EmptyScanParams, FreeformBody, HttpResponseCreated, HttpResponseDeleted, HttpResponseOk,
     PaginationParams, Path, Query, RequestContext, ResultsPage, TypedBody,
 };
 
@@ -21,6 +22,10 @@ pub use health::{DatabaseHealth, Health, HealthStatus};
 pub use keys::{ApiKey, ApiKeyCreate, ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, Scope};
 pub use metered::{Metered, RateLimitHeaders};
 pub use openapi::{openapi_document, OPENAPI_TITLE, OPENAPI_VERSION};
+pub use token::{
+    AnalysisOptions, Check, CheckStatus, Coverage, Evidence, Pool, RiskLabel, Severity, Signal, SignalCategory,
+    SignalExplanation, TokenAnalysis, TokenExplanation, TokenMeta, TokenMetaReport, TokenPath, UncheckedItem,
+};
 
 /// The HTTP interface of the service.
 #[dropshot::api_description {
@@ -31,6 +36,7 @@ pub use openapi::{openapi_document, OPENAPI_TITLE, OPENAPI_VERSION};
             "health" = { description = "Liveness of the service and its database. No API key needed." },
             "billing" = { description = "Plan, usage and limits of the calling account." },
             "api-keys" = { description = "Create, list, rotate and revoke the account's API keys. Needs the `keys:write` scope." },
+            "tokens" = { description = "Token risk analysis, metadata, explanation and badge, read from the chain. Needs the `token:read` scope." },
         },
     },
 }]
@@ -116,4 +122,67 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
         path: Path<ApiKeyPath>,
     ) -> Result<Metered<HttpResponseOk<ApiKeySecret>>, ApiError>;
+
+    /// Token metadata
+    ///
+    /// Name, symbol, decimals, total supply, price, market cap, liquidity,
+    /// pools, owner, proxy status and first-seen block, read from the chain
+    /// (shares the analysis cache).
+    #[endpoint { method = GET, path = "/v1/token/{chain}/{address}/meta", tags = ["tokens"] }]
+    async fn token_meta_get(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<TokenPath>,
+        query: Query<AnalysisOptions>,
+    ) -> Result<Metered<HttpResponseOk<TokenMetaReport>>, ApiError>;
+
+    /// Deep token analysis
+    ///
+    /// Score (0 safe … 100 critical), label, every detected risk with its
+    /// evidence, coverage of the checks, and metadata. Cached (see
+    /// `cached_at`); `fresh=true` analyses now (Pro and Pro+). When the chain
+    /// cannot be read and an earlier analysis exists, it is returned with
+    /// `stale: true`.
+    #[endpoint { method = GET, path = "/v1/token/{chain}/{address}/analyze", tags = ["tokens"] }]
+    async fn token_analyze(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<TokenPath>,
+        query: Query<AnalysisOptions>,
+    ) -> Result<Metered<HttpResponseOk<TokenAnalysis>>, ApiError>;
+
+    /// Token analysis (query form)
+    ///
+    /// The same result as `GET /v1/token/{chain}/{address}/analyze`, with
+    /// `chain` and `address` as query parameters; both forms share one cache
+    /// entry.
+    // Registered as `/v1/token/{chain}` because the router cannot hold a
+    // literal and a variable segment side by side; the published document
+    // shows it as `/v1/token/analyze?chain=…&address=…` (see openapi.rs).
+    #[endpoint { method = GET, path = "/v1/token/{chain}", tags = ["tokens"] }]
+    async fn token_analyze_query(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<token::TokenQueryRoute>,
+        query: Query<AnalysisOptions>,
+    ) -> Result<Metered<HttpResponseOk<TokenAnalysis>>, ApiError>;
+
+    /// Token explanation
+    ///
+    /// A human-readable account of the analysis: a summary a non-expert
+    /// understands, what each risk means for a holder with the numbers
+    /// behind it, and what could not be checked and why.
+    #[endpoint { method = GET, path = "/v1/token/{chain}/{address}/explanation", tags = ["tokens"] }]
+    async fn token_explanation_get(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<TokenPath>,
+        query: Query<AnalysisOptions>,
+    ) -> Result<Metered<HttpResponseOk<TokenExplanation>>, ApiError>;
+
+    /// Token badge
+    ///
+    /// An SVG badge (`image/svg+xml`) with the label and score, coloured by
+    /// label, for embedding in web pages.
+    #[endpoint { method = GET, path = "/v1/token/{chain}/{address}/badge", tags = ["tokens"] }]
+    async fn token_badge_get(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<TokenPath>,
+    ) -> Result<Metered<HttpResponseOk<FreeformBody>>, ApiError>;
 }

@@ -49,17 +49,25 @@ impl RateLimitHeaders {
 pub struct Metered<R: HttpCodedResponse> {
     outcome: Result<R, ApiError>,
     headers: Option<RateLimitHeaders>,
+    success_headers: http::HeaderMap,
 }
 
 impl<R: HttpCodedResponse> Metered<R> {
     /// A response with the given outcome and no headers yet.
     pub fn new(outcome: Result<R, ApiError>) -> Self {
-        Metered { outcome, headers: None }
+        Metered { outcome, headers: None, success_headers: http::HeaderMap::new() }
     }
 
     /// Attach the rate-limit headers.
     pub fn with_rate_limit(mut self, headers: RateLimitHeaders) -> Self {
         self.headers = Some(headers);
+        self
+    }
+
+    /// Headers set on a successful answer only (replacing the body's own,
+    /// e.g. `Content-Type` of an image).
+    pub fn with_success_header(mut self, name: http::header::HeaderName, value: HeaderValue) -> Self {
+        self.success_headers.insert(name, value);
         self
     }
 
@@ -102,12 +110,15 @@ fn insert_rate_limit(map: &mut http::HeaderMap, h: &RateLimitHeaders) {
 
 impl<R: HttpCodedResponse> HttpResponse for Metered<R> {
     fn to_result(self) -> HttpHandlerResult {
-        let Metered { outcome, headers } = self;
+        let Metered { outcome, headers, success_headers } = self;
         match outcome {
             Ok(body) => {
                 let mut response = body.into()?;
                 if let Some(h) = headers {
                     insert_rate_limit(response.headers_mut(), &h);
+                }
+                for (name, value) in &success_headers {
+                    response.headers_mut().insert(name, value.clone());
                 }
                 Ok(response)
             }

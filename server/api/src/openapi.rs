@@ -36,11 +36,16 @@ pub fn openapi_document() -> String {
     text
 }
 
-/// The one post-processing step: dropshot has no way to declare an API-key
-/// security scheme, nor headers on its shared error response. This adds
-/// the `apiKey` scheme (header `x-api-key`), applies it to every operation
-/// except the health check, and declares the rate-limit and `Retry-After`
-/// headers on the error response.
+/// The one post-processing step, for what dropshot cannot express:
+/// - the `apiKey` security scheme (header `x-api-key`), applied to every
+///   operation except the health check;
+/// - the rate-limit and `Retry-After` headers on the shared error response;
+/// - the query form of token analysis: the router holds it as
+///   `/v1/token/{chain}` (a literal `analyze` cannot sit beside the
+///   `{chain}` variable), so it is published as `/v1/token/analyze` with
+///   required `chain` and `address` query parameters, as the handler reads
+///   them;
+/// - the badge's `image/svg+xml` content type.
 fn add_what_dropshot_cannot_express(document: &mut Value) {
     let components = document
         .as_object_mut()
@@ -57,14 +62,35 @@ fn add_what_dropshot_cannot_express(document: &mut Value) {
     });
     if let Some(error) = components.pointer_mut("/responses/ApiError") {
         error["description"] = json!("An error, in the error envelope.");
-        error["headers"] = json!({
-            "X-RateLimit-Limit": header_doc("Maximum requests allowed in the current one-minute window (authenticated requests; for failed authentication, the client IP's limit)."),
-            "X-RateLimit-Remaining": header_doc("Requests left in the current window."),
-            "X-RateLimit-Reset": header_doc("Unix time (seconds) at which the current window ends."),
-            "Retry-After": header_doc("Seconds to wait before retrying; sent with 429 and 503."),
-        });
+        let mut headers = rate_limit_headers();
+        headers["X-RateLimit-Limit"] = header_doc(
+            "Maximum requests allowed in the current one-minute window (authenticated requests; \
+             for failed authentication, the client IP's limit).",
+        );
+        headers["Retry-After"] = header_doc("Seconds to wait before retrying; sent with 429 and 503.");
+        error["headers"] = headers;
     }
     if let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) {
+        if let Some(mut item) = paths.remove("/v1/token/{chain}") {
+            if let Some(params) = item.pointer_mut("/get/parameters").and_then(Value::as_array_mut) {
+                params.retain(|p| p["in"] != "path");
+                params.splice(
+                    0..0,
+                    [
+                        query_param("chain", "Chain id: `eth`, `bsc`, `sol`, `base`, `arb`, `poly`, `avax` or `ftm`."),
+                        query_param("address", "Token address (0x-prefixed hex on EVM chains, base58 on `sol`)."),
+                    ],
+                );
+            }
+            paths.insert("/v1/token/analyze".to_string(), item);
+        }
+        if let Some(ok) = paths
+            .get_mut("/v1/token/{chain}/{address}/badge")
+            .and_then(|item| item.pointer_mut("/get/responses/200"))
+        {
+            ok["content"] = json!({ "image/svg+xml": { "schema": { "type": "string" } } });
+            ok["headers"] = rate_limit_headers();
+        }
         for (path, item) in paths.iter_mut() {
             let Some(item) = item.as_object_mut() else { continue };
             for (_, operation) in item.iter_mut() {
@@ -74,6 +100,18 @@ fn add_what_dropshot_cannot_express(document: &mut Value) {
             }
         }
     }
+}
+
+fn rate_limit_headers() -> Value {
+    json!({
+        "X-RateLimit-Limit": header_doc("Maximum requests allowed in the current one-minute window."),
+        "X-RateLimit-Remaining": header_doc("Requests left in the current window."),
+        "X-RateLimit-Reset": header_doc("Unix time (seconds) at which the current window ends."),
+    })
+}
+
+fn query_param(name: &str, description: &str) -> Value {
+    json!({ "in": "query", "name": name, "description": description, "required": true, "schema": { "type": "string" } })
 }
 
 fn header_doc(description: &str) -> Value {

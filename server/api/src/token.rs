@@ -14,6 +14,22 @@ pub struct TokenPath {
     pub address: String,
 }
 
+/// Route of the query form (`/v1/token/analyze`); the one segment must be `analyze`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct TokenQueryRoute {
+    /// Always `analyze`.
+    pub chain: String,
+}
+
+/// `chain` and `address` of the query form, read from the query string.
+#[derive(Clone, Debug, Deserialize)]
+pub struct TokenQueryParams {
+    /// Chain id.
+    pub chain: Option<String>,
+    /// Token address.
+    pub address: Option<String>,
+}
+
 /// Options of an analysis.
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 pub struct AnalysisOptions {

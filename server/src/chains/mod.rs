@@ -58,7 +58,7 @@ impl Chain {
 }
 
 /// Why an input was refused.
-#[derive(Debug, thiserror::Error, PartialEq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
 pub enum InputError {
     /// Unknown chain id.
     #[error("chain: {0:?} is not a supported chain (use eth, bsc, sol, base, arb, poly, avax or ftm)")]

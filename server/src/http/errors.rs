@@ -2,7 +2,9 @@
 
 use riskintel_api::{ApiError, ErrorCode};
 
+use crate::chains::evm::rpc::RpcError;
 use crate::keys::KeyError;
+use crate::risk::AnalysisError;
 use crate::metering::MeterError;
 use crate::store::StoreError;
 
@@ -54,6 +56,24 @@ impl From<MeterError> for ApiError {
         match retry_after {
             Some(seconds) => api.with_retry_after(seconds),
             None => api,
+        }
+    }
+}
+
+/// Seconds to wait after the chain's node could not be reached.
+const UPSTREAM_RETRY_AFTER: u64 = 5;
+
+impl From<AnalysisError> for ApiError {
+    fn from(error: AnalysisError) -> Self {
+        let message = error.to_string();
+        match error {
+            AnalysisError::Input(_) | AnalysisError::ChainNotServed(_) => ApiError::new(ErrorCode::ValidationError, message),
+            AnalysisError::NotFound(_) => ApiError::new(ErrorCode::NotFound, message),
+            AnalysisError::Rpc(RpcError::Upstream(_)) => ApiError::new(ErrorCode::UpstreamError, message),
+            AnalysisError::Rpc(RpcError::Unavailable(_)) => {
+                ApiError::new(ErrorCode::UpstreamUnavailable, message).with_retry_after(UPSTREAM_RETRY_AFTER)
+            }
+            AnalysisError::Store(_) => ApiError::new(ErrorCode::InternalError, "internal error"),
         }
     }
 }

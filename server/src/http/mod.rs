@@ -9,12 +9,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use dropshot::{
-    Body, EmptyScanParams, HttpCodedResponse, HttpResponseCreated, HttpResponseDeleted,
+    Body, EmptyScanParams, FreeformBody, HttpCodedResponse, HttpResponseCreated, HttpResponseDeleted,
     HttpResponseOk, PaginationParams, Path, Query, RequestContext, ResultsPage, TypedBody, WhichPage,
 };
+use riskintel_api::token::{TokenQueryParams, TokenQueryRoute};
 use riskintel_api::{
-    ApiError, ApiKey, ApiKeyCreate, ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, BillingStatus,
-    DatabaseHealth, ErrorCode, Health, HealthStatus, Metered, RateLimitHeaders, RiskIntelApi, Scope,
+    AnalysisOptions, ApiError, ApiKey, ApiKeyCreate, ApiKeyPageSelector, ApiKeyPath, ApiKeySecret,
+    BillingStatus, DatabaseHealth, ErrorCode, Health, HealthStatus, Metered, RateLimitHeaders,
+    RiskIntelApi, Scope, TokenAnalysis, TokenExplanation, TokenMetaReport, TokenPath,
 };
 
 pub use errors::reference_html;
@@ -22,6 +24,7 @@ pub use errors::reference_html;
 use crate::clock::Clock;
 use crate::keys::{self, KeyError, Keys};
 use crate::metering::{Meter, MeterError, WindowState};
+use crate::risk::{badge, explain, Analyzer};
 use crate::store::{Account, KeyRecord, Store};
 
 /// Query parameters that would carry a key in the URL; refused.
@@ -37,6 +40,8 @@ pub struct ServerContext {
     pub keys: Keys,
     /// Metering.
     pub meter: Meter,
+    /// Token analysis.
+    pub analyzer: Arc<Analyzer>,
 }
 
 /// The authenticated caller of one request.
@@ -50,13 +55,29 @@ pub struct Caller {
 
 impl ServerContext {
     /// Shared state over a store and clock.
-    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, failed_auth_per_minute: u64) -> Self {
+    pub fn new(
+        store: Arc<dyn Store>,
+        clock: Arc<dyn Clock>,
+        failed_auth_per_minute: u64,
+        analyzer: Arc<Analyzer>,
+    ) -> Self {
         ServerContext {
             keys: Keys::new(store.clone(), clock.clone()),
             meter: Meter::new(store.clone(), clock.clone(), failed_auth_per_minute),
+            analyzer,
             store,
             clock,
         }
+    }
+
+    /// The analysis of a token, for an authenticated caller.
+    async fn token_analysis(&self, caller: &Caller, chain: &str, address: &str, options: &AnalysisOptions) -> Result<TokenAnalysis, ApiError> {
+        let token = self.analyzer.token_ref(chain, address)?;
+        let fresh = options.fresh.unwrap_or(false);
+        if fresh {
+            Meter::require_premium(&caller.account, "fresh=true")?;
+        }
+        Ok(self.analyzer.analyze(token, fresh).await?)
     }
 
     /// The one authenticate-and-meter step every authenticated operation
@@ -309,5 +330,95 @@ impl RiskIntelApi for RiskIntelImpl {
             Ok(HttpResponseOk(ApiKeySecret { key: issued.key, api_key }))
         })
         .await
+    }
+
+    async fn token_meta_get(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<TokenPath>,
+        query: Query<AnalysisOptions>,
+    ) -> Result<Metered<HttpResponseOk<TokenMetaReport>>, ApiError> {
+        let ctx = rqctx.context();
+        let (path, options) = (path.into_inner(), query.into_inner());
+        ctx.metered(&rqctx, Scope::TokenRead, async |caller| {
+            let analysis = ctx.token_analysis(&caller, &path.chain, &path.address, &options).await?;
+            Ok(HttpResponseOk(TokenMetaReport {
+                chain: analysis.chain,
+                address: analysis.address,
+                meta: analysis.meta,
+                cached_at: analysis.cached_at,
+                as_of_block: analysis.as_of_block,
+                stale: analysis.stale,
+            }))
+        })
+        .await
+    }
+
+    async fn token_analyze(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<TokenPath>,
+        query: Query<AnalysisOptions>,
+    ) -> Result<Metered<HttpResponseOk<TokenAnalysis>>, ApiError> {
+        let ctx = rqctx.context();
+        let (path, options) = (path.into_inner(), query.into_inner());
+        ctx.metered(&rqctx, Scope::TokenRead, async |caller| {
+            Ok(HttpResponseOk(ctx.token_analysis(&caller, &path.chain, &path.address, &options).await?))
+        })
+        .await
+    }
+
+    async fn token_analyze_query(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<TokenQueryRoute>,
+        query: Query<AnalysisOptions>,
+    ) -> Result<Metered<HttpResponseOk<TokenAnalysis>>, ApiError> {
+        let ctx = rqctx.context();
+        if path.into_inner().chain != "analyze" {
+            return Err(ApiError::new(ErrorCode::NotFound, "no such path: did you mean /v1/token/analyze?chain=…&address=…"));
+        }
+        let options = query.into_inner();
+        // `chain` is both the route's variable and a query parameter here,
+        // which no extractor can express: read the query string directly.
+        let params: Result<TokenQueryParams, _> =
+            serde_urlencoded::from_str(rqctx.request.uri().query().unwrap_or_default());
+        ctx.metered(&rqctx, Scope::TokenRead, async |caller| {
+            let params = params.map_err(|e| ApiError::new(ErrorCode::BadRequest, format!("unable to parse query string: {e}")))?;
+            let (Some(chain), Some(address)) = (params.chain, params.address) else {
+                return Err(ApiError::new(ErrorCode::BadRequest, "the query parameters `chain` and `address` are required"));
+            };
+            Ok(HttpResponseOk(ctx.token_analysis(&caller, &chain, &address, &options).await?))
+        })
+        .await
+    }
+
+    async fn token_explanation_get(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<TokenPath>,
+        query: Query<AnalysisOptions>,
+    ) -> Result<Metered<HttpResponseOk<TokenExplanation>>, ApiError> {
+        let ctx = rqctx.context();
+        let (path, options) = (path.into_inner(), query.into_inner());
+        ctx.metered(&rqctx, Scope::TokenRead, async |caller| {
+            let analysis = ctx.token_analysis(&caller, &path.chain, &path.address, &options).await?;
+            Ok(HttpResponseOk(explain::explain(&analysis)))
+        })
+        .await
+    }
+
+    async fn token_badge_get(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<TokenPath>,
+    ) -> Result<Metered<HttpResponseOk<FreeformBody>>, ApiError> {
+        let ctx = rqctx.context();
+        let path = path.into_inner();
+        let response = ctx
+            .metered(&rqctx, Scope::TokenRead, async |caller| {
+                let analysis = ctx.token_analysis(&caller, &path.chain, &path.address, &AnalysisOptions::default()).await?;
+                Ok(HttpResponseOk(FreeformBody(Body::from(badge::render(&analysis)))))
+            })
+            .await?;
+        // Badges are embedded in pages: cache them about as long as analyses live.
+        Ok(response
+            .with_success_header(http::header::CONTENT_TYPE, http::HeaderValue::from_static("image/svg+xml; charset=utf-8"))
+            .with_success_header(http::header::CACHE_CONTROL, http::HeaderValue::from_static("public, max-age=300")))
     }
 }

@@ -106,6 +106,28 @@ pub struct KeyWithAccount {
     pub account: Account,
 }
 
+/// Progress of a token's Transfer-log index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HolderIndexState {
+    /// First block indexed (0 = from genesis, so balances are complete).
+    pub start_block: i64,
+    /// Next block to index.
+    pub next_block: i64,
+    /// Block of the first Transfer seen.
+    pub first_transfer_block: Option<i64>,
+}
+
+/// A holder's net balance from the index: decimal text (signed) and as a float.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HolderBalance {
+    /// Holder address (lower-case hex).
+    pub holder: String,
+    /// Net balance in base units, decimal.
+    pub balance: String,
+    /// The same as a float, for ordering.
+    pub sort_key: f64,
+}
+
 /// Persistent state of the service.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -185,6 +207,47 @@ pub trait Store: Send + Sync + 'static {
         account_id: &str,
         period_start: DateTime<Utc>,
     ) -> Result<i64, StoreError>;
+    /// A cached analysis: its JSON and when it was made.
+    async fn analysis_get(
+        &self,
+        chain: &str,
+        address: &str,
+    ) -> Result<Option<(String, DateTime<Utc>)>, StoreError>;
+    /// Store an analysis, replacing the previous one.
+    async fn analysis_put(
+        &self,
+        chain: &str,
+        address: &str,
+        result: &str,
+        analysed_at: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+
+    /// Progress of a token's holder index.
+    async fn holder_index_get(&self, chain: &str, token: &str) -> Result<Option<HolderIndexState>, StoreError>;
+    /// Current net balances of these holders (absent ones are zero).
+    async fn holder_balances_get(
+        &self,
+        chain: &str,
+        token: &str,
+        holders: &[String],
+    ) -> Result<Vec<HolderBalance>, StoreError>;
+    /// Record newly indexed blocks atomically: the new progress and the new
+    /// balances. `expected_next` is the `next_block` read before indexing
+    /// (None for a new index); false, and nothing written, when another
+    /// indexer got there first.
+    async fn holder_index_apply(
+        &self,
+        chain: &str,
+        token: &str,
+        expected_next: Option<i64>,
+        state: &HolderIndexState,
+        balances: &[HolderBalance],
+    ) -> Result<bool, StoreError>;
+    /// The largest positive balances, largest first.
+    async fn holder_top(&self, chain: &str, token: &str, limit: i64) -> Result<Vec<HolderBalance>, StoreError>;
+    /// Holders with a positive balance.
+    async fn holder_count(&self, chain: &str, token: &str) -> Result<i64, StoreError>;
+
     /// Set the period's count (operators' corrections and tests).
     async fn usage_set(
         &self,

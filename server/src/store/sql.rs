@@ -45,6 +45,15 @@ macro_rules! impl_sql_store {
             })
         }
 
+        fn holder_from_row(row: &$row) -> Result<$crate::store::HolderBalance, $crate::store::StoreError> {
+            use sqlx::Row;
+            Ok($crate::store::HolderBalance {
+                holder: row.try_get("holder")?,
+                balance: row.try_get("balance")?,
+                sort_key: row.try_get("sort_key")?,
+            })
+        }
+
         #[async_trait::async_trait]
         impl $crate::store::Store for $store {
             fn backend(&self) -> &'static str {
@@ -336,6 +345,173 @@ macro_rules! impl_sql_store {
                     Some(r) => r.try_get("requests")?,
                     None => 0,
                 })
+            }
+
+            async fn analysis_get(
+                &self,
+                chain: &str,
+                address: &str,
+            ) -> Result<Option<(String, chrono::DateTime<chrono::Utc>)>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let row = sqlx::query("SELECT result, analysed_at FROM token_analyses WHERE chain = $1 AND address = $2")
+                    .bind(chain)
+                    .bind(address)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                row.map(|r| Ok((r.try_get("result")?, r.try_get("analysed_at")?))).transpose()
+            }
+
+            async fn analysis_put(
+                &self,
+                chain: &str,
+                address: &str,
+                result: &str,
+                analysed_at: chrono::DateTime<chrono::Utc>,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query(
+                    "INSERT INTO token_analyses (chain, address, result, analysed_at) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (chain, address) DO UPDATE SET result = $3, analysed_at = $4",
+                )
+                .bind(chain)
+                .bind(address)
+                .bind(result)
+                .bind(analysed_at)
+                .execute(&self.writer)
+                .await?;
+                Ok(())
+            }
+
+            async fn holder_index_get(
+                &self,
+                chain: &str,
+                token: &str,
+            ) -> Result<Option<$crate::store::HolderIndexState>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let row = sqlx::query(
+                    "SELECT start_block, next_block, first_transfer_block FROM holder_index WHERE chain = $1 AND token = $2",
+                )
+                .bind(chain)
+                .bind(token)
+                .fetch_optional(&self.pool)
+                .await?;
+                row.map(|r| {
+                    Ok($crate::store::HolderIndexState {
+                        start_block: r.try_get("start_block")?,
+                        next_block: r.try_get("next_block")?,
+                        first_transfer_block: r.try_get("first_transfer_block")?,
+                    })
+                })
+                .transpose()
+            }
+
+            async fn holder_balances_get(
+                &self,
+                chain: &str,
+                token: &str,
+                holders: &[String],
+            ) -> Result<Vec<$crate::store::HolderBalance>, $crate::store::StoreError> {
+                let mut found = Vec::new();
+                for chunk in holders.chunks(500) {
+                    // Placeholders only ($3, $4, …); every value is bound.
+                    let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
+                    let sql = format!(
+                        "SELECT holder, balance, sort_key FROM holder_balances \
+                         WHERE chain = $1 AND token = $2 AND holder IN ({})",
+                        placeholders.join(", ")
+                    );
+                    let mut query = sqlx::query(&sql).bind(chain).bind(token);
+                    for holder in chunk {
+                        query = query.bind(holder);
+                    }
+                    for row in query.fetch_all(&self.pool).await? {
+                        found.push(holder_from_row(&row)?);
+                    }
+                }
+                Ok(found)
+            }
+
+            async fn holder_index_apply(
+                &self,
+                chain: &str,
+                token: &str,
+                expected_next: Option<i64>,
+                state: &$crate::store::HolderIndexState,
+                balances: &[$crate::store::HolderBalance],
+            ) -> Result<bool, $crate::store::StoreError> {
+                let mut tx = self.writer.begin().await?;
+                let claimed = match expected_next {
+                    None => sqlx::query(
+                        "INSERT INTO holder_index (chain, token, start_block, next_block, first_transfer_block) \
+                         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (chain, token) DO NOTHING",
+                    )
+                    .bind(chain)
+                    .bind(token)
+                    .bind(state.start_block)
+                    .bind(state.next_block)
+                    .bind(state.first_transfer_block)
+                    .execute(&mut *tx)
+                    .await?,
+                    Some(expected) => sqlx::query(
+                        "UPDATE holder_index SET next_block = $1, first_transfer_block = $2 \
+                         WHERE chain = $3 AND token = $4 AND next_block = $5",
+                    )
+                    .bind(state.next_block)
+                    .bind(state.first_transfer_block)
+                    .bind(chain)
+                    .bind(token)
+                    .bind(expected)
+                    .execute(&mut *tx)
+                    .await?,
+                };
+                if claimed.rows_affected() != 1 {
+                    tx.rollback().await?;
+                    return Ok(false);
+                }
+                for b in balances {
+                    sqlx::query(
+                        "INSERT INTO holder_balances (chain, token, holder, balance, sort_key) VALUES ($1, $2, $3, $4, $5) \
+                         ON CONFLICT (chain, token, holder) DO UPDATE SET balance = $4, sort_key = $5",
+                    )
+                    .bind(chain)
+                    .bind(token)
+                    .bind(&b.holder)
+                    .bind(&b.balance)
+                    .bind(b.sort_key)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(true)
+            }
+
+            async fn holder_top(
+                &self,
+                chain: &str,
+                token: &str,
+                limit: i64,
+            ) -> Result<Vec<$crate::store::HolderBalance>, $crate::store::StoreError> {
+                let rows = sqlx::query(
+                    "SELECT holder, balance, sort_key FROM holder_balances \
+                     WHERE chain = $1 AND token = $2 AND sort_key > 0 ORDER BY sort_key DESC, holder LIMIT $3",
+                )
+                .bind(chain)
+                .bind(token)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter().map(holder_from_row).collect()
+            }
+
+            async fn holder_count(&self, chain: &str, token: &str) -> Result<i64, $crate::store::StoreError> {
+                use sqlx::Row;
+                let row = sqlx::query(
+                    "SELECT COUNT(*) AS n FROM holder_balances WHERE chain = $1 AND token = $2 AND sort_key > 0",
+                )
+                .bind(chain)
+                .bind(token)
+                .fetch_one(&self.pool)
+                .await?;
+                Ok(row.try_get("n")?)
             }
 
             async fn usage_set(

@@ -1,0 +1,30 @@
+-- Token analyses (the cache, and the stale fallback), and the holder index.
+CREATE TABLE token_analyses (
+    chain TEXT NOT NULL,
+    address TEXT NOT NULL,
+    result TEXT NOT NULL,
+    analysed_at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (chain, address)
+);
+
+-- How far the Transfer-log index of a token has read.
+CREATE TABLE holder_index (
+    chain TEXT NOT NULL,
+    token TEXT NOT NULL,
+    start_block BIGINT NOT NULL,
+    next_block BIGINT NOT NULL,
+    first_transfer_block BIGINT,
+    PRIMARY KEY (chain, token)
+);
+
+-- Net balance per holder from the indexed Transfer logs (signed decimal
+-- text; `sort_key` is the same value as a float, for ordering).
+CREATE TABLE holder_balances (
+    chain TEXT NOT NULL,
+    token TEXT NOT NULL,
+    holder TEXT NOT NULL,
+    balance TEXT NOT NULL,
+    sort_key DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (chain, token, holder)
+);
+CREATE INDEX holder_balances_top ON holder_balances (chain, token, sort_key);

@@ -1,0 +1,222 @@
+//! Token risk analysis: read facts from the chain, detect risks with
+//! evidence, score them, explain them, render a badge. HTTP-agnostic.
+
+mod assess;
+pub mod badge;
+mod capabilities;
+pub mod evm;
+pub mod explain;
+pub mod holders;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use alloy_primitives::Address;
+use chrono::{DateTime, Utc};
+use futures::future::{BoxFuture, FutureExt, Shared};
+use riskintel_api::TokenAnalysis;
+
+use crate::chains::evm::rpc::{RpcClient, RpcError, RpcSettings};
+use crate::chains::{parse_evm_address, Chain, InputError};
+use crate::clock::Clock;
+use crate::config::{AllowlistEntry, Config};
+use crate::store::{Store, StoreError};
+use evm::EvmChain;
+use holders::{IndexError, IndexLimits};
+
+/// Why an analysis could not be made.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum AnalysisError {
+    /// Bad chain or address.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The chain is known but not served here.
+    #[error("chain: {0}")]
+    ChainNotServed(String),
+    /// No token at that address.
+    #[error("{0}")]
+    NotFound(String),
+    /// The node failed.
+    #[error(transparent)]
+    Rpc(#[from] RpcError),
+    /// The store failed.
+    #[error("storage: {0}")]
+    Store(String),
+}
+
+impl From<StoreError> for AnalysisError {
+    fn from(error: StoreError) -> Self {
+        AnalysisError::Store(error.to_string())
+    }
+}
+
+impl AnalysisError {
+    fn from_index(error: IndexError) -> Self {
+        match error {
+            IndexError::Rpc(e) => AnalysisError::Rpc(e),
+            IndexError::Store(e) => e.into(),
+        }
+    }
+}
+
+type Flight = Shared<BoxFuture<'static, Result<Arc<TokenAnalysis>, AnalysisError>>>;
+
+/// The analysis engine: chains, cache, and in-flight analyses shared by
+/// concurrent requests for the same token.
+pub struct Analyzer {
+    chains: HashMap<Chain, Arc<EvmChain>>,
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+    ttl: chrono::Duration,
+    limits: IndexLimits,
+    allowlist: HashMap<(Chain, Address), AllowlistEntry>,
+    inflight: Mutex<HashMap<(Chain, Address), Flight>>,
+}
+
+/// A validated token reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TokenRef {
+    /// Chain.
+    pub chain: Chain,
+    /// Address.
+    pub address: Address,
+}
+
+impl Analyzer {
+    /// An engine for every configured EVM chain with an RPC URL.
+    pub fn new(config: &Config, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> anyhow::Result<Analyzer> {
+        let a = &config.analysis;
+        let settings = RpcSettings {
+            timeout: Duration::from_millis(a.rpc_timeout_ms),
+            retries: a.rpc_retries,
+            backoff: Duration::from_millis(a.rpc_backoff_ms),
+            concurrency: a.rpc_concurrency as usize,
+        };
+        let mut chains = HashMap::new();
+        for (id, chain_config) in &config.chains {
+            let chain = Chain::parse(id).ok_or_else(|| anyhow::anyhow!("chains.{id}: unknown chain id"))?;
+            if !chain.is_evm() || chain_config.rpc_url.is_empty() {
+                continue;
+            }
+            let rpc = RpcClient::new(&chain_config.rpc_url, settings.clone());
+            chains.insert(chain, Arc::new(EvmChain::from_config(id, chain_config, rpc)?));
+        }
+        let mut allowlist = HashMap::new();
+        for entry in &config.allowlist {
+            let chain = Chain::parse(&entry.chain).ok_or_else(|| anyhow::anyhow!("allowlist: unknown chain {}", entry.chain))?;
+            if chain.is_evm() {
+                let address = parse_evm_address(&entry.address).map_err(|e| anyhow::anyhow!("allowlist: {e}"))?;
+                allowlist.insert((chain, address), entry.clone());
+            }
+        }
+        Ok(Analyzer {
+            chains,
+            store,
+            clock,
+            ttl: chrono::Duration::seconds(a.cache_ttl_seconds as i64),
+            limits: IndexLimits {
+                lookback_blocks: a.holder_lookback_blocks,
+                chunk_blocks: a.log_chunk_blocks,
+                max_requests: a.max_log_requests,
+            },
+            allowlist,
+            inflight: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Validate a chain and address.
+    pub fn token_ref(&self, chain: &str, address: &str) -> Result<TokenRef, AnalysisError> {
+        let chain_id = Chain::parse(chain).ok_or_else(|| InputError::UnknownChain(chain.to_string()))?;
+        if !chain_id.is_evm() {
+            return Err(AnalysisError::ChainNotServed(format!(
+                "token analysis on {chain:?} is not available on this server yet"
+            )));
+        }
+        let address = parse_evm_address(address)?;
+        if !self.chains.contains_key(&chain_id) {
+            return Err(AnalysisError::ChainNotServed(format!("{chain:?} has no RPC endpoint configured on this server")));
+        }
+        Ok(TokenRef { chain: chain_id, address })
+    }
+
+    /// Upstream requests made so far on a chain (benchmarks and tests).
+    pub fn upstream_requests(&self, chain: Chain) -> u64 {
+        self.chains.get(&chain).map_or(0, |c| c.rpc.requests_made())
+    }
+
+    /// The analysis of a token: from the cache while fresh (unless
+    /// `fresh`), otherwise made now — once, however many requests ask at
+    /// the same time. When the chain cannot be read and an earlier analysis
+    /// exists, that one is returned marked `stale`.
+    pub async fn analyze(self: &Arc<Self>, token: TokenRef, fresh: bool) -> Result<TokenAnalysis, AnalysisError> {
+        let key = (token.chain.id(), token.address.to_checksum(None));
+        let cached = self.cached(&key.0.to_string(), &key.1).await?;
+        if !fresh {
+            if let Some((analysis, at)) = &cached {
+                if self.clock.now() - *at < self.ttl {
+                    return Ok(analysis.clone());
+                }
+            }
+        }
+        match self.shared_run(token).await {
+            Ok(analysis) => Ok((*analysis).clone()),
+            Err(AnalysisError::Rpc(error)) => match cached {
+                Some((mut analysis, _)) => {
+                    analysis.stale = true;
+                    Ok(analysis)
+                }
+                None => Err(AnalysisError::Rpc(error)),
+            },
+            Err(other) => Err(other),
+        }
+    }
+
+    async fn cached(&self, chain: &str, address: &str) -> Result<Option<(TokenAnalysis, DateTime<Utc>)>, AnalysisError> {
+        let Some((json, at)) = self.store.analysis_get(chain, address).await? else { return Ok(None) };
+        // An unreadable cache entry (an older format) is simply not a hit.
+        Ok(serde_json::from_str(&json).ok().map(|analysis| (analysis, at)))
+    }
+
+    fn shared_run(self: &Arc<Self>, token: TokenRef) -> Flight {
+        let mut inflight = self.inflight.lock().expect("inflight lock");
+        if let Some(flight) = inflight.get(&(token.chain, token.address)) {
+            return flight.clone();
+        }
+        let engine = self.clone();
+        let flight = async move {
+            let result = engine.run(token).await.map(Arc::new);
+            engine.inflight.lock().expect("inflight lock").remove(&(token.chain, token.address));
+            result
+        }
+        .boxed()
+        .shared();
+        inflight.insert((token.chain, token.address), flight.clone());
+        flight
+    }
+
+    async fn run(&self, token: TokenRef) -> Result<TokenAnalysis, AnalysisError> {
+        let chain = self.chains.get(&token.chain).expect("validated chain").clone();
+        let facts = evm::gather(&chain, &self.store, token.address, self.limits).await?;
+        let allow = self.allowlist.get(&(token.chain, token.address));
+        let assessment = assess::assess_evm(token.address, &facts, allow);
+        let score = assess::score(&assessment.signals);
+        let coverage = assess::coverage(assessment.checks);
+        let label = assess::label(score, coverage.ratio);
+        let analysis = TokenAnalysis {
+            chain: token.chain.id().to_string(),
+            address: token.address.to_checksum(None),
+            score,
+            label,
+            signals: assessment.signals,
+            meta: assessment.meta,
+            cached_at: self.clock.now_seconds(),
+            as_of_block: Some(facts.block),
+            coverage,
+            stale: false,
+        };
+        let json = serde_json::to_string(&analysis).map_err(|e| AnalysisError::Store(e.to_string()))?;
+        self.store.analysis_put(&analysis.chain, &analysis.address, &json, analysis.cached_at).await?;
+        Ok(analysis)
+    }
+}
