@@ -48,6 +48,8 @@ pub struct RunningServer {
     pub bootstrapped: Option<NewAccount>,
     /// Its store.
     pub store: Arc<dyn Store>,
+    /// Its analysis engine (upstream request counts, for tests and benchmarks).
+    pub analyzer: Arc<risk::Analyzer>,
 }
 
 impl RunningServer {
@@ -78,7 +80,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     let bootstrapped = if bootstrap { accounts::bootstrap_owner(&store, &clock).await? } else { None };
 
     let analyzer = Arc::new(risk::Analyzer::new(&config, store.clone(), clock.clone())?);
-    let context = ServerContext::new(store.clone(), clock.clone(), config.auth.failed_auth_per_minute, analyzer);
+    let context = ServerContext::new(store.clone(), clock.clone(), config.auth.failed_auth_per_minute, analyzer.clone());
     let meter = context.meter.clone();
     let api = risk_intel_api_mod::api_description::<RiskIntelImpl>()
         .map_err(|e| anyhow::anyhow!("building the API description: {e}"))?;
@@ -115,7 +117,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         }
     });
     slog::info!(log, "listening"; "address" => %local_addr, "database" => store.backend());
-    Ok(RunningServer { server, pruner, local_addr, bootstrapped, store })
+    Ok(RunningServer { server, pruner, local_addr, bootstrapped, store, analyzer })
 }
 
 /// A database URL without its password, for messages.

@@ -16,6 +16,7 @@ use riskintel_server::logging::{self, LogSink};
 use riskintel_server::store::Store;
 
 pub mod db;
+pub mod rig;
 
 pub use db::{Backend, TestDatabase};
 
@@ -35,24 +36,42 @@ pub struct TestServer {
     /// The owner account bootstrapped on first start.
     pub owner: Option<NewAccount>,
     log: Arc<Mutex<Vec<u8>>>,
+    /// The configuration it runs with.
+    pub config: Config,
 }
 
 impl TestServer {
-    /// A server on a fresh database of `backend`.
+    /// A server on a fresh database of `backend`, serving no chain.
     pub async fn start(backend: Backend) -> anyhow::Result<TestServer> {
+        Self::start_with(backend, Config::default()).await
+    }
+
+    /// A server on a fresh database of `backend` with `config` (its listen
+    /// address and database URL are set here).
+    pub async fn start_with(backend: Backend, config: Config) -> anyhow::Result<TestServer> {
         let database = TestDatabase::create(backend).await?;
-        Self::start_on(database, Arc::new(ManualClock::new(start_time()))).await
+        Self::start_on(database, Arc::new(ManualClock::new(start_time())), config).await
+    }
+
+    /// A server serving the shared rig's chains: `eth` on chain A, `bsc` on chain B.
+    pub async fn start_on_rig(backend: Backend) -> anyhow::Result<TestServer> {
+        let rig = rig::shared()?;
+        let config = Config { chains: rig::chains_config(&[("eth", &rig.a), ("bsc", &rig.b)]), ..Config::default() };
+        Self::start_with(backend, config).await
     }
 
     /// A server on an existing database (restarts).
-    pub async fn start_on(database: TestDatabase, clock: Arc<ManualClock>) -> anyhow::Result<TestServer> {
+    pub async fn start_on(database: TestDatabase, clock: Arc<ManualClock>, config: Config) -> anyhow::Result<TestServer> {
         let log = Arc::new(Mutex::new(Vec::new()));
         let config = Config {
             listen: "127.0.0.1:0".into(),
             database_url: database.url.clone(),
             log_level: "info".into(),
-            ..Config::default()
+            // Tests never reach the mainnet defaults: only chains a test names are served.
+            chains: if config.chains == Config::default().chains { Default::default() } else { config.chains.clone() },
+            ..config
         };
+        let saved = config.clone();
         let server = riskintel_server::start(riskintel_server::ServerOptions {
             config,
             clock: clock.clone() as Arc<dyn Clock>,
@@ -65,12 +84,17 @@ impl TestServer {
             account: o.account.clone(),
             key: riskintel_server::keys::IssuedKey { key: o.key.key.clone(), record: o.key.record.clone() },
         });
-        Ok(TestServer { server: Some(server), database, clock, base_url, owner, log })
+        Ok(TestServer { server: Some(server), database, clock, base_url, owner, log, config: saved })
     }
 
     /// The server's store.
     pub fn store(&self) -> Arc<dyn Store> {
         self.server.as_ref().expect("server running").store.clone()
+    }
+
+    /// Upstream requests the server has made to `chain` so far.
+    pub fn upstream_requests(&self, chain: riskintel_server::chains::Chain) -> u64 {
+        self.server.as_ref().expect("server running").analyzer.upstream_requests(chain)
     }
 
     /// A client authenticating with `key`.
@@ -162,14 +186,14 @@ pub fn ok<T>(result: Result<ResponseValue<T>, riskintel_client::Error<types::Api
 
 /// An error answer with `status` and `code`: request id, envelope, and
 /// (where `metered`) the rate-limit headers; `Retry-After` on 429 and 503.
-pub fn err<T: std::fmt::Debug>(
+pub fn err<T>(
     result: Result<ResponseValue<T>, riskintel_client::Error<types::ApiError>>,
     status: u16,
     code: types::ErrorCode,
     metered: bool,
 ) -> anyhow::Result<ResponseValue<types::ApiError>> {
     let response = match result {
-        Ok(value) => bail!("expected {status} {code:?}, got success {:?}", value.into_inner()),
+        Ok(value) => bail!("expected {status} {code:?}, got success {}", value.status()),
         Err(riskintel_client::Error::ErrorResponse(response)) => response,
         Err(other) => bail!("expected {status} {code:?}, got {}", describe(&other)),
     };

@@ -19,6 +19,11 @@ use riskintel_tests::{
     check_request_id, err, header, ok, rate_limit, uncalled_operations, Backend, TestServer,
 };
 
+#[path = "conformance/tokens.rs"]
+mod tokens;
+
+use tokens::*;
+
 type TestFuture = Pin<Box<dyn Future<Output = anyhow::Result<()>> + Send>>;
 type TestFn = fn(Backend) -> TestFuture;
 
@@ -51,6 +56,15 @@ const TESTS: &[(&str, TestFn)] = tests![
     unknown_routes_keep_the_framework_body,
     keys_never_reach_the_logs,
     hostile_inputs_never_get_a_500,
+    token_labels_signals_and_evidence_on_the_rig,
+    token_chains_are_independent,
+    token_both_forms_share_one_cache_entry,
+    token_bad_inputs_get_clear_errors,
+    token_fresh_needs_premium_and_bypasses_the_cache,
+    token_concurrent_requests_share_one_analysis,
+    token_upstream_failures_are_classified,
+    token_cached_result_is_served_stale_when_the_node_stops,
+    token_explanation_and_badge,
 ];
 
 fn main() {
@@ -71,6 +85,7 @@ fn main() {
         }
     }
     let conclusion = libtest_mimic::run(&args, trials);
+    riskintel_tests::rig::shutdown();
     if full_run && !conclusion.has_failed() {
         let missing = uncalled_operations();
         if !missing.is_empty() {
@@ -473,8 +488,9 @@ async fn usage_survives_a_restart(backend: Backend) -> anyhow::Result<()> {
         ok(server.client(&key).billing_status_get().await)?;
     }
     let clock = server.clock.clone();
+    let server_config = server.config.clone();
     let database = server.stop_keeping_database().await?;
-    let restarted = TestServer::start_on(database, clock).await?;
+    let restarted = TestServer::start_on(database, clock, server_config).await?;
     ensure!(restarted.owner.is_none(), "no second owner on a non-empty database");
     let status = ok(restarted.client(&key).billing_status_get().await)?;
     ensure!(status.requests_used == 26, "usage after restart: {}", status.requests_used);

@@ -370,7 +370,7 @@ pub fn assess_evm(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntr
         match facts.top_holders.first() {
             Some(top) if share(top.balance, facts.total_supply) > 0.2 => {
                 let s = share(top.balance, facts.total_supply);
-                let (severity, weight) = if s > 0.5 { (Severity::Critical, 0.5) } else { (Severity::High, 0.25) };
+                let (severity, weight) = if s > 0.5 { (Severity::Critical, 0.6) } else { (Severity::High, 0.25) };
                 b.detected(
                     "single_holder_dominance",
                     SignalCategory::Distribution,

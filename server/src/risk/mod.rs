@@ -93,13 +93,17 @@ impl Analyzer {
             backoff: Duration::from_millis(a.rpc_backoff_ms),
             concurrency: a.rpc_concurrency as usize,
         };
+        let http = reqwest::Client::builder()
+            .connect_timeout(settings.timeout)
+            .build()
+            .map_err(|e| anyhow::anyhow!("building the upstream HTTP client: {e}"))?;
         let mut chains = HashMap::new();
         for (id, chain_config) in &config.chains {
             let chain = Chain::parse(id).ok_or_else(|| anyhow::anyhow!("chains.{id}: unknown chain id"))?;
             if !chain.is_evm() || chain_config.rpc_url.is_empty() {
                 continue;
             }
-            let rpc = RpcClient::new(&chain_config.rpc_url, settings.clone());
+            let rpc = RpcClient::new(http.clone(), &chain_config.rpc_url, settings.clone());
             chains.insert(chain, Arc::new(EvmChain::from_config(id, chain_config, rpc)?));
         }
         let mut allowlist = HashMap::new();

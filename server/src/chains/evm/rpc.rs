@@ -44,13 +44,8 @@ pub struct RpcClient {
 }
 
 impl RpcClient {
-    /// A client for the node at `url`.
-    pub fn new(url: &str, settings: RpcSettings) -> RpcClient {
-        let http = reqwest::Client::builder()
-            .timeout(settings.timeout)
-            .connect_timeout(settings.timeout)
-            .build()
-            .expect("HTTP client builds");
+    /// A client for the node at `url`, over a shared HTTP client.
+    pub fn new(http: reqwest::Client, url: &str, settings: RpcSettings) -> RpcClient {
         RpcClient {
             http,
             url: url.to_string(),
@@ -132,7 +127,8 @@ impl RpcClient {
     async fn post(&self, body: &Value) -> Result<Value, RpcError> {
         let _permit = self.permits.acquire().await.map_err(|_| RpcError::Unavailable("client closed".into()))?;
         self.requests.fetch_add(1, Ordering::Relaxed);
-        let response = self.http.post(&self.url).json(body).send().await.map_err(|e| {
+        let request = self.http.post(&self.url).timeout(self.settings.timeout).json(body);
+        let response = request.send().await.map_err(|e| {
             if e.is_timeout() {
                 RpcError::Unavailable("the node timed out".into())
             } else {

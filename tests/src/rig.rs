@@ -1,0 +1,464 @@
+//! The test rig: real `anvil` nodes on 127.0.0.1 with Multicall3 (our own
+//! implementation, installed at the canonical address), WETH9 and the
+//! Uniswap V2 factory from their published build artifacts, a USD
+//! stablecoin pair for pricing, and the project's own test tokens. No
+//! transaction is signed here: anvil's accounts are unlocked.
+//!
+//! Set up by `cargo xtask rig` (run by `cargo xtask test`): `npm ci` in
+//! `tests/rig` and `node tests/rig/compile.js`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use alloy_primitives::{Address, U256};
+use anyhow::{bail, ensure, Context as _};
+use serde_json::{json, Value};
+
+/// Multicall3's canonical address.
+pub const MULTICALL3: &str = "0xcA11bde05977b3631167028862bE2a173976CA11";
+/// The burn address.
+pub const DEAD: &str = "0x000000000000000000000000000000000000dEaD";
+
+/// One token unit with 18 decimals.
+pub fn e18(n: u64) -> U256 {
+    U256::from(n) * U256::from(10).pow(U256::from(18))
+}
+
+fn rig_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("rig")
+}
+
+/// The anvil binary from the npm package.
+pub fn anvil_path() -> anyhow::Result<PathBuf> {
+    let path = rig_dir().join("node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil");
+    ensure!(path.exists(), "anvil is not installed at {}: run `cargo xtask rig` (needs Node.js and npm)", path.display());
+    Ok(path)
+}
+
+/// A compiled artifact: ABI-less, just the code.
+pub struct Artifact {
+    /// Creation code.
+    pub bytecode: Vec<u8>,
+    /// Runtime code, where the artifact has it.
+    pub deployed: Option<Vec<u8>>,
+}
+
+/// Load `tests/rig/build/<name>.json`.
+pub fn artifact(name: &str) -> anyhow::Result<Artifact> {
+    let path = rig_dir().join("build").join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("{} is missing: run `cargo xtask rig`", path.display()))?;
+    let json: Value = serde_json::from_str(&text)?;
+    let code = |field: &str| json[field].as_str().and_then(|h| hex::decode(h.trim_start_matches("0x")).ok());
+    Ok(Artifact { bytecode: code("bytecode").context("artifact has no bytecode")?, deployed: code("deployedBytecode") })
+}
+
+/// An ABI argument.
+pub enum Arg {
+    /// address
+    Addr(Address),
+    /// uint256
+    Uint(U256),
+    /// bool
+    Bool(bool),
+    /// string
+    Str(String),
+    /// bytes
+    Bytes(Vec<u8>),
+}
+
+fn word(value: U256) -> [u8; 32] {
+    value.to_be_bytes::<32>()
+}
+
+/// ABI-encode arguments (head/tail).
+pub fn encode(args: &[Arg]) -> Vec<u8> {
+    let mut head = Vec::new();
+    let mut tail = Vec::new();
+    let head_len = 32 * args.len();
+    for arg in args {
+        match arg {
+            Arg::Addr(a) => {
+                let mut w = [0u8; 32];
+                w[12..].copy_from_slice(a.as_slice());
+                head.extend_from_slice(&w);
+            }
+            Arg::Uint(v) => head.extend_from_slice(&word(*v)),
+            Arg::Bool(b) => head.extend_from_slice(&word(U256::from(*b as u8))),
+            Arg::Str(_) | Arg::Bytes(_) => {
+                let bytes = match arg {
+                    Arg::Str(s) => s.as_bytes().to_vec(),
+                    Arg::Bytes(b) => b.clone(),
+                    _ => unreachable!(),
+                };
+                head.extend_from_slice(&word(U256::from(head_len + tail.len())));
+                tail.extend_from_slice(&word(U256::from(bytes.len())));
+                tail.extend_from_slice(&bytes);
+                tail.resize(tail.len() + (32 - bytes.len() % 32) % 32, 0);
+            }
+        }
+    }
+    head.extend(tail);
+    head
+}
+
+/// Call data: selector of `signature` and encoded arguments.
+pub fn calldata(signature: &str, args: &[Arg]) -> Vec<u8> {
+    let mut data = alloy_primitives::keccak256(signature.as_bytes())[..4].to_vec();
+    data.extend(encode(args));
+    data
+}
+
+/// A JSON-RPC connection to one anvil (blocking, its own HTTP client).
+pub struct Node {
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+    http: reqwest::blocking::Client,
+}
+
+impl Node {
+    /// A connection to `url`.
+    pub fn new(url: &str) -> Node {
+        Node { url: url.to_string(), http: reqwest::blocking::Client::new() }
+    }
+
+    /// One call; node errors are errors.
+    pub fn call(&self, method: &str, params: Value) -> anyhow::Result<Value> {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let answer: Value = self.http.post(&self.url).json(&body).send()?.json()?;
+        if let Some(error) = answer.get("error") {
+            bail!("{method}: {error}");
+        }
+        Ok(answer["result"].clone())
+    }
+
+    /// Send a transaction from an unlocked account and require success.
+    pub fn send(&self, from: Address, to: Option<Address>, data: Vec<u8>, value: U256) -> anyhow::Result<Value> {
+        let mut tx = json!({
+            "from": format!("{from:#x}"),
+            "data": format!("0x{}", hex::encode(&data)),
+            // Explicit gas: anvil's estimate is sometimes short.
+            "gas": "0x1c9c380",
+            "value": format!("{value:#x}"),
+        });
+        if let Some(to) = to {
+            tx["to"] = json!(format!("{to:#x}"));
+        }
+        let hash = self.call("eth_sendTransaction", json!([tx]))?;
+        // Anvil mines at once, but the receipt can lag the answer slightly.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let receipt = self.call("eth_getTransactionReceipt", json!([hash]))?;
+            if !receipt.is_null() {
+                ensure!(receipt["status"] == "0x1", "transaction failed: {receipt}");
+                return Ok(receipt);
+            }
+            ensure!(Instant::now() < deadline, "no receipt for {hash} within 10 s");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Deploy `name` with constructor arguments.
+    pub fn deploy(&self, from: Address, name: &str, args: &[Arg]) -> anyhow::Result<Address> {
+        let mut data = artifact(name)?.bytecode;
+        data.extend(encode(args));
+        let receipt = self.send(from, None, data, U256::ZERO)?;
+        receipt["contractAddress"].as_str().context("no contract address")?.parse().context("address")
+    }
+
+    /// Call a contract function in a transaction.
+    pub fn exec(&self, from: Address, to: Address, signature: &str, args: &[Arg]) -> anyhow::Result<()> {
+        self.send(from, Some(to), calldata(signature, args), U256::ZERO).map(|_| ())
+    }
+
+    /// Read a view function returning one word.
+    pub fn view_word(&self, to: Address, signature: &str, args: &[Arg]) -> anyhow::Result<U256> {
+        let data = calldata(signature, args);
+        let out = self.call("eth_call", json!([{"to": format!("{to:#x}"), "data": format!("0x{}", hex::encode(data))}, "latest"]))?;
+        let bytes = hex::decode(out.as_str().context("hex")?.trim_start_matches("0x"))?;
+        ensure!(bytes.len() >= 32, "{signature}: short answer");
+        Ok(U256::from_be_slice(&bytes[..32]))
+    }
+
+    /// The unlocked accounts.
+    pub fn accounts(&self) -> anyhow::Result<Vec<Address>> {
+        let list = self.call("eth_accounts", json!([]))?;
+        list.as_array().context("accounts")?.iter().map(|a| Ok(a.as_str().context("account")?.parse()?)).collect()
+    }
+
+    /// The latest block number.
+    pub fn block_number(&self) -> anyhow::Result<u64> {
+        let n = self.call("eth_blockNumber", json!([]))?;
+        Ok(u64::from_str_radix(n.as_str().context("hex")?.trim_start_matches("0x"), 16)?)
+    }
+}
+
+/// A running anvil.
+pub struct Anvil {
+    child: Child,
+    /// Its URL.
+    pub url: String,
+}
+
+impl Anvil {
+    /// Start anvil with `chain_id` on a free loopback port and wait until it answers.
+    pub fn start(chain_id: u64) -> anyhow::Result<Anvil> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let child = Command::new(anvil_path()?)
+            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--chain-id", &chain_id.to_string()])
+            .args(["--accounts", "12", "--balance", "100000", "--gas-limit", "100000000", "--silent"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("starting anvil")?;
+        let anvil = Anvil { child, url: format!("http://127.0.0.1:{port}") };
+        let node = Node::new(&anvil.url);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if node.call("eth_chainId", json!([])).is_ok() {
+                return Ok(anvil);
+            }
+            ensure!(Instant::now() < deadline, "anvil did not answer within 20 s");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Stop the node.
+    pub fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Anvil {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// What was deployed on one rig chain.
+#[derive(Clone, Debug)]
+pub struct RigChain {
+    /// Node URL.
+    pub url: String,
+    /// Chain id.
+    pub chain_id: u64,
+    /// WETH9.
+    pub weth: Address,
+    /// Test USD (6 decimals).
+    pub usd: Address,
+    /// Uniswap V2 factory.
+    pub factory: Address,
+    /// Deployer (owner of the owned tokens).
+    pub deployer: Address,
+    /// The EOA used as proxy admin.
+    pub proxy_admin: Address,
+    /// An account with no code.
+    pub eoa: Address,
+    /// The wallet holding most of `whale`.
+    pub whale_wallet: Address,
+    /// Tokens by rig name.
+    pub tokens: BTreeMap<&'static str, Address>,
+    /// Token/WETH pairs by rig name.
+    pub pairs: BTreeMap<&'static str, Address>,
+    /// USD price of WETH set by the rig.
+    pub weth_usd: f64,
+}
+
+impl RigChain {
+    /// A token's address, checksummed.
+    pub fn token(&self, name: &str) -> String {
+        self.tokens[name].to_checksum(None)
+    }
+}
+
+/// WETH reserve of the WETH/TUSD pair, and the TUSD reserve: WETH = $3,000.
+const PRICE_WETH: u64 = 100;
+const PRICE_USD: u64 = 300_000;
+
+fn holder(n: u64) -> Address {
+    let mut bytes = [0u8; 20];
+    bytes[0] = 0x11;
+    bytes[12..].copy_from_slice(&n.to_be_bytes());
+    Address::from(bytes)
+}
+
+/// Deploy the whole scenario on a fresh node. `salt` deploys that many
+/// throw-away contracts first, so the addresses differ between chains.
+pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigChain> {
+    let node = Node::new(url);
+    let accounts = node.accounts()?;
+    let deployer = accounts[0];
+    let u = |n: u64| Arg::Uint(U256::from(n));
+    for _ in 0..salt {
+        node.deploy(deployer, "NotAToken", &[])?;
+    }
+    let multicall: Address = MULTICALL3.parse()?;
+    let runtime = artifact("Multicall3")?.deployed.context("Multicall3 runtime code")?;
+    node.call("anvil_setCode", json!([format!("{multicall:#x}"), format!("0x{}", hex::encode(runtime))]))?;
+
+    let weth = node.deploy(deployer, "WETH9", &[])?;
+    node.send(deployer, Some(weth), calldata("deposit()", &[]), e18(10_000))?;
+    let usd = node.deploy(deployer, "TestUSD", &[Arg::Uint(U256::from(1_000_000_000_000u64) * U256::from(1_000_000u64))])?;
+    let factory = node.deploy(deployer, "UniswapV2Factory", &[Arg::Addr(deployer)])?;
+    let dead: Address = DEAD.parse()?;
+
+    let make_pair = |token: Address, token_amount: U256, quote: Address, quote_amount: U256, lp_to: Address| -> anyhow::Result<Address> {
+        node.exec(deployer, factory, "createPair(address,address)", &[Arg::Addr(token), Arg::Addr(quote)])?;
+        let pair = node.view_word(factory, "getPair(address,address)", &[Arg::Addr(token), Arg::Addr(quote)])?;
+        let pair = Address::from_slice(&pair.to_be_bytes::<32>()[12..]);
+        node.exec(deployer, token, "transfer(address,uint256)", &[Arg::Addr(pair), Arg::Uint(token_amount)])?;
+        node.exec(deployer, quote, "transfer(address,uint256)", &[Arg::Addr(pair), Arg::Uint(quote_amount)])?;
+        node.exec(deployer, pair, "mint(address)", &[Arg::Addr(lp_to)])?;
+        Ok(pair)
+    };
+    make_pair(weth, e18(PRICE_WETH), usd, U256::from(PRICE_USD) * U256::from(1_000_000u64), deployer)?;
+
+    let mut tokens = BTreeMap::new();
+    let mut pairs = BTreeMap::new();
+    let supply = e18(1_000_000);
+    let named = |n: &str, s: &str| vec![Arg::Str(n.into()), Arg::Str(s.into()), Arg::Uint(supply)];
+    // 40% to the pool with 10 WETH ($60,000 of liquidity), 60% to 30 holders.
+    let mut standard = |name: &'static str, token: Address, lp_to: Address, first_holder: u64| -> anyhow::Result<()> {
+        let pair = make_pair(token, e18(400_000), weth, e18(10), lp_to)?;
+        for i in 0..30 {
+            node.exec(deployer, token, "transfer(address,uint256)", &[Arg::Addr(holder(first_holder + i)), Arg::Uint(e18(20_000))])?;
+        }
+        tokens.insert(name, token);
+        pairs.insert(name, pair);
+        Ok(())
+    };
+    standard("plain", node.deploy(deployer, "PlainToken", &named("Plain Token", "PLAIN"))?, dead, 1_000)?;
+    // The owner keeps the LP tokens of this one.
+    standard("mintable", node.deploy(deployer, "MintableToken", &named("Mintable Token", "MINT"))?, deployer, 2_000)?;
+    standard("blacklist", node.deploy(deployer, "BlacklistToken", &named("Blacklist Token", "BLOCK"))?, dead, 3_000)?;
+    standard("pausable", node.deploy(deployer, "PausableToken", &named("Pausable Token", "PAUSE"))?, dead, 4_000)?;
+    let renounced = node.deploy(deployer, "RenounceableToken", &named("Renounced Token", "RNC"))?;
+    standard("renounced", renounced, dead, 5_000)?;
+    node.exec(deployer, renounced, "renounceOwnership()", &[])?;
+    let proxy_admin = accounts[1];
+    let logic = node.deploy(deployer, "UpgradeableTokenLogic", &[])?;
+    let init = calldata(
+        "initialize(string,string,uint256,address)",
+        &[Arg::Str("Proxy Token".into()), Arg::Str("PRX".into()), Arg::Uint(supply), Arg::Addr(deployer)],
+    );
+    let proxy = node.deploy(deployer, "TestProxy", &[Arg::Addr(logic), Arg::Addr(proxy_admin), Arg::Bytes(init)])?;
+    standard("proxy", proxy, dead, 6_000)?;
+
+    // One wallet holds 80%.
+    let whale_wallet = accounts[2];
+    let whale = node.deploy(deployer, "PlainToken", &named("Whale Token", "WHALE"))?;
+    let pair = make_pair(whale, e18(100_000), weth, e18(10), dead)?;
+    node.exec(deployer, whale, "transfer(address,uint256)", &[Arg::Addr(whale_wallet), Arg::Uint(e18(800_000))])?;
+    for i in 0..10 {
+        node.exec(deployer, whale, "transfer(address,uint256)", &[Arg::Addr(holder(7_000 + i)), Arg::Uint(e18(10_000))])?;
+    }
+    tokens.insert("whale", whale);
+    pairs.insert("whale", pair);
+
+    // Almost no liquidity: 0.5 WETH ($3,000 of liquidity).
+    let thin = node.deploy(deployer, "PlainToken", &named("Thin Token", "THIN"))?;
+    let pair = make_pair(thin, e18(400_000), weth, e18(1) / U256::from(2), dead)?;
+    for i in 0..30 {
+        node.exec(deployer, thin, "transfer(address,uint256)", &[Arg::Addr(holder(8_000 + i)), Arg::Uint(e18(20_000))])?;
+    }
+    tokens.insert("thin", thin);
+    pairs.insert("thin", pair);
+
+    tokens.insert("notoken", node.deploy(deployer, "NotAToken", &[])?);
+    let old_style = node.deploy(deployer, "Bytes32Token", &[u(1_000_000)])?;
+    tokens.insert("bytes32", old_style);
+
+    // Everything above is a month old; what follows is new.
+    node.call("evm_increaseTime", json!([30 * 86_400]))?;
+    node.call("evm_mine", json!([]))?;
+    let fresh = node.deploy(deployer, "PlainToken", &named("Fresh Token", "FRESH"))?;
+    let pair = make_pair(fresh, e18(400_000), weth, e18(10), dead)?;
+    for i in 0..30 {
+        node.exec(deployer, fresh, "transfer(address,uint256)", &[Arg::Addr(holder(9_000 + i)), Arg::Uint(e18(20_000))])?;
+    }
+    tokens.insert("fresh", fresh);
+    pairs.insert("fresh", pair);
+
+    Ok(RigChain {
+        url: url.to_string(),
+        chain_id,
+        weth,
+        usd,
+        factory,
+        deployer,
+        proxy_admin,
+        eoa: accounts[9],
+        whale_wallet,
+        tokens,
+        pairs,
+        weth_usd: PRICE_USD as f64 / PRICE_WETH as f64,
+    })
+}
+
+/// Two chains with separate anvils, shared by the tests of one process.
+pub struct Rig {
+    /// Served as `eth` by test servers.
+    pub a: RigChain,
+    /// Served as `bsc`, with other addresses and chain id.
+    pub b: RigChain,
+}
+
+fn processes() -> &'static Mutex<Vec<Anvil>> {
+    static PROCESSES: OnceLock<Mutex<Vec<Anvil>>> = OnceLock::new();
+    PROCESSES.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// The shared rig, started on first use (from any runtime).
+pub fn shared() -> anyhow::Result<&'static Rig> {
+    static RIG: OnceLock<Result<Rig, String>> = OnceLock::new();
+    let rig = RIG.get_or_init(|| {
+        std::thread::spawn(|| -> anyhow::Result<Rig> {
+            let a_node = Anvil::start(31337)?;
+            let b_node = Anvil::start(31338)?;
+            let a = deploy_scenario(&a_node.url, 31337, 0)?;
+            let b = deploy_scenario(&b_node.url, 31338, 3)?;
+            processes().lock().expect("rig lock").extend([a_node, b_node]);
+            Ok(Rig { a, b })
+        })
+        .join()
+        .map_err(|_| "rig set-up panicked".to_string())
+        .and_then(|r| r.map_err(|e| format!("{e:#}")))
+    });
+    rig.as_ref().map_err(|e| anyhow::anyhow!("test rig: {e}"))
+}
+
+/// Stop the shared rig's nodes (call at the end of the test process).
+pub fn shutdown() {
+    if let Ok(mut list) = processes().lock() {
+        list.clear();
+    }
+}
+
+/// The server configuration for serving rig chains: `(chain id, rig chain)`.
+/// Every other chain is left without an RPC URL, so nothing else is called.
+pub fn chains_config(served: &[(&str, &RigChain)]) -> BTreeMap<String, riskintel_server::chains::ChainConfig> {
+    use riskintel_server::chains::{ChainConfig, ConfiguredToken, DexConfig};
+    let mut chains: BTreeMap<String, ChainConfig> = BTreeMap::new();
+    for (id, chain) in served {
+        chains.insert(
+            id.to_string(),
+            ChainConfig {
+                rpc_url: chain.url.clone(),
+                multicall3: MULTICALL3.into(),
+                wrapped_native: ConfiguredToken { address: chain.weth.to_checksum(None), symbol: "WETH".into(), decimals: 18 },
+                stablecoins: vec![ConfiguredToken { address: chain.usd.to_checksum(None), symbol: "TUSD".into(), decimals: 6 }],
+                dexes: vec![DexConfig {
+                    name: "Rig Uniswap V2".into(),
+                    factory: chain.factory.to_checksum(None),
+                    router: chain.factory.to_checksum(None),
+                    fee_bps: 30,
+                }],
+            },
+        );
+    }
+    chains
+}
