@@ -3,7 +3,8 @@
 //! - `openapi generate`: rewrite `openapi/riskintel.json` from the API trait.
 //! - `openapi check`: fail when the checked-in document is stale.
 //! - `openapi validate`: run an independent OpenAPI validator on it.
-//! - `test`: the whole test suite, with what it needs (PostgreSQL, the validator).
+//! - `rig`: set up the test rig (anvil, Uniswap V2 artifacts, solcjs; compile the test contracts).
+//! - `test`: the whole test suite, with what it needs (PostgreSQL, the validator, the rig).
 //! - `bench`: load numbers for health and billing status (needs `wrk`).
 
 use std::net::{TcpStream, ToSocketAddrs};
@@ -26,6 +27,8 @@ enum Task {
     /// The OpenAPI document.
     #[command(subcommand)]
     Openapi(OpenapiTask),
+    /// Set up the test rig: npm packages in tests/rig, test contracts compiled.
+    Rig,
     /// Run the whole test suite (PostgreSQL included).
     Test {
         /// Extra arguments for `cargo test`.
@@ -80,6 +83,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Task::Openapi(OpenapiTask::Check) => openapi_check(),
         Task::Openapi(OpenapiTask::Validate) => openapi_validate(),
+        Task::Rig => rig(),
         Task::Test { args } => test(&args),
         Task::Bench { seconds, connections, database_url } => bench(seconds, connections, database_url),
     }
@@ -155,8 +159,48 @@ fn ensure_postgres() -> anyhow::Result<()> {
     )
 }
 
+fn newest_mtime(dir: &Path) -> Option<std::time::SystemTime> {
+    std::fs::read_dir(dir).ok()?.flatten().filter_map(|e| e.metadata().ok()?.modified().ok()).max()
+}
+
+/// The rig: `npm ci` in tests/rig when its packages are missing or stale,
+/// then the test contracts compiled with solcjs when their sources changed.
+fn rig() -> anyhow::Result<()> {
+    let dir = root().join("tests/rig");
+    let installed = dir.join("node_modules/.package-lock.json");
+    let stale = match (std::fs::metadata(&installed), std::fs::metadata(dir.join("package-lock.json"))) {
+        (Ok(i), Ok(l)) => i.modified()? < l.modified()?,
+        _ => true,
+    };
+    if stale {
+        println!("xtask: installing the test rig's npm packages (anvil, Uniswap V2 artifacts, solc)");
+        let status = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+            .current_dir(&dir)
+            .status()
+            .context("running npm: the test rig needs Node.js and npm (Debian: apt-get install nodejs npm)")?;
+        if !status.success() {
+            bail!("npm ci failed in tests/rig");
+        }
+    }
+    let built = newest_mtime(&dir.join("build"));
+    let sources = newest_mtime(&dir.join("contracts")).into_iter().chain(std::fs::metadata(dir.join("compile.js"))?.modified().ok()).max();
+    if built.is_none() || built < sources || stale {
+        let status = Command::new("node")
+            .arg("compile.js")
+            .current_dir(&dir)
+            .status()
+            .context("running node: the test rig needs Node.js")?;
+        if !status.success() {
+            bail!("compiling the test contracts failed");
+        }
+    }
+    Ok(())
+}
+
 fn test(args: &[String]) -> anyhow::Result<()> {
     ensure_postgres()?;
+    rig()?;
     openapi_check()?;
     openapi_validate()?;
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
