@@ -252,6 +252,8 @@ pub struct RigChain {
     pub usd: Address,
     /// Uniswap V2 factory.
     pub factory: Address,
+    /// Uniswap V2 Router02.
+    pub router: Address,
     /// Deployer (owner of the owned tokens).
     pub deployer: Address,
     /// The EOA used as proxy admin.
@@ -304,6 +306,7 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     node.send(deployer, Some(weth), calldata("deposit()", &[]), e18(10_000))?;
     let usd = node.deploy(deployer, "TestUSD", &[Arg::Uint(U256::from(1_000_000_000_000u64) * U256::from(1_000_000u64))])?;
     let factory = node.deploy(deployer, "UniswapV2Factory", &[Arg::Addr(deployer)])?;
+    let router = node.deploy(deployer, "UniswapV2Router02", &[Arg::Addr(factory), Arg::Addr(weth)])?;
     let dead: Address = DEAD.parse()?;
 
     let make_pair = |token: Address, token_amount: U256, quote: Address, quote_amount: U256, lp_to: Address| -> anyhow::Result<Address> {
@@ -389,6 +392,7 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
         weth,
         usd,
         factory,
+        router,
         deployer,
         proxy_admin,
         eoa: accounts[9],
@@ -454,9 +458,10 @@ pub fn chains_config(served: &[(&str, &RigChain)]) -> BTreeMap<String, riskintel
                 dexes: vec![DexConfig {
                     name: "Rig Uniswap V2".into(),
                     factory: chain.factory.to_checksum(None),
-                    router: chain.factory.to_checksum(None),
+                    router: chain.router.to_checksum(None),
                     fee_bps: 30,
                 }],
+                lp_lockers: Vec::new(),
             },
         );
     }

@@ -65,6 +65,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     token_upstream_failures_are_classified,
     token_cached_result_is_served_stale_when_the_node_stops,
     token_explanation_and_badge,
+    token_allowlist_and_lockers_come_from_the_configuration,
 ];
 
 fn main() {

@@ -35,7 +35,9 @@ enum Task {
         #[arg(trailing_var_arg = true)]
         args: Vec<String>,
     },
-    /// Measure requests per second of health and billing status (release build, wrk).
+    /// Benchmarks: requests per second of health and billing status (release
+    /// build, wrk), then token analysis on the rig (round trips, shared
+    /// analyses, cached throughput).
     Bench {
         /// Seconds per measurement.
         #[arg(long, default_value_t = 10)]
@@ -85,7 +87,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Task::Openapi(OpenapiTask::Validate) => openapi_validate(),
         Task::Rig => rig(),
         Task::Test { args } => test(&args),
-        Task::Bench { seconds, connections, database_url } => bench(seconds, connections, database_url),
+        Task::Bench { seconds, connections, database_url } => {
+            bench(seconds, connections, database_url)?;
+            rig()?;
+            let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .current_dir(root())
+                .args(["run", "--release", "--quiet", "--package", "riskintel-tests", "--bin", "token-bench"])
+                .status()?;
+            if !status.success() {
+                bail!("the token benchmark failed");
+            }
+            Ok(())
+        }
     }
 }
 

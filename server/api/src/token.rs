@@ -168,6 +168,8 @@ pub struct Pool {
     pub liquidity_usd: Option<f64>,
     /// Share of LP tokens burned (dead or zero address), 0..1.
     pub lp_burned_share: Option<f64>,
+    /// Share of LP tokens burned or held by a configured locker contract, 0..1.
+    pub lp_locked_share: Option<f64>,
     /// Share of LP tokens held by the token's owner, 0..1.
     pub lp_owner_share: Option<f64>,
 }

@@ -129,6 +129,9 @@ pub struct ChainConfig {
     pub stablecoins: Vec<ConfiguredToken>,
     /// Uniswap-V2-style DEXes.
     pub dexes: Vec<DexConfig>,
+    /// LP locker contracts (UNCX, Team Finance, PinkLock, …): LP tokens they
+    /// hold count as locked, like burned ones.
+    pub lp_lockers: Vec<String>,
 }
 
 impl Default for ChainConfig {
@@ -139,6 +142,7 @@ impl Default for ChainConfig {
             wrapped_native: ConfiguredToken { address: String::new(), symbol: String::new(), decimals: 18 },
             stablecoins: Vec::new(),
             dexes: Vec::new(),
+            lp_lockers: Vec::new(),
         }
     }
 }

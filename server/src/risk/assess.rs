@@ -255,6 +255,7 @@ pub fn assess_evm(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntr
             reserve_quote,
             liquidity_usd,
             lp_burned_share: (!p.lp_supply.is_zero()).then(|| share(p.lp_burned, p.lp_supply)),
+            lp_locked_share: (!p.lp_supply.is_zero()).then(|| share(p.lp_burned + p.lp_locked, p.lp_supply)),
             lp_owner_share: p.lp_owner.filter(|_| !p.lp_supply.is_zero()).map(|o| share(o, p.lp_supply)),
         });
     }
@@ -300,7 +301,7 @@ pub fn assess_evm(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntr
             .iter()
             .max_by(|a, c| a.liquidity_usd.unwrap_or(a.reserve_quote).total_cmp(&c.liquidity_usd.unwrap_or(c.reserve_quote)))
             .expect("non-empty");
-        match deepest.lp_burned_share {
+        match deepest.lp_locked_share {
             Some(burned) if burned < 0.95 => {
                 let young = token_age_seconds(facts).is_some_and(|age| age < 7 * 86_400);
                 let (severity, weight) = if burned < 0.5 && young { (Severity::Critical, 0.5) } else { (Severity::High, 0.25) };
@@ -311,12 +312,12 @@ pub fn assess_evm(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntr
                     weight,
                     "Liquidity can be withdrawn",
                     format!(
-                        "Only {} of the LP tokens of the {} pool are burned; whoever holds the rest can remove that liquidity.",
+                        "Only {} of the LP tokens of the {} pool are burned or locked; whoever holds the rest can remove that liquidity.",
                         pct(burned),
                         deepest.dex
                     ),
-                    "eth_call pair.balanceOf(0x…dEaD, 0x0) / pair.totalSupply() via Multicall3",
-                    json!({"pair": deepest.address, "lp_burned_share": burned}),
+                    "eth_call pair.balanceOf(0x…dEaD, 0x0, lockers) / pair.totalSupply() via Multicall3",
+                    json!({"pair": deepest.address, "lp_burned_share": deepest.lp_burned_share, "lp_locked_share": burned}),
                 );
             }
             Some(_) => b.clear("lp_unlocked"),

@@ -68,6 +68,8 @@ pub struct EvmChain {
     pub stables: Vec<Quote>,
     /// DEXes.
     pub dexes: Vec<Dex>,
+    /// LP lockers.
+    pub lockers: Vec<Address>,
 }
 
 fn parse_address(text: &str, what: &str) -> anyhow::Result<Address> {
@@ -97,6 +99,11 @@ impl EvmChain {
                         fee_bps: d.fee_bps,
                     })
                 })
+                .collect::<anyhow::Result<_>>()?,
+            lockers: config
+                .lp_lockers
+                .iter()
+                .map(|l| parse_address(l, &format!("chains.{id}.lp_lockers")))
                 .collect::<anyhow::Result<_>>()?,
         })
     }
@@ -156,6 +163,8 @@ pub struct PoolFacts {
     pub lp_supply: U256,
     /// LP held by dead + zero.
     pub lp_burned: U256,
+    /// LP held by configured lockers.
+    pub lp_locked: U256,
     /// LP held by the owner, if there is one.
     pub lp_owner: Option<U256>,
 }
@@ -386,6 +395,9 @@ pub async fn gather(
             target: *pair,
             data: abi::call("balanceOf(address)", &[abi::address_word(owner_address.unwrap_or(DEAD))]),
         });
+        for locker in &chain.lockers {
+            calls2.push(Call3 { target: *pair, data: abi::call("balanceOf(address)", &[abi::address_word(*locker)]) });
+        }
     }
     for (_, pair) in &price_pairs {
         calls2.push(Call3 { target: *pair, data: abi::call("getReserves()", &[]) });
@@ -428,6 +440,10 @@ pub async fn gather(
         let lp_dead = next().as_deref().and_then(abi::decode_uint).unwrap_or_default();
         let lp_zero = next().as_deref().and_then(abi::decode_uint).unwrap_or_default();
         let lp_owner = next().as_deref().and_then(abi::decode_uint);
+        let mut lp_locked = U256::ZERO;
+        for _ in &chain.lockers {
+            lp_locked += next().as_deref().and_then(abi::decode_uint).unwrap_or_default();
+        }
         let (Some((r0, r1)), Some(token0)) = (reserves, token0) else { continue };
         let (reserve_token, reserve_quote) = if token0 == token { (r0, r1) } else { (r1, r0) };
         pools.push(PoolFacts {
@@ -438,6 +454,7 @@ pub async fn gather(
             reserve_quote,
             lp_supply,
             lp_burned: lp_dead + lp_zero,
+            lp_locked,
             lp_owner: owner_address.and(lp_owner),
         });
     }

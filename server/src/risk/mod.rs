@@ -72,7 +72,12 @@ pub struct Analyzer {
     limits: IndexLimits,
     allowlist: HashMap<(Chain, Address), AllowlistEntry>,
     inflight: Mutex<HashMap<(Chain, Address), Flight>>,
+    /// Recent analyses in memory, in front of the store's cache.
+    recent: Mutex<HashMap<(Chain, Address), Arc<TokenAnalysis>>>,
 }
+
+/// Analyses kept in memory before expired ones are swept.
+const RECENT_CAPACITY: usize = 10_000;
 
 /// A validated token reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -126,6 +131,7 @@ impl Analyzer {
             },
             allowlist,
             inflight: Mutex::new(HashMap::new()),
+            recent: Mutex::new(HashMap::new()),
         })
     }
 
@@ -154,17 +160,26 @@ impl Analyzer {
     /// the same time. When the chain cannot be read and an earlier analysis
     /// exists, that one is returned marked `stale`.
     pub async fn analyze(self: &Arc<Self>, token: TokenRef, fresh: bool) -> Result<TokenAnalysis, AnalysisError> {
+        if !fresh {
+            if let Some(analysis) = self.recent_hit(token) {
+                return Ok((*analysis).clone());
+            }
+        }
         let key = (token.chain.id(), token.address.to_checksum(None));
-        let cached = self.cached(&key.0.to_string(), &key.1).await?;
+        let cached = self.cached(key.0, &key.1).await?;
         if !fresh {
             if let Some((analysis, at)) = &cached {
                 if self.clock.now() - *at < self.ttl {
+                    self.remember(token, Arc::new(analysis.clone()));
                     return Ok(analysis.clone());
                 }
             }
         }
         match self.shared_run(token).await {
-            Ok(analysis) => Ok((*analysis).clone()),
+            Ok(analysis) => {
+                self.remember(token, analysis.clone());
+                Ok((*analysis).clone())
+            }
             Err(AnalysisError::Rpc(error)) => match cached {
                 Some((mut analysis, _)) => {
                     analysis.stale = true;
@@ -173,6 +188,25 @@ impl Analyzer {
                 None => Err(AnalysisError::Rpc(error)),
             },
             Err(other) => Err(other),
+        }
+    }
+
+    fn is_fresh(&self, analysis: &TokenAnalysis) -> bool {
+        self.clock.now() - analysis.cached_at < self.ttl
+    }
+
+    fn recent_hit(&self, token: TokenRef) -> Option<Arc<TokenAnalysis>> {
+        let recent = self.recent.lock().expect("recent lock");
+        recent.get(&(token.chain, token.address)).filter(|a| self.is_fresh(a)).cloned()
+    }
+
+    fn remember(&self, token: TokenRef, analysis: Arc<TokenAnalysis>) {
+        let mut recent = self.recent.lock().expect("recent lock");
+        if recent.len() >= RECENT_CAPACITY {
+            recent.retain(|_, a| self.is_fresh(a));
+        }
+        if recent.len() < RECENT_CAPACITY {
+            recent.insert((token.chain, token.address), analysis);
         }
     }
 

@@ -399,3 +399,30 @@ pub async fn token_explanation_and_badge(backend: Backend) -> anyhow::Result<()>
     }
     server.stop().await
 }
+
+pub async fn token_allowlist_and_lockers_come_from_the_configuration(backend: Backend) -> anyhow::Result<()> {
+    let rig = rig::shared()?;
+    let mut config = Config { chains: rig::chains_config(&[("eth", &rig.a)]), ..Config::default() };
+    // Treat the deployer, who holds the mintable token's LP tokens, as a locker.
+    config.chains.get_mut("eth").context("eth")?.lp_lockers = vec![rig.a.deployer.to_checksum(None)];
+    config.allowlist = vec![riskintel_server::config::AllowlistEntry {
+        chain: "eth".into(),
+        address: rig.a.token("mintable"),
+        issuer: "Rig Bank".into(),
+        reason: "a regulated test issuer".into(),
+    }];
+    let server = TestServer::start_with(backend, config).await?;
+    let client = server.client(&server.owner_key());
+    let mintable = ok(client.token_analyze("eth", &rig.a.token("mintable"), None).await)?.into_inner();
+    let mint = signal(&mintable, "mint_capability")?;
+    ensure!(mint.severity == types::Severity::Info && mint.weight == 0.0, "{mint:?}");
+    ensure!(mint.detail.contains("Rig Bank") && mint.detail.contains("a regulated test issuer"), "{}", mint.detail);
+    let ids = signal_ids(&mintable);
+    ensure!(!ids.contains("lp_unlocked"), "LP held by a configured locker counts as locked: {ids:?}");
+    let pool = &mintable.meta.pools[0];
+    ensure!(pool.lp_locked_share.context("locked share")? > 0.99 && pool.lp_burned_share.context("burned")? < 0.01, "{pool:?}");
+    // Other tokens are unaffected by the entry.
+    let blacklist = ok(client.token_analyze("eth", &rig.a.token("blacklist"), None).await)?.into_inner();
+    ensure!(signal(&blacklist, "blacklist_capability")?.severity == types::Severity::High);
+    server.stop().await
+}

@@ -1,0 +1,202 @@
+//! Token-analysis benchmark on the anvil rig (run by `cargo xtask bench`):
+//! - a cold analysis with 0 and 20 ms of latency added to every upstream
+//!   request: wall time, upstream requests, and sequential round trips;
+//! - 200 concurrent cold requests for one token: upstream requests made;
+//! - cached `analyze` requests per second next to `GET /v1/health`.
+//! Numbers are printed, not asserted.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use riskintel_server::clock::SystemClock;
+use riskintel_server::config::Config;
+use riskintel_server::logging::{self, LogSink};
+use riskintel_tests::rig::{self, RigChain};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// A loopback HTTP proxy that waits `delay` before forwarding each request.
+struct LatencyProxy {
+    url: String,
+    requests: Arc<AtomicU64>,
+}
+
+async fn latency_proxy(target: String, delay: Duration) -> anyhow::Result<LatencyProxy> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let url = format!("http://{}", listener.local_addr()?);
+    let requests = Arc::new(AtomicU64::new(0));
+    let counter = requests.clone();
+    let http = reqwest::Client::new();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            let (http, target, counter) = (http.clone(), target.clone(), counter.clone());
+            tokio::spawn(async move {
+                let _ = serve_connection(socket, http, target, counter, delay).await;
+            });
+        }
+    });
+    Ok(LatencyProxy { url, requests })
+}
+
+async fn serve_connection(
+    mut socket: tokio::net::TcpStream,
+    http: reqwest::Client,
+    target: String,
+    counter: Arc<AtomicU64>,
+    delay: Duration,
+) -> anyhow::Result<()> {
+    let mut buffer = Vec::new();
+    loop {
+        // Read one request: headers, then content-length bytes of body.
+        let header_end = loop {
+            if let Some(i) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+                break i + 4;
+            }
+            let mut chunk = [0u8; 8192];
+            let n = socket.read(&mut chunk).await?;
+            if n == 0 {
+                return Ok(());
+            }
+            buffer.extend_from_slice(&chunk[..n]);
+        };
+        let head = String::from_utf8_lossy(&buffer[..header_end]).to_ascii_lowercase();
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length:"))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0);
+        while buffer.len() < header_end + length {
+            let mut chunk = [0u8; 8192];
+            let n = socket.read(&mut chunk).await?;
+            if n == 0 {
+                return Ok(());
+            }
+            buffer.extend_from_slice(&chunk[..n]);
+        }
+        let body = buffer[header_end..header_end + length].to_vec();
+        buffer.drain(..header_end + length);
+        counter.fetch_add(1, Ordering::Relaxed);
+        tokio::time::sleep(delay).await;
+        let answer = http.post(&target).header("content-type", "application/json").body(body).send().await?.bytes().await?;
+        let reply = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n", answer.len());
+        socket.write_all(reply.as_bytes()).await?;
+        socket.write_all(&answer).await?;
+    }
+}
+
+async fn start_server(chain: &RigChain, proxy: &LatencyProxy, dir: &std::path::Path, name: &str) -> anyhow::Result<(riskintel_server::RunningServer, String)> {
+    let mut served = chain.clone();
+    served.url = proxy.url.clone();
+    let config = Config {
+        listen: "127.0.0.1:0".into(),
+        database_url: format!("sqlite://{}", dir.join(format!("{name}.db")).display()),
+        log_level: "warn".into(),
+        chains: rig::chains_config(&[("eth", &served)]),
+        ..Config::default()
+    };
+    let server = riskintel_server::start(riskintel_server::ServerOptions {
+        config,
+        clock: Arc::new(SystemClock),
+        log: logging::logger("warn", LogSink::Stderr),
+        bootstrap: true,
+    })
+    .await?;
+    let key = server.bootstrapped.as_ref().context("owner")?.key.key.clone();
+    Ok((server, key))
+}
+
+async fn analyze(http: &reqwest::Client, base: &str, key: &str, token: &str) -> anyhow::Result<()> {
+    let response = http.get(format!("{base}/v1/token/eth/{token}/analyze")).header("x-api-key", key).send().await?;
+    anyhow::ensure!(response.status() == 200, "analyze answered {}", response.status());
+    Ok(())
+}
+
+async fn throughput(http: &reqwest::Client, url: &str, keys: &[String], seconds: u64) -> anyhow::Result<f64> {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let done = Arc::new(AtomicU64::new(0));
+    let mut tasks = Vec::new();
+    for task in 0..32 {
+        let key = (!keys.is_empty()).then(|| keys[task % keys.len()].clone());
+        let (http, url, done) = (http.clone(), url.to_string(), done.clone());
+        tasks.push(tokio::spawn(async move {
+            while Instant::now() < deadline {
+                let mut request = http.get(&url);
+                if let Some(key) = &key {
+                    request = request.header("x-api-key", key);
+                }
+                if let Ok(response) = request.send().await {
+                    if response.status() == 200 && response.bytes().await.is_ok() {
+                        done.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+        }));
+    }
+    for task in tasks {
+        task.await?;
+    }
+    Ok(done.load(Ordering::Relaxed) as f64 / seconds as f64)
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let (anvil, chain) = tokio::task::spawn_blocking(|| -> anyhow::Result<_> {
+        let anvil = rig::Anvil::start(31400)?;
+        let chain = rig::deploy_scenario(&anvil.url, 31400, 0)?;
+        Ok((anvil, chain))
+    })
+    .await??;
+    let dir = std::env::temp_dir().join(format!("riskintel-token-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let http = reqwest::Client::new();
+    let token = chain.token("plain");
+
+    let mut walls = Vec::new();
+    for (i, delay) in [0u64, 20].into_iter().enumerate() {
+        let proxy = latency_proxy(anvil.url.clone(), Duration::from_millis(delay)).await?;
+        let (server, key) = start_server(&chain, &proxy, &dir, &format!("cold{i}")).await?;
+        let base = format!("http://{}", server.local_addr);
+        let started = Instant::now();
+        analyze(&http, &base, &key, &token).await?;
+        let wall = started.elapsed();
+        walls.push(wall);
+        println!(
+            "cold analysis, +{delay} ms per upstream request: {:.1} ms wall, {} upstream HTTP requests",
+            wall.as_secs_f64() * 1000.0,
+            proxy.requests.load(Ordering::Relaxed)
+        );
+        server.close().await?;
+    }
+    let added = walls[1].saturating_sub(walls[0]).as_secs_f64() * 1000.0;
+    println!("sequential upstream round trips ≈ {:.1} (added wall time {added:.0} ms / 20 ms)", added / 20.0);
+
+    let proxy = latency_proxy(anvil.url.clone(), Duration::from_millis(20)).await?;
+    let (server, key) = start_server(&chain, &proxy, &dir, "concurrent").await?;
+    let base = format!("http://{}", server.local_addr);
+    let started = Instant::now();
+    let answers = futures::future::join_all((0..200).map(|_| analyze(&http, &base, &key, &token))).await;
+    let failures = answers.iter().filter(|a| a.is_err()).count();
+    println!(
+        "200 concurrent cold requests for one token: {} upstream HTTP requests, {:.1} ms wall, {failures} failed",
+        proxy.requests.load(Ordering::Relaxed),
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+
+    // Per-account limits (6,000 a minute on Pro+) would cap the measurement:
+    // one account per connection.
+    let clock: Arc<dyn riskintel_server::clock::Clock> = Arc::new(SystemClock);
+    let mut keys = Vec::new();
+    for n in 0..32 {
+        let account = riskintel_server::accounts::create_account(&server.store, &clock, &format!("bench-{n}"), riskintel_api::Plan::ProPlus).await?;
+        keys.push(account.key.key);
+    }
+    let seconds = 5;
+    let health = throughput(&http, &format!("{base}/v1/health"), &[], seconds).await?;
+    let cached = throughput(&http, &format!("{base}/v1/token/eth/{token}/analyze"), &keys, seconds).await?;
+    println!("GET /v1/health: {health:.0} requests/s; cached GET …/analyze: {cached:.0} requests/s (32 connections, in-process client, same run)");
+    server.close().await?;
+    drop(anvil);
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
