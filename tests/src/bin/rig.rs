@@ -22,7 +22,15 @@ fn main() -> anyhow::Result<()> {
         println!("{name:>10}  {}", address.to_checksum(None));
     }
     println!("Ctrl-C to stop.");
-    loop {
-        std::thread::park();
-    }
+    tokio::runtime::Runtime::new()?.block_on(async {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut term = signal(SignalKind::terminate())?;
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+        anyhow::Ok(())
+    })?;
+    drop(anvil);
+    Ok(())
 }
