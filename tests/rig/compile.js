@@ -15,6 +15,9 @@ for (const file of fs.readdirSync(path.join(here, "contracts"))) {
     sources[file] = { content: fs.readFileSync(path.join(here, "contracts", file), "utf8") };
   }
 }
+// The server's trade simulator: its committed runtime code must be what this compiles to.
+const simulator = path.join(here, "..", "..", "server", "src", "risk", "simulator", "TradeSimulator.sol");
+sources["TradeSimulator.sol"] = { content: fs.readFileSync(simulator, "utf8") };
 const input = {
   language: "Solidity",
   sources,

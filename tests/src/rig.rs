@@ -371,6 +371,29 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     tokens.insert("thin", thin);
     pairs.insert("thin", pair);
 
+    // Trade behaviours, found only by simulating trades.
+    let trade_tokens: [(&'static str, &str, Vec<Arg>); 7] = [
+        ("sellrevert", "SellRevertToken", named("Sell Revert", "NOSELL")),
+        ("whitelist", "WhitelistSellToken", named("Whitelist Sell", "WLIST")),
+        ("tax99", "HighSellTaxToken", named("Tax 99", "TAX99")),
+        ("trap", "BuyerTrapToken", named("Buyer Trap", "TRAP")),
+        ("maxsell", "MaxSellToken", vec![Arg::Str("Max Sell".into()), Arg::Str("MAXS".into()), Arg::Uint(supply), Arg::Uint(e18(10))]),
+        ("gated", "TradingGateToken", named("Trading Gate", "GATE")),
+        ("fee3", "FeeOnTransferToken", named("Fee Three", "FEE3")),
+    ];
+    for (i, (name, contract, args)) in trade_tokens.into_iter().enumerate() {
+        let token = node.deploy(deployer, contract, &args)?;
+        let pair = make_pair(token, e18(400_000), weth, e18(10), dead)?;
+        if contract != "FeeOnTransferToken" {
+            node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
+        }
+        for h in 0..30 {
+            node.exec(deployer, token, "transfer(address,uint256)", &[Arg::Addr(holder(10_000 + 100 * i as u64 + h)), Arg::Uint(e18(20_000))])?;
+        }
+        tokens.insert(name, token);
+        pairs.insert(name, pair);
+    }
+
     tokens.insert("notoken", node.deploy(deployer, "NotAToken", &[])?);
     let old_style = node.deploy(deployer, "Bytes32Token", &[u(1_000_000)])?;
     tokens.insert("bytes32", old_style);

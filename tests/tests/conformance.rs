@@ -19,8 +19,12 @@ use riskintel_tests::{
     check_request_id, err, header, ok, rate_limit, uncalled_operations, Backend, TestServer,
 };
 
+#[path = "conformance/simulation.rs"]
+mod simulation;
 #[path = "conformance/tokens.rs"]
 mod tokens;
+
+use simulation::*;
 
 use tokens::*;
 
@@ -66,6 +70,10 @@ const TESTS: &[(&str, TestFn)] = tests![
     token_cached_result_is_served_stale_when_the_node_stops,
     token_explanation_and_badge,
     token_allowlist_and_lockers_come_from_the_configuration,
+    simulation_finds_honeypots_and_taxes,
+    simulation_never_changes_chain_state,
+    simulation_not_run_is_reported_not_passed,
+    simulator_bytecode_matches_its_source,
 ];
 
 fn main() {

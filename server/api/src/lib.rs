@@ -24,7 +24,8 @@ pub use metered::{Metered, RateLimitHeaders};
 pub use openapi::{openapi_document, OPENAPI_TITLE, OPENAPI_VERSION};
 pub use token::{
     AnalysisOptions, Check, CheckStatus, Coverage, Evidence, Pool, RiskLabel, Severity, Signal, SignalCategory,
-    SignalExplanation, TokenAnalysis, TokenExplanation, TokenMeta, TokenMetaReport, TokenPath, UncheckedItem,
+    SignalExplanation, TokenAnalysis, TokenExplanation, TokenMeta, TokenMetaReport, TokenPath, TradeSimulation,
+    TradeStep, UncheckedItem,
 };
 
 /// The HTTP interface of the service.

@@ -199,6 +199,53 @@ pub struct TokenMeta {
     pub is_proxy: bool,
     /// First block the token was seen in (its first transfer), where known.
     pub first_seen_block: Option<u64>,
+    /// Buy tax measured by trade simulation on the deepest simulated pool, 0..1.
+    pub buy_tax: Option<f64>,
+    /// Sell tax measured by trade simulation, 0..1.
+    pub sell_tax: Option<f64>,
+    /// Tax on a wallet-to-wallet transfer measured by simulation, 0..1.
+    pub transfer_tax: Option<f64>,
+}
+
+/// One step of a simulated trade.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TradeStep {
+    /// Whether it succeeded.
+    pub ok: bool,
+    /// Amount sent (whole tokens of what was sent).
+    pub amount_in: Option<f64>,
+    /// Output expected from the reserves and the DEX fee (whole tokens of what comes out).
+    pub expected_out: Option<f64>,
+    /// Output actually received.
+    pub actual_out: Option<f64>,
+    /// `1 − actual / expected`, 0..1.
+    pub tax: Option<f64>,
+    /// Gas used.
+    pub gas_used: Option<u64>,
+    /// Decoded revert reason (`Error(string)` text, a panic code, or a custom error selector).
+    pub revert_reason: Option<String>,
+}
+
+/// A simulated buy, transfer and sell on one pool, made with `eth_call` and
+/// state overrides: no transaction is sent and no state changes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TradeSimulation {
+    /// The DEX.
+    pub dex: String,
+    /// Pair address.
+    pub pool: String,
+    /// The quote asset spent on the buy.
+    pub quote_symbol: String,
+    /// The fresh random address the simulator ran at (never the deployer or owner).
+    pub simulator: String,
+    /// Buy of the token with the quote asset.
+    pub buy: TradeStep,
+    /// Wallet-to-wallet transfer of a tenth of what was bought.
+    pub transfer: Option<TradeStep>,
+    /// Sell of everything bought.
+    pub sell: Option<TradeStep>,
+    /// Largest sell that succeeds as a share of what was bought (1 when the full sell succeeds).
+    pub max_sell_share: Option<f64>,
 }
 
 /// A token analysis result.
@@ -222,6 +269,8 @@ pub struct TokenAnalysis {
     pub as_of_block: Option<u64>,
     /// Which checks ran.
     pub coverage: Coverage,
+    /// Trade simulations, one per simulated pool.
+    pub simulations: Vec<TradeSimulation>,
     /// True when the chain could not be read and this is an earlier analysis.
     pub stale: bool,
 }

@@ -338,6 +338,25 @@ pub fn assess_evm(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntr
         }
     }
 
+    // Trading, from the simulation on the deepest simulated pool.
+    let simulated = facts
+        .simulations
+        .iter()
+        .max_by(|a, c| {
+            let depth = |s: &riskintel_api::TradeSimulation| pools.iter().find(|p| p.address == s.pool).map_or(0.0, |p| p.reserve_quote);
+            depth(a).total_cmp(&depth(c))
+        });
+    let trading_checks = ["cannot_buy", "honeypot", "sell_limit", "buy_tax", "sell_tax", "transfer_blocked", "transfer_tax"];
+    match simulated {
+        None => {
+            let reason = format!("trade simulation did not run: {}", facts.simulation_gaps.join("; "));
+            for id in trading_checks {
+                b.unknown(id, reason.clone());
+            }
+        }
+        Some(sim) => assess_simulation(&mut b, sim),
+    }
+
     // Distribution.
     let holders_rpc = "eth_getLogs(Transfer) index, then eth_call balanceOf via Multicall3";
     if !facts.index.complete {
@@ -448,8 +467,164 @@ pub fn assess_evm(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntr
         owner: owner_text,
         is_proxy: facts.proxy.is_proxy(),
         first_seen_block: if facts.index.complete { facts.index.first_transfer_block } else { None },
+        buy_tax: simulated.and_then(|s| s.buy.tax),
+        sell_tax: simulated.and_then(|s| s.sell.as_ref().and_then(|x| x.tax)),
+        transfer_tax: simulated.and_then(|s| s.transfer.as_ref().and_then(|x| x.tax)),
     };
     Assessment { signals: b.signals, checks: b.checks, meta }
+}
+
+/// A tax under this is rounding, not a tax.
+const TAX_FLOOR: f64 = 0.005;
+/// A sell returning less than this share of its value is a honeypot.
+const HONEYPOT_SELL_TAX: f64 = 0.9;
+
+fn tax_band(tax: f64) -> (Severity, f64) {
+    if tax > 0.5 {
+        (Severity::Critical, 0.6)
+    } else if tax > 0.3 {
+        (Severity::High, 0.35)
+    } else if tax > 0.1 {
+        (Severity::Medium, 0.15)
+    } else {
+        (Severity::Low, 0.05)
+    }
+}
+
+fn assess_simulation(b: &mut Builder, sim: &riskintel_api::TradeSimulation) {
+    let rpc = format!("eth_call simulate() with a state override at {} on pool {} ({})", sim.simulator, sim.pool, sim.dex);
+    let step_raw = |step: &riskintel_api::TradeStep| {
+        json!({"ok": step.ok, "amount_in": step.amount_in, "expected_out": step.expected_out, "actual_out": step.actual_out,
+               "tax": step.tax, "gas_used": step.gas_used, "revert_reason": step.revert_reason})
+    };
+    if !sim.buy.ok {
+        let reason = sim.buy.revert_reason.clone().unwrap_or_default();
+        b.detected(
+            "cannot_buy",
+            SignalCategory::Trading,
+            Severity::High,
+            0.4,
+            "Buying fails",
+            format!("A simulated buy of {} {} reverted ({reason}); trading may not be enabled, or buyers are blocked.", sim.buy.amount_in.unwrap_or_default(), sim.quote_symbol),
+            &rpc,
+            json!({"buy": step_raw(&sim.buy)}),
+        );
+        for id in ["honeypot", "sell_limit", "buy_tax", "sell_tax", "transfer_blocked", "transfer_tax"] {
+            b.unknown(id, "the simulated buy failed, so there was nothing to sell or transfer");
+        }
+        return;
+    }
+    b.clear("cannot_buy");
+    match sim.buy.tax {
+        Some(tax) if tax > TAX_FLOOR => {
+            let (severity, weight) = tax_band(tax);
+            let id = if tax > 0.1 { "high_buy_tax" } else { "buy_tax" };
+            b.detected(
+                id,
+                SignalCategory::Trading,
+                severity,
+                weight,
+                "Buy tax",
+                format!("A simulated buy received {} of the expected tokens: a buy tax of {}.", pct(1.0 - tax), pct(tax)),
+                &rpc,
+                json!({"buy": step_raw(&sim.buy)}),
+            );
+        }
+        _ => b.clear("buy_tax"),
+    }
+    match &sim.transfer {
+        Some(t) if !t.ok => b.detected(
+            "transfer_blocked",
+            SignalCategory::Trading,
+            Severity::High,
+            0.35,
+            "Transfers are blocked",
+            format!("A simulated transfer between two fresh wallets reverted ({}).", t.revert_reason.clone().unwrap_or_default()),
+            &rpc,
+            json!({"transfer": step_raw(t)}),
+        ),
+        Some(t) => {
+            b.clear("transfer_blocked");
+            match t.tax {
+                Some(tax) if tax > TAX_FLOOR => b.detected(
+                    "transfer_tax",
+                    SignalCategory::Trading,
+                    Severity::Medium,
+                    0.1,
+                    "Transfer tax",
+                    format!("A simulated wallet-to-wallet transfer delivered {} of what was sent: a transfer tax of {}.", pct(1.0 - tax), pct(tax)),
+                    &rpc,
+                    json!({"transfer": step_raw(t)}),
+                ),
+                _ => b.clear("transfer_tax"),
+            }
+        }
+        None => {
+            b.unknown("transfer_blocked", "no tokens were bought to transfer");
+            b.unknown("transfer_tax", "no tokens were bought to transfer");
+        }
+    }
+    let Some(sell) = &sim.sell else {
+        for id in ["honeypot", "sell_limit", "sell_tax"] {
+            b.unknown(id, "no tokens were bought to sell");
+        }
+        return;
+    };
+    let max_share = sim.max_sell_share.unwrap_or(0.0);
+    let sell_tax = sell.tax.unwrap_or(0.0);
+    if (!sell.ok && max_share == 0.0) || (sell.ok && sell_tax >= HONEYPOT_SELL_TAX) {
+        let detail = if sell.ok {
+            format!("A simulated sell returned only {} of its value (a {} sell tax): holders cannot get their money out.", pct(1.0 - sell_tax), pct(sell_tax))
+        } else {
+            format!("Every simulated sell reverted ({}), even of a tiny amount: holders cannot sell.", sell.revert_reason.clone().unwrap_or_default())
+        };
+        b.detected("honeypot", SignalCategory::Trading, Severity::Critical, 1.0, "Honeypot: cannot sell", detail, &rpc, json!({"sell": step_raw(sell), "max_sell_share": max_share}));
+    } else {
+        b.clear("honeypot");
+    }
+    if !sell.ok && max_share > 0.0 {
+        let (severity, weight) = if max_share < 0.01 {
+            (Severity::Critical, 0.9)
+        } else if max_share < 0.5 {
+            (Severity::High, 0.3)
+        } else {
+            (Severity::Medium, 0.15)
+        };
+        b.detected(
+            "sell_limit",
+            SignalCategory::Trading,
+            severity,
+            weight,
+            "Sells are capped",
+            format!(
+                "Selling everything bought reverted ({}); the largest sell that succeeded was {} of it.",
+                sell.revert_reason.clone().unwrap_or_default(),
+                pct(max_share)
+            ),
+            &rpc,
+            json!({"sell": step_raw(sell), "max_sell_share": max_share}),
+        );
+    } else {
+        b.clear("sell_limit");
+    }
+    match sell.tax {
+        Some(tax) if tax > TAX_FLOOR => {
+            let (severity, weight) = tax_band(tax);
+            let id = if tax > 0.1 { "high_sell_tax" } else { "sell_tax" };
+            b.detected(
+                id,
+                SignalCategory::Trading,
+                severity,
+                weight,
+                "Sell tax",
+                format!("A simulated sell received {} of the expected value: a sell tax of {}.", pct(1.0 - tax), pct(tax)),
+                &rpc,
+                json!({"sell": step_raw(sell)}),
+            );
+        }
+        Some(_) => b.clear("sell_tax"),
+        None => b.unknown("sell_tax", "the full sell failed, so its tax could not be measured"),
+    }
 }
 
 fn token_age_seconds(facts: &EvmFacts) -> Option<i64> {
@@ -469,7 +644,24 @@ pub fn coverage(checks: Vec<Check>) -> Coverage {
     Coverage { ratio, checks }
 }
 
-/// Label from score and coverage: under 0.6 coverage is never `safe`.
+/// Checks without which no result is labelled `safe`: whether a holder can
+/// sell is the question the label exists to answer.
+const REQUIRED_FOR_SAFE: [&str; 1] = ["honeypot"];
+
+/// Label from score and coverage: under 0.6 coverage, or with a check of
+/// [`REQUIRED_FOR_SAFE`] unknown, a result is never `safe`.
+pub fn label_for(score: f64, coverage: &Coverage) -> RiskLabel {
+    let required_unknown = coverage
+        .checks
+        .iter()
+        .any(|c| c.status == CheckStatus::Unknown && REQUIRED_FOR_SAFE.contains(&c.id.as_str()));
+    match label(score, coverage.ratio) {
+        RiskLabel::Safe if required_unknown => RiskLabel::Caution,
+        other => other,
+    }
+}
+
+/// Label from score and coverage ratio: under 0.6 coverage is never `safe`.
 pub fn label(score: f64, coverage: f64) -> RiskLabel {
     let label = if score < 20.0 {
         RiskLabel::Safe

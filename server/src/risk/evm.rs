@@ -13,6 +13,8 @@ use alloy_primitives::{Address, U256};
 use serde_json::{json, Value};
 
 use super::holders::{self, HolderIndex, IndexLimits};
+use super::simulate;
+use riskintel_api::TradeSimulation;
 use super::AnalysisError;
 use crate::chains::evm::abi::{self, Call3};
 use crate::chains::evm::rpc::{RpcClient, RpcError};
@@ -223,6 +225,10 @@ pub struct EvmFacts {
     pub first_transfer_time: Option<i64>,
     /// Timestamp of the index's start block, where it does not start at genesis.
     pub index_start_time: Option<i64>,
+    /// Trade simulations that ran, one per pool quoted in the wrapped native.
+    pub simulations: Vec<TradeSimulation>,
+    /// Why simulation did not run (on some or all pools).
+    pub simulation_gaps: Vec<String>,
 }
 
 fn eth_call(to: Address, data: &[u8], block: &str) -> (String, Value) {
@@ -415,6 +421,8 @@ pub async fn gather(
     for target in code_targets.iter().flatten() {
         round2.push(("eth_getCode".to_string(), json!([format!("{target:#x}"), at])));
     }
+    let planned = simulate::plan(chain, token, &pairs, &at);
+    round2.extend(planned.iter().map(|p| p.call.clone()));
     let (answers2, index) = tokio::join!(
         chain.rpc.batch(round2),
         holders::update(store.as_ref(), &chain.rpc, &chain.id, token, block, limits)
@@ -425,6 +433,21 @@ pub async fn gather(
     let mut codes = HashMap::new();
     for target in code_targets.iter().flatten() {
         codes.insert(*target, hex_bytes(&take(&mut answers)?)?);
+    }
+    let mut simulations = Vec::new();
+    let mut simulation_gaps = Vec::new();
+    for plan in &planned {
+        match simulate::decode(plan, decimals.unwrap_or(18), take(&mut answers)) {
+            Ok(simulation) => simulations.push(simulation),
+            Err(reason) => simulation_gaps.push(format!("{} pool {}: {reason}", plan.dex, plan.pair.to_checksum(None))),
+        }
+    }
+    if planned.is_empty() {
+        simulation_gaps.push(if pairs.is_empty() {
+            "there is no pool to trade in".to_string()
+        } else {
+            format!("no pool is quoted in {}; simulation buys with the wrapped native currency", chain.wrapped.symbol)
+        });
     }
     proxy.admin_is_eoa = proxy.admin.map(|a| codes.get(&a).is_some_and(|c| c.is_empty()));
     let owner_is_contract = owner_address.map(|a| codes.get(&a).is_some_and(|c| !c.is_empty()));
@@ -554,6 +577,8 @@ pub async fn gather(
         holder_count,
         first_transfer_time,
         index_start_time,
+        simulations,
+        simulation_gaps,
     })
 }
 

@@ -27,6 +27,15 @@ fn meaning(id: &str) -> &'static str {
         "single_holder_dominance" => "One wallet could crash the price by selling its tokens.",
         "owner_balance_high" => "The owner holds enough tokens to crash the price by selling.",
         "new_token" => "The token is very young; most scams happen in the first hours and days.",
+        "honeypot" => "You can buy but you cannot sell: a simulated sale failed or returned almost nothing, so money put in cannot come out.",
+        "cannot_buy" => "A simulated purchase failed; trading may not be open yet, or buyers are blocked. Whether it can be sold could not be tested.",
+        "buy_tax" => "A small share of every purchase is taken as a fee.",
+        "high_buy_tax" => "A large share of every purchase is taken as a fee, so you receive far fewer tokens than the price suggests.",
+        "sell_tax" => "A small share of every sale is taken as a fee.",
+        "high_sell_tax" => "A large share of every sale is taken as a fee, so selling returns much less than the price suggests.",
+        "transfer_blocked" => "Moving tokens between wallets fails, so you may not be able to move or sell them.",
+        "transfer_tax" => "A share of every wallet-to-wallet transfer is taken as a fee.",
+        "sell_limit" => "Only small sales go through, so exiting a position takes many transactions, or is impossible in practice.",
         _ => "A risk the analysis detected.",
     }
 }

@@ -7,6 +7,7 @@ mod capabilities;
 pub mod evm;
 pub mod explain;
 pub mod holders;
+pub mod simulate;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -240,7 +241,7 @@ impl Analyzer {
         let assessment = assess::assess_evm(token.address, &facts, allow);
         let score = assess::score(&assessment.signals);
         let coverage = assess::coverage(assessment.checks);
-        let label = assess::label(score, coverage.ratio);
+        let label = assess::label_for(score, &coverage);
         let analysis = TokenAnalysis {
             chain: token.chain.id().to_string(),
             address: token.address.to_checksum(None),
@@ -251,6 +252,7 @@ impl Analyzer {
             cached_at: self.clock.now_seconds(),
             as_of_block: Some(facts.block),
             coverage,
+            simulations: facts.simulations.clone(),
             stale: false,
         };
         let json = serde_json::to_string(&analysis).map_err(|e| AnalysisError::Store(e.to_string()))?;

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: Apache-2.0
+// The project's trade simulator. Its runtime code is injected with an
+// eth_call state override at a fresh random address (no transaction is ever
+// sent): it buys the token from a Uniswap-V2-style pair with wrapped native
+// currency, probes a wallet-to-wallet transfer, sells what it bought, and
+// when a full sell fails binary-searches the largest sell that succeeds.
+// Every probe runs in a self-call that always reverts, so each starts from
+// the same state and leaves none behind.
+pragma solidity ^0.8.20;
+
+interface IERC20Like {
+    function balanceOf(address) external view returns (uint256);
+    function transfer(address, uint256) external returns (bool);
+}
+
+interface IWrappedNative {
+    function deposit() external payable;
+}
+
+interface IPairLike {
+    function getReserves() external view returns (uint112, uint112, uint32);
+    function token0() external view returns (address);
+    function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes calldata data) external;
+}
+
+contract TradeSimulator {
+    struct Outcome {
+        uint256 amountIn;
+        bool buyOk;
+        bytes buyRevert;
+        uint256 expectedBuy;
+        uint256 received;
+        uint256 buyGas;
+        bool transferOk;
+        bytes transferRevert;
+        uint256 transferSent;
+        uint256 transferReceived;
+        bool sellOk;
+        bytes sellRevert;
+        uint256 sellAmount;
+        uint256 expectedSell;
+        uint256 sellReceived;
+        uint256 sellGas;
+        uint256 maxSellable;
+    }
+
+    struct Probe {
+        bool ok;
+        bytes revertData;
+        uint256 expected;
+        uint256 received;
+        uint256 gasUsed;
+    }
+
+    error ProbeResult(Probe probe);
+
+    function amountOut(uint256 amountIn, uint256 reserveIn, uint256 reserveOut, uint256 feeBps) internal pure returns (uint256) {
+        if (amountIn == 0 || reserveIn == 0 || reserveOut == 0) return 0;
+        uint256 withFee = amountIn * (10000 - feeBps);
+        return (withFee * reserveOut) / (reserveIn * 10000 + withFee);
+    }
+
+    struct Leg {
+        address pair;
+        address tokenIn;
+        address tokenOut;
+        uint256 amount;
+        uint256 feeBps;
+        uint256 reserveIn;
+        uint256 reserveOut;
+        bool inIsToken0;
+    }
+
+    function loadReserves(Leg memory leg) internal view {
+        (uint112 r0, uint112 r1, ) = IPairLike(leg.pair).getReserves();
+        leg.inIsToken0 = IPairLike(leg.pair).token0() == leg.tokenIn;
+        (leg.reserveIn, leg.reserveOut) = leg.inIsToken0 ? (uint256(r0), uint256(r1)) : (uint256(r1), uint256(r0));
+    }
+
+    /// Send `amount` of `tokenIn` (already held) into `pair` and swap for the other token.
+    function swapIn(address pair, address tokenIn, address tokenOut, uint256 amount, uint256 feeBps)
+        internal
+        returns (Probe memory p)
+    {
+        Leg memory leg = Leg(pair, tokenIn, tokenOut, amount, feeBps, 0, 0, false);
+        loadReserves(leg);
+        p.expected = amountOut(amount, leg.reserveIn, leg.reserveOut, feeBps);
+        uint256 gasStart = gasleft();
+        (bool sent, bytes memory sendRevert) = tokenIn.call(abi.encodeCall(IERC20Like.transfer, (pair, amount)));
+        if (sent) {
+            executeSwap(p, leg);
+        } else {
+            p.revertData = sendRevert;
+        }
+        p.gasUsed = gasStart - gasleft();
+    }
+
+    function executeSwap(Probe memory p, Leg memory leg) internal {
+        // What actually arrived, so transfer fees are not mistaken for the pool's price.
+        uint256 arrived = IERC20Like(leg.tokenIn).balanceOf(leg.pair) - leg.reserveIn;
+        uint256 out = amountOut(arrived, leg.reserveIn, leg.reserveOut, leg.feeBps);
+        uint256 before = IERC20Like(leg.tokenOut).balanceOf(address(this));
+        bytes memory call = abi.encodeCall(
+            IPairLike.swap, (leg.inIsToken0 ? 0 : out, leg.inIsToken0 ? out : 0, address(this), "")
+        );
+        (bool swapped, bytes memory swapRevert) = leg.pair.call(call);
+        if (!swapped) {
+            p.revertData = swapRevert;
+            return;
+        }
+        p.ok = true;
+        p.received = IERC20Like(leg.tokenOut).balanceOf(address(this)) - before;
+    }
+
+    /// A sell of `amount`, undone by its revert.
+    function probeSell(address pair, address token, address quote, uint256 amount, uint256 feeBps) external {
+        require(msg.sender == address(this), "self only");
+        revert ProbeResult(swapIn(pair, token, quote, amount, feeBps));
+    }
+
+    /// A wallet-to-wallet transfer of `amount` to `recipient`, undone by its revert.
+    function probeTransfer(address token, address recipient, uint256 amount) external {
+        require(msg.sender == address(this), "self only");
+        Probe memory p;
+        p.expected = amount;
+        uint256 before = IERC20Like(token).balanceOf(recipient);
+        uint256 gasStart = gasleft();
+        (bool ok, bytes memory data) = token.call(abi.encodeCall(IERC20Like.transfer, (recipient, amount)));
+        p.gasUsed = gasStart - gasleft();
+        if (ok) {
+            p.ok = true;
+            p.received = IERC20Like(token).balanceOf(recipient) - before;
+        } else {
+            p.revertData = data;
+        }
+        revert ProbeResult(p);
+    }
+
+    function runProbe(bytes memory call) internal returns (Probe memory) {
+        (, bytes memory data) = address(this).call(call);
+        if (data.length >= 4 && bytes4(data) == ProbeResult.selector) {
+            bytes memory body = new bytes(data.length - 4);
+            for (uint256 i = 0; i < body.length; i++) body[i] = data[i + 4];
+            return abi.decode(body, (Probe));
+        }
+        Probe memory failed;
+        failed.revertData = data;
+        return failed;
+    }
+
+    function sellProbe(address pair, address token, address quote, uint256 amount, uint256 feeBps) internal returns (Probe memory) {
+        return runProbe(abi.encodeCall(this.probeSell, (pair, token, quote, amount, feeBps)));
+    }
+
+    struct Plan {
+        address pair;
+        address token;
+        address wrapped;
+        uint256 feeBps;
+        address recipient;
+        uint256 searchSteps;
+    }
+
+    /// Buy with `amountBps` (of 10,000) of the pair's wrapped-native reserve,
+    /// probe a transfer, sell, and find the largest sell that succeeds when
+    /// the full one fails.
+    function simulate(address pair, address token, address wrapped, uint256 amountBps, uint256 feeBps, address recipient, uint256 searchSteps)
+        external
+        returns (Outcome memory o)
+    {
+        Plan memory plan = Plan(pair, token, wrapped, feeBps, recipient, searchSteps);
+        (uint112 r0, uint112 r1, ) = IPairLike(pair).getReserves();
+        o.amountIn = ((IPairLike(pair).token0() == wrapped ? uint256(r0) : uint256(r1)) * amountBps) / 10000;
+        if (o.amountIn == 0) return o;
+        buyStep(plan, o);
+        if (!o.buyOk || o.received == 0) return o;
+        transferStep(plan, o);
+        sellStep(plan, o);
+    }
+
+    function buyStep(Plan memory plan, Outcome memory o) internal {
+        IWrappedNative(plan.wrapped).deposit{value: o.amountIn}();
+        Probe memory buy = swapIn(plan.pair, plan.wrapped, plan.token, o.amountIn, plan.feeBps);
+        o.buyOk = buy.ok;
+        o.buyRevert = buy.revertData;
+        o.expectedBuy = buy.expected;
+        o.received = buy.received;
+        o.buyGas = buy.gasUsed;
+    }
+
+    function transferStep(Plan memory plan, Outcome memory o) internal {
+        o.transferSent = o.received / 10;
+        Probe memory t = runProbe(abi.encodeCall(this.probeTransfer, (plan.token, plan.recipient, o.transferSent)));
+        o.transferOk = t.ok;
+        o.transferRevert = t.revertData;
+        o.transferReceived = t.received;
+    }
+
+    function sellStep(Plan memory plan, Outcome memory o) internal {
+        o.sellAmount = o.received;
+        Probe memory sell = sellProbe(plan.pair, plan.token, plan.wrapped, o.received, plan.feeBps);
+        o.sellOk = sell.ok;
+        o.sellRevert = sell.revertData;
+        o.expectedSell = sell.expected;
+        o.sellReceived = sell.received;
+        o.sellGas = sell.gasUsed;
+        if (sell.ok) {
+            o.maxSellable = o.received;
+            return;
+        }
+        uint256 lo = 0;
+        uint256 hi = o.received;
+        for (uint256 i = 0; i < plan.searchSteps && hi - lo > 1; i++) {
+            uint256 mid = lo + (hi - lo) / 2;
+            if (sellProbe(plan.pair, plan.token, plan.wrapped, mid, plan.feeBps).ok) lo = mid;
+            else hi = mid;
+        }
+        o.maxSellable = lo;
+    }
+}
