@@ -75,6 +75,10 @@ pub struct AnalysisConfig {
     pub log_chunk_blocks: u64,
     /// Most `eth_getLogs` requests one analysis may make; the rest waits for the next.
     pub max_log_requests: u32,
+    /// Simulate a buy, transfer and sell with `eth_call` state overrides
+    /// (turn off for nodes that do not support them; the checks then report
+    /// `unknown`).
+    pub simulate_trades: bool,
 }
 
 impl Default for AnalysisConfig {
@@ -88,6 +92,7 @@ impl Default for AnalysisConfig {
             holder_lookback_blocks: 500_000,
             log_chunk_blocks: 50_000,
             max_log_requests: 16,
+            simulate_trades: true,
         }
     }
 }

@@ -290,6 +290,7 @@ pub async fn gather(
     store: &Arc<dyn Store>,
     token: Address,
     limits: IndexLimits,
+    simulate_trades: bool,
 ) -> Result<EvmFacts, AnalysisError> {
     let t = format!("{token:#x}");
     let quotes = chain.quotes();
@@ -421,7 +422,7 @@ pub async fn gather(
     for target in code_targets.iter().flatten() {
         round2.push(("eth_getCode".to_string(), json!([format!("{target:#x}"), at])));
     }
-    let planned = simulate::plan(chain, token, &pairs, &at);
+    let planned = if simulate_trades { simulate::plan(chain, token, &pairs, &at) } else { Vec::new() };
     round2.extend(planned.iter().map(|p| p.call.clone()));
     let (answers2, index) = tokio::join!(
         chain.rpc.batch(round2),
@@ -442,7 +443,9 @@ pub async fn gather(
             Err(reason) => simulation_gaps.push(format!("{} pool {}: {reason}", plan.dex, plan.pair.to_checksum(None))),
         }
     }
-    if planned.is_empty() {
+    if !simulate_trades {
+        simulation_gaps.push("trade simulation is turned off in this server's configuration".to_string());
+    } else if planned.is_empty() {
         simulation_gaps.push(if pairs.is_empty() {
             "there is no pool to trade in".to_string()
         } else {

@@ -71,6 +71,7 @@ pub struct Analyzer {
     clock: Arc<dyn Clock>,
     ttl: chrono::Duration,
     limits: IndexLimits,
+    simulate_trades: bool,
     allowlist: HashMap<(Chain, Address), AllowlistEntry>,
     inflight: Mutex<HashMap<(Chain, Address), Flight>>,
     /// Recent analyses in memory, in front of the store's cache.
@@ -130,6 +131,7 @@ impl Analyzer {
                 chunk_blocks: a.log_chunk_blocks,
                 max_requests: a.max_log_requests,
             },
+            simulate_trades: a.simulate_trades,
             allowlist,
             inflight: Mutex::new(HashMap::new()),
             recent: Mutex::new(HashMap::new()),
@@ -236,7 +238,7 @@ impl Analyzer {
 
     async fn run(&self, token: TokenRef) -> Result<TokenAnalysis, AnalysisError> {
         let chain = self.chains.get(&token.chain).expect("validated chain").clone();
-        let facts = evm::gather(&chain, &self.store, token.address, self.limits).await?;
+        let facts = evm::gather(&chain, &self.store, token.address, self.limits, self.simulate_trades).await?;
         let allow = self.allowlist.get(&(token.chain, token.address));
         let assessment = assess::assess_evm(token.address, &facts, allow);
         let score = assess::score(&assessment.signals);

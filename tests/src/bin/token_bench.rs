@@ -86,15 +86,26 @@ async fn serve_connection(
 }
 
 async fn start_server(chain: &RigChain, proxy: &LatencyProxy, dir: &std::path::Path, name: &str) -> anyhow::Result<(riskintel_server::RunningServer, String)> {
+    start_server_with(chain, proxy, dir, name, true).await
+}
+
+async fn start_server_with(
+    chain: &RigChain,
+    proxy: &LatencyProxy,
+    dir: &std::path::Path,
+    name: &str,
+    simulate_trades: bool,
+) -> anyhow::Result<(riskintel_server::RunningServer, String)> {
     let mut served = chain.clone();
     served.url = proxy.url.clone();
-    let config = Config {
+    let mut config = Config {
         listen: "127.0.0.1:0".into(),
         database_url: format!("sqlite://{}", dir.join(format!("{name}.db")).display()),
         log_level: "warn".into(),
         chains: rig::chains_config(&[("eth", &served)]),
         ..Config::default()
     };
+    config.analysis.simulate_trades = simulate_trades;
     let server = riskintel_server::start(riskintel_server::ServerOptions {
         config,
         clock: Arc::new(SystemClock),
@@ -152,24 +163,45 @@ async fn main() -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let token = chain.token("plain");
 
-    let mut walls = Vec::new();
-    for (i, delay) in [0u64, 20].into_iter().enumerate() {
-        let proxy = latency_proxy(anvil.url.clone(), Duration::from_millis(delay)).await?;
-        let (server, key) = start_server(&chain, &proxy, &dir, &format!("cold{i}")).await?;
-        let base = format!("http://{}", server.local_addr);
-        let started = Instant::now();
-        analyze(&http, &base, &key, &token).await?;
-        let wall = started.elapsed();
-        walls.push(wall);
-        println!(
-            "cold analysis, +{delay} ms per upstream request: {:.1} ms wall, {} upstream HTTP requests",
-            wall.as_secs_f64() * 1000.0,
-            proxy.requests.load(Ordering::Relaxed)
-        );
-        server.close().await?;
+    // Median of several cold analyses (each on a fresh database), per setting.
+    let mut medians = std::collections::BTreeMap::new();
+    for simulate_trades in [false, true] {
+        for delay in [0u64, 20] {
+            let mut walls = Vec::new();
+            let mut requests = 0;
+            for run in 0..5 {
+                let proxy = latency_proxy(anvil.url.clone(), Duration::from_millis(delay)).await?;
+                let name = format!("cold-{simulate_trades}-{delay}-{run}");
+                let (server, key) = start_server_with(&chain, &proxy, &dir, &name, simulate_trades).await?;
+                let base = format!("http://{}", server.local_addr);
+                let started = Instant::now();
+                analyze(&http, &base, &key, &token).await?;
+                walls.push(started.elapsed().as_secs_f64() * 1000.0);
+                requests = proxy.requests.load(Ordering::Relaxed);
+                server.close().await?;
+            }
+            walls.sort_by(f64::total_cmp);
+            let median = walls[walls.len() / 2];
+            medians.insert((simulate_trades, delay), median);
+            println!(
+                "cold analysis, simulation {}, +{delay} ms per upstream request: {median:.1} ms wall (median of 5), {requests} upstream HTTP requests",
+                if simulate_trades { "on " } else { "off" }
+            );
+        }
     }
-    let added = walls[1].saturating_sub(walls[0]).as_secs_f64() * 1000.0;
-    println!("sequential upstream round trips ≈ {:.1} (added wall time {added:.0} ms / 20 ms)", added / 20.0);
+    for simulate_trades in [false, true] {
+        let added = medians[&(simulate_trades, 20)] - medians[&(simulate_trades, 0)];
+        println!(
+            "simulation {}: sequential upstream round trips ≈ {:.1} (added wall time {added:.0} ms / 20 ms)",
+            if simulate_trades { "on " } else { "off" },
+            added / 20.0
+        );
+    }
+    println!(
+        "simulation adds {:.1} ms at +0 ms and {:.1} ms at +20 ms to a cold analysis",
+        medians[&(true, 0)] - medians[&(false, 0)],
+        medians[&(true, 20)] - medians[&(false, 20)]
+    );
 
     let proxy = latency_proxy(anvil.url.clone(), Duration::from_millis(20)).await?;
     let (server, key) = start_server(&chain, &proxy, &dir, "concurrent").await?;
