@@ -79,6 +79,9 @@ pub struct AnalysisConfig {
     /// (turn off for nodes that do not support them; the checks then report
     /// `unknown`).
     pub simulate_trades: bool,
+    /// Most unknown holdings a wallet analysis analyses itself (the largest);
+    /// the rest are listed as not yet analysed.
+    pub wallet_max_analyses: u32,
 }
 
 impl Default for AnalysisConfig {
@@ -93,6 +96,7 @@ impl Default for AnalysisConfig {
             log_chunk_blocks: 50_000,
             max_log_requests: 16,
             simulate_trades: true,
+            wallet_max_analyses: 5,
         }
     }
 }

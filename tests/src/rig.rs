@@ -183,6 +183,13 @@ impl Node {
         Ok(U256::from_be_slice(&bytes[..32]))
     }
 
+    /// Let `account` send transactions (anvil impersonation) and give it gas money.
+    pub fn impersonate(&self, account: Address) -> anyhow::Result<()> {
+        self.call("anvil_impersonateAccount", json!([format!("{account:#x}")]))?;
+        self.call("anvil_setBalance", json!([format!("{account:#x}"), format!("{:#x}", e18(10))]))?;
+        Ok(())
+    }
+
     /// The unlocked accounts.
     pub fn accounts(&self) -> anyhow::Result<Vec<Address>> {
         let list = self.call("eth_accounts", json!([]))?;
@@ -281,7 +288,16 @@ impl RigChain {
 const PRICE_WETH: u64 = 100;
 const PRICE_USD: u64 = 300_000;
 
-fn holder(n: u64) -> Address {
+/// A fresh random address.
+pub fn random_address() -> Address {
+    use rand::Rng;
+    let mut bytes = [0u8; 20];
+    rand::rng().fill(&mut bytes);
+    Address::from(bytes)
+}
+
+/// The `n`th synthetic holder address the scenario distributes tokens to.
+pub fn holder(n: u64) -> Address {
     let mut bytes = [0u8; 20];
     bytes[0] = 0x11;
     bytes[12..].copy_from_slice(&n.to_be_bytes());

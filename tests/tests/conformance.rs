@@ -23,6 +23,10 @@ use riskintel_tests::{
 mod simulation;
 #[path = "conformance/tokens.rs"]
 mod tokens;
+#[path = "conformance/wallets.rs"]
+mod wallets;
+
+use wallets::*;
 
 use simulation::*;
 
@@ -74,6 +78,9 @@ const TESTS: &[(&str, TestFn)] = tests![
     simulation_never_changes_chain_state,
     simulation_not_run_is_reported_not_passed,
     simulator_bytecode_matches_its_source,
+    wallet_exposure_approvals_and_revocation,
+    wallet_fresh_wallet_is_safe_with_honest_coverage,
+    wallet_needs_premium_and_scope,
 ];
 
 fn main() {

@@ -10,6 +10,7 @@ pub mod keys;
 pub mod metered;
 mod openapi;
 pub mod token;
+pub mod wallet;
 
 use dropshot::{
     Body, EmptyScanParams, FreeformBody, HttpResponseCreated, HttpResponseDeleted, HttpResponseOk,
@@ -27,6 +28,7 @@ pub use token::{
     SignalExplanation, TokenAnalysis, TokenExplanation, TokenMeta, TokenMetaReport, TokenPath, TradeSimulation,
     TradeStep, UncheckedItem,
 };
+pub use wallet::{AccountKind, Approval, Exposure, Holding, HoldingRisk, WalletAnalysis, WalletFacts, WalletPath};
 
 /// The HTTP interface of the service.
 #[dropshot::api_description {
@@ -38,6 +40,7 @@ pub use token::{
             "billing" = { description = "Plan, usage and limits of the calling account." },
             "api-keys" = { description = "Create, list, rotate and revoke the account's API keys. Needs the `keys:write` scope." },
             "tokens" = { description = "Token risk analysis, metadata, explanation and badge, read from the chain. Needs the `token:read` scope." },
+            "wallets" = { description = "Wallet analysis: holdings, exposure to dangerous tokens, and approvals. Pro and Pro+; needs the `wallet:read` scope." },
         },
     },
 }]
@@ -186,4 +189,18 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
         path: Path<TokenPath>,
     ) -> Result<Metered<HttpResponseOk<FreeformBody>>, ApiError>;
+
+    /// Wallet analysis
+    ///
+    /// Native balance and activity, token holdings (from Transfer logs,
+    /// confirmed with `balanceOf`) with their value and risk, exposure to
+    /// risky, critical and unsellable tokens, and current allowances (from
+    /// Approval logs, confirmed with `allowance()`) with unlimited approvals
+    /// to EOAs and unknown contracts flagged. Scored like tokens. Pro and
+    /// Pro+ only.
+    #[endpoint { method = GET, path = "/v1/wallet/{chain}/{address}/analyze", tags = ["wallets"] }]
+    async fn wallet_analyze(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<WalletPath>,
+    ) -> Result<Metered<HttpResponseOk<WalletAnalysis>>, ApiError>;
 }

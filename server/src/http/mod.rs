@@ -16,7 +16,7 @@ use riskintel_api::token::{TokenQueryParams, TokenQueryRoute};
 use riskintel_api::{
     AnalysisOptions, ApiError, ApiKey, ApiKeyCreate, ApiKeyPageSelector, ApiKeyPath, ApiKeySecret,
     BillingStatus, DatabaseHealth, ErrorCode, Health, HealthStatus, Metered, RateLimitHeaders,
-    RiskIntelApi, Scope, TokenAnalysis, TokenExplanation, TokenMetaReport, TokenPath,
+    RiskIntelApi, Scope, TokenAnalysis, TokenExplanation, TokenMetaReport, TokenPath, WalletAnalysis, WalletPath,
 };
 
 pub use errors::reference_html;
@@ -420,5 +420,18 @@ impl RiskIntelApi for RiskIntelImpl {
         Ok(response
             .with_success_header(http::header::CONTENT_TYPE, http::HeaderValue::from_static("image/svg+xml; charset=utf-8"))
             .with_success_header(http::header::CACHE_CONTROL, http::HeaderValue::from_static("public, max-age=300")))
+    }
+
+    async fn wallet_analyze(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<WalletPath>,
+    ) -> Result<Metered<HttpResponseOk<WalletAnalysis>>, ApiError> {
+        let ctx = rqctx.context();
+        let path = path.into_inner();
+        ctx.metered(&rqctx, Scope::WalletRead, async |caller| {
+            Meter::require_premium(&caller.account, "wallet analysis")?;
+            Ok(HttpResponseOk(ctx.analyzer.analyze_wallet(&path.chain, &path.address).await?))
+        })
+        .await
     }
 }

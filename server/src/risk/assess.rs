@@ -27,15 +27,20 @@ pub struct Assessment {
     pub meta: TokenMeta,
 }
 
-struct Builder {
-    signals: Vec<Signal>,
-    checks: Vec<Check>,
+/// Collects signals and checks as an assessment runs.
+pub(super) struct Builder {
+    pub(super) signals: Vec<Signal>,
+    pub(super) checks: Vec<Check>,
     block: u64,
 }
 
 impl Builder {
+    pub(super) fn new(block: u64) -> Builder {
+        Builder { signals: Vec::new(), checks: Vec::new(), block }
+    }
+
     #[allow(clippy::too_many_arguments)]
-    fn detected(
+    pub(super) fn detected(
         &mut self,
         id: &str,
         category: SignalCategory,
@@ -58,11 +63,11 @@ impl Builder {
         });
     }
 
-    fn clear(&mut self, id: &str) {
+    pub(super) fn clear(&mut self, id: &str) {
         self.checks.push(Check { id: id.into(), status: CheckStatus::Clear, reason: None });
     }
 
-    fn unknown(&mut self, id: &str, reason: impl Into<String>) {
+    pub(super) fn unknown(&mut self, id: &str, reason: impl Into<String>) {
         self.checks.push(Check { id: id.into(), status: CheckStatus::Unknown, reason: Some(reason.into()) });
     }
 }
@@ -92,7 +97,7 @@ fn addr(a: &Address) -> String {
 
 /// Assess an EVM token.
 pub fn assess_evm(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntry>) -> Assessment {
-    let mut b = Builder { signals: Vec::new(), checks: Vec::new(), block: facts.block };
+    let mut b = Builder::new(facts.block);
     let decimals = facts.decimals.unwrap_or(18);
     let supply_units = units(facts.total_supply, decimals);
     let logic_address = facts.proxy.implementation.or(facts.proxy.clone_of).unwrap_or(token);

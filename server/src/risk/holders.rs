@@ -37,8 +37,6 @@ pub struct HolderIndex {
     pub incomplete_reason: Option<String>,
     /// Block of the first Transfer seen.
     pub first_transfer_block: Option<u64>,
-    /// `eth_getLogs` requests made by this update.
-    pub requests: u32,
 }
 
 /// Index failures.
@@ -72,71 +70,70 @@ fn is_range_refusal(error: &RpcError) -> bool {
     }
 }
 
-/// Bring the index of `token` up to `latest` (within the limits).
-pub async fn update(
-    store: &dyn Store,
-    rpc: &RpcClient,
-    chain: &str,
-    token: Address,
-    latest: u64,
-    limits: IndexLimits,
-) -> Result<HolderIndex, IndexError> {
-    let token_key = holder_key(&token);
-    let existing = store.holder_index_get(chain, &token_key).await?;
-    let (start_block, mut next, expected) = match &existing {
-        Some(s) => (s.start_block as u64, s.next_block as u64, Some(s.next_block)),
-        None => {
-            let start = latest.saturating_sub(limits.lookback_blocks);
-            (start, start, None)
-        }
-    };
-    let mut first_transfer = existing.as_ref().and_then(|s| s.first_transfer_block).map(|b| b as u64);
+/// Logs read from `next` towards `latest`, in order, with the adaptive chunking.
+pub struct LogScan {
+    /// Every log of every filter, for the blocks read.
+    pub logs: Vec<Value>,
+    /// The first block not read.
+    pub next: u64,
+    /// Why reading stopped early, when it did for an error.
+    pub gave_up: Option<String>,
+}
+
+/// Read the logs matching any of `filters` (objects with `address` and/or
+/// `topics`) from block `next` to `latest`: ranges of `chunk_blocks`, every
+/// filter of a range in one batch, a refused range halved and retried, at
+/// most `max_requests` requests. Only a contiguous prefix of blocks counts
+/// as read.
+pub async fn scan_logs(rpc: &RpcClient, filters: &[Value], mut next: u64, latest: u64, limits: IndexLimits) -> Result<LogScan, RpcError> {
+    let per_range = filters.len().max(1) as u32;
     let mut requests = 0u32;
-    let mut deltas: HashMap<Address, I256> = HashMap::new();
-    let mut chunk = limits.chunk_blocks.max(1);
+    let mut logs = Vec::new();
     let mut gave_up = None;
-    // Ranges still to read, in order; refused ranges are split in place.
     let mut pending: Vec<(u64, u64)> = Vec::new();
     let mut from = next;
-    while from <= latest && pending.len() < limits.max_requests as usize {
+    let chunk = limits.chunk_blocks.max(1);
+    while from <= latest && (pending.len() as u32 + 1) * per_range <= limits.max_requests {
         let to = (from + chunk - 1).min(latest);
         pending.push((from, to));
         from = to + 1;
     }
-    while !pending.is_empty() && requests < limits.max_requests {
-        let room = (limits.max_requests - requests) as usize;
+    while !pending.is_empty() && requests + per_range <= limits.max_requests {
+        let room = ((limits.max_requests - requests) / per_range) as usize;
         let wave: Vec<(u64, u64)> = pending.iter().take(room).cloned().collect();
-        let calls = wave
-            .iter()
-            .map(|(from, to)| {
-                (
-                    "eth_getLogs".to_string(),
-                    json!([{"address": format!("{token:#x}"), "topics": [TRANSFER_TOPIC],
-                            "fromBlock": format!("{from:#x}"), "toBlock": format!("{to:#x}")}]),
-                )
-            })
-            .collect();
-        requests += wave.len() as u32;
-        let answers = rpc.batch(calls).await?;
+        let mut calls = Vec::new();
+        for (from, to) in &wave {
+            for filter in filters {
+                let mut filter = filter.clone();
+                filter["fromBlock"] = json!(format!("{from:#x}"));
+                filter["toBlock"] = json!(format!("{to:#x}"));
+                calls.push(("eth_getLogs".to_string(), json!([filter])));
+            }
+        }
+        requests += calls.len() as u32;
+        let mut answers = rpc.batch(calls).await?.into_iter();
         let mut next_pending = Vec::new();
         let mut blocked = false;
-        for ((from, to), answer) in wave.into_iter().zip(answers) {
+        for (from, to) in wave.iter().copied() {
+            let range: Vec<Result<Value, RpcError>> = (0..filters.len()).map(|_| answers.next().unwrap_or_else(|| Err(RpcError::Upstream("missing answer".into())))).collect();
             if blocked {
                 next_pending.push((from, to));
                 continue;
             }
-            match answer {
-                Ok(Value::Array(logs)) => {
-                    for log in &logs {
-                        apply_log(log, &mut deltas, &mut first_transfer)?;
+            match range.into_iter().collect::<Result<Vec<Value>, RpcError>>() {
+                Ok(lists) => {
+                    for list in lists {
+                        let Value::Array(items) = list else {
+                            return Err(RpcError::Upstream("eth_getLogs answer is not a list".into()));
+                        };
+                        logs.extend(items);
                     }
                     next = to + 1;
                 }
-                Ok(_) => return Err(RpcError::Upstream("eth_getLogs answer is not a list".into()).into()),
                 Err(error) if is_range_refusal(&error) && to > from => {
-                    chunk = ((to - from + 1) / 2).max(1);
-                    next_pending.push((from, from + chunk - 1));
-                    next_pending.push((from + chunk, to));
+                    let half = (to - from + 1) / 2;
+                    next_pending.push((from, from + half - 1));
+                    next_pending.push((from + half, to));
                     blocked = true;
                 }
                 Err(error) => {
@@ -152,6 +149,53 @@ pub async fn update(
             break;
         }
     }
+    Ok(LogScan { logs, next, gave_up })
+}
+
+/// Where an index stands and why it is incomplete, in words.
+pub fn incomplete_reason(start_block: u64, next: u64, latest: u64, gave_up: Option<String>, what: &str) -> Option<String> {
+    if start_block == 0 && next > latest {
+        None
+    } else if start_block > 0 {
+        Some(format!(
+            "the {what} index reads logs from block {start_block} on (the configured look-back); earlier activity is not known"
+        ))
+    } else if let Some(error) = gave_up {
+        Some(format!("reading {what} logs stopped at block {next}: {error}"))
+    } else {
+        Some(format!(
+            "{what} logs are indexed up to block {} of {latest}; the rest is read on later requests",
+            next.saturating_sub(1)
+        ))
+    }
+}
+
+/// Bring the index of `token` up to `latest` (within the limits).
+pub async fn update(
+    store: &dyn Store,
+    rpc: &RpcClient,
+    chain: &str,
+    token: Address,
+    latest: u64,
+    limits: IndexLimits,
+) -> Result<HolderIndex, IndexError> {
+    let token_key = holder_key(&token);
+    let existing = store.holder_index_get(chain, &token_key).await?;
+    let (start_block, next, expected) = match &existing {
+        Some(s) => (s.start_block as u64, s.next_block as u64, Some(s.next_block)),
+        None => {
+            let start = latest.saturating_sub(limits.lookback_blocks);
+            (start, start, None)
+        }
+    };
+    let mut first_transfer = existing.as_ref().and_then(|s| s.first_transfer_block).map(|b| b as u64);
+    let filter = json!({"address": format!("{token:#x}"), "topics": [TRANSFER_TOPIC]});
+    let scan = scan_logs(rpc, &[filter], next, latest, limits).await?;
+    let mut deltas: HashMap<Address, I256> = HashMap::new();
+    for log in &scan.logs {
+        apply_log(log, &mut deltas, &mut first_transfer)?;
+    }
+    let next = scan.next;
     if next > start_block || expected.is_none() {
         let touched: Vec<String> = deltas.keys().map(holder_key).collect();
         let current: HashMap<String, I256> = store
@@ -177,28 +221,12 @@ pub async fn update(
         store.holder_index_apply(chain, &token_key, expected, &state, &balances).await?;
     }
     let complete = start_block == 0 && next > latest;
-    let incomplete_reason = if complete {
-        None
-    } else if start_block > 0 {
-        Some(format!(
-            "the holder index reads Transfer logs from block {start_block} on (the configured look-back); \
-             balances from earlier transfers are not known"
-        ))
-    } else if let Some(error) = gave_up {
-        Some(format!("reading Transfer logs stopped at block {next}: {error}"))
-    } else {
-        Some(format!(
-            "Transfer logs are indexed up to block {} of {latest}; the rest is read on later requests",
-            next.saturating_sub(1)
-        ))
-    };
     Ok(HolderIndex {
         start_block,
         indexed_to: next.checked_sub(1),
         complete,
-        incomplete_reason,
+        incomplete_reason: incomplete_reason(start_block, next, latest, scan.gave_up, "Transfer"),
         first_transfer_block: first_transfer,
-        requests,
     })
 }
 

@@ -8,6 +8,7 @@ pub mod evm;
 pub mod explain;
 pub mod holders;
 pub mod simulate;
+mod wallet;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -72,6 +73,7 @@ pub struct Analyzer {
     ttl: chrono::Duration,
     limits: IndexLimits,
     simulate_trades: bool,
+    wallet_max_analyses: usize,
     allowlist: HashMap<(Chain, Address), AllowlistEntry>,
     inflight: Mutex<HashMap<(Chain, Address), Flight>>,
     /// Recent analyses in memory, in front of the store's cache.
@@ -132,6 +134,7 @@ impl Analyzer {
                 max_requests: a.max_log_requests,
             },
             simulate_trades: a.simulate_trades,
+            wallet_max_analyses: a.wallet_max_analyses as usize,
             allowlist,
             inflight: Mutex::new(HashMap::new()),
             recent: Mutex::new(HashMap::new()),
@@ -143,7 +146,7 @@ impl Analyzer {
         let chain_id = Chain::parse(chain).ok_or_else(|| InputError::UnknownChain(chain.to_string()))?;
         if !chain_id.is_evm() {
             return Err(AnalysisError::ChainNotServed(format!(
-                "token analysis on {chain:?} is not available on this server yet"
+                "analysis on {chain:?} is not available on this server yet"
             )));
         }
         let address = parse_evm_address(address)?;

@@ -128,6 +128,17 @@ pub struct HolderBalance {
     pub sort_key: f64,
 }
 
+/// A token a wallet moved, or a (token, spender) pair it approved.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WalletContact {
+    /// `token` or `approval`.
+    pub kind: String,
+    /// Token address (lower-case hex).
+    pub token: String,
+    /// Spender (lower-case hex), empty for `token`.
+    pub spender: String,
+}
+
 /// Persistent state of the service.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -247,6 +258,21 @@ pub trait Store: Send + Sync + 'static {
     async fn holder_top(&self, chain: &str, token: &str, limit: i64) -> Result<Vec<HolderBalance>, StoreError>;
     /// Holders with a positive balance.
     async fn holder_count(&self, chain: &str, token: &str) -> Result<i64, StoreError>;
+
+    /// Progress of a wallet's index (`first_transfer_block` is its first activity).
+    async fn wallet_index_get(&self, chain: &str, wallet: &str) -> Result<Option<HolderIndexState>, StoreError>;
+    /// Record newly indexed blocks and the contacts they showed, atomically;
+    /// false when another indexer got there first (see `holder_index_apply`).
+    async fn wallet_index_apply(
+        &self,
+        chain: &str,
+        wallet: &str,
+        expected_next: Option<i64>,
+        state: &HolderIndexState,
+        contacts: &[WalletContact],
+    ) -> Result<bool, StoreError>;
+    /// Every contact of a wallet.
+    async fn wallet_contacts(&self, chain: &str, wallet: &str) -> Result<Vec<WalletContact>, StoreError>;
 
     /// Set the period's count (operators' corrections and tests).
     async fn usage_set(

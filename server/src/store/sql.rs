@@ -514,6 +514,107 @@ macro_rules! impl_sql_store {
                 Ok(row.try_get("n")?)
             }
 
+            async fn wallet_index_get(
+                &self,
+                chain: &str,
+                wallet: &str,
+            ) -> Result<Option<$crate::store::HolderIndexState>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let row = sqlx::query(
+                    "SELECT start_block, next_block, first_activity_block FROM wallet_index WHERE chain = $1 AND wallet = $2",
+                )
+                .bind(chain)
+                .bind(wallet)
+                .fetch_optional(&self.pool)
+                .await?;
+                row.map(|r| {
+                    Ok($crate::store::HolderIndexState {
+                        start_block: r.try_get("start_block")?,
+                        next_block: r.try_get("next_block")?,
+                        first_transfer_block: r.try_get("first_activity_block")?,
+                    })
+                })
+                .transpose()
+            }
+
+            async fn wallet_index_apply(
+                &self,
+                chain: &str,
+                wallet: &str,
+                expected_next: Option<i64>,
+                state: &$crate::store::HolderIndexState,
+                contacts: &[$crate::store::WalletContact],
+            ) -> Result<bool, $crate::store::StoreError> {
+                let mut tx = self.writer.begin().await?;
+                let claimed = match expected_next {
+                    None => sqlx::query(
+                        "INSERT INTO wallet_index (chain, wallet, start_block, next_block, first_activity_block) \
+                         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (chain, wallet) DO NOTHING",
+                    )
+                    .bind(chain)
+                    .bind(wallet)
+                    .bind(state.start_block)
+                    .bind(state.next_block)
+                    .bind(state.first_transfer_block)
+                    .execute(&mut *tx)
+                    .await?,
+                    Some(expected) => sqlx::query(
+                        "UPDATE wallet_index SET next_block = $1, first_activity_block = $2 \
+                         WHERE chain = $3 AND wallet = $4 AND next_block = $5",
+                    )
+                    .bind(state.next_block)
+                    .bind(state.first_transfer_block)
+                    .bind(chain)
+                    .bind(wallet)
+                    .bind(expected)
+                    .execute(&mut *tx)
+                    .await?,
+                };
+                if claimed.rows_affected() != 1 {
+                    tx.rollback().await?;
+                    return Ok(false);
+                }
+                for c in contacts {
+                    sqlx::query(
+                        "INSERT INTO wallet_contacts (chain, wallet, kind, token, spender) VALUES ($1, $2, $3, $4, $5) \
+                         ON CONFLICT (chain, wallet, kind, token, spender) DO NOTHING",
+                    )
+                    .bind(chain)
+                    .bind(wallet)
+                    .bind(&c.kind)
+                    .bind(&c.token)
+                    .bind(&c.spender)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(true)
+            }
+
+            async fn wallet_contacts(
+                &self,
+                chain: &str,
+                wallet: &str,
+            ) -> Result<Vec<$crate::store::WalletContact>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query(
+                    "SELECT kind, token, spender FROM wallet_contacts WHERE chain = $1 AND wallet = $2 ORDER BY kind, token, spender",
+                )
+                .bind(chain)
+                .bind(wallet)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok($crate::store::WalletContact {
+                            kind: r.try_get("kind")?,
+                            token: r.try_get("token")?,
+                            spender: r.try_get("spender")?,
+                        })
+                    })
+                    .collect()
+            }
+
             async fn usage_set(
                 &self,
                 account_id: &str,

@@ -1,0 +1,138 @@
+//! Wallet analysis: holdings, risk exposure and dangerous approvals.
+
+use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::token::{Coverage, RiskLabel, Signal};
+
+/// Path of one wallet: `/v1/wallet/{chain}/{address}/…`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct WalletPath {
+    /// Chain id: `eth`, `bsc`, `base`, `arb`, `poly`, `avax` or `ftm` (`sol` is not served yet).
+    pub chain: String,
+    /// Wallet address (0x-prefixed hex; EIP-55 checksum checked when mixed case).
+    pub address: String,
+}
+
+/// What kind of account an address is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AccountKind {
+    /// An externally owned account: one private key.
+    Eoa,
+    /// A contract (a smart wallet, multisig, or any other contract).
+    Contract,
+    /// A DEX router named in the server's configuration.
+    KnownRouter,
+}
+
+/// Basic facts of a wallet.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct WalletFacts {
+    /// EOA or contract.
+    pub kind: AccountKind,
+    /// Native balance in whole units (ETH, BNB, …).
+    pub native_balance: f64,
+    /// Transactions sent (the account nonce).
+    pub transaction_count: u64,
+    /// First block with a token transfer or approval by or to the wallet, where the index reaches back far enough.
+    pub first_activity_block: Option<u64>,
+}
+
+/// Risk of one holding's token.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HoldingRisk {
+    /// The token's score.
+    pub score: f64,
+    /// The token's label.
+    pub label: RiskLabel,
+    /// Its detected signal ids.
+    pub signals: Vec<String>,
+}
+
+/// A token the wallet holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Holding {
+    /// Token address.
+    pub token: String,
+    /// Symbol.
+    pub symbol: String,
+    /// Balance in whole tokens.
+    pub amount: f64,
+    /// Balance in base units, decimal.
+    pub amount_raw: String,
+    /// Value in US dollars, where the token is priced.
+    pub value_usd: Option<f64>,
+    /// The token's risk, when analysed; null when not yet analysed.
+    pub risk: Option<HoldingRisk>,
+}
+
+/// How much of the portfolio sits in dangerous tokens.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Exposure {
+    /// Value of all priced holdings.
+    pub total_value_usd: f64,
+    /// Value in tokens labelled `risky`.
+    pub risky_value_usd: f64,
+    /// Value in tokens labelled `critical`.
+    pub critical_value_usd: f64,
+    /// Share of the priced value in `risky` or `critical` tokens, 0..1 (null with nothing priced).
+    pub risky_or_critical_share: Option<f64>,
+    /// Honeypots held (token addresses).
+    pub honeypots: Vec<String>,
+    /// Tokens held that cannot be sold (honeypots, capped sells, blocked transfers).
+    pub unsellable: Vec<String>,
+    /// Holdings not analysed in this request (analysed on later requests).
+    pub not_analysed: Vec<String>,
+}
+
+/// A current allowance the wallet granted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Approval {
+    /// Token address.
+    pub token: String,
+    /// Token symbol.
+    pub token_symbol: String,
+    /// Who may spend.
+    pub spender: String,
+    /// EOA, contract, or a configured DEX router.
+    pub spender_kind: AccountKind,
+    /// The router's DEX name, for a known router.
+    pub spender_name: Option<String>,
+    /// Allowance in base units, decimal (confirmed with `allowance()`).
+    pub amount_raw: String,
+    /// Whether the allowance is unlimited (2^255 or more).
+    pub unlimited: bool,
+}
+
+/// A wallet's analysis.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct WalletAnalysis {
+    /// Chain id.
+    pub chain: String,
+    /// Wallet address (checksummed).
+    pub address: String,
+    /// Score, 0 (safe) to 100 (critical), same model as tokens.
+    pub score: f64,
+    /// Label from the score.
+    pub label: RiskLabel,
+    /// Detected risks, with evidence.
+    pub signals: Vec<Signal>,
+    /// Which checks ran.
+    pub coverage: Coverage,
+    /// Basic facts.
+    pub facts: WalletFacts,
+    /// Tokens held (non-zero balances), largest value first.
+    pub holdings: Vec<Holding>,
+    /// Exposure to dangerous tokens.
+    pub exposure: Exposure,
+    /// Current non-zero allowances.
+    pub approvals: Vec<Approval>,
+    /// A short explanation for a person.
+    pub explanation: String,
+    /// Block the wallet was read at.
+    pub as_of_block: u64,
+    /// When the analysis was made.
+    pub analysed_at: DateTime<Utc>,
+}
