@@ -7,14 +7,16 @@ CREATE TABLE token_analyses (
     PRIMARY KEY (chain, address)
 );
 
--- How far the Transfer-log index of a token has read.
-CREATE TABLE holder_index (
+-- How far a log index has read: kind 'holders' (subject: a token's
+-- Transfer logs) or 'wallet' (subject: a wallet's Transfer and Approval logs).
+CREATE TABLE log_indexes (
     chain TEXT NOT NULL,
-    token TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    subject TEXT NOT NULL,
     start_block BIGINT NOT NULL,
     next_block BIGINT NOT NULL,
-    first_transfer_block BIGINT,
-    PRIMARY KEY (chain, token)
+    first_block BIGINT,
+    PRIMARY KEY (chain, kind, subject)
 );
 
 -- Net balance per holder from the indexed Transfer logs (signed decimal

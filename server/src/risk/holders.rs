@@ -8,7 +8,7 @@ use alloy_primitives::{Address, I256, U256};
 use serde_json::{json, Value};
 
 use crate::chains::evm::rpc::{RpcClient, RpcError};
-use crate::store::{HolderBalance, HolderIndexState, Store, StoreError};
+use crate::store::{HolderBalance, LogIndexKind, LogIndexState, Store, StoreError};
 
 /// `Transfer(address,address,uint256)` topic.
 pub const TRANSFER_TOPIC: &str = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
@@ -180,7 +180,7 @@ pub async fn update(
     limits: IndexLimits,
 ) -> Result<HolderIndex, IndexError> {
     let token_key = holder_key(&token);
-    let existing = store.holder_index_get(chain, &token_key).await?;
+    let existing = store.log_index_get(chain, LogIndexKind::Holders, &token_key).await?;
     let (start_block, next, expected) = match &existing {
         Some(s) => (s.start_block as u64, s.next_block as u64, Some(s.next_block)),
         None => {
@@ -188,7 +188,7 @@ pub async fn update(
             (start, start, None)
         }
     };
-    let mut first_transfer = existing.as_ref().and_then(|s| s.first_transfer_block).map(|b| b as u64);
+    let mut first_transfer = existing.as_ref().and_then(|s| s.first_block).map(|b| b as u64);
     let filter = json!({"address": format!("{token:#x}"), "topics": [TRANSFER_TOPIC]});
     let scan = scan_logs(rpc, &[filter], next, latest, limits).await?;
     let mut deltas: HashMap<Address, I256> = HashMap::new();
@@ -212,10 +212,10 @@ pub async fn update(
                 HolderBalance { holder: key, sort_key: i256_to_f64(balance), balance: balance.to_string() }
             })
             .collect();
-        let state = HolderIndexState {
+        let state = LogIndexState {
             start_block: start_block as i64,
             next_block: next as i64,
-            first_transfer_block: first_transfer.map(|b| b as i64),
+            first_block: first_transfer.map(|b| b as i64),
         };
         // If another instance indexed the same blocks first, its result stands.
         store.holder_index_apply(chain, &token_key, expected, &state, &balances).await?;

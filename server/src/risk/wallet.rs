@@ -19,7 +19,7 @@ use super::holders::{self, holder_key, TRANSFER_TOPIC};
 use super::{AnalysisError, Analyzer, TokenRef};
 use crate::chains::evm::abi::{self, Call3};
 use crate::chains::evm::rpc::RpcError;
-use crate::store::{HolderIndexState, WalletContact};
+use crate::store::{LogIndexKind, LogIndexState, WalletContact};
 
 /// `Approval(address,address,uint256)` topic.
 const APPROVAL_TOPIC: &str = "0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925";
@@ -251,7 +251,7 @@ impl Analyzer {
 
     async fn update_wallet_index(&self, evm: &EvmChain, wallet: Address, latest: u64) -> Result<IndexView, AnalysisError> {
         let key = holder_key(&wallet);
-        let existing = self.store.wallet_index_get(&evm.id, &key).await?;
+        let existing = self.store.log_index_get(&evm.id, LogIndexKind::Wallet, &key).await?;
         let (start, next, expected) = match &existing {
             Some(s) => (s.start_block as u64, s.next_block as u64, Some(s.next_block)),
             None => {
@@ -266,7 +266,7 @@ impl Analyzer {
             json!({"topics": [APPROVAL_TOPIC, me]}),
         ];
         let scan = holders::scan_logs(&evm.rpc, &filters, next, latest, self.limits).await?;
-        let mut first = existing.as_ref().and_then(|s| s.first_transfer_block).map(|b| b as u64);
+        let mut first = existing.as_ref().and_then(|s| s.first_block).map(|b| b as u64);
         let mut contacts = BTreeSet::new();
         for log in &scan.logs {
             let Some(token) = log.get("address").and_then(Value::as_str).map(str::to_ascii_lowercase) else { continue };
@@ -282,10 +282,10 @@ impl Analyzer {
                 first = Some(first.map_or(b, |f| f.min(b)));
             }
         }
-        let state = HolderIndexState {
+        let state = LogIndexState {
             start_block: start as i64,
             next_block: scan.next as i64,
-            first_transfer_block: first.map(|b| b as i64),
+            first_block: first.map(|b| b as i64),
         };
         let contacts: Vec<WalletContact> = contacts.into_iter().collect();
         self.store.wallet_index_apply(&evm.id, &key, expected, &state, &contacts).await?;

@@ -106,15 +106,34 @@ pub struct KeyWithAccount {
     pub account: Account,
 }
 
-/// Progress of a token's Transfer-log index.
+/// Which log index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogIndexKind {
+    /// A token's Transfer logs (holder balances).
+    Holders,
+    /// A wallet's Transfer and Approval logs (its tokens and approvals).
+    Wallet,
+}
+
+impl LogIndexKind {
+    /// As stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogIndexKind::Holders => "holders",
+            LogIndexKind::Wallet => "wallet",
+        }
+    }
+}
+
+/// Progress of a log index.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HolderIndexState {
-    /// First block indexed (0 = from genesis, so balances are complete).
+pub struct LogIndexState {
+    /// First block indexed (0 = from genesis, so the index is complete).
     pub start_block: i64,
     /// Next block to index.
     pub next_block: i64,
-    /// Block of the first Transfer seen.
-    pub first_transfer_block: Option<i64>,
+    /// Block of the first matching log seen.
+    pub first_block: Option<i64>,
 }
 
 /// A holder's net balance from the index: decimal text (signed) and as a float.
@@ -233,8 +252,8 @@ pub trait Store: Send + Sync + 'static {
         analysed_at: DateTime<Utc>,
     ) -> Result<(), StoreError>;
 
-    /// Progress of a token's holder index.
-    async fn holder_index_get(&self, chain: &str, token: &str) -> Result<Option<HolderIndexState>, StoreError>;
+    /// Progress of a log index.
+    async fn log_index_get(&self, chain: &str, kind: LogIndexKind, subject: &str) -> Result<Option<LogIndexState>, StoreError>;
     /// Current net balances of these holders (absent ones are zero).
     async fn holder_balances_get(
         &self,
@@ -242,16 +261,16 @@ pub trait Store: Send + Sync + 'static {
         token: &str,
         holders: &[String],
     ) -> Result<Vec<HolderBalance>, StoreError>;
-    /// Record newly indexed blocks atomically: the new progress and the new
-    /// balances. `expected_next` is the `next_block` read before indexing
-    /// (None for a new index); false, and nothing written, when another
-    /// indexer got there first.
+    /// Record newly indexed blocks of a token's holder index atomically: the
+    /// new progress and the new balances. `expected_next` is the
+    /// `next_block` read before indexing (None for a new index); false, and
+    /// nothing written, when another indexer got there first.
     async fn holder_index_apply(
         &self,
         chain: &str,
         token: &str,
         expected_next: Option<i64>,
-        state: &HolderIndexState,
+        state: &LogIndexState,
         balances: &[HolderBalance],
     ) -> Result<bool, StoreError>;
     /// The largest positive balances, largest first.
@@ -259,16 +278,14 @@ pub trait Store: Send + Sync + 'static {
     /// Holders with a positive balance.
     async fn holder_count(&self, chain: &str, token: &str) -> Result<i64, StoreError>;
 
-    /// Progress of a wallet's index (`first_transfer_block` is its first activity).
-    async fn wallet_index_get(&self, chain: &str, wallet: &str) -> Result<Option<HolderIndexState>, StoreError>;
-    /// Record newly indexed blocks and the contacts they showed, atomically;
-    /// false when another indexer got there first (see `holder_index_apply`).
+    /// Record newly indexed blocks of a wallet's index and the contacts they
+    /// showed, atomically, as `holder_index_apply` does.
     async fn wallet_index_apply(
         &self,
         chain: &str,
         wallet: &str,
         expected_next: Option<i64>,
-        state: &HolderIndexState,
+        state: &LogIndexState,
         contacts: &[WalletContact],
     ) -> Result<bool, StoreError>;
     /// Every contact of a wallet.

@@ -37,4 +37,4 @@ impl PostgresStore {
     }
 }
 
-impl_sql_store!(PostgresStore, sqlx::postgres::PgRow);
+impl_sql_store!(PostgresStore, sqlx::postgres::PgRow, sqlx::Postgres);

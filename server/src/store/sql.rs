@@ -12,7 +12,46 @@ pub(crate) const ACCOUNT_COLUMNS: &str = "a.id AS a_id, a.name AS a_name, a.plan
      a.created_at AS a_created_at";
 
 macro_rules! impl_sql_store {
-    ($store:ty, $row:ty) => {
+    ($store:ty, $row:ty, $db:ty) => {
+        /// Move a log index from `expected_next` (None: create it) to
+        /// `state`, inside `tx`; false when another indexer moved it first.
+        async fn claim_log_index(
+            tx: &mut sqlx::Transaction<'_, $db>,
+            chain: &str,
+            kind: $crate::store::LogIndexKind,
+            subject: &str,
+            expected_next: Option<i64>,
+            state: &$crate::store::LogIndexState,
+        ) -> Result<bool, $crate::store::StoreError> {
+            let done = match expected_next {
+                None => sqlx::query(
+                    "INSERT INTO log_indexes (chain, kind, subject, start_block, next_block, first_block) \
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (chain, kind, subject) DO NOTHING",
+                )
+                .bind(chain)
+                .bind(kind.as_str())
+                .bind(subject)
+                .bind(state.start_block)
+                .bind(state.next_block)
+                .bind(state.first_block)
+                .execute(&mut **tx)
+                .await?,
+                Some(expected) => sqlx::query(
+                    "UPDATE log_indexes SET next_block = $1, first_block = $2 \
+                     WHERE chain = $3 AND kind = $4 AND subject = $5 AND next_block = $6",
+                )
+                .bind(state.next_block)
+                .bind(state.first_block)
+                .bind(chain)
+                .bind(kind.as_str())
+                .bind(subject)
+                .bind(expected)
+                .execute(&mut **tx)
+                .await?,
+            };
+            Ok(done.rows_affected() == 1)
+        }
+
         fn key_from_row(row: &$row) -> Result<$crate::store::KeyRecord, $crate::store::StoreError> {
             use sqlx::Row;
             Ok($crate::store::KeyRecord {
@@ -381,24 +420,26 @@ macro_rules! impl_sql_store {
                 Ok(())
             }
 
-            async fn holder_index_get(
+            async fn log_index_get(
                 &self,
                 chain: &str,
-                token: &str,
-            ) -> Result<Option<$crate::store::HolderIndexState>, $crate::store::StoreError> {
+                kind: $crate::store::LogIndexKind,
+                subject: &str,
+            ) -> Result<Option<$crate::store::LogIndexState>, $crate::store::StoreError> {
                 use sqlx::Row;
                 let row = sqlx::query(
-                    "SELECT start_block, next_block, first_transfer_block FROM holder_index WHERE chain = $1 AND token = $2",
+                    "SELECT start_block, next_block, first_block FROM log_indexes WHERE chain = $1 AND kind = $2 AND subject = $3",
                 )
                 .bind(chain)
-                .bind(token)
+                .bind(kind.as_str())
+                .bind(subject)
                 .fetch_optional(&self.pool)
                 .await?;
                 row.map(|r| {
-                    Ok($crate::store::HolderIndexState {
+                    Ok($crate::store::LogIndexState {
                         start_block: r.try_get("start_block")?,
                         next_block: r.try_get("next_block")?,
-                        first_transfer_block: r.try_get("first_transfer_block")?,
+                        first_block: r.try_get("first_block")?,
                     })
                 })
                 .transpose()
@@ -435,35 +476,11 @@ macro_rules! impl_sql_store {
                 chain: &str,
                 token: &str,
                 expected_next: Option<i64>,
-                state: &$crate::store::HolderIndexState,
+                state: &$crate::store::LogIndexState,
                 balances: &[$crate::store::HolderBalance],
             ) -> Result<bool, $crate::store::StoreError> {
                 let mut tx = self.writer.begin().await?;
-                let claimed = match expected_next {
-                    None => sqlx::query(
-                        "INSERT INTO holder_index (chain, token, start_block, next_block, first_transfer_block) \
-                         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (chain, token) DO NOTHING",
-                    )
-                    .bind(chain)
-                    .bind(token)
-                    .bind(state.start_block)
-                    .bind(state.next_block)
-                    .bind(state.first_transfer_block)
-                    .execute(&mut *tx)
-                    .await?,
-                    Some(expected) => sqlx::query(
-                        "UPDATE holder_index SET next_block = $1, first_transfer_block = $2 \
-                         WHERE chain = $3 AND token = $4 AND next_block = $5",
-                    )
-                    .bind(state.next_block)
-                    .bind(state.first_transfer_block)
-                    .bind(chain)
-                    .bind(token)
-                    .bind(expected)
-                    .execute(&mut *tx)
-                    .await?,
-                };
-                if claimed.rows_affected() != 1 {
+                if !claim_log_index(&mut tx, chain, $crate::store::LogIndexKind::Holders, token, expected_next, state).await? {
                     tx.rollback().await?;
                     return Ok(false);
                 }
@@ -514,63 +531,16 @@ macro_rules! impl_sql_store {
                 Ok(row.try_get("n")?)
             }
 
-            async fn wallet_index_get(
-                &self,
-                chain: &str,
-                wallet: &str,
-            ) -> Result<Option<$crate::store::HolderIndexState>, $crate::store::StoreError> {
-                use sqlx::Row;
-                let row = sqlx::query(
-                    "SELECT start_block, next_block, first_activity_block FROM wallet_index WHERE chain = $1 AND wallet = $2",
-                )
-                .bind(chain)
-                .bind(wallet)
-                .fetch_optional(&self.pool)
-                .await?;
-                row.map(|r| {
-                    Ok($crate::store::HolderIndexState {
-                        start_block: r.try_get("start_block")?,
-                        next_block: r.try_get("next_block")?,
-                        first_transfer_block: r.try_get("first_activity_block")?,
-                    })
-                })
-                .transpose()
-            }
-
             async fn wallet_index_apply(
                 &self,
                 chain: &str,
                 wallet: &str,
                 expected_next: Option<i64>,
-                state: &$crate::store::HolderIndexState,
+                state: &$crate::store::LogIndexState,
                 contacts: &[$crate::store::WalletContact],
             ) -> Result<bool, $crate::store::StoreError> {
                 let mut tx = self.writer.begin().await?;
-                let claimed = match expected_next {
-                    None => sqlx::query(
-                        "INSERT INTO wallet_index (chain, wallet, start_block, next_block, first_activity_block) \
-                         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (chain, wallet) DO NOTHING",
-                    )
-                    .bind(chain)
-                    .bind(wallet)
-                    .bind(state.start_block)
-                    .bind(state.next_block)
-                    .bind(state.first_transfer_block)
-                    .execute(&mut *tx)
-                    .await?,
-                    Some(expected) => sqlx::query(
-                        "UPDATE wallet_index SET next_block = $1, first_activity_block = $2 \
-                         WHERE chain = $3 AND wallet = $4 AND next_block = $5",
-                    )
-                    .bind(state.next_block)
-                    .bind(state.first_transfer_block)
-                    .bind(chain)
-                    .bind(wallet)
-                    .bind(expected)
-                    .execute(&mut *tx)
-                    .await?,
-                };
-                if claimed.rows_affected() != 1 {
+                if !claim_log_index(&mut tx, chain, $crate::store::LogIndexKind::Wallet, wallet, expected_next, state).await? {
                     tx.rollback().await?;
                     return Ok(false);
                 }

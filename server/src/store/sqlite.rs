@@ -57,4 +57,4 @@ impl SqliteStore {
     }
 }
 
-impl_sql_store!(SqliteStore, sqlx::sqlite::SqliteRow);
+impl_sql_store!(SqliteStore, sqlx::sqlite::SqliteRow, sqlx::Sqlite);
