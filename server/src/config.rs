@@ -48,6 +48,8 @@ pub struct Config {
     pub auth: AuthConfig,
     /// Token analysis.
     pub analysis: AnalysisConfig,
+    /// The market index (discovery, swaps, alerts) that runs inside `serve`.
+    pub market: MarketConfig,
     /// Per-chain settings, by chain id (`eth`, `bsc`, …). Defaults: the mainnets.
     pub chains: BTreeMap<String, ChainConfig>,
     /// Known issuers whose power over their token is expected (regulated
@@ -101,6 +103,43 @@ impl Default for AnalysisConfig {
     }
 }
 
+/// Market index settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MarketConfig {
+    /// Run the index at all.
+    pub enabled: bool,
+    /// Time between polls of each chain, in milliseconds.
+    pub poll_interval_ms: u64,
+    /// Blocks before the head to start from on first start (0: start at the head).
+    pub backfill_blocks: u64,
+    /// Blocks read per poll at most.
+    pub max_blocks_per_poll: u64,
+    /// Re-organisations up to this many blocks deep are handled by re-reading.
+    pub reorg_depth: u64,
+    /// Re-analyse each tracked token at least this often, in seconds.
+    pub reanalyse_interval_seconds: u64,
+    /// Analyses the index makes per poll at most (user requests keep priority).
+    pub max_analyses_per_poll: u32,
+    /// Upstream requests in flight at once for the index, per chain.
+    pub rpc_concurrency: u32,
+}
+
+impl Default for MarketConfig {
+    fn default() -> Self {
+        MarketConfig {
+            enabled: true,
+            poll_interval_ms: 15_000,
+            backfill_blocks: 0,
+            max_blocks_per_poll: 2_000,
+            reorg_depth: 12,
+            reanalyse_interval_seconds: 3_600,
+            max_analyses_per_poll: 10,
+            rpc_concurrency: 2,
+        }
+    }
+}
+
 /// A known issuer of one token.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -133,6 +172,7 @@ impl Default for Config {
             request_body_max_bytes: 64 * 1024,
             auth: AuthConfig::default(),
             analysis: AnalysisConfig::default(),
+            market: MarketConfig::default(),
             chains: crate::chains::defaults::evm_chains(),
             allowlist: default_allowlist(),
         }

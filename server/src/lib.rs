@@ -8,6 +8,7 @@ pub mod config;
 pub mod http;
 pub mod keys;
 pub mod logging;
+pub mod market;
 pub mod metering;
 pub mod risk;
 pub mod store;
@@ -42,6 +43,8 @@ pub struct ServerOptions {
 pub struct RunningServer {
     server: HttpServer<ServerContext>,
     pruner: tokio::task::JoinHandle<()>,
+    indexer: Option<tokio::task::JoinHandle<()>>,
+    stop_indexer: tokio::sync::watch::Sender<bool>,
     /// The address it listens on.
     pub local_addr: SocketAddr,
     /// The owner account created on this start, if the database was empty.
@@ -56,6 +59,15 @@ impl RunningServer {
     /// Stop accepting requests, finish those in flight, and close the store.
     pub async fn close(self) -> anyhow::Result<()> {
         self.pruner.abort();
+        // Let the market index finish the poll under way, so what it read is
+        // stored with the alerts it means.
+        let _ = self.stop_indexer.send(true);
+        if let Some(indexer) = self.indexer {
+            let abort = indexer.abort_handle();
+            if tokio::time::timeout(Duration::from_secs(30), indexer).await.is_err() {
+                abort.abort();
+            }
+        }
         let result = self.server.close().await.map_err(|e| anyhow::anyhow!("closing server: {e}"));
         self.store.close().await;
         result
@@ -106,6 +118,13 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         config.docs_base_url.clone()
     });
 
+    let (stop_indexer, stop) = tokio::sync::watch::channel(false);
+    let indexer = if config.market.enabled {
+        let indexer = Arc::new(market::indexer::Indexer::new(&config, analyzer.clone(), store.clone(), clock.clone())?);
+        Some(tokio::spawn(indexer.run(log.new(slog::o!("component" => "market-index")), stop)))
+    } else {
+        None
+    };
     let prune_log = log.new(slog::o!("component" => "metering"));
     let pruner = tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(60));
@@ -117,7 +136,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         }
     });
     slog::info!(log, "listening"; "address" => %local_addr, "database" => store.backend());
-    Ok(RunningServer { server, pruner, local_addr, bootstrapped, store, analyzer })
+    Ok(RunningServer { server, pruner, indexer, stop_indexer, local_addr, bootstrapped, store, analyzer })
 }
 
 /// A database URL without its password, for messages.

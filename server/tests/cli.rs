@@ -17,6 +17,7 @@ fn riskintel(args: &[&str], database_url: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_riskintel"))
         .args(args)
         .env("RISKINTEL_DATABASE_URL", database_url)
+        .env("RISKINTEL_MARKET_ENABLED", "false")
         .output()
         .expect("riskintel runs")
 }
@@ -115,8 +116,10 @@ fn bad_configuration_is_reported() {
 
 /// Start `serve` on `url`; the child, the key it printed (if any), and its port.
 fn spawn_serve(url: &str) -> (std::process::Child, Option<String>, u16) {
+    // No chain is reachable from tests: keep the market index from polling the mainnet defaults.
     let mut server = Command::new(env!("CARGO_BIN_EXE_riskintel"))
         .args(["serve", "--listen", "127.0.0.1:0", "--database-url", url])
+        .env("RISKINTEL_MARKET_ENABLED", "false")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

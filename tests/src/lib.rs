@@ -56,7 +56,9 @@ impl TestServer {
     /// A server serving the shared rig's chains: `eth` on chain A, `bsc` on chain B.
     pub async fn start_on_rig(backend: Backend) -> anyhow::Result<TestServer> {
         let rig = rig::shared()?;
-        let config = Config { chains: rig::chains_config(&[("eth", &rig.a), ("bsc", &rig.b)]), ..Config::default() };
+        let mut config = Config { chains: rig::chains_config(&[("eth", &rig.a), ("bsc", &rig.b)]), ..Config::default() };
+        // The shared rig does not change under these tests; the market tests run their own index on their own chains.
+        config.market.enabled = false;
         Self::start_with(backend, config).await
     }
 

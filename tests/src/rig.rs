@@ -68,6 +68,8 @@ pub enum Arg {
     Str(String),
     /// bytes
     Bytes(Vec<u8>),
+    /// address[]
+    Addrs(Vec<Address>),
 }
 
 fn word(value: U256) -> [u8; 32] {
@@ -88,6 +90,15 @@ pub fn encode(args: &[Arg]) -> Vec<u8> {
             }
             Arg::Uint(v) => head.extend_from_slice(&word(*v)),
             Arg::Bool(b) => head.extend_from_slice(&word(U256::from(*b as u8))),
+            Arg::Addrs(list) => {
+                head.extend_from_slice(&word(U256::from(head_len + tail.len())));
+                tail.extend_from_slice(&word(U256::from(list.len())));
+                for a in list {
+                    let mut w = [0u8; 32];
+                    w[12..].copy_from_slice(a.as_slice());
+                    tail.extend_from_slice(&w);
+                }
+            }
             Arg::Str(_) | Arg::Bytes(_) => {
                 let bytes = match arg {
                     Arg::Str(s) => s.as_bytes().to_vec(),
@@ -306,35 +317,75 @@ pub fn holder(n: u64) -> Address {
 
 /// Deploy the whole scenario on a fresh node. `salt` deploys that many
 /// throw-away contracts first, so the addresses differ between chains.
-pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigChain> {
+/// Create a pair of `token` and `quote` on `factory` and add liquidity from `from`; the pair.
+#[allow(clippy::too_many_arguments)]
+pub fn add_pool(
+    node: &Node,
+    from: Address,
+    factory: Address,
+    token: Address,
+    token_amount: U256,
+    quote: Address,
+    quote_amount: U256,
+    lp_to: Address,
+) -> anyhow::Result<Address> {
+    node.exec(from, factory, "createPair(address,address)", &[Arg::Addr(token), Arg::Addr(quote)])?;
+    let pair = node.view_word(factory, "getPair(address,address)", &[Arg::Addr(token), Arg::Addr(quote)])?;
+    let pair = Address::from_slice(&pair.to_be_bytes::<32>()[12..]);
+    node.exec(from, token, "transfer(address,uint256)", &[Arg::Addr(pair), Arg::Uint(token_amount)])?;
+    node.exec(from, quote, "transfer(address,uint256)", &[Arg::Addr(pair), Arg::Uint(quote_amount)])?;
+    node.exec(from, pair, "mint(address)", &[Arg::Addr(lp_to)])?;
+    Ok(pair)
+}
+
+/// The base every scenario stands on: our Multicall3 at the canonical
+/// address, WETH9 (funded), a USD stablecoin, the Uniswap V2 factory and
+/// router, and a WETH/USD pool pricing WETH at $3,000. `salt` throw-away
+/// contracts are deployed first, so addresses differ between chains.
+pub fn deploy_base(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigChain> {
     let node = Node::new(url);
     let accounts = node.accounts()?;
     let deployer = accounts[0];
-    let u = |n: u64| Arg::Uint(U256::from(n));
     for _ in 0..salt {
         node.deploy(deployer, "NotAToken", &[])?;
     }
     let multicall: Address = MULTICALL3.parse()?;
     let runtime = artifact("Multicall3")?.deployed.context("Multicall3 runtime code")?;
     node.call("anvil_setCode", json!([format!("{multicall:#x}"), format!("0x{}", hex::encode(runtime))]))?;
-
     let weth = node.deploy(deployer, "WETH9", &[])?;
     node.send(deployer, Some(weth), calldata("deposit()", &[]), e18(10_000))?;
     let usd = node.deploy(deployer, "TestUSD", &[Arg::Uint(U256::from(1_000_000_000_000u64) * U256::from(1_000_000u64))])?;
     let factory = node.deploy(deployer, "UniswapV2Factory", &[Arg::Addr(deployer)])?;
     let router = node.deploy(deployer, "UniswapV2Router02", &[Arg::Addr(factory), Arg::Addr(weth)])?;
-    let dead: Address = DEAD.parse()?;
+    add_pool(&node, deployer, factory, weth, e18(PRICE_WETH), usd, U256::from(PRICE_USD) * U256::from(1_000_000u64), deployer)?;
+    Ok(RigChain {
+        url: url.to_string(),
+        chain_id,
+        weth,
+        usd,
+        factory,
+        router,
+        deployer,
+        proxy_admin: accounts[1],
+        eoa: accounts[9],
+        whale_wallet: accounts[2],
+        tokens: BTreeMap::new(),
+        pairs: BTreeMap::new(),
+        weth_usd: PRICE_USD as f64 / PRICE_WETH as f64,
+    })
+}
 
-    let make_pair = |token: Address, token_amount: U256, quote: Address, quote_amount: U256, lp_to: Address| -> anyhow::Result<Address> {
-        node.exec(deployer, factory, "createPair(address,address)", &[Arg::Addr(token), Arg::Addr(quote)])?;
-        let pair = node.view_word(factory, "getPair(address,address)", &[Arg::Addr(token), Arg::Addr(quote)])?;
-        let pair = Address::from_slice(&pair.to_be_bytes::<32>()[12..]);
-        node.exec(deployer, token, "transfer(address,uint256)", &[Arg::Addr(pair), Arg::Uint(token_amount)])?;
-        node.exec(deployer, quote, "transfer(address,uint256)", &[Arg::Addr(pair), Arg::Uint(quote_amount)])?;
-        node.exec(deployer, pair, "mint(address)", &[Arg::Addr(lp_to)])?;
-        Ok(pair)
+/// Deploy the whole scenario on a fresh node (see [`deploy_base`] for `salt`).
+pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigChain> {
+    let base = deploy_base(url, chain_id, salt)?;
+    let node = Node::new(url);
+    let accounts = node.accounts()?;
+    let (deployer, weth, factory) = (base.deployer, base.weth, base.factory);
+    let u = |n: u64| Arg::Uint(U256::from(n));
+    let dead: Address = DEAD.parse()?;
+    let make_pair = |token: Address, token_amount: U256, quote: Address, quote_amount: U256, lp_to: Address| {
+        add_pool(&node, deployer, factory, token, token_amount, quote, quote_amount, lp_to)
     };
-    make_pair(weth, e18(PRICE_WETH), usd, U256::from(PRICE_USD) * U256::from(1_000_000u64), deployer)?;
 
     let mut tokens = BTreeMap::new();
     let mut pairs = BTreeMap::new();
@@ -425,21 +476,27 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     tokens.insert("fresh", fresh);
     pairs.insert("fresh", pair);
 
-    Ok(RigChain {
-        url: url.to_string(),
-        chain_id,
-        weth,
-        usd,
-        factory,
-        router,
-        deployer,
-        proxy_admin,
-        eoa: accounts[9],
-        whale_wallet,
-        tokens,
-        pairs,
-        weth_usd: PRICE_USD as f64 / PRICE_WETH as f64,
-    })
+    Ok(RigChain { proxy_admin, eoa: accounts[9], whale_wallet, tokens, pairs, ..base })
+}
+
+/// Buy `token` with `eth` through the router, from `buyer`.
+pub fn buy(node: &Node, chain: &RigChain, buyer: Address, token: Address, eth: U256) -> anyhow::Result<()> {
+    let data = calldata(
+        "swapExactETHForTokens(uint256,address[],address,uint256)",
+        &[Arg::Uint(U256::ZERO), Arg::Addrs(vec![chain.weth, token]), Arg::Addr(buyer), Arg::Uint(U256::from(u64::MAX))],
+    );
+    node.send(buyer, Some(chain.router), data, eth).map(|_| ())
+}
+
+/// Sell `amount` of `token` for ETH through the router, from `seller`.
+pub fn sell(node: &Node, chain: &RigChain, seller: Address, token: Address, amount: U256) -> anyhow::Result<()> {
+    node.exec(seller, token, "approve(address,uint256)", &[Arg::Addr(chain.router), Arg::Uint(amount)])?;
+    node.exec(
+        seller,
+        chain.router,
+        "swapExactTokensForETH(uint256,uint256,address[],address,uint256)",
+        &[Arg::Uint(amount), Arg::Uint(U256::ZERO), Arg::Addrs(vec![token, chain.weth]), Arg::Addr(seller), Arg::Uint(U256::from(u64::MAX))],
+    )
 }
 
 /// Two chains with separate anvils, shared by the tests of one process.

@@ -19,8 +19,12 @@ use riskintel_tests::{
     check_request_id, err, header, ok, rate_limit, uncalled_operations, Backend, TestServer,
 };
 
+#[path = "conformance/market.rs"]
+mod market;
 #[path = "conformance/simulation.rs"]
 mod simulation;
+
+use market::*;
 #[path = "conformance/tokens.rs"]
 mod tokens;
 #[path = "conformance/wallets.rs"]
@@ -81,6 +85,9 @@ const TESTS: &[(&str, TestFn)] = tests![
     wallet_exposure_approvals_and_revocation,
     wallet_fresh_wallet_is_safe_with_honest_coverage,
     wallet_needs_premium_and_scope,
+    market_alerts_follow_the_chain,
+    market_sentiment_follows_swap_flow,
+    market_feed_pages_are_stable_and_survive_restarts,
 ];
 
 fn main() {

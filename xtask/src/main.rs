@@ -281,6 +281,8 @@ fn bench(seconds: u64, connections: u64, database_url: Option<String>) -> anyhow
     let mut server = Command::new(&riskintel)
         .args(["serve", "--listen", listen, "--database-url", &database_url, "--no-bootstrap"])
         .env("RISKINTEL_LOG_LEVEL", "warn")
+        // Measure the API alone: no market index polling the mainnet defaults.
+        .env("RISKINTEL_MARKET_ENABLED", "false")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()?;

@@ -7,6 +7,7 @@ pub mod billing;
 pub mod error;
 pub mod health;
 pub mod keys;
+pub mod market;
 pub mod metered;
 mod openapi;
 pub mod token;
@@ -28,6 +29,11 @@ pub use token::{
     SignalExplanation, TokenAnalysis, TokenExplanation, TokenMeta, TokenMetaReport, TokenPath, TradeSimulation,
     TradeStep, UncheckedItem,
 };
+pub use market::{
+    Alert, AlertFilter, AlertKind, AlertPageSelector, FlowWindow, LabelCounts, MarketOverview, MarketSummary, Mover,
+    OverviewQuery, SentimentComponents, SentimentLabel, TokenSentiment, TopToken, TopTokensFilter, TopTokensPageSelector,
+    TopTokensSort,
+};
 pub use wallet::{AccountKind, Approval, Exposure, Holding, HoldingRisk, WalletAnalysis, WalletFacts, WalletPath};
 
 /// The HTTP interface of the service.
@@ -40,6 +46,8 @@ pub use wallet::{AccountKind, Approval, Exposure, Holding, HoldingRisk, WalletAn
             "billing" = { description = "Plan, usage and limits of the calling account." },
             "api-keys" = { description = "Create, list, rotate and revoke the account's API keys. Needs the `keys:write` scope." },
             "tokens" = { description = "Token risk analysis, metadata, explanation and badge, read from the chain. Needs the `token:read` scope." },
+            "market" = { description = "Market overview and top tokens from the service's own on-chain index, with a risk label on every row. Needs the `market:read` scope." },
+            "feed" = { description = "The risk-alert feed. Pro and Pro+; needs the `feed:read` scope." },
             "wallets" = { description = "Wallet analysis: holdings, exposure to dangerous tokens, and approvals. Pro and Pro+; needs the `wallet:read` scope." },
         },
     },
@@ -203,4 +211,52 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
         path: Path<WalletPath>,
     ) -> Result<Metered<HttpResponseOk<WalletAnalysis>>, ApiError>;
+
+    /// Token sentiment
+    ///
+    /// Buy and sell counts and volumes, unique buyers and sellers, net flow
+    /// and price change over 1 h and 24 h from the token's swaps, combined
+    /// into a score from −100 (bearish) to 100 (bullish) with its
+    /// components; when there is too little trading, says so instead of a
+    /// number. Pro and Pro+ only.
+    #[endpoint { method = GET, path = "/v1/token/{chain}/{address}/sentiment", tags = ["tokens"] }]
+    async fn token_sentiment_get(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<TokenPath>,
+    ) -> Result<Metered<HttpResponseOk<TokenSentiment>>, ApiError>;
+
+    /// Market overview
+    ///
+    /// Per chain and in total: tokens tracked, new tokens in 24 h, liquidity,
+    /// 24 h volume, tokens per label, alerts in 24 h, the native currency's
+    /// price and the largest movers.
+    #[endpoint { method = GET, path = "/v1/market/overview", tags = ["market"] }]
+    async fn market_overview_get(
+        rqctx: RequestContext<Self::Context>,
+        query: Query<OverviewQuery>,
+    ) -> Result<Metered<HttpResponseOk<MarketOverview>>, ApiError>;
+
+    /// Top tokens
+    ///
+    /// Tracked tokens sorted by liquidity, 24 h volume, market cap or 24 h
+    /// price change (largest first), filtered by chain and label, in pages;
+    /// every row carries price, liquidity, volume, change, score and label.
+    #[endpoint { method = GET, path = "/v1/market/top-tokens", tags = ["market"] }]
+    async fn market_top_tokens_list(
+        rqctx: RequestContext<Self::Context>,
+        query: Query<PaginationParams<TopTokensFilter, TopTokensPageSelector>>,
+    ) -> Result<Metered<HttpResponseOk<ResultsPage<TopToken>>>, ApiError>;
+
+    /// Risk-alert feed
+    ///
+    /// Alerts newest first: new tokens, label changes, honeypots, liquidity
+    /// removed, ownership changes, proxy upgrades and mints, with the numbers
+    /// and the score and label before and after. Filter by chain, minimum
+    /// severity, kind and time; pages are stable while new alerts arrive.
+    /// Pro and Pro+ only.
+    #[endpoint { method = GET, path = "/v1/feed/risk-alerts", tags = ["feed"] }]
+    async fn feed_risk_alerts_list(
+        rqctx: RequestContext<Self::Context>,
+        query: Query<PaginationParams<AlertFilter, AlertPageSelector>>,
+    ) -> Result<Metered<HttpResponseOk<ResultsPage<Alert>>>, ApiError>;
 }

@@ -197,6 +197,8 @@ pub struct TokenMeta {
     pub owner: Option<String>,
     /// Whether the token is a proxy (EIP-1967 or EIP-1167).
     pub is_proxy: bool,
+    /// The proxy's implementation (logic) contract, for a proxy.
+    pub implementation: Option<String>,
     /// First block the token was seen in (its first transfer), where known.
     pub first_seen_block: Option<u64>,
     /// Buy tax measured by trade simulation on the deepest simulated pool, 0..1.

@@ -14,6 +14,10 @@ use dropshot::{
 };
 use riskintel_api::token::{TokenQueryParams, TokenQueryRoute};
 use riskintel_api::{
+    Alert, AlertFilter, AlertPageSelector, MarketOverview, OverviewQuery, TokenSentiment, TopToken, TopTokensFilter,
+    TopTokensPageSelector,
+};
+use riskintel_api::{
     AnalysisOptions, ApiError, ApiKey, ApiKeyCreate, ApiKeyPageSelector, ApiKeyPath, ApiKeySecret,
     BillingStatus, DatabaseHealth, ErrorCode, Health, HealthStatus, Metered, RateLimitHeaders,
     RiskIntelApi, Scope, TokenAnalysis, TokenExplanation, TokenMetaReport, TokenPath, WalletAnalysis, WalletPath,
@@ -24,6 +28,7 @@ pub use errors::reference_html;
 use crate::clock::Clock;
 use crate::keys::{self, KeyError, Keys};
 use crate::metering::{Meter, MeterError, WindowState};
+use crate::market::Market;
 use crate::risk::{badge, explain, Analyzer};
 use crate::store::{Account, KeyRecord, Store};
 
@@ -42,6 +47,8 @@ pub struct ServerContext {
     pub meter: Meter,
     /// Token analysis.
     pub analyzer: Arc<Analyzer>,
+    /// Market queries.
+    pub market: Market,
 }
 
 /// The authenticated caller of one request.
@@ -64,6 +71,7 @@ impl ServerContext {
         ServerContext {
             keys: Keys::new(store.clone(), clock.clone()),
             meter: Meter::new(store.clone(), clock.clone(), failed_auth_per_minute),
+            market: Market::new(analyzer.clone(), store.clone(), clock.clone()),
             analyzer,
             store,
             clock,
@@ -431,6 +439,83 @@ impl RiskIntelApi for RiskIntelImpl {
         ctx.metered(&rqctx, Scope::WalletRead, async |caller| {
             Meter::require_premium(&caller.account, "wallet analysis")?;
             Ok(HttpResponseOk(ctx.analyzer.analyze_wallet(&path.chain, &path.address).await?))
+        })
+        .await
+    }
+
+    async fn token_sentiment_get(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<TokenPath>,
+    ) -> Result<Metered<HttpResponseOk<TokenSentiment>>, ApiError> {
+        let ctx = rqctx.context();
+        let path = path.into_inner();
+        ctx.metered(&rqctx, Scope::TokenRead, async |caller| {
+            Meter::require_premium(&caller.account, "token sentiment")?;
+            Ok(HttpResponseOk(ctx.market.sentiment(&path.chain, &path.address).await?))
+        })
+        .await
+    }
+
+    async fn market_overview_get(
+        rqctx: RequestContext<ServerContext>,
+        query: Query<OverviewQuery>,
+    ) -> Result<Metered<HttpResponseOk<MarketOverview>>, ApiError> {
+        let ctx = rqctx.context();
+        let query = query.into_inner();
+        ctx.metered(&rqctx, Scope::MarketRead, async |_caller| {
+            Ok(HttpResponseOk(ctx.market.overview(query.chain.as_deref()).await?))
+        })
+        .await
+    }
+
+    async fn market_top_tokens_list(
+        rqctx: RequestContext<ServerContext>,
+        query: Query<PaginationParams<TopTokensFilter, TopTokensPageSelector>>,
+    ) -> Result<Metered<HttpResponseOk<ResultsPage<TopToken>>>, ApiError> {
+        let ctx = rqctx.context();
+        let query = query.into_inner();
+        let limit = rqctx.page_limit(&query)?.get() as usize;
+        ctx.metered(&rqctx, Scope::MarketRead, async |_caller| {
+            let (filter, after) = match &query.page {
+                WhichPage::First(filter) => (filter.clone(), None),
+                WhichPage::Next(s) => (s.filter.clone(), Some((s.last_value, s.last_chain.clone(), s.last_address.clone()))),
+            };
+            let rows = ctx.market.top_tokens(&filter, after, limit).await?;
+            let values: std::collections::HashMap<(String, String), f64> =
+                rows.iter().map(|(t, v)| ((t.chain.clone(), t.address.clone()), *v)).collect();
+            let items: Vec<TopToken> = rows.into_iter().map(|(t, _)| t).collect();
+            let page = ResultsPage::new(items, &filter, |t: &TopToken, filter: &TopTokensFilter| TopTokensPageSelector {
+                filter: filter.clone(),
+                last_value: values.get(&(t.chain.clone(), t.address.clone())).copied().unwrap_or_default(),
+                last_chain: t.chain.clone(),
+                last_address: t.address.clone(),
+            })?;
+            Ok(HttpResponseOk(page))
+        })
+        .await
+    }
+
+    async fn feed_risk_alerts_list(
+        rqctx: RequestContext<ServerContext>,
+        query: Query<PaginationParams<AlertFilter, AlertPageSelector>>,
+    ) -> Result<Metered<HttpResponseOk<ResultsPage<Alert>>>, ApiError> {
+        let ctx = rqctx.context();
+        let query = query.into_inner();
+        let limit = rqctx.page_limit(&query)?.get() as usize;
+        ctx.metered(&rqctx, Scope::FeedRead, async |caller| {
+            Meter::require_premium(&caller.account, "the risk-alert feed")?;
+            let (filter, before) = match &query.page {
+                WhichPage::First(filter) => (filter.clone(), None),
+                WhichPage::Next(s) => (s.filter.clone(), Some(s.last_id)),
+            };
+            let rows = ctx.market.alerts(&filter, before, limit).await?;
+            let ids: std::collections::HashMap<String, i64> = rows.iter().map(|(a, id)| (a.id.clone(), *id)).collect();
+            let items: Vec<Alert> = rows.into_iter().map(|(a, _)| a).collect();
+            let page = ResultsPage::new(items, &filter, |a: &Alert, filter: &AlertFilter| AlertPageSelector {
+                filter: filter.clone(),
+                last_id: ids.get(&a.id).copied().unwrap_or_default(),
+            })?;
+            Ok(HttpResponseOk(page))
         })
         .await
     }

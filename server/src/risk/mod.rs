@@ -156,6 +156,18 @@ impl Analyzer {
         Ok(TokenRef { chain: chain_id, address })
     }
 
+    /// The EVM chains served, for the market index.
+    pub fn served_chains(&self) -> Vec<Chain> {
+        let mut chains: Vec<Chain> = self.chains.keys().copied().collect();
+        chains.sort();
+        chains
+    }
+
+    /// The latest stored analysis of a token, whatever its age.
+    pub async fn latest(&self, token: TokenRef) -> Result<Option<TokenAnalysis>, AnalysisError> {
+        Ok(self.cached(token.chain.id(), &token.address.to_checksum(None)).await?.map(|(a, _)| a))
+    }
+
     /// Upstream requests made so far on a chain (benchmarks and tests).
     pub fn upstream_requests(&self, chain: Chain) -> u64 {
         self.chains.get(&chain).map_or(0, |c| c.rpc.requests_made())
@@ -262,6 +274,34 @@ impl Analyzer {
         };
         let json = serde_json::to_string(&analysis).map_err(|e| AnalysisError::Store(e.to_string()))?;
         self.store.analysis_put(&analysis.chain, &analysis.address, &json, analysis.cached_at).await?;
+        self.track(&analysis, &facts).await?;
         Ok(analysis)
+    }
+
+    /// Every analysed token joins the market index, with its pools.
+    async fn track(&self, analysis: &TokenAnalysis, facts: &evm::EvmFacts) -> Result<(), AnalysisError> {
+        self.store
+            .tracked_token_add(&crate::store::TrackedToken {
+                chain: analysis.chain.clone(),
+                token: analysis.address.clone(),
+                source: "analysed".into(),
+                first_seen_block: facts.index.first_transfer_block.unwrap_or(facts.block) as i64,
+                added_at: analysis.cached_at,
+                last_analysed_at: Some(analysis.cached_at),
+            })
+            .await?;
+        for pool in &facts.pools {
+            self.store
+                .tracked_pair_add(&crate::store::TrackedPair {
+                    chain: analysis.chain.clone(),
+                    pair: format!("{:#x}", pool.pair),
+                    token: analysis.address.clone(),
+                    quote: format!("{:#x}", pool.quote.address),
+                    dex: pool.dex.clone(),
+                    reserve_quote: evm::units(pool.reserve_quote, pool.quote.decimals),
+                })
+                .await?;
+        }
+        Ok(())
     }
 }

@@ -158,6 +158,119 @@ pub struct WalletContact {
     pub spender: String,
 }
 
+/// A token the market index watches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrackedToken {
+    /// Chain id.
+    pub chain: String,
+    /// Token address (checksummed).
+    pub token: String,
+    /// `pair_created` or `analysed`.
+    pub source: String,
+    /// Block it was first seen at.
+    pub first_seen_block: i64,
+    /// When it was added.
+    pub added_at: DateTime<Utc>,
+    /// When the index last analysed it.
+    pub last_analysed_at: Option<DateTime<Utc>>,
+}
+
+/// A pair of a tracked token.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrackedPair {
+    /// Chain id.
+    pub chain: String,
+    /// Pair address (lower-case).
+    pub pair: String,
+    /// The tracked token (checksummed).
+    pub token: String,
+    /// The other token (lower-case).
+    pub quote: String,
+    /// DEX name.
+    pub dex: String,
+    /// Quote reserve (whole units) when last seen, the baseline for liquidity drops.
+    pub reserve_quote: f64,
+}
+
+/// A swap of a tracked pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwapRow {
+    /// Chain id.
+    pub chain: String,
+    /// Pair (lower-case).
+    pub pair: String,
+    /// Block.
+    pub block: i64,
+    /// Log index in the block.
+    pub log_index: i64,
+    /// Token traded (checksummed).
+    pub token: String,
+    /// Buyer or seller (lower-case).
+    pub trader: String,
+    /// `buy` or `sell`.
+    pub side: String,
+    /// Tokens traded (whole units).
+    pub amount_token: f64,
+    /// Value in US dollars.
+    pub amount_usd: f64,
+    /// Price per token in US dollars.
+    pub price_usd: f64,
+    /// When the index saw it.
+    pub observed_at: DateTime<Utc>,
+}
+
+/// An alert to record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AlertRow {
+    /// Id (0 before insertion).
+    pub id: i64,
+    /// Unique key of the event: one alert per event, across restarts and instances.
+    pub event_key: String,
+    /// Chain id.
+    pub chain: String,
+    /// Token (checksummed).
+    pub token: String,
+    /// Kind (wire name).
+    pub kind: String,
+    /// Severity (wire name).
+    pub severity: String,
+    /// Severity rank (info 0 … critical 4), for filtering.
+    pub severity_rank: i64,
+    /// Title.
+    pub title: String,
+    /// Detail.
+    pub detail: String,
+    /// Score before.
+    pub score_before: Option<f64>,
+    /// Label before (wire name).
+    pub label_before: Option<String>,
+    /// Score after.
+    pub score_after: Option<f64>,
+    /// Label after (wire name).
+    pub label_after: Option<String>,
+    /// Block.
+    pub block: i64,
+    /// When observed.
+    pub observed_at: DateTime<Utc>,
+}
+
+/// Filters of an alert listing.
+#[derive(Clone, Debug, Default)]
+pub struct AlertQuery {
+    /// Chain id.
+    pub chain: Option<String>,
+    /// Minimum severity rank.
+    pub min_rank: i64,
+    /// Kind (wire name).
+    pub kind: Option<String>,
+    /// Observed at or after.
+    pub since: Option<DateTime<Utc>>,
+    /// Ids below this only.
+    pub before_id: Option<i64>,
+    /// Page size.
+    pub limit: i64,
+}
+
 /// Persistent state of the service.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -290,6 +403,41 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<bool, StoreError>;
     /// Every contact of a wallet.
     async fn wallet_contacts(&self, chain: &str, wallet: &str) -> Result<Vec<WalletContact>, StoreError>;
+
+    /// Watch a token; true when it was not watched before.
+    async fn tracked_token_add(&self, token: &TrackedToken) -> Result<bool, StoreError>;
+    /// Watched tokens, of one chain or all.
+    async fn tracked_tokens(&self, chain: Option<&str>) -> Result<Vec<TrackedToken>, StoreError>;
+    /// Record that the index analysed a token.
+    async fn tracked_token_analysed(&self, chain: &str, token: &str, at: DateTime<Utc>) -> Result<(), StoreError>;
+    /// Watch a pair; when it is watched already without a liquidity
+    /// baseline (it was just created), set the baseline.
+    async fn tracked_pair_add(&self, pair: &TrackedPair) -> Result<(), StoreError>;
+    /// Watched pairs of a chain.
+    async fn tracked_pairs(&self, chain: &str) -> Result<Vec<TrackedPair>, StoreError>;
+    /// Set a pair's liquidity baseline.
+    async fn tracked_pair_reserve(&self, chain: &str, pair: &str, reserve_quote: f64) -> Result<(), StoreError>;
+    /// The indexer's next block and the hash of the last block read.
+    async fn cursor_get(&self, chain: &str, source: &str) -> Result<Option<(i64, String)>, StoreError>;
+    /// Advance the cursor from `expected_next` (None: create) and store the
+    /// swaps read, atomically; false when another indexer moved it first.
+    async fn cursor_advance(
+        &self,
+        chain: &str,
+        source: &str,
+        expected_next: Option<i64>,
+        next: i64,
+        last_hash: &str,
+        swaps: &[SwapRow],
+    ) -> Result<bool, StoreError>;
+    /// Rewind the cursor to `block` after a re-organisation, forgetting swaps from it on.
+    async fn cursor_rewind(&self, chain: &str, source: &str, block: i64) -> Result<(), StoreError>;
+    /// Swaps of a token observed at or after `since`, oldest first.
+    async fn swaps_since(&self, chain: &str, token: &str, since: DateTime<Utc>) -> Result<Vec<SwapRow>, StoreError>;
+    /// Record an alert unless its event has one; the new id, or None.
+    async fn alert_insert(&self, alert: &AlertRow) -> Result<Option<i64>, StoreError>;
+    /// Alerts newest first.
+    async fn alerts(&self, query: &AlertQuery) -> Result<Vec<AlertRow>, StoreError>;
 
     /// Set the period's count (operators' corrections and tests).
     async fn usage_set(

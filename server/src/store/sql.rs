@@ -585,6 +585,288 @@ macro_rules! impl_sql_store {
                     .collect()
             }
 
+            async fn tracked_token_add(&self, t: &$crate::store::TrackedToken) -> Result<bool, $crate::store::StoreError> {
+                let done = sqlx::query(
+                    "INSERT INTO tracked_tokens (chain, token, source, first_seen_block, added_at, last_analysed_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (chain, token) DO NOTHING",
+                )
+                .bind(&t.chain)
+                .bind(&t.token)
+                .bind(&t.source)
+                .bind(t.first_seen_block)
+                .bind(t.added_at)
+                .bind(t.last_analysed_at)
+                .execute(&self.writer)
+                .await?;
+                Ok(done.rows_affected() == 1)
+            }
+
+            async fn tracked_tokens(&self, chain: Option<&str>) -> Result<Vec<$crate::store::TrackedToken>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query(
+                    "SELECT chain, token, source, first_seen_block, added_at, last_analysed_at FROM tracked_tokens \
+                     WHERE ($1 IS NULL OR chain = $1) ORDER BY chain, token",
+                )
+                .bind(chain)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok($crate::store::TrackedToken {
+                            chain: r.try_get("chain")?,
+                            token: r.try_get("token")?,
+                            source: r.try_get("source")?,
+                            first_seen_block: r.try_get("first_seen_block")?,
+                            added_at: r.try_get("added_at")?,
+                            last_analysed_at: r.try_get("last_analysed_at")?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn tracked_token_analysed(&self, chain: &str, token: &str, at: chrono::DateTime<chrono::Utc>) -> Result<(), $crate::store::StoreError> {
+                sqlx::query("UPDATE tracked_tokens SET last_analysed_at = $1 WHERE chain = $2 AND token = $3")
+                    .bind(at)
+                    .bind(chain)
+                    .bind(token)
+                    .execute(&self.writer)
+                    .await?;
+                Ok(())
+            }
+
+            async fn tracked_pair_add(&self, p: &$crate::store::TrackedPair) -> Result<(), $crate::store::StoreError> {
+                sqlx::query(
+                    "INSERT INTO tracked_pairs (chain, pair, token, quote, dex, reserve_quote) VALUES ($1, $2, $3, $4, $5, $6) \
+                     ON CONFLICT (chain, pair) DO UPDATE SET reserve_quote = $6 WHERE tracked_pairs.reserve_quote = 0",
+                )
+                .bind(&p.chain)
+                .bind(&p.pair)
+                .bind(&p.token)
+                .bind(&p.quote)
+                .bind(&p.dex)
+                .bind(p.reserve_quote)
+                .execute(&self.writer)
+                .await?;
+                Ok(())
+            }
+
+            async fn tracked_pairs(&self, chain: &str) -> Result<Vec<$crate::store::TrackedPair>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query("SELECT chain, pair, token, quote, dex, reserve_quote FROM tracked_pairs WHERE chain = $1 ORDER BY pair")
+                    .bind(chain)
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok($crate::store::TrackedPair {
+                            chain: r.try_get("chain")?,
+                            pair: r.try_get("pair")?,
+                            token: r.try_get("token")?,
+                            quote: r.try_get("quote")?,
+                            dex: r.try_get("dex")?,
+                            reserve_quote: r.try_get("reserve_quote")?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn tracked_pair_reserve(&self, chain: &str, pair: &str, reserve_quote: f64) -> Result<(), $crate::store::StoreError> {
+                sqlx::query("UPDATE tracked_pairs SET reserve_quote = $1 WHERE chain = $2 AND pair = $3")
+                    .bind(reserve_quote)
+                    .bind(chain)
+                    .bind(pair)
+                    .execute(&self.writer)
+                    .await?;
+                Ok(())
+            }
+
+            async fn cursor_get(&self, chain: &str, source: &str) -> Result<Option<(i64, String)>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let row = sqlx::query("SELECT next_block, last_hash FROM index_cursors WHERE chain = $1 AND source = $2")
+                    .bind(chain)
+                    .bind(source)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                row.map(|r| Ok((r.try_get("next_block")?, r.try_get("last_hash")?))).transpose()
+            }
+
+            async fn cursor_advance(
+                &self,
+                chain: &str,
+                source: &str,
+                expected_next: Option<i64>,
+                next: i64,
+                last_hash: &str,
+                swaps: &[$crate::store::SwapRow],
+            ) -> Result<bool, $crate::store::StoreError> {
+                let mut tx = self.writer.begin().await?;
+                let claimed = match expected_next {
+                    None => sqlx::query(
+                        "INSERT INTO index_cursors (chain, source, next_block, last_hash) VALUES ($1, $2, $3, $4) \
+                         ON CONFLICT (chain, source) DO NOTHING",
+                    )
+                    .bind(chain)
+                    .bind(source)
+                    .bind(next)
+                    .bind(last_hash)
+                    .execute(&mut *tx)
+                    .await?,
+                    Some(expected) => sqlx::query(
+                        "UPDATE index_cursors SET next_block = $1, last_hash = $2 WHERE chain = $3 AND source = $4 AND next_block = $5",
+                    )
+                    .bind(next)
+                    .bind(last_hash)
+                    .bind(chain)
+                    .bind(source)
+                    .bind(expected)
+                    .execute(&mut *tx)
+                    .await?,
+                };
+                if claimed.rows_affected() != 1 {
+                    tx.rollback().await?;
+                    return Ok(false);
+                }
+                for w in swaps {
+                    sqlx::query(
+                        "INSERT INTO swaps (chain, pair, block, log_index, token, trader, side, amount_token, amount_usd, price_usd, observed_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (chain, pair, block, log_index) DO NOTHING",
+                    )
+                    .bind(&w.chain)
+                    .bind(&w.pair)
+                    .bind(w.block)
+                    .bind(w.log_index)
+                    .bind(&w.token)
+                    .bind(&w.trader)
+                    .bind(&w.side)
+                    .bind(w.amount_token)
+                    .bind(w.amount_usd)
+                    .bind(w.price_usd)
+                    .bind(w.observed_at)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(true)
+            }
+
+            async fn cursor_rewind(&self, chain: &str, source: &str, block: i64) -> Result<(), $crate::store::StoreError> {
+                let mut tx = self.writer.begin().await?;
+                sqlx::query("UPDATE index_cursors SET next_block = $1, last_hash = '' WHERE chain = $2 AND source = $3 AND next_block > $1")
+                    .bind(block)
+                    .bind(chain)
+                    .bind(source)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("DELETE FROM swaps WHERE chain = $1 AND block >= $2")
+                    .bind(chain)
+                    .bind(block)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn swaps_since(
+                &self,
+                chain: &str,
+                token: &str,
+                since: chrono::DateTime<chrono::Utc>,
+            ) -> Result<Vec<$crate::store::SwapRow>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query(
+                    "SELECT chain, pair, block, log_index, token, trader, side, amount_token, amount_usd, price_usd, observed_at \
+                     FROM swaps WHERE chain = $1 AND token = $2 AND observed_at >= $3 ORDER BY block, log_index",
+                )
+                .bind(chain)
+                .bind(token)
+                .bind(since)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok($crate::store::SwapRow {
+                            chain: r.try_get("chain")?,
+                            pair: r.try_get("pair")?,
+                            block: r.try_get("block")?,
+                            log_index: r.try_get("log_index")?,
+                            token: r.try_get("token")?,
+                            trader: r.try_get("trader")?,
+                            side: r.try_get("side")?,
+                            amount_token: r.try_get("amount_token")?,
+                            amount_usd: r.try_get("amount_usd")?,
+                            price_usd: r.try_get("price_usd")?,
+                            observed_at: r.try_get("observed_at")?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn alert_insert(&self, a: &$crate::store::AlertRow) -> Result<Option<i64>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let row = sqlx::query(
+                    "INSERT INTO alerts (event_key, chain, token, kind, severity, severity_rank, title, detail, score_before, \
+                     label_before, score_after, label_after, block, observed_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+                     ON CONFLICT (event_key) DO NOTHING RETURNING id",
+                )
+                .bind(&a.event_key)
+                .bind(&a.chain)
+                .bind(&a.token)
+                .bind(&a.kind)
+                .bind(&a.severity)
+                .bind(a.severity_rank)
+                .bind(&a.title)
+                .bind(&a.detail)
+                .bind(a.score_before)
+                .bind(&a.label_before)
+                .bind(a.score_after)
+                .bind(&a.label_after)
+                .bind(a.block)
+                .bind(a.observed_at)
+                .fetch_optional(&self.writer)
+                .await?;
+                row.map(|r| r.try_get("id").map_err(Into::into)).transpose()
+            }
+
+            async fn alerts(&self, q: &$crate::store::AlertQuery) -> Result<Vec<$crate::store::AlertRow>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query(
+                    "SELECT id, event_key, chain, token, kind, severity, severity_rank, title, detail, score_before, label_before, \
+                     score_after, label_after, block, observed_at FROM alerts \
+                     WHERE ($1 IS NULL OR chain = $1) AND severity_rank >= $2 AND ($3 IS NULL OR kind = $3) \
+                     AND ($4 IS NULL OR observed_at >= $4) AND ($5 IS NULL OR id < $5) ORDER BY id DESC LIMIT $6",
+                )
+                .bind(&q.chain)
+                .bind(q.min_rank)
+                .bind(&q.kind)
+                .bind(q.since)
+                .bind(q.before_id)
+                .bind(q.limit)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok($crate::store::AlertRow {
+                            id: r.try_get("id")?,
+                            event_key: r.try_get("event_key")?,
+                            chain: r.try_get("chain")?,
+                            token: r.try_get("token")?,
+                            kind: r.try_get("kind")?,
+                            severity: r.try_get("severity")?,
+                            severity_rank: r.try_get("severity_rank")?,
+                            title: r.try_get("title")?,
+                            detail: r.try_get("detail")?,
+                            score_before: r.try_get("score_before")?,
+                            label_before: r.try_get("label_before")?,
+                            score_after: r.try_get("score_after")?,
+                            label_after: r.try_get("label_after")?,
+                            block: r.try_get("block")?,
+                            observed_at: r.try_get("observed_at")?,
+                        })
+                    })
+                    .collect()
+            }
+
             async fn usage_set(
                 &self,
                 account_id: &str,

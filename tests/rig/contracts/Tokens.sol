@@ -194,6 +194,8 @@ contract UpgradeableTokenLogic {
 /// A minimal EIP-1967 transparent-style proxy: implementation and admin in
 /// the standard slots, everything else delegated.
 contract TestProxy {
+    event Upgraded(address indexed implementation);
+
     bytes32 internal constant IMPLEMENTATION_SLOT = 0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc;
     bytes32 internal constant ADMIN_SLOT = 0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103;
 
@@ -215,6 +217,7 @@ contract TestProxy {
         assembly {
             sstore(IMPLEMENTATION_SLOT, implementation)
         }
+        emit Upgraded(implementation);
     }
 
     fallback() external payable {

@@ -106,6 +106,7 @@ async fn start_server_with(
         ..Config::default()
     };
     config.analysis.simulate_trades = simulate_trades;
+    config.market.enabled = false;
     let server = riskintel_server::start(riskintel_server::ServerOptions {
         config,
         clock: Arc::new(SystemClock),

@@ -1,0 +1,241 @@
+//! Alerts from what changed between two analyses of a token, and their wire form.
+
+use chrono::{DateTime, Utc};
+use riskintel_api::{Alert, AlertKind, RiskLabel, Severity, TokenAnalysis};
+
+use crate::store::AlertRow;
+
+/// Wire name of a kind.
+pub fn kind_name(kind: AlertKind) -> &'static str {
+    match kind {
+        AlertKind::NewToken => "new_token",
+        AlertKind::LabelChanged => "label_changed",
+        AlertKind::HoneypotDetected => "honeypot_detected",
+        AlertKind::LiquidityRemoved => "liquidity_removed",
+        AlertKind::OwnershipChanged => "ownership_changed",
+        AlertKind::ProxyUpgraded => "proxy_upgraded",
+        AlertKind::SupplyMinted => "supply_minted",
+    }
+}
+
+fn kind_from(name: &str) -> Option<AlertKind> {
+    [
+        AlertKind::NewToken,
+        AlertKind::LabelChanged,
+        AlertKind::HoneypotDetected,
+        AlertKind::LiquidityRemoved,
+        AlertKind::OwnershipChanged,
+        AlertKind::ProxyUpgraded,
+        AlertKind::SupplyMinted,
+    ]
+    .into_iter()
+    .find(|k| kind_name(*k) == name)
+}
+
+/// Severity as stored, and its rank for filtering.
+pub fn severity_rank(severity: Severity) -> (&'static str, i64) {
+    match severity {
+        Severity::Info => ("info", 0),
+        Severity::Low => ("low", 1),
+        Severity::Medium => ("medium", 2),
+        Severity::High => ("high", 3),
+        Severity::Critical => ("critical", 4),
+    }
+}
+
+fn severity_from(name: &str) -> Severity {
+    match name {
+        "low" => Severity::Low,
+        "medium" => Severity::Medium,
+        "high" => Severity::High,
+        "critical" => Severity::Critical,
+        _ => Severity::Info,
+    }
+}
+
+fn label_name(label: RiskLabel) -> &'static str {
+    match label {
+        RiskLabel::Safe => "safe",
+        RiskLabel::Caution => "caution",
+        RiskLabel::Risky => "risky",
+        RiskLabel::Critical => "critical",
+    }
+}
+
+fn label_from(name: &str) -> Option<RiskLabel> {
+    [RiskLabel::Safe, RiskLabel::Caution, RiskLabel::Risky, RiskLabel::Critical].into_iter().find(|l| label_name(*l) == name)
+}
+
+/// An alert about `after`'s token, keyed by `event` (unique per event).
+#[allow(clippy::too_many_arguments)]
+pub fn row(
+    kind: AlertKind,
+    severity: Severity,
+    event: &str,
+    title: String,
+    detail: String,
+    before: Option<&TokenAnalysis>,
+    after: &TokenAnalysis,
+    block: u64,
+    at: DateTime<Utc>,
+) -> AlertRow {
+    let (severity_name, rank) = severity_rank(severity);
+    AlertRow {
+        id: 0,
+        event_key: format!("{}:{}:{}:{event}", after.chain, after.address, kind_name(kind)),
+        chain: after.chain.clone(),
+        token: after.address.clone(),
+        kind: kind_name(kind).into(),
+        severity: severity_name.into(),
+        severity_rank: rank,
+        title,
+        detail,
+        score_before: before.map(|b| b.score),
+        label_before: before.map(|b| label_name(b.label).to_string()),
+        score_after: Some(after.score),
+        label_after: Some(label_name(after.label).to_string()),
+        block: block as i64,
+        observed_at: at,
+    }
+}
+
+fn has(analysis: &TokenAnalysis, id: &str) -> bool {
+    analysis.signals.iter().any(|s| s.id == id)
+}
+
+fn label_severity(label: RiskLabel) -> Severity {
+    match label {
+        RiskLabel::Safe => Severity::Info,
+        RiskLabel::Caution => Severity::Low,
+        RiskLabel::Risky => Severity::High,
+        RiskLabel::Critical => Severity::Critical,
+    }
+}
+
+/// The alerts that going from `before` to `after` raises. `new` marks a
+/// token just discovered (a `new_token` alert with its first label).
+pub fn diff(before: Option<&TokenAnalysis>, after: &TokenAnalysis, new: bool, at: DateTime<Utc>) -> Vec<AlertRow> {
+    let block = after.as_of_block.unwrap_or_default();
+    let symbol = if after.meta.symbol.is_empty() { after.address.clone() } else { after.meta.symbol.clone() };
+    let mut alerts = Vec::new();
+    if new {
+        alerts.push(row(
+            AlertKind::NewToken,
+            label_severity(after.label),
+            "first",
+            format!("New token {symbol}"),
+            format!(
+                "{symbol} appeared with a new pool; first analysis: score {:.1}, {}.",
+                after.score,
+                label_name(after.label)
+            ),
+            None,
+            after,
+            block,
+            at,
+        ));
+    }
+    if has(after, "honeypot") && !before.is_some_and(|b| has(b, "honeypot")) {
+        let detail = after.signals.iter().find(|s| s.id == "honeypot").map(|s| s.detail.clone()).unwrap_or_default();
+        alerts.push(row(AlertKind::HoneypotDetected, Severity::Critical, &format!("{block}"), format!("{symbol} is a honeypot"), detail, before, after, block, at));
+    }
+    let Some(before) = before else { return alerts };
+    if before.label != after.label {
+        let worse = after.label > before.label;
+        alerts.push(row(
+            AlertKind::LabelChanged,
+            if worse { label_severity(after.label) } else { Severity::Info },
+            &format!("{}->{}@{block}", label_name(before.label), label_name(after.label)),
+            format!("{symbol}: {} → {}", label_name(before.label), label_name(after.label)),
+            format!(
+                "The label of {symbol} went {} from {} (score {:.1}) to {} (score {:.1}).",
+                if worse { "up" } else { "down" },
+                label_name(before.label),
+                before.score,
+                label_name(after.label),
+                after.score
+            ),
+            Some(before),
+            after,
+            block,
+            at,
+        ));
+    }
+    if before.meta.owner != after.meta.owner {
+        let new_owner = after.meta.owner.clone().unwrap_or_else(|| "none".into());
+        let renounced = new_owner == "0x0000000000000000000000000000000000000000" || new_owner.eq_ignore_ascii_case("0x000000000000000000000000000000000000dEaD");
+        alerts.push(row(
+            AlertKind::OwnershipChanged,
+            if renounced { Severity::Info } else { Severity::High },
+            &new_owner,
+            format!("{symbol}: ownership changed"),
+            format!(
+                "The owner of {symbol} changed from {} to {new_owner}{}.",
+                before.meta.owner.clone().unwrap_or_else(|| "none".into()),
+                if renounced { " (renounced)" } else { "" }
+            ),
+            Some(before),
+            after,
+            block,
+            at,
+        ));
+    }
+    if before.meta.implementation != after.meta.implementation && after.meta.implementation.is_some() {
+        let implementation = after.meta.implementation.clone().unwrap_or_default();
+        alerts.push(row(
+            AlertKind::ProxyUpgraded,
+            Severity::High,
+            &implementation,
+            format!("{symbol}: proxy upgraded"),
+            format!(
+                "The code behind {symbol} was replaced: implementation {} → {implementation}.",
+                before.meta.implementation.clone().unwrap_or_else(|| "none".into())
+            ),
+            Some(before),
+            after,
+            block,
+            at,
+        ));
+    }
+    let supply = |a: &TokenAnalysis| a.meta.total_supply.as_deref().and_then(|s| s.parse::<f64>().ok());
+    if let (Some(old), Some(new_supply)) = (supply(before), supply(after)) {
+        if new_supply > old {
+            alerts.push(row(
+                AlertKind::SupplyMinted,
+                Severity::High,
+                after.meta.total_supply.as_deref().unwrap_or_default(),
+                format!("{symbol}: new tokens minted"),
+                format!(
+                    "The supply of {symbol} grew by {:.1}% (from {} to {} base units).",
+                    (new_supply / old - 1.0) * 100.0,
+                    before.meta.total_supply.clone().unwrap_or_default(),
+                    after.meta.total_supply.clone().unwrap_or_default()
+                ),
+                Some(before),
+                after,
+                block,
+                at,
+            ));
+        }
+    }
+    alerts
+}
+
+/// The wire form of a stored alert.
+pub fn to_wire(row: &AlertRow) -> Alert {
+    Alert {
+        id: row.id.to_string(),
+        chain: row.chain.clone(),
+        address: row.token.clone(),
+        kind: kind_from(&row.kind).unwrap_or(AlertKind::LabelChanged),
+        severity: severity_from(&row.severity),
+        title: row.title.clone(),
+        detail: row.detail.clone(),
+        score_before: row.score_before,
+        label_before: row.label_before.as_deref().and_then(label_from),
+        score_after: row.score_after,
+        label_after: row.label_after.as_deref().and_then(label_from),
+        block: row.block as u64,
+        observed_at: row.observed_at,
+    }
+}

@@ -1,0 +1,273 @@
+//! Market intelligence: the index (`indexer`), alerts (`alerts`), and the
+//! overview, top tokens, sentiment and feed computed from them.
+//! HTTP-agnostic.
+
+pub mod alerts;
+pub mod indexer;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use alloy_primitives::Address;
+use chrono::{DateTime, Duration, Utc};
+use riskintel_api::{
+    Alert, AlertFilter, FlowWindow, LabelCounts, MarketOverview, MarketSummary, Mover, RiskLabel, SentimentComponents,
+    SentimentLabel, TokenAnalysis, TokenSentiment, TopToken, TopTokensFilter, TopTokensSort,
+};
+
+use crate::chains::Chain;
+use crate::clock::Clock;
+use crate::risk::{AnalysisError, Analyzer, TokenRef};
+use crate::store::{AlertQuery, Store, SwapRow};
+
+/// Trades needed in 24 hours before sentiment is given as a number.
+pub const MIN_TRADES_FOR_SENTIMENT: usize = 5;
+
+/// Market queries over the index.
+#[derive(Clone)]
+pub struct Market {
+    analyzer: Arc<Analyzer>,
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+}
+
+/// A tracked token with what the market views need.
+struct Row {
+    chain: String,
+    analysis: TokenAnalysis,
+    added_at: DateTime<Utc>,
+    volume_24h: f64,
+    change_24h: Option<f64>,
+}
+
+fn price_change(swaps: &[SwapRow]) -> Option<f64> {
+    let first = swaps.first()?.price_usd;
+    let last = swaps.last()?.price_usd;
+    (first > 0.0).then(|| last / first - 1.0)
+}
+
+fn flow(window: &str, swaps: &[SwapRow]) -> FlowWindow {
+    let buys: Vec<&SwapRow> = swaps.iter().filter(|s| s.side == "buy").collect();
+    let sells: Vec<&SwapRow> = swaps.iter().filter(|s| s.side == "sell").collect();
+    let buy_volume: f64 = buys.iter().map(|s| s.amount_usd).sum();
+    let sell_volume: f64 = sells.iter().map(|s| s.amount_usd).sum();
+    FlowWindow {
+        window: window.into(),
+        buys: buys.len() as u64,
+        sells: sells.len() as u64,
+        buy_volume_usd: buy_volume,
+        sell_volume_usd: sell_volume,
+        unique_buyers: buys.iter().map(|s| s.trader.as_str()).collect::<BTreeSet<_>>().len() as u64,
+        unique_sellers: sells.iter().map(|s| s.trader.as_str()).collect::<BTreeSet<_>>().len() as u64,
+        net_flow_usd: buy_volume - sell_volume,
+        price_change: price_change(swaps),
+    }
+}
+
+fn imbalance(a: f64, b: f64) -> f64 {
+    if a + b > 0.0 {
+        (a - b) / (a + b)
+    } else {
+        0.0
+    }
+}
+
+impl Market {
+    /// Market queries over `analyzer`'s chains and `store`'s index.
+    pub fn new(analyzer: Arc<Analyzer>, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Market {
+        Market { analyzer, store, clock }
+    }
+
+    fn chain_filter(chain: Option<&str>) -> Result<Option<Chain>, AnalysisError> {
+        chain
+            .map(|c| Chain::parse(c).ok_or_else(|| crate::chains::InputError::UnknownChain(c.to_string()).into()))
+            .transpose()
+    }
+
+    async fn rows(&self, chain: Option<&str>) -> Result<Vec<Row>, AnalysisError> {
+        let since = self.clock.now() - Duration::hours(24);
+        let mut rows = Vec::new();
+        for tracked in self.store.tracked_tokens(chain).await? {
+            let (Some(chain_id), Ok(address)) = (Chain::parse(&tracked.chain), tracked.token.parse::<Address>()) else { continue };
+            let Some(analysis) = self.analyzer.latest(TokenRef { chain: chain_id, address }).await? else { continue };
+            let swaps = self.store.swaps_since(&tracked.chain, &tracked.token, since).await?;
+            rows.push(Row {
+                chain: tracked.chain.clone(),
+                added_at: tracked.added_at,
+                volume_24h: swaps.iter().map(|s| s.amount_usd).sum(),
+                change_24h: price_change(&swaps),
+                analysis,
+            });
+        }
+        Ok(rows)
+    }
+
+    /// Per chain and in total.
+    pub async fn overview(&self, chain: Option<&str>) -> Result<MarketOverview, AnalysisError> {
+        Self::chain_filter(chain)?;
+        let now = self.clock.now();
+        let since = now - Duration::hours(24);
+        let rows = self.rows(chain).await?;
+        let alerts = self.store.alerts(&AlertQuery { chain: chain.map(String::from), since: Some(since), limit: i64::MAX >> 1, ..Default::default() }).await?;
+        let mut chains: Vec<String> = self.analyzer.served_chains().iter().map(|c| c.id().to_string()).collect();
+        if let Some(c) = chain {
+            chains.retain(|x| x == c);
+        }
+        let summarise = |name: &str, rows: Vec<&Row>, alerts: usize, native: Option<f64>| {
+            let mut labels = LabelCounts::default();
+            for r in &rows {
+                match r.analysis.label {
+                    RiskLabel::Safe => labels.safe += 1,
+                    RiskLabel::Caution => labels.caution += 1,
+                    RiskLabel::Risky => labels.risky += 1,
+                    RiskLabel::Critical => labels.critical += 1,
+                }
+            }
+            let mut movers: Vec<Mover> = rows
+                .iter()
+                .filter_map(|r| {
+                    Some(Mover {
+                        chain: r.chain.clone(),
+                        address: r.analysis.address.clone(),
+                        symbol: r.analysis.meta.symbol.clone(),
+                        price_usd: r.analysis.meta.price_usd,
+                        price_change_24h: r.change_24h?,
+                        label: r.analysis.label,
+                    })
+                })
+                .collect();
+            movers.sort_by(|a, b| b.price_change_24h.abs().total_cmp(&a.price_change_24h.abs()));
+            movers.truncate(5);
+            MarketSummary {
+                chain: name.to_string(),
+                tokens_tracked: rows.len() as u64,
+                new_tokens_24h: rows.iter().filter(|r| r.added_at >= since).count() as u64,
+                liquidity_usd: rows.iter().filter_map(|r| r.analysis.meta.liquidity_usd).sum(),
+                volume_24h_usd: rows.iter().map(|r| r.volume_24h).sum(),
+                labels,
+                alerts_24h: alerts as u64,
+                native_price_usd: native,
+                movers,
+            }
+        };
+        let mut per_chain = Vec::new();
+        for name in &chains {
+            let chain_rows: Vec<&Row> = rows.iter().filter(|r| &r.chain == name).collect();
+            let native = chain_rows.iter().find_map(|r| {
+                // Any priced pool against the wrapped native gives its price.
+                let pool = r.analysis.meta.pools.iter().find(|p| p.liquidity_usd.is_some() && p.reserve_quote > 0.0 && p.quote_symbol != "USDC" && p.quote_symbol != "USDT" && p.quote_symbol != "TUSD")?;
+                pool.liquidity_usd.map(|l| l / 2.0 / pool.reserve_quote)
+            });
+            let chain_alerts = alerts.iter().filter(|a| &a.chain == name).count();
+            per_chain.push(summarise(name, chain_rows, chain_alerts, native));
+        }
+        let total = summarise("all", rows.iter().collect(), alerts.len(), None);
+        Ok(MarketOverview { chains: per_chain, total, generated_at: self.clock.now_seconds() })
+    }
+
+    /// Top tokens, sorted and filtered; (rows after the cursor, the sort value of each).
+    pub async fn top_tokens(&self, filter: &TopTokensFilter, after: Option<(f64, String, String)>, limit: usize) -> Result<Vec<(TopToken, f64)>, AnalysisError> {
+        Self::chain_filter(filter.chain.as_deref())?;
+        let sort = filter.sort.unwrap_or_default();
+        let mut rows: Vec<(TopToken, f64)> = self
+            .rows(filter.chain.as_deref())
+            .await?
+            .into_iter()
+            .filter(|r| filter.label.is_none_or(|l| r.analysis.label == l))
+            .map(|r| {
+                let token = TopToken {
+                    chain: r.chain.clone(),
+                    address: r.analysis.address.clone(),
+                    name: r.analysis.meta.name.clone(),
+                    symbol: r.analysis.meta.symbol.clone(),
+                    price_usd: r.analysis.meta.price_usd,
+                    liquidity_usd: r.analysis.meta.liquidity_usd,
+                    market_cap_usd: r.analysis.meta.market_cap_usd,
+                    volume_24h_usd: r.volume_24h,
+                    price_change_24h: r.change_24h,
+                    score: r.analysis.score,
+                    label: r.analysis.label,
+                };
+                let value = match sort {
+                    TopTokensSort::Liquidity => token.liquidity_usd.unwrap_or(-1.0),
+                    TopTokensSort::Volume24h => token.volume_24h_usd,
+                    TopTokensSort::MarketCap => token.market_cap_usd.unwrap_or(-1.0),
+                    TopTokensSort::PriceChange24h => token.price_change_24h.unwrap_or(f64::MIN),
+                };
+                (token, value)
+            })
+            .collect();
+        // Largest first; chain and address break ties, so the order is total and pages are stable.
+        rows.sort_by(|(a, va), (b, vb)| vb.total_cmp(va).then_with(|| a.chain.cmp(&b.chain)).then_with(|| a.address.cmp(&b.address)));
+        if let Some((value, chain, address)) = after {
+            rows.retain(|(t, v)| {
+                v.total_cmp(&value).is_lt() || (*v == value && (t.chain.clone(), t.address.clone()) > (chain.clone(), address.clone()))
+            });
+        }
+        rows.truncate(limit);
+        Ok(rows)
+    }
+
+    /// Sentiment of a token from its swaps.
+    pub async fn sentiment(&self, chain: &str, address: &str) -> Result<TokenSentiment, AnalysisError> {
+        let token = self.analyzer.token_ref(chain, address)?;
+        let checksummed = token.address.to_checksum(None);
+        let now = self.clock.now();
+        let day = self.store.swaps_since(chain, &checksummed, now - Duration::hours(24)).await?;
+        let hour: Vec<SwapRow> = day.iter().filter(|s| s.observed_at >= now - Duration::hours(1)).cloned().collect();
+        let windows = vec![flow("1h", &hour), flow("24h", &day)];
+        let (d, h) = (&windows[1], &windows[0]);
+        let (score, label, reason, components) = if day.len() < MIN_TRADES_FOR_SENTIMENT {
+            (
+                None,
+                SentimentLabel::InsufficientData,
+                Some(format!(
+                    "{} swap(s) in the last 24 hours; at least {MIN_TRADES_FOR_SENTIMENT} are needed to say which way trading leans",
+                    day.len()
+                )),
+                None,
+            )
+        } else {
+            let c = SentimentComponents {
+                volume_imbalance: imbalance(d.buy_volume_usd, d.sell_volume_usd),
+                count_imbalance: imbalance(d.buys as f64, d.sells as f64),
+                trader_imbalance: imbalance(d.unique_buyers as f64, d.unique_sellers as f64),
+                recent_volume_imbalance: imbalance(h.buy_volume_usd, h.sell_volume_usd),
+            };
+            let score = (100.0 * (0.4 * c.volume_imbalance + 0.2 * c.count_imbalance + 0.2 * c.trader_imbalance + 0.2 * c.recent_volume_imbalance)).clamp(-100.0, 100.0);
+            let score = (score * 10.0).round() / 10.0;
+            let label = if score >= 20.0 {
+                SentimentLabel::Bullish
+            } else if score <= -20.0 {
+                SentimentLabel::Bearish
+            } else {
+                SentimentLabel::Neutral
+            };
+            (Some(score), label, None, Some(c))
+        };
+        Ok(TokenSentiment {
+            chain: chain.to_string(),
+            address: checksummed,
+            score,
+            label,
+            reason,
+            components,
+            windows,
+            generated_at: self.clock.now_seconds(),
+        })
+    }
+
+    /// A page of the alert feed, newest first, after `before_id`.
+    pub async fn alerts(&self, filter: &AlertFilter, before_id: Option<i64>, limit: usize) -> Result<Vec<(Alert, i64)>, AnalysisError> {
+        Self::chain_filter(filter.chain.as_deref())?;
+        let query = AlertQuery {
+            chain: filter.chain.clone(),
+            min_rank: filter.min_severity.map_or(0, |s| alerts::severity_rank(s).1),
+            kind: filter.kind.map(|k| alerts::kind_name(k).to_string()),
+            since: filter.since,
+            before_id,
+            limit: limit as i64,
+        };
+        Ok(self.store.alerts(&query).await?.iter().map(|r| (alerts::to_wire(r), r.id)).collect())
+    }
+}
