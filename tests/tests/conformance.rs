@@ -88,6 +88,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     market_alerts_follow_the_chain,
     market_sentiment_follows_swap_flow,
     market_feed_pages_are_stable_and_survive_restarts,
+    market_index_survives_a_reorganisation,
 ];
 
 fn main() {

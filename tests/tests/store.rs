@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use chrono::{Duration, TimeZone, Utc};
 use riskintel_api::{Plan, Scope};
-use riskintel_server::store::{self, Account, KeyRecord, PostgresStore, SqliteStore, Store, StoreError};
+use riskintel_server::store::{self, Account, AlertQuery, AlertRow, KeyRecord, PostgresStore, SqliteStore, Store, StoreError, SwapRow, TrackedPair};
 use riskintel_tests::{Backend, TestDatabase};
 
 async fn open(backend: Backend) -> (Arc<dyn Store>, TestDatabase) {
@@ -55,7 +55,7 @@ macro_rules! on_both_backends {
     };
 }
 
-on_both_backends!(accounts_round_trip, keys_round_trip_and_names_are_unique, key_listing_pages_by_creation, rotation_is_guarded_and_revocation_is_final, rate_windows_count_and_prune, usage_reserves_up_to_a_cap_and_releases, migrations_are_idempotent);
+on_both_backends!(alerts_are_unique_and_listed_newest_first, market_cursor_and_swaps_are_exactly_once, tracked_pairs_keep_their_baseline, accounts_round_trip, keys_round_trip_and_names_are_unique, key_listing_pages_by_creation, rotation_is_guarded_and_revocation_is_final, rate_windows_count_and_prune, usage_reserves_up_to_a_cap_and_releases, migrations_are_idempotent);
 
 async fn accounts_round_trip(backend: Backend) {
     let (store, db) = open(backend).await;
@@ -272,4 +272,100 @@ async fn sqlite_and_postgres_schemas_match() {
     postgres.pool().close().await;
     sqlite_db.drop_database().await.unwrap();
     postgres_db.drop_database().await.unwrap();
+}
+
+fn alert(key: &str, chain: &str, kind: &str, rank: i64, minute: u32) -> AlertRow {
+    AlertRow {
+        id: 0,
+        event_key: key.into(),
+        chain: chain.into(),
+        token: "0xToken".into(),
+        kind: kind.into(),
+        severity: "high".into(),
+        severity_rank: rank,
+        title: "t".into(),
+        detail: "d".into(),
+        score_before: None,
+        label_before: None,
+        score_after: Some(50.0),
+        label_after: Some("risky".into()),
+        block: 7,
+        observed_at: t(minute, 0),
+    }
+}
+
+async fn alerts_are_unique_and_listed_newest_first(backend: Backend) {
+    let (store, db) = open(backend).await;
+    let a = store.alert_insert(&alert("e1", "eth", "new_token", 1, 1)).await.unwrap().unwrap();
+    assert_eq!(store.alert_insert(&alert("e1", "eth", "new_token", 1, 1)).await.unwrap(), None, "one alert per event");
+    let b = store.alert_insert(&alert("e2", "bsc", "honeypot_detected", 4, 2)).await.unwrap().unwrap();
+    let c = store.alert_insert(&alert("e3", "eth", "label_changed", 2, 3)).await.unwrap().unwrap();
+    assert!(a < b && b < c);
+    let all = store.alerts(&AlertQuery { limit: 10, ..Default::default() }).await.unwrap();
+    assert_eq!(all.iter().map(|r| r.id).collect::<Vec<_>>(), vec![c, b, a]);
+    let page = store.alerts(&AlertQuery { limit: 10, before_id: Some(c), ..Default::default() }).await.unwrap();
+    assert_eq!(page.iter().map(|r| r.id).collect::<Vec<_>>(), vec![b, a]);
+    let eth = store.alerts(&AlertQuery { chain: Some("eth".into()), limit: 10, ..Default::default() }).await.unwrap();
+    assert_eq!(eth.len(), 2);
+    let severe = store.alerts(&AlertQuery { min_rank: 3, limit: 10, ..Default::default() }).await.unwrap();
+    assert_eq!(severe.iter().map(|r| r.id).collect::<Vec<_>>(), vec![b]);
+    let kind = store.alerts(&AlertQuery { kind: Some("label_changed".into()), limit: 10, ..Default::default() }).await.unwrap();
+    assert_eq!(kind.len(), 1);
+    let recent = store.alerts(&AlertQuery { since: Some(t(2, 0)), limit: 10, ..Default::default() }).await.unwrap();
+    assert_eq!(recent.len(), 2);
+    assert_eq!(recent[0].label_after.as_deref(), Some("risky"));
+    close(store, db).await;
+}
+
+fn swap(block: i64, log_index: i64) -> SwapRow {
+    SwapRow {
+        chain: "eth".into(),
+        pair: "0xpair".into(),
+        block,
+        log_index,
+        token: "0xToken".into(),
+        trader: "0xtrader".into(),
+        side: "buy".into(),
+        amount_token: 10.0,
+        amount_usd: 5.0,
+        price_usd: 0.5,
+        observed_at: t(5, 0),
+    }
+}
+
+async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
+    let (store, db) = open(backend).await;
+    assert_eq!(store.cursor_get("eth", "market").await.unwrap(), None);
+    assert!(store.cursor_advance("eth", "market", None, 11, "0xa", &[swap(10, 0)]).await.unwrap());
+    // A second indexer that read the same range loses: nothing is counted twice.
+    assert!(!store.cursor_advance("eth", "market", None, 11, "0xa", &[swap(10, 0)]).await.unwrap());
+    assert!(!store.cursor_advance("eth", "market", Some(5), 11, "0xa", &[swap(10, 1)]).await.unwrap());
+    assert!(store.cursor_advance("eth", "market", Some(11), 21, "0xb", &[swap(20, 0), swap(20, 0)]).await.unwrap());
+    assert_eq!(store.cursor_get("eth", "market").await.unwrap(), Some((21, "0xb".into())));
+    assert_eq!(store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap().len(), 2);
+    // A re-organisation rewinds and forgets what it read from there.
+    store.cursor_rewind("eth", "market", 15).await.unwrap();
+    assert_eq!(store.cursor_get("eth", "market").await.unwrap(), Some((15, String::new())));
+    assert_eq!(store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap().len(), 1);
+    close(store, db).await;
+}
+
+async fn tracked_pairs_keep_their_baseline(backend: Backend) {
+    let (store, db) = open(backend).await;
+    let pair = |reserve: f64| TrackedPair {
+        chain: "eth".into(),
+        pair: "0xpair".into(),
+        token: "0xToken".into(),
+        quote: "0xweth".into(),
+        dex: "dex".into(),
+        reserve_quote: reserve,
+    };
+    store.tracked_pair_add(&pair(0.0)).await.unwrap();
+    store.tracked_pair_add(&pair(10.0)).await.unwrap();
+    assert_eq!(store.tracked_pairs("eth").await.unwrap()[0].reserve_quote, 10.0, "a new pair takes its first baseline");
+    store.tracked_pair_add(&pair(3.0)).await.unwrap();
+    assert_eq!(store.tracked_pairs("eth").await.unwrap()[0].reserve_quote, 10.0, "an existing baseline stays");
+    store.tracked_pair_reserve("eth", "0xpair", 4.0).await.unwrap();
+    assert_eq!(store.tracked_pairs("eth").await.unwrap()[0].reserve_quote, 4.0);
+    close(store, db).await;
 }

@@ -172,6 +172,7 @@ impl Indexer {
         let mut marked: BTreeMap<Address, bool> = BTreeMap::new();
         let mut drops = Vec::new();
         // New pairs first, so their swaps in the same range count.
+        let known_pairs: std::collections::HashSet<String> = pairs.iter().map(|p| p.pair.clone()).collect();
         let mut pair_map: HashMap<String, TrackedPair> = pairs.into_iter().map(|p| (p.pair.clone(), p)).collect();
         for log in logs.iter().filter(|l| l["topics"][0] == PAIR_CREATED) {
             let (Some(token0), Some(token1)) = (topic_address(&log["topics"][1]), topic_address(&log["topics"][2])) else { continue };
@@ -208,6 +209,18 @@ impl Indexer {
             if new {
                 marked.insert(token, true);
             }
+        }
+        // Pairs discovered in this range: read their swaps and syncs of the same range too.
+        let new_pairs: Vec<String> = pair_map.keys().filter(|p| !known_pairs.contains(*p)).cloned().collect();
+        if !new_pairs.is_empty() {
+            let filter = json!({"address": new_pairs, "topics": [[SWAP, SYNC]]});
+            let limits = IndexLimits { lookback_blocks: 0, chunk_blocks: read_to - next + 1, max_requests: 4 };
+            let extra = scan_logs(&evm.rpc, &[filter], next, read_to, limits).await?;
+            if extra.next <= read_to {
+                return Ok(());
+            }
+            logs.extend(extra.logs);
+            logs.sort_by_key(|l| (l.get("blockNumber").and_then(hex_number), l.get("logIndex").and_then(hex_number)));
         }
         let native_usd = self.native_price(evm).await.unwrap_or(0.0);
         let mut decimals: HashMap<String, u8> = HashMap::new();
@@ -279,6 +292,12 @@ impl Indexer {
                 }
                 self.store.tracked_pair_reserve(chain.id(), pair_address, *reserve).await?;
             } else if *reserve > pair.reserve_quote {
+                if pair.reserve_quote == 0.0 {
+                    // First liquidity: the token just became tradeable; look at it again.
+                    if let Ok(token) = pair.token.parse::<Address>() {
+                        marked.entry(token).or_insert(false);
+                    }
+                }
                 self.store.tracked_pair_reserve(chain.id(), pair_address, *reserve).await?;
             }
         }

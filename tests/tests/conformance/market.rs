@@ -81,6 +81,29 @@ pub async fn market_alerts_follow_the_chain(backend: Backend) -> anyhow::Result<
     let row = top.iter().find(|t| t.address == token.to_checksum(None)).context("new token in top tokens")?;
     ensure!(row.symbol == "NEWT" && row.liquidity_usd == Some(60_000.0), "{row:?}");
 
+    // New tokens are minted.
+    on_chain(&chain, move |node, chain| node.exec(chain.deployer, token, "mint(address,uint256)", &[Arg::Addr(chain.deployer), Arg::Uint(e18(500_000))])).await?;
+    let minted = wait_for(&client, AlertKind::SupplyMinted, token).await?;
+    ensure!(minted.detail.contains("50.0%"), "{}", minted.detail);
+
+    // A honeypot appears.
+    let honeypot = on_chain(&chain, |node, chain| {
+        // Created, armed, then given liquidity, as such launches go.
+        let args = [Arg::Str("Trap Token".into()), Arg::Str("TRAP".into()), Arg::Uint(e18(1_000_000))];
+        let token = node.deploy(chain.deployer, "SellRevertToken", &args)?;
+        node.exec(chain.deployer, chain.factory, "createPair(address,address)", &[Arg::Addr(token), Arg::Addr(chain.weth)])?;
+        let pair = node.view_word(chain.factory, "getPair(address,address)", &[Arg::Addr(token), Arg::Addr(chain.weth)])?;
+        let pair = Address::from_slice(&pair.to_be_bytes::<32>()[12..]);
+        node.exec(chain.deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
+        node.exec(chain.deployer, token, "transfer(address,uint256)", &[Arg::Addr(pair), Arg::Uint(e18(400_000))])?;
+        node.exec(chain.deployer, chain.weth, "transfer(address,uint256)", &[Arg::Addr(pair), Arg::Uint(e18(10))])?;
+        node.exec(chain.deployer, pair, "mint(address)", &[Arg::Addr(chain.deployer)])?;
+        Ok(token)
+    })
+    .await?;
+    let detected = wait_for(&client, AlertKind::HoneypotDetected, honeypot).await?;
+    ensure!(detected.severity == types::Severity::Critical && detected.label_after == Some(types::RiskLabel::Critical));
+
     // The owner changes.
     let stranger = rig::random_address();
     on_chain(&chain, move |node, chain| node.exec(chain.deployer, token, "transferOwnership(address)", &[Arg::Addr(stranger)])).await?;
@@ -252,5 +275,32 @@ pub async fn market_feed_pages_are_stable_and_survive_restarts(backend: Backend)
     }
     let ids: Vec<i64> = alerts.iter().map(|a| a.id.parse().unwrap()).collect();
     ensure!(ids.windows(2).all(|w| w[0] > w[1]), "newest first: {ids:?}");
+    server.stop().await
+}
+
+pub async fn market_index_survives_a_reorganisation(backend: Backend) -> anyhow::Result<()> {
+    let (_anvil, chain) = fresh_chain(31503).await?;
+    let mut config = market_config(&chain);
+    // The test's re-organisation replaces about 40 blocks.
+    config.market.reorg_depth = 200;
+    let server = TestServer::start_with(backend, config).await?;
+    let client = server.client(&server.owner_key());
+    let snapshot = on_chain(&chain, |node, _| node.call("evm_snapshot", serde_json::json!([]))).await?;
+    let (orphan, _) = on_chain(&chain, |node, chain| launch(node, chain, "PlainToken", "ORPH")).await?;
+    wait_for(&client, AlertKind::NewToken, orphan).await?;
+    // The blocks the index read are replaced by others.
+    let survivor = on_chain(&chain, move |node, chain| {
+        node.call("evm_revert", serde_json::json!([snapshot]))?;
+        node.deploy(chain.deployer, "NotAToken", &[])?;
+        let (token, _) = launch(node, chain, "PlainToken", "SURV")?;
+        for _ in 0..5 {
+            node.call("evm_mine", serde_json::json!([]))?;
+        }
+        Ok(token)
+    })
+    .await?;
+    ensure!(survivor != orphan);
+    let alert = wait_for(&client, AlertKind::NewToken, survivor).await?;
+    ensure!(alert.detail.contains("SURV"), "{}", alert.detail);
     server.stop().await
 }
