@@ -239,3 +239,59 @@ pub fn to_wire(row: &AlertRow) -> Alert {
         observed_at: row.observed_at,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analysis(label: &str, score: f64, owner: &str, implementation: Option<&str>, supply: &str, signals: &[&str]) -> TokenAnalysis {
+        let signals: Vec<serde_json::Value> = signals
+            .iter()
+            .map(|id| serde_json::json!({"id": id, "severity": "critical", "weight": 1.0, "category": "trading",
+                "title": "t", "detail": "d", "evidence": {"rpc": "r", "block": 1, "raw": null}}))
+            .collect();
+        serde_json::from_value(serde_json::json!({
+            "chain": "eth", "address": "0x0000000000000000000000000000000000000001", "score": score, "label": label,
+            "signals": signals, "cached_at": "2026-11-21T12:00:00Z", "as_of_block": 42,
+            "coverage": {"ratio": 1.0, "checks": []}, "simulations": [], "stale": false,
+            "meta": {"name": "N", "symbol": "SYM", "price_usd": null, "market_cap_usd": null, "decimals": 18,
+                "total_supply": supply, "liquidity_usd": null, "pools": [], "owner": owner, "is_proxy": implementation.is_some(),
+                "implementation": implementation, "first_seen_block": 1, "buy_tax": null, "sell_tax": null, "transfer_tax": null}
+        }))
+        .expect("valid analysis")
+    }
+
+    fn kinds(rows: &[AlertRow]) -> Vec<&str> {
+        rows.iter().map(|r| r.kind.as_str()).collect()
+    }
+
+    #[test]
+    fn every_change_raises_its_alert_once() {
+        let at = chrono::Utc::now();
+        let before = analysis("caution", 30.0, "0xaa", Some("0x01"), "1000", &[]);
+        let after = analysis("critical", 100.0, "0xbb", Some("0x02"), "1500", &["honeypot"]);
+        let rows = diff(Some(&before), &after, false, at);
+        assert_eq!(kinds(&rows), ["honeypot_detected", "label_changed", "ownership_changed", "proxy_upgraded", "supply_minted"]);
+        let label = &rows[1];
+        assert_eq!((label.label_before.as_deref(), label.label_after.as_deref()), (Some("caution"), Some("critical")));
+        assert_eq!(label.severity, "critical");
+        assert!(rows[4].detail.contains("50.0%"));
+        // The same change seen again has the same event keys: stored once.
+        let again = diff(Some(&before), &after, false, at);
+        assert_eq!(rows.iter().map(|r| &r.event_key).collect::<Vec<_>>(), again.iter().map(|r| &r.event_key).collect::<Vec<_>>());
+        // Nothing changed, nothing to say; a better label is news of low severity.
+        assert!(diff(Some(&after), &after, false, at).is_empty());
+        let better = diff(Some(&after), &analysis("safe", 5.0, "0xbb", Some("0x02"), "1500", &[]), false, at);
+        assert_eq!(kinds(&better), ["label_changed"]);
+        assert_eq!(better[0].severity, "info");
+        // A new token: its first label.
+        let new = diff(None, &before, true, at);
+        assert_eq!(kinds(&new), ["new_token"]);
+        assert!(new[0].label_before.is_none() && new[0].label_after.as_deref() == Some("caution"));
+        // Renouncing is reported, as info.
+        let renounced = diff(Some(&before), &analysis("caution", 30.0, "0x0000000000000000000000000000000000000000", Some("0x01"), "1000", &[]), false, at);
+        assert_eq!(kinds(&renounced), ["ownership_changed"]);
+        assert_eq!(renounced[0].severity, "info");
+        assert_eq!(to_wire(&renounced[0]).kind, AlertKind::OwnershipChanged);
+    }
+}
