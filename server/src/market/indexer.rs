@@ -254,7 +254,7 @@ impl Indexer {
             let token_decimals = match decimals.get(&pair.token) {
                 Some(d) => *d,
                 None => {
-                    let d = self.decimals_of(chain, token).await.unwrap_or(18);
+                    let d = self.decimals_of(chain, evm, token).await.unwrap_or(18);
                     decimals.insert(pair.token.clone(), d);
                     d
                 }
@@ -316,8 +316,13 @@ impl Indexer {
         self.reanalyse(chain, marked, drops).await
     }
 
-    async fn decimals_of(&self, chain: Chain, token: Address) -> Option<u8> {
-        self.analyzer.latest(TokenRef { chain, address: token }).await.ok().flatten().and_then(|a| a.meta.decimals)
+    /// A token's decimals: from its analysis, or asked of the token (a pair found in this very poll).
+    async fn decimals_of(&self, chain: Chain, evm: &EvmChain, token: Address) -> Option<u8> {
+        if let Some(d) = self.analyzer.latest(TokenRef { chain, address: token }).await.ok().flatten().and_then(|a| a.meta.decimals) {
+            return Some(d);
+        }
+        let answer = self.multicall(evm, &[Call3 { target: token, data: abi::call("decimals()", &[]) }]).await?;
+        answer.first()?.as_deref().and_then(abi::decode_uint).and_then(|d| u8::try_from(d).ok())
     }
 
     /// The wrapped native's USD price from its deepest stablecoin pair.

@@ -153,9 +153,10 @@ impl Market {
         let mut per_chain = Vec::new();
         for name in &chains {
             let chain_rows: Vec<&Row> = rows.iter().filter(|r| &r.chain == name).collect();
+            let wrapped = Chain::parse(name).and_then(|c| self.analyzer.wrapped_native(c)).map(|a| a.to_checksum(None));
             let native = chain_rows.iter().find_map(|r| {
-                // Any priced pool against the wrapped native gives its price.
-                let pool = r.analysis.meta.pools.iter().find(|p| p.liquidity_usd.is_some() && p.reserve_quote > 0.0 && p.quote_symbol != "USDC" && p.quote_symbol != "USDT" && p.quote_symbol != "TUSD")?;
+                // Any priced pool against the wrapped native gives its price: liquidity is twice its side.
+                let pool = r.analysis.meta.pools.iter().find(|p| Some(&p.quote_address) == wrapped.as_ref() && p.reserve_quote > 0.0)?;
                 pool.liquidity_usd.map(|l| l / 2.0 / pool.reserve_quote)
             });
             let chain_alerts = alerts.iter().filter(|a| &a.chain == name).count();

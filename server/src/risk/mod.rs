@@ -163,6 +163,11 @@ impl Analyzer {
         chains
     }
 
+    /// The wrapped native token of a served chain.
+    pub fn wrapped_native(&self, chain: Chain) -> Option<Address> {
+        self.chains.get(&chain).map(|c| c.wrapped.address)
+    }
+
     /// The latest stored analysis of a token, whatever its age.
     pub async fn latest(&self, token: TokenRef) -> Result<Option<TokenAnalysis>, AnalysisError> {
         Ok(self.cached(token.chain.id(), &token.address.to_checksum(None)).await?.map(|(a, _)| a))
