@@ -173,7 +173,11 @@ impl Default for Config {
             auth: AuthConfig::default(),
             analysis: AnalysisConfig::default(),
             market: MarketConfig::default(),
-            chains: crate::chains::defaults::evm_chains(),
+            chains: {
+                let mut chains = crate::chains::defaults::evm_chains();
+                chains.insert("sol".into(), crate::chains::defaults::solana());
+                chains
+            },
             allowlist: default_allowlist(),
         }
     }
@@ -193,6 +197,8 @@ fn default_allowlist() -> Vec<AllowlistEntry> {
         entry("arb", "0xaf88d065e77c8cC2239327C5EDb3A432268e5831", "Circle"),
         entry("poly", "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", "Circle"),
         entry("avax", "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E", "Circle"),
+        entry("sol", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "Circle"),
+        entry("sol", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", "Tether"),
     ]
 }
 

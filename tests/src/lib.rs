@@ -16,7 +16,9 @@ use riskintel_server::logging::{self, LogSink};
 use riskintel_server::store::Store;
 
 pub mod db;
+pub mod jsonrpc;
 pub mod rig;
+pub mod solana_node;
 
 pub use db::{Backend, TestDatabase};
 

@@ -558,6 +558,7 @@ pub fn chains_config(served: &[(&str, &RigChain)]) -> BTreeMap<String, riskintel
                     fee_bps: 30,
                 }],
                 lp_lockers: Vec::new(),
+                price_pool: String::new(),
             },
         );
     }

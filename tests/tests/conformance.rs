@@ -25,8 +25,12 @@ mod market;
 mod simulation;
 
 use market::*;
+#[path = "conformance/solana.rs"]
+mod solana;
 #[path = "conformance/tokens.rs"]
 mod tokens;
+
+use solana::*;
 #[path = "conformance/wallets.rs"]
 mod wallets;
 
@@ -89,6 +93,8 @@ const TESTS: &[(&str, TestFn)] = tests![
     market_sentiment_follows_swap_flow,
     market_feed_pages_are_stable_and_survive_restarts,
     market_index_survives_a_reorganisation,
+    solana_mints_extensions_holders_and_liquidity,
+    solana_bad_input_and_node_failures,
 ];
 
 fn main() {

@@ -198,14 +198,17 @@ fn rig() -> anyhow::Result<()> {
     }
     let built = newest_mtime(&dir.join("build"));
     let sources = newest_mtime(&dir.join("contracts")).into_iter().chain(std::fs::metadata(dir.join("compile.js"))?.modified().ok()).max();
-    if built.is_none() || built < sources || stale {
-        let status = Command::new("node")
-            .arg("compile.js")
-            .current_dir(&dir)
-            .status()
-            .context("running node: the test rig needs Node.js")?;
-        if !status.success() {
-            bail!("compiling the test contracts failed");
+    let sources = sources.into_iter().chain(std::fs::metadata(dir.join("solana.mjs"))?.modified().ok()).max();
+    if built.is_none() || built < sources || stale || !dir.join("build/solana.json").exists() {
+        for (script, what) in [("compile.js", "compiling the test contracts"), ("solana.mjs", "building the Solana fixture")] {
+            let status = Command::new("node")
+                .arg(script)
+                .current_dir(&dir)
+                .status()
+                .context("running node: the test rig needs Node.js")?;
+            if !status.success() {
+                bail!("{what} failed");
+            }
         }
     }
     Ok(())

@@ -108,10 +108,37 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
     chains
 }
 
+/// The default configuration of Solana: its public mainnet endpoint,
+/// wrapped SOL, USDC and USDT, and Raydium's CPMM program. No price pool by
+/// default: set `chains.sol.price_pool` to a CPMM SOL/USDC pool to price
+/// liquidity quoted in SOL.
+pub fn solana() -> ChainConfig {
+    ChainConfig {
+        rpc_url: "https://api.mainnet-beta.solana.com".into(),
+        multicall3: String::new(),
+        wrapped_native: token(super::solana::WSOL_MINT, "SOL", 9),
+        stablecoins: vec![
+            token("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "USDC", 6),
+            token("Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", "USDT", 6),
+        ],
+        dexes: vec![dex("Raydium CPMM", super::solana::RAYDIUM_CPMM_PROGRAM, "", 25)],
+        lp_lockers: Vec::new(),
+        price_pool: String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chains::parse_evm_address;
+
+    #[test]
+    fn solana_defaults_are_base58_keys() {
+        let sol = solana();
+        for address in [&sol.wrapped_native.address, &sol.stablecoins[0].address, &sol.dexes[0].factory] {
+            assert!(crate::chains::solana::parse_pubkey(address).is_ok(), "{address}");
+        }
+    }
 
     #[test]
     fn every_default_address_is_a_checksummed_address() {

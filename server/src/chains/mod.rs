@@ -2,6 +2,7 @@
 
 pub mod defaults;
 pub mod evm;
+pub mod solana;
 
 use alloy_primitives::Address;
 use serde::{Deserialize, Serialize};
@@ -132,6 +133,9 @@ pub struct ChainConfig {
     /// LP locker contracts (UNCX, Team Finance, PinkLock, …): LP tokens they
     /// hold count as locked, like burned ones.
     pub lp_lockers: Vec<String>,
+    /// Solana: the pool (Raydium CPMM) pricing the wrapped native in a
+    /// stablecoin. Empty: liquidity in SOL is not priced.
+    pub price_pool: String,
 }
 
 impl Default for ChainConfig {
@@ -143,6 +147,7 @@ impl Default for ChainConfig {
             stablecoins: Vec::new(),
             dexes: Vec::new(),
             lp_lockers: Vec::new(),
+            price_pool: String::new(),
         }
     }
 }

@@ -80,12 +80,12 @@ impl ServerContext {
 
     /// The analysis of a token, for an authenticated caller.
     async fn token_analysis(&self, caller: &Caller, chain: &str, address: &str, options: &AnalysisOptions) -> Result<TokenAnalysis, ApiError> {
-        let token = self.analyzer.token_ref(chain, address)?;
+        let target = self.analyzer.target(chain, address)?;
         let fresh = options.fresh.unwrap_or(false);
         if fresh {
             Meter::require_premium(&caller.account, "fresh=true")?;
         }
-        Ok(self.analyzer.analyze(token, fresh).await?)
+        Ok(self.analyzer.analyze_target(target, fresh).await?)
     }
 
     /// The one authenticate-and-meter step every authenticated operation

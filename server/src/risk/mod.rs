@@ -8,6 +8,7 @@ pub mod evm;
 pub mod explain;
 pub mod holders;
 pub mod simulate;
+mod solana;
 mod wallet;
 
 use std::collections::HashMap;
@@ -75,9 +76,44 @@ pub struct Analyzer {
     simulate_trades: bool,
     wallet_max_analyses: usize,
     allowlist: HashMap<(Chain, Address), AllowlistEntry>,
-    inflight: Mutex<HashMap<(Chain, Address), Flight>>,
+    allowlist_sol: HashMap<String, AllowlistEntry>,
+    inflight: Mutex<HashMap<Target, Flight>>,
     /// Recent analyses in memory, in front of the store's cache.
-    recent: Mutex<HashMap<(Chain, Address), Arc<TokenAnalysis>>>,
+    recent: Mutex<HashMap<Target, Arc<TokenAnalysis>>>,
+    solana: Option<Arc<solana::SolanaChain>>,
+}
+
+/// What an analysis is of: an EVM token or a Solana mint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// A token on an EVM chain.
+    Evm(TokenRef),
+    /// A mint on Solana.
+    Sol(crate::chains::solana::Pubkey),
+}
+
+impl Target {
+    /// The chain.
+    pub fn chain(&self) -> Chain {
+        match self {
+            Target::Evm(t) => t.chain,
+            Target::Sol(_) => Chain::Sol,
+        }
+    }
+
+    /// The address as the API writes it (EIP-55 checksummed, or base58).
+    pub fn address(&self) -> String {
+        match self {
+            Target::Evm(t) => t.address.to_checksum(None),
+            Target::Sol(key) => crate::chains::solana::encode(key),
+        }
+    }
+}
+
+impl From<TokenRef> for Target {
+    fn from(token: TokenRef) -> Self {
+        Target::Evm(token)
+    }
 }
 
 /// Analyses kept in memory before expired ones are swept.
@@ -116,11 +152,15 @@ impl Analyzer {
             chains.insert(chain, Arc::new(EvmChain::from_config(id, chain_config, rpc)?));
         }
         let mut allowlist = HashMap::new();
+        let mut allowlist_sol = HashMap::new();
         for entry in &config.allowlist {
             let chain = Chain::parse(&entry.chain).ok_or_else(|| anyhow::anyhow!("allowlist: unknown chain {}", entry.chain))?;
             if chain.is_evm() {
                 let address = parse_evm_address(&entry.address).map_err(|e| anyhow::anyhow!("allowlist: {e}"))?;
                 allowlist.insert((chain, address), entry.clone());
+            } else {
+                let key = crate::chains::solana::parse_pubkey(&entry.address).map_err(|e| anyhow::anyhow!("allowlist: {e}"))?;
+                allowlist_sol.insert(crate::chains::solana::encode(&key), entry.clone());
             }
         }
         Ok(Analyzer {
@@ -136,8 +176,13 @@ impl Analyzer {
             simulate_trades: a.simulate_trades,
             wallet_max_analyses: a.wallet_max_analyses as usize,
             allowlist,
+            allowlist_sol,
             inflight: Mutex::new(HashMap::new()),
             recent: Mutex::new(HashMap::new()),
+            solana: match config.chains.get("sol").filter(|c| !c.rpc_url.is_empty()) {
+                Some(sol) => Some(Arc::new(solana::SolanaChain::from_config(sol, RpcClient::new(http.clone(), &sol.rpc_url, settings.clone()))?)),
+                None => None,
+            },
         })
     }
 
@@ -183,12 +228,30 @@ impl Analyzer {
     /// the same time. When the chain cannot be read and an earlier analysis
     /// exists, that one is returned marked `stale`.
     pub async fn analyze(self: &Arc<Self>, token: TokenRef, fresh: bool) -> Result<TokenAnalysis, AnalysisError> {
+        self.analyze_target(token.into(), fresh).await
+    }
+
+    /// Validate a chain and address of any chain, Solana included.
+    pub fn target(&self, chain: &str, address: &str) -> Result<Target, AnalysisError> {
+        if chain == Chain::Sol.id() {
+            let key = crate::chains::solana::parse_pubkey(address)?;
+            if self.solana.is_none() {
+                return Err(AnalysisError::ChainNotServed("\"sol\" has no RPC endpoint configured on this server".into()));
+            }
+            return Ok(Target::Sol(key));
+        }
+        Ok(self.token_ref(chain, address)?.into())
+    }
+
+    /// [`Analyzer::analyze`] for a token of any chain.
+    pub async fn analyze_target(self: &Arc<Self>, target: Target, fresh: bool) -> Result<TokenAnalysis, AnalysisError> {
+        let token = target;
         if !fresh {
             if let Some(analysis) = self.recent_hit(token) {
                 return Ok((*analysis).clone());
             }
         }
-        let key = (token.chain.id(), token.address.to_checksum(None));
+        let key = (token.chain().id(), token.address());
         let cached = self.cached(key.0, &key.1).await?;
         if !fresh {
             if let Some((analysis, at)) = &cached {
@@ -218,18 +281,18 @@ impl Analyzer {
         self.clock.now() - analysis.cached_at < self.ttl
     }
 
-    fn recent_hit(&self, token: TokenRef) -> Option<Arc<TokenAnalysis>> {
+    fn recent_hit(&self, token: impl Into<Target>) -> Option<Arc<TokenAnalysis>> {
         let recent = self.recent.lock().expect("recent lock");
-        recent.get(&(token.chain, token.address)).filter(|a| self.is_fresh(a)).cloned()
+        recent.get(&token.into()).filter(|a| self.is_fresh(a)).cloned()
     }
 
-    fn remember(&self, token: TokenRef, analysis: Arc<TokenAnalysis>) {
+    fn remember(&self, token: Target, analysis: Arc<TokenAnalysis>) {
         let mut recent = self.recent.lock().expect("recent lock");
         if recent.len() >= RECENT_CAPACITY {
             recent.retain(|_, a| self.is_fresh(a));
         }
         if recent.len() < RECENT_CAPACITY {
-            recent.insert((token.chain, token.address), analysis);
+            recent.insert(token, analysis);
         }
     }
 
@@ -239,21 +302,35 @@ impl Analyzer {
         Ok(serde_json::from_str(&json).ok().map(|analysis| (analysis, at)))
     }
 
-    fn shared_run(self: &Arc<Self>, token: TokenRef) -> Flight {
+    fn shared_run(self: &Arc<Self>, target: Target) -> Flight {
         let mut inflight = self.inflight.lock().expect("inflight lock");
-        if let Some(flight) = inflight.get(&(token.chain, token.address)) {
+        if let Some(flight) = inflight.get(&target) {
             return flight.clone();
         }
         let engine = self.clone();
         let flight = async move {
-            let result = engine.run(token).await.map(Arc::new);
-            engine.inflight.lock().expect("inflight lock").remove(&(token.chain, token.address));
-            result
+            let result = match target {
+                Target::Evm(token) => engine.run(token).await,
+                Target::Sol(mint) => engine.run_solana(mint).await,
+            };
+            engine.inflight.lock().expect("inflight lock").remove(&target);
+            result.map(Arc::new)
         }
         .boxed()
         .shared();
-        inflight.insert((token.chain, token.address), flight.clone());
+        inflight.insert(target, flight.clone());
         flight
+    }
+
+    async fn run_solana(&self, mint: crate::chains::solana::Pubkey) -> Result<TokenAnalysis, AnalysisError> {
+        let chain = self.solana.clone().expect("validated chain");
+        let address = crate::chains::solana::encode(&mint);
+        let allow = self.allowlist_sol.get(&address);
+        let mut analysis = solana::analyze(&chain, mint, allow, self.clock.now()).await?;
+        analysis.cached_at = self.clock.now_seconds();
+        let json = serde_json::to_string(&analysis).map_err(|e| AnalysisError::Store(e.to_string()))?;
+        self.store.analysis_put(&analysis.chain, &analysis.address, &json, analysis.cached_at).await?;
+        Ok(analysis)
     }
 
     async fn run(&self, token: TokenRef) -> Result<TokenAnalysis, AnalysisError> {

@@ -1,0 +1,319 @@
+//! Solana: addresses, program-derived addresses, and the account layouts
+//! the analysis reads (SPL Token and Token-2022 mints with their
+//! extensions, token accounts, Metaplex metadata, Raydium CPMM pools).
+
+use curve25519_dalek::edwards::CompressedEdwardsY;
+use sha2::{Digest, Sha256};
+
+use super::InputError;
+
+/// A 32-byte public key.
+pub type Pubkey = [u8; 32];
+
+/// The SPL Token program.
+pub const TOKEN_PROGRAM: &str = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
+/// The Token-2022 program.
+pub const TOKEN_2022_PROGRAM: &str = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
+/// The Metaplex Token Metadata program.
+pub const METAPLEX_PROGRAM: &str = "metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s";
+/// Raydium's constant-product AMM (CPMM).
+pub const RAYDIUM_CPMM_PROGRAM: &str = "CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C";
+/// Wrapped SOL.
+pub const WSOL_MINT: &str = "So11111111111111111111111111111111111111112";
+/// The burn address.
+pub const INCINERATOR: &str = "1nc1nerator11111111111111111111111111111111";
+
+/// Decode a base58 public key; 422 unless it is 32 bytes.
+pub fn parse_pubkey(text: &str) -> Result<Pubkey, InputError> {
+    let bytes = bs58::decode(text)
+        .into_vec()
+        .map_err(|_| InputError::BadAddress(format!("{text:?} is not base58")))?;
+    bytes
+        .try_into()
+        .map_err(|b: Vec<u8>| InputError::BadAddress(format!("{text:?} decodes to {} bytes; a Solana address has 32", b.len())))
+}
+
+/// Base58 of a key.
+pub fn encode(key: &Pubkey) -> String {
+    bs58::encode(key).into_string()
+}
+
+/// A constant key.
+pub fn key(text: &str) -> Pubkey {
+    parse_pubkey(text).expect("constant is a valid key")
+}
+
+/// The program-derived address of `seeds` under `program` (the first bump,
+/// from 255 down, whose hash is off the ed25519 curve).
+pub fn find_program_address(seeds: &[&[u8]], program: &Pubkey) -> Option<Pubkey> {
+    for bump in (0..=255u8).rev() {
+        let mut hasher = Sha256::new();
+        for seed in seeds {
+            hasher.update(seed);
+        }
+        hasher.update([bump]);
+        hasher.update(program);
+        hasher.update(b"ProgramDerivedAddress");
+        let hash: Pubkey = hasher.finalize().into();
+        if CompressedEdwardsY(hash).decompress().is_none() {
+            return Some(hash);
+        }
+    }
+    None
+}
+
+fn pubkey_at(data: &[u8], at: usize) -> Option<Pubkey> {
+    data.get(at..at + 32)?.try_into().ok()
+}
+
+fn u64_at(data: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(data.get(at..at + 8)?.try_into().ok()?))
+}
+
+fn u16_at(data: &[u8], at: usize) -> Option<u16> {
+    Some(u16::from_le_bytes(data.get(at..at + 2)?.try_into().ok()?))
+}
+
+fn optional_key(data: &[u8], at: usize) -> Option<Pubkey> {
+    pubkey_at(data, at).filter(|k| k.iter().any(|b| *b != 0))
+}
+
+fn coption_key(data: &[u8], at: usize) -> Option<Pubkey> {
+    let tag = u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?);
+    (tag == 1).then(|| pubkey_at(data, at + 4)).flatten()
+}
+
+/// A transfer fee of Token-2022.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransferFee {
+    /// Fee in basis points (the newer fee, which applies from its epoch on).
+    pub basis_points: u16,
+    /// Maximum fee per transfer, base units.
+    pub maximum_fee: u64,
+    /// Who may change it.
+    pub config_authority: Option<Pubkey>,
+}
+
+/// Token metadata (Token-2022 extension or Metaplex).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Metadata {
+    /// Name.
+    pub name: String,
+    /// Symbol.
+    pub symbol: String,
+    /// Who may change it; None when immutable.
+    pub update_authority: Option<Pubkey>,
+    /// Metaplex `is_mutable` (true for the Token-2022 extension with an authority).
+    pub is_mutable: bool,
+    /// Where it was read: `token-2022` or `metaplex`.
+    pub source: &'static str,
+}
+
+/// A mint of SPL Token or Token-2022.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Mint {
+    /// Token-2022 (else SPL Token).
+    pub token_2022: bool,
+    /// Mint authority.
+    pub mint_authority: Option<Pubkey>,
+    /// Supply, base units.
+    pub supply: u64,
+    /// Decimals.
+    pub decimals: u8,
+    /// Freeze authority.
+    pub freeze_authority: Option<Pubkey>,
+    /// Extension type numbers present.
+    pub extensions: Vec<u16>,
+    /// Transfer fee.
+    pub transfer_fee: Option<TransferFee>,
+    /// Permanent delegate.
+    pub permanent_delegate: Option<Pubkey>,
+    /// Transfer hook: (program, authority).
+    pub transfer_hook: Option<(Option<Pubkey>, Option<Pubkey>)>,
+    /// New accounts start frozen.
+    pub default_frozen: bool,
+    /// Tokens cannot be transferred.
+    pub non_transferable: bool,
+    /// Pausable: (authority, paused).
+    pub pausable: Option<(Option<Pubkey>, bool)>,
+    /// Who may close the mint.
+    pub close_authority: Option<Pubkey>,
+    /// Confidential transfers configured.
+    pub confidential_transfers: bool,
+    /// Token-2022 metadata.
+    pub metadata: Option<Metadata>,
+}
+
+fn borsh_string(data: &[u8], at: &mut usize) -> Option<String> {
+    let len = u32::from_le_bytes(data.get(*at..*at + 4)?.try_into().ok()?) as usize;
+    let bytes = data.get(*at + 4..*at + 4 + len)?;
+    *at += 4 + len;
+    Some(String::from_utf8_lossy(bytes).trim_end_matches('\0').trim().to_string())
+}
+
+/// Decode a mint owned by `program` (SPL Token or Token-2022); None when the
+/// bytes are not a mint.
+pub fn decode_mint(data: &[u8], program: &str) -> Option<Mint> {
+    let token_2022 = program == TOKEN_2022_PROGRAM;
+    if !(program == TOKEN_PROGRAM || token_2022) || data.len() < 82 || data[45] != 1 {
+        return None;
+    }
+    if data.len() > 82 && !(token_2022 && data.len() > 165 && data[165] == 1) {
+        // Longer than a mint and not a Token-2022 mint with extensions: a token account or other.
+        return None;
+    }
+    let mut mint = Mint {
+        token_2022,
+        mint_authority: coption_key(data, 0),
+        supply: u64_at(data, 36)?,
+        decimals: data[44],
+        freeze_authority: coption_key(data, 46),
+        ..Mint::default()
+    };
+    let mut at = 166;
+    while at + 4 <= data.len() {
+        let kind = u16_at(data, at)?;
+        let len = u16_at(data, at + 2)? as usize;
+        let value = data.get(at + 4..at + 4 + len)?;
+        at += 4 + len;
+        if kind == 0 {
+            break;
+        }
+        mint.extensions.push(kind);
+        match kind {
+            1 => {
+                mint.transfer_fee = Some(TransferFee {
+                    config_authority: optional_key(value, 0),
+                    maximum_fee: u64_at(value, 72 + 18 + 8)?,
+                    basis_points: u16_at(value, 72 + 18 + 16)?,
+                })
+            }
+            3 => mint.close_authority = optional_key(value, 0),
+            4 => mint.confidential_transfers = true,
+            6 => mint.default_frozen = value.first() == Some(&2),
+            9 => mint.non_transferable = true,
+            12 => mint.permanent_delegate = optional_key(value, 0),
+            14 => mint.transfer_hook = Some((optional_key(value, 32), optional_key(value, 0))),
+            19 => {
+                let mut p = 64;
+                let name = borsh_string(value, &mut p)?;
+                let symbol = borsh_string(value, &mut p)?;
+                let update_authority = optional_key(value, 0);
+                mint.metadata = Some(Metadata { name, symbol, is_mutable: update_authority.is_some(), update_authority, source: "token-2022" });
+            }
+            26 => mint.pausable = Some((optional_key(value, 0), value.get(32) == Some(&1))),
+            _ => {}
+        }
+    }
+    Some(mint)
+}
+
+/// A token account.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TokenAccount {
+    /// Its mint.
+    pub mint: Pubkey,
+    /// Its owner.
+    pub owner: Pubkey,
+    /// Balance, base units.
+    pub amount: u64,
+}
+
+/// Decode a token account (SPL Token or Token-2022).
+pub fn decode_token_account(data: &[u8]) -> Option<TokenAccount> {
+    if data.len() < 165 || data[108] == 0 {
+        return None;
+    }
+    Some(TokenAccount { mint: pubkey_at(data, 0)?, owner: pubkey_at(data, 32)?, amount: u64_at(data, 64)? })
+}
+
+/// The Metaplex metadata account address of a mint.
+pub fn metaplex_address(mint: &Pubkey) -> Option<Pubkey> {
+    let program = key(METAPLEX_PROGRAM);
+    find_program_address(&[b"metadata", &program, mint], &program)
+}
+
+/// Decode Metaplex metadata (v1).
+pub fn decode_metaplex(data: &[u8]) -> Option<Metadata> {
+    if data.first() != Some(&4) {
+        return None;
+    }
+    let update_authority = pubkey_at(data, 1)?;
+    let mut at = 65;
+    let name = borsh_string(data, &mut at)?;
+    let symbol = borsh_string(data, &mut at)?;
+    let _uri = borsh_string(data, &mut at)?;
+    at += 2;
+    match data.get(at)? {
+        0 => at += 1,
+        1 => {
+            let n = u32::from_le_bytes(data.get(at + 1..at + 5)?.try_into().ok()?) as usize;
+            at += 5 + 34 * n;
+        }
+        _ => return None,
+    }
+    let is_mutable = *data.get(at + 1)? == 1;
+    Some(Metadata { name, symbol, update_authority: Some(update_authority), is_mutable, source: "metaplex" })
+}
+
+/// A Raydium CPMM pool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CpmmPool {
+    /// Vault of token 0.
+    pub vault_0: Pubkey,
+    /// Vault of token 1.
+    pub vault_1: Pubkey,
+    /// LP mint.
+    pub lp_mint: Pubkey,
+    /// Token 0 mint.
+    pub mint_0: Pubkey,
+    /// Token 1 mint.
+    pub mint_1: Pubkey,
+    /// Decimals of token 0 and 1.
+    pub decimals: (u8, u8),
+    /// LP tokens the pool has issued (its own accounting).
+    pub lp_supply: u64,
+}
+
+/// Size of a CPMM pool state.
+pub const CPMM_POOL_SIZE: u64 = 637;
+/// Offset of `token_0_mint` and `token_1_mint` in a pool state.
+pub const CPMM_MINT_OFFSETS: [usize; 2] = [168, 200];
+
+/// Decode a CPMM pool state (checks the Anchor discriminator).
+pub fn decode_cpmm_pool(data: &[u8]) -> Option<CpmmPool> {
+    let discriminator: [u8; 32] = Sha256::digest(b"account:PoolState").into();
+    if data.len() < CPMM_POOL_SIZE as usize || data[..8] != discriminator[..8] {
+        return None;
+    }
+    Some(CpmmPool {
+        vault_0: pubkey_at(data, 72)?,
+        vault_1: pubkey_at(data, 104)?,
+        lp_mint: pubkey_at(data, 136)?,
+        mint_0: pubkey_at(data, 168)?,
+        mint_1: pubkey_at(data, 200)?,
+        decimals: (data[331], data[332]),
+        lp_supply: u64_at(data, 333)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_are_base58_of_32_bytes() {
+        assert!(parse_pubkey(WSOL_MINT).is_ok());
+        assert!(matches!(parse_pubkey("0OIl"), Err(InputError::BadAddress(m)) if m.contains("base58")));
+        assert!(matches!(parse_pubkey("1111"), Err(InputError::BadAddress(m)) if m.contains("32")));
+    }
+
+    #[test]
+    fn associated_token_address_is_a_program_derived_address() {
+        // The well-known ATA of the system program's address for wrapped SOL.
+        let ata_program = key("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
+        let owner = key("11111111111111111111111111111111");
+        let derived = find_program_address(&[&owner, &key(TOKEN_PROGRAM), &key(WSOL_MINT)], &ata_program).unwrap();
+        assert_eq!(CompressedEdwardsY(derived).decompress(), None);
+    }
+}

@@ -1,0 +1,146 @@
+//! A local Solana JSON-RPC node for tests, answering the methods the
+//! analysis uses from the fixture `cargo xtask rig` builds with LiteSVM
+//! (`tests/rig/build/solana.json`): account bytes made by the real SPL Token
+//! and Token-2022 programs, served as a node serves them.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+use crate::jsonrpc::{self, Answer};
+
+/// The fixture.
+#[derive(Clone, Debug)]
+pub struct Fixture {
+    /// Slot the accounts are at.
+    pub slot: u64,
+    /// Chain time, unix seconds.
+    pub now: i64,
+    /// Named addresses (mints, owners, pools).
+    pub scenario: BTreeMap<String, String>,
+    accounts: BTreeMap<String, Value>,
+    signatures: BTreeMap<String, Value>,
+}
+
+impl Fixture {
+    /// Load `tests/rig/build/solana.json`.
+    pub fn load() -> anyhow::Result<Fixture> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rig/build/solana.json");
+        let text = std::fs::read_to_string(&path).with_context(|| format!("{} is missing: run `cargo xtask rig`", path.display()))?;
+        let json: Value = serde_json::from_str(&text)?;
+        let map = |v: &Value| -> BTreeMap<String, Value> { v.as_object().map(|o| o.iter().map(|(k, v)| (k.clone(), v.clone())).collect()).unwrap_or_default() };
+        Ok(Fixture {
+            slot: json["slot"].as_u64().context("slot")?,
+            now: json["now"].as_i64().context("now")?,
+            scenario: map(&json["scenario"]).into_iter().map(|(k, v)| (k, v.as_str().unwrap_or_default().to_string())).collect(),
+            accounts: map(&json["accounts"]),
+            signatures: map(&json["signatures"]),
+        })
+    }
+
+    /// A named address.
+    pub fn named(&self, name: &str) -> String {
+        self.scenario[name].clone()
+    }
+
+    /// The token account addresses of a mint, with their bytes.
+    pub fn token_accounts_of(&self, mint: &str) -> Vec<(String, Vec<u8>)> {
+        let mint = bs58::decode(mint).into_vec().unwrap_or_default();
+        self.accounts
+            .iter()
+            .filter_map(|(address, account)| {
+                let data = base64::engine::general_purpose::STANDARD.decode(account["data"].as_str()?).ok()?;
+                let is_token_account = data.len() >= 165 && (data.len() == 165 || data.get(165) == Some(&2));
+                (is_token_account && data[..32] == mint[..]).then(|| (address.clone(), data))
+            })
+            .collect()
+    }
+
+    fn account_json(&self, address: &str) -> Value {
+        match self.accounts.get(address) {
+            None => Value::Null,
+            Some(a) => {
+                let data = a["data"].as_str().unwrap_or_default();
+                let space = base64::engine::general_purpose::STANDARD.decode(data).map(|d| d.len()).unwrap_or(0);
+                json!({"data": [data, "base64"], "owner": a["owner"], "lamports": a["lamports"], "executable": a["executable"], "rentEpoch": 0, "space": space})
+            }
+        }
+    }
+
+    fn mint_decimals(&self, mint: &str) -> Option<u8> {
+        let account = self.accounts.get(mint)?;
+        let data = base64::engine::general_purpose::STANDARD.decode(account["data"].as_str()?).ok()?;
+        (data.len() >= 82 && (data.len() == 82 || data.get(165) == Some(&1))).then(|| data[44])
+    }
+
+    fn answer(&self, method: &str, params: &Value) -> Answer {
+        let context = json!({"slot": self.slot});
+        let invalid = |m: &str| json!({"code": -32602, "message": m});
+        match method {
+            "getAccountInfo" => Ok(json!({"context": context, "value": self.account_json(params[0].as_str().unwrap_or_default())})),
+            "getMultipleAccounts" => {
+                let list: Vec<Value> = params[0].as_array().map(|a| a.iter().map(|k| self.account_json(k.as_str().unwrap_or_default())).collect()).unwrap_or_default();
+                Ok(json!({"context": context, "value": list}))
+            }
+            "getTokenLargestAccounts" => {
+                let mint = params[0].as_str().unwrap_or_default();
+                let decimals = self.mint_decimals(mint).ok_or_else(|| invalid("Invalid param: not a Token mint"))?;
+                let mut accounts: Vec<(String, u64)> = self
+                    .token_accounts_of(mint)
+                    .into_iter()
+                    .map(|(a, d)| (a, u64::from_le_bytes(d[64..72].try_into().unwrap())))
+                    .collect();
+                accounts.sort_by(|a, b| b.1.cmp(&a.1));
+                let value: Vec<Value> = accounts
+                    .iter()
+                    .take(20)
+                    .map(|(address, amount)| {
+                        let ui = *amount as f64 / 10f64.powi(decimals as i32);
+                        json!({"address": address, "amount": amount.to_string(), "decimals": decimals, "uiAmount": ui, "uiAmountString": ui.to_string()})
+                    })
+                    .collect();
+                Ok(json!({"context": context, "value": value}))
+            }
+            "getSignaturesForAddress" => Ok(self.signatures.get(params[0].as_str().unwrap_or_default()).cloned().unwrap_or(json!([]))),
+            "getBlockTime" => Ok(json!(self.now)),
+            "getProgramAccounts" => {
+                let program = params[0].as_str().unwrap_or_default();
+                let filters = params[1]["filters"].as_array().cloned().unwrap_or_default();
+                let mut found = Vec::new();
+                for (address, account) in &self.accounts {
+                    if account["owner"] != program {
+                        continue;
+                    }
+                    let data = base64::engine::general_purpose::STANDARD.decode(account["data"].as_str().unwrap_or_default()).unwrap_or_default();
+                    let pass = filters.iter().all(|f| {
+                        if let Some(size) = f["dataSize"].as_u64() {
+                            return data.len() as u64 == size;
+                        }
+                        let offset = f["memcmp"]["offset"].as_u64().unwrap_or(0) as usize;
+                        let bytes = bs58::decode(f["memcmp"]["bytes"].as_str().unwrap_or_default()).into_vec().unwrap_or_default();
+                        data.get(offset..offset + bytes.len()) == Some(&bytes[..])
+                    });
+                    if pass {
+                        found.push(json!({"pubkey": address, "account": self.account_json(address)}));
+                    }
+                }
+                Ok(Value::Array(found))
+            }
+            other => Err(json!({"code": -32601, "message": format!("Method not found: {other}")})),
+        }
+    }
+}
+
+/// Serve the fixture; the node's URL.
+pub async fn start(fixture: Fixture) -> anyhow::Result<String> {
+    let fixture = Arc::new(fixture);
+    jsonrpc::serve(Arc::new(move |method: String, params: Value| {
+        let fixture = fixture.clone();
+        Box::pin(async move { fixture.answer(&method, &params) })
+    }))
+    .await
+}

@@ -1,0 +1,146 @@
+//! Solana token intelligence against a local JSON-RPC node serving account
+//! bytes made by the real SPL Token and Token-2022 programs (LiteSVM).
+
+use std::collections::BTreeSet;
+
+use anyhow::{ensure, Context as _};
+use riskintel_client::types::{self, ErrorCode, RiskLabel, Severity};
+use riskintel_server::chains::{ChainConfig, ConfiguredToken, DexConfig};
+use riskintel_server::config::{AllowlistEntry, Config};
+use riskintel_tests::solana_node::{self, Fixture};
+use riskintel_tests::{err, header, ok, Backend, TestServer};
+
+fn sol_config(fixture: &Fixture, url: &str) -> Config {
+    let mut config = Config::default();
+    config.chains.clear();
+    config.chains.insert(
+        "sol".into(),
+        ChainConfig {
+            rpc_url: url.into(),
+            multicall3: String::new(),
+            wrapped_native: ConfiguredToken { address: fixture.named("wsol"), symbol: "SOL".into(), decimals: 9 },
+            stablecoins: vec![ConfiguredToken { address: fixture.named("usdc"), symbol: "USDC".into(), decimals: 6 }],
+            dexes: vec![DexConfig { name: "Raydium CPMM".into(), factory: fixture.named("cpmm_program"), router: String::new(), fee_bps: 25 }],
+            lp_lockers: Vec::new(),
+            price_pool: fixture.named("price_pool"),
+        },
+    );
+    config.allowlist = vec![AllowlistEntry {
+        chain: "sol".into(),
+        address: fixture.named("usdc"),
+        issuer: "Test Circle".into(),
+        reason: "a regulated test stablecoin".into(),
+    }];
+    config.analysis.rpc_timeout_ms = 2_000;
+    config.analysis.rpc_retries = 1;
+    config.analysis.rpc_backoff_ms = 50;
+    config.market.enabled = false;
+    config
+}
+
+fn ids(a: &types::TokenAnalysis) -> BTreeSet<String> {
+    a.signals.iter().map(|s| s.id.clone()).collect()
+}
+
+fn signal<'a>(a: &'a types::TokenAnalysis, id: &str) -> anyhow::Result<&'a types::Signal> {
+    a.signals.iter().find(|s| s.id == id).with_context(|| format!("{id} missing from {:?}", ids(a)))
+}
+
+pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> anyhow::Result<()> {
+    let fixture = Fixture::load()?;
+    let node = solana_node::start(fixture.clone()).await?;
+    let server = TestServer::start_with(backend, sol_config(&fixture, &node)).await?;
+    let client = server.client(&server.owner_key());
+    let analyse = |name: &str| {
+        let address = fixture.named(name);
+        let client = &client;
+        async move { anyhow::Ok(ok(client.token_analyze("sol", &address, None).await)?.into_inner()) }
+    };
+
+    // A USDC-like stablecoin: both authorities, allow-listed; Metaplex metadata.
+    let usdc = analyse("usdc").await?;
+    for id in ["mint_authority_active", "freeze_authority_active"] {
+        let s = signal(&usdc, id)?;
+        ensure!(s.severity == Severity::Info && s.weight == 0.0 && s.detail.contains("Test Circle"), "{s:?}");
+    }
+    ensure!(usdc.meta.name == "USD Coin" && usdc.meta.symbol == "USDC", "Metaplex metadata: {:?}", usdc.meta);
+    ensure!(signal(&usdc, "metadata_mutable")?.evidence.raw["source"] == "metaplex");
+    ensure!(usdc.meta.liquidity_usd == Some(300_000.0), "the SOL/USDC pool: {:?}", usdc.meta.liquidity_usd);
+
+    // Launchpad-style: authorities renounced, LP burned, two hours old.
+    let launch = analyse("launch").await?;
+    let launch_ids = ids(&launch);
+    for absent in ["mint_authority_active", "freeze_authority_active", "lp_unburned", "whale_concentration", "permanent_delegate"] {
+        ensure!(!launch_ids.contains(absent), "launch: {absent} in {launch_ids:?}");
+    }
+    ensure!(launch.meta.liquidity_usd == Some(30_000.0), "100 SOL at $150, both sides: {:?}", launch.meta.liquidity_usd);
+    ensure!((launch.meta.price_usd.context("price")? - 0.00015).abs() < 1e-12);
+    let pool = &launch.meta.pools[0];
+    ensure!(pool.address == fixture.named("launch_pool") && pool.quote_symbol == "SOL");
+    ensure!(pool.lp_burned_share.is_some_and(|s| (s - 0.99).abs() < 1e-9), "{pool:?}");
+    ensure!(signal(&launch, "low_liquidity")?.severity == Severity::Medium);
+    ensure!(signal(&launch, "new_token")?.severity == Severity::Medium, "two hours old");
+    ensure!(matches!(launch.label, RiskLabel::Caution), "{:?} {launch_ids:?}", launch.label);
+    ensure!(launch.as_of_block == Some(fixture.slot));
+
+    // Token-2022: permanent delegate, 10% fee with an authority, transfer hook.
+    let t22 = analyse("t22").await?;
+    ensure!(signal(&t22, "permanent_delegate")?.severity == Severity::Critical);
+    let fee = signal(&t22, "transfer_fee")?;
+    ensure!(fee.evidence.raw["basis_points"] == 1000 && fee.severity == Severity::High, "{fee:?}");
+    ensure!(signal(&t22, "transfer_hook")?.evidence.raw["program"].is_string());
+    ensure!(t22.meta.transfer_tax == Some(0.1) && t22.label == RiskLabel::Critical, "{:?}", t22.label);
+
+    // Mutable metadata through the Token-2022 extension.
+    let mutable = analyse("mutable").await?;
+    ensure!(mutable.meta.name == "Mutable Meme" && mutable.meta.symbol == "MUT");
+    ensure!(signal(&mutable, "metadata_mutable")?.evidence.raw["source"] == "token-2022");
+
+    // One owner, 80% of what holders hold, through three token accounts.
+    let whale = analyse("whale").await?;
+    let dominance = signal(&whale, "single_holder_dominance")?;
+    ensure!(dominance.evidence.raw["owner"] == fixture.named("whale_owner"), "owners, not token accounts: {dominance:?}");
+    let share = dominance.evidence.raw["share"].as_f64().context("share")?;
+    ensure!((share - 80.0 / 101.0).abs() < 1e-9, "80M of 101M: {share}");
+    ensure!(ids(&whale).contains("lp_unburned") && whale.label == RiskLabel::Critical);
+
+    // Frozen by default.
+    let frozen = analyse("frozen").await?;
+    ensure!(signal(&frozen, "default_frozen")?.severity == Severity::Critical && frozen.label != RiskLabel::Safe);
+    ensure!(ids(&frozen).contains("freeze_authority_active"));
+
+    // Same shapes as EVM: both forms, explanation, badge.
+    let query = ok(client.token_analyze_query(&fixture.named("launch"), "sol", None).await)?.into_inner();
+    ensure!(serde_json::to_value(&query)? == serde_json::to_value(&launch)?);
+    let explanation = ok(client.token_explanation_get("sol", &fixture.named("t22"), None).await)?.into_inner();
+    ensure!(explanation.signals.iter().any(|s| s.id == "permanent_delegate" && !s.meaning.is_empty()));
+    ok(client.token_meta_get("sol", &fixture.named("whale"), None).await)?;
+    ok(client.token_badge_get("sol", &fixture.named("frozen")).await)?;
+    server.stop().await
+}
+
+pub async fn solana_bad_input_and_node_failures(backend: Backend) -> anyhow::Result<()> {
+    let fixture = Fixture::load()?;
+    let node = solana_node::start(fixture.clone()).await?;
+    let server = TestServer::start_with(backend, sol_config(&fixture, &node)).await?;
+    let client = server.client(&server.owner_key());
+    let bad = err(client.token_analyze("sol", "0OIlnotbase58", None).await, 422, ErrorCode::ValidationError, true)?;
+    ensure!(bad.error.message.contains("base58"), "{}", bad.error.message);
+    let short = err(client.token_analyze("sol", "1111111111", None).await, 422, ErrorCode::ValidationError, true)?;
+    ensure!(short.error.message.contains("32"), "{}", short.error.message);
+    let wallet = err(client.token_analyze("sol", &fixture.named("wallet"), None).await, 404, ErrorCode::NotFound, true)?;
+    ensure!(wallet.error.message.contains("not a mint"), "{}", wallet.error.message);
+    let token_account = fixture.token_accounts_of(&fixture.named("launch")).first().context("a token account")?.0.clone();
+    err(client.token_analyze("sol", &token_account, None).await, 404, ErrorCode::NotFound, true)?;
+    err(client.token_analyze("sol", "So11111111111111111111111111111111111111113", None).await, 404, ErrorCode::NotFound, true)?;
+    server.stop().await?;
+
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+        format!("http://{}", listener.local_addr()?)
+    };
+    let server = TestServer::start_with(backend, sol_config(&fixture, &closed)).await?;
+    let down = err(server.client(&server.owner_key()).token_analyze("sol", &fixture.named("launch"), None).await, 503, ErrorCode::UpstreamUnavailable, true)?;
+    ensure!(header(down.headers(), "retry-after")?.parse::<u64>()? >= 1);
+    server.stop().await
+}
