@@ -253,6 +253,14 @@ for (const [name, age] of [["usdc", 30 * 86400], ["launch", 2 * 3600], ["t22", 3
   ];
 }
 
+// The whale token is busy: 2,500 signatures, read in pages of 1,000.
+signatures[scenario.whale] = Array.from({ length: 2500 }, (_, i) => ({
+  signature: `whaleSignature${String(i).padStart(6, "0")}`,
+  slot: 3500 - i,
+  blockTime: now - 60 - i * 1000,
+  err: null,
+}));
+
 const accounts = {};
 for (const a of dumped) {
   const account = svm.getAccount(a);

@@ -105,7 +105,15 @@ impl Fixture {
                     .collect();
                 Ok(json!({"context": context, "value": value}))
             }
-            "getSignaturesForAddress" => Ok(self.signatures.get(params[0].as_str().unwrap_or_default()).cloned().unwrap_or(json!([]))),
+            "getSignaturesForAddress" => {
+                let all = self.signatures.get(params[0].as_str().unwrap_or_default()).and_then(Value::as_array).cloned().unwrap_or_default();
+                let limit = params[1]["limit"].as_u64().unwrap_or(1000) as usize;
+                let start = match params[1]["before"].as_str() {
+                    Some(before) => all.iter().position(|s| s["signature"] == before).map_or(all.len(), |i| i + 1),
+                    None => 0,
+                };
+                Ok(Value::Array(all.into_iter().skip(start).take(limit).collect()))
+            }
             "getBlockTime" => Ok(json!(self.now)),
             "getProgramAccounts" => {
                 let program = params[0].as_str().unwrap_or_default();

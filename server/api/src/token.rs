@@ -199,6 +199,9 @@ pub struct TokenMeta {
     pub is_proxy: bool,
     /// The proxy's implementation (logic) contract, for a proxy.
     pub implementation: Option<String>,
+    /// Solana: the token program, `spl-token` or `token-2022` (null on EVM chains).
+    #[serde(default)]
+    pub token_program: Option<String>,
     /// First block the token was seen in (its first transfer), where known.
     pub first_seen_block: Option<u64>,
     /// Buy tax measured by trade simulation on the deepest simulated pool, 0..1.

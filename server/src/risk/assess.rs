@@ -472,6 +472,7 @@ pub fn assess_evm(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntr
         owner: owner_text,
         is_proxy: facts.proxy.is_proxy(),
         implementation: facts.proxy.implementation.or(facts.proxy.clone_of).map(|a| addr(&a)),
+        token_program: None,
         first_seen_block: if facts.index.complete { facts.index.first_transfer_block } else { None },
         buy_tax: simulated.and_then(|s| s.buy.tax),
         sell_tax: simulated.and_then(|s| s.sell.as_ref().and_then(|x| x.tax)),

@@ -231,6 +231,7 @@ async fn main() -> anyhow::Result<()> {
     server.close().await?;
     drop(anvil);
     market_bench(&dir).await?;
+    solana_bench(&dir).await?;
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }
@@ -330,5 +331,61 @@ async fn market_bench(dir: &std::path::Path) -> anyhow::Result<()> {
     );
     server.close().await?;
     drop(anvil);
+    Ok(())
+}
+
+/// A cold Solana analysis against the local node, with 0 and 20 ms added per upstream request.
+async fn solana_bench(dir: &std::path::Path) -> anyhow::Result<()> {
+    let fixture = riskintel_tests::solana_node::Fixture::load()?;
+    let node = riskintel_tests::solana_node::start(fixture.clone()).await?;
+    let http = reqwest::Client::new();
+    let mut walls = Vec::new();
+    for delay in [0u64, 20] {
+        let mut runs = Vec::new();
+        let mut requests = 0;
+        for run in 0..5 {
+            let proxy = latency_proxy(node.clone(), Duration::from_millis(delay)).await?;
+            let mut chains = std::collections::BTreeMap::new();
+            chains.insert(
+                "sol".to_string(),
+                riskintel_server::chains::ChainConfig {
+                    rpc_url: proxy.url.clone(),
+                    wrapped_native: riskintel_server::chains::ConfiguredToken { address: fixture.named("wsol"), symbol: "SOL".into(), decimals: 9 },
+                    stablecoins: vec![riskintel_server::chains::ConfiguredToken { address: fixture.named("usdc"), symbol: "USDC".into(), decimals: 6 }],
+                    dexes: vec![riskintel_server::chains::DexConfig { name: "Raydium CPMM".into(), factory: fixture.named("cpmm_program"), router: String::new(), fee_bps: 25 }],
+                    price_pool: fixture.named("price_pool"),
+                    ..Default::default()
+                },
+            );
+            let mut config = Config {
+                listen: "127.0.0.1:0".into(),
+                database_url: format!("sqlite://{}", dir.join(format!("sol-{delay}-{run}.db")).display()),
+                log_level: "warn".into(),
+                chains,
+                ..Config::default()
+            };
+            config.market.enabled = false;
+            let server = riskintel_server::start(riskintel_server::ServerOptions {
+                config,
+                clock: Arc::new(SystemClock),
+                log: logging::logger("warn", LogSink::Stderr),
+                bootstrap: true,
+            })
+            .await?;
+            let key = server.bootstrapped.as_ref().context("owner")?.key.key.clone();
+            let url = format!("http://{}/v1/token/sol/{}/analyze", server.local_addr, fixture.named("whale"));
+            let started = Instant::now();
+            let response = http.get(&url).header("x-api-key", &key).send().await?;
+            anyhow::ensure!(response.status() == 200, "sol analyze answered {}", response.status());
+            runs.push(started.elapsed().as_secs_f64() * 1000.0);
+            requests = proxy.requests.load(Ordering::Relaxed);
+            server.close().await?;
+        }
+        runs.sort_by(f64::total_cmp);
+        let median = runs[runs.len() / 2];
+        walls.push(median);
+        println!("cold sol analysis (2,500 signatures paged), +{delay} ms per upstream request: {median:.1} ms wall (median of 5), {requests} upstream HTTP requests");
+    }
+    println!("sol: sequential upstream round trips ≈ {:.1}", (walls[1] - walls[0]) / 20.0);
     Ok(())
 }

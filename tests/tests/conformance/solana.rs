@@ -103,6 +103,10 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
     let share = dominance.evidence.raw["share"].as_f64().context("share")?;
     ensure!((share - 80.0 / 101.0).abs() < 1e-9, "80M of 101M: {share}");
     ensure!(ids(&whale).contains("lp_unburned") && whale.label == RiskLabel::Critical);
+    // 2,500 signatures, paged back to the first one.
+    ensure!(whale.meta.first_seen_block == Some(1001), "{:?}", whale.meta.first_seen_block);
+    ensure!(whale.meta.token_program.as_deref() == Some("spl-token") && t22.meta.token_program.as_deref() == Some("token-2022"));
+    ensure!(whale.coverage.checks.iter().any(|c| c.id == "other_amm_pools" && c.status == types::CheckStatus::Unknown));
 
     // Frozen by default.
     let frozen = analyse("frozen").await?;
