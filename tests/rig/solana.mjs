@@ -124,6 +124,16 @@ await holders(SPL, scenario.usdc, 6, [5_000_000, 3_000_000, 2_000_000, 1_000_000
 scenario.launch = await createMint({ decimals: 6 });
 await holders(SPL, scenario.launch, 6, Array(20).fill(20_000_000));
 
+// A wallet holding the launch token, with an unlimited delegation of it to another key.
+const holderWallet = await generateKeyPairSigner();
+svm.airdrop(holderWallet.address, lamports(10_000_000_000n));
+dumped.add(holderWallet.address);
+scenario.holder = holderWallet.address;
+scenario.holder_spender = await randomOwner();
+const holderLaunch = await tokenAccount(SPL, scenario.launch, holderWallet.address);
+await mintTo(SPL, scenario.launch, holderLaunch, 5_000_000n * 10n ** 6n);
+await send([spl.getApproveInstruction({ source: holderLaunch, delegate: scenario.holder_spender, owner: holderWallet, amount: 2n ** 64n - 1n })]);
+
 // Token-2022 with permanent delegate, a 10% transfer fee and a transfer hook.
 scenario.t22 = await createMint({
   program: T22,
@@ -139,6 +149,8 @@ scenario.t22 = await createMint({
   ],
 });
 await holders(T22, scenario.t22, 6, Array(15).fill(1_000_000));
+const holderT22 = await tokenAccount(T22, scenario.t22, holderWallet.address);
+await mintTo(T22, scenario.t22, holderT22, 250_000n * 10n ** 6n);
 await renounce(T22, scenario.t22, t22.AuthorityType.MintTokens);
 
 // Mutable metadata (Token-2022 metadata extension with an update authority).

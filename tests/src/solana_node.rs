@@ -115,6 +115,20 @@ impl Fixture {
                 Ok(Value::Array(all.into_iter().skip(start).take(limit).collect()))
             }
             "getBlockTime" => Ok(json!(self.now)),
+            "getBalance" => Ok(json!({"context": context, "value": self.accounts.get(params[0].as_str().unwrap_or_default()).map_or(json!(0), |a| a["lamports"].clone())})),
+            "getTokenAccountsByOwner" => {
+                let owner = bs58::decode(params[0].as_str().unwrap_or_default()).into_vec().unwrap_or_default();
+                let program = params[1]["programId"].as_str().unwrap_or_default();
+                let mut found = Vec::new();
+                for (address, account) in &self.accounts {
+                    let data = base64::engine::general_purpose::STANDARD.decode(account["data"].as_str().unwrap_or_default()).unwrap_or_default();
+                    let is_token_account = data.len() >= 165 && (data.len() == 165 || data.get(165) == Some(&2));
+                    if account["owner"] == program && is_token_account && data[32..64] == owner[..] {
+                        found.push(json!({"pubkey": address, "account": self.account_json(address)}));
+                    }
+                }
+                Ok(json!({"context": context, "value": found}))
+            }
             "getProgramAccounts" => {
                 let program = params[0].as_str().unwrap_or_default();
                 let filters = params[1]["filters"].as_array().cloned().unwrap_or_default();

@@ -95,6 +95,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     market_index_survives_a_reorganisation,
     solana_mints_extensions_holders_and_liquidity,
     solana_bad_input_and_node_failures,
+    solana_wallets_hold_and_delegate,
 ];
 
 fn main() {

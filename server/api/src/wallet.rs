@@ -9,9 +9,9 @@ use crate::token::{Coverage, RiskLabel, Signal};
 /// Path of one wallet: `/v1/wallet/{chain}/{address}/…`.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 pub struct WalletPath {
-    /// Chain id: `eth`, `bsc`, `base`, `arb`, `poly`, `avax` or `ftm` (`sol` is not served yet).
+    /// Chain id: `eth`, `bsc`, `sol`, `base`, `arb`, `poly`, `avax` or `ftm`.
     pub chain: String,
-    /// Wallet address (0x-prefixed hex; EIP-55 checksum checked when mixed case).
+    /// Wallet address: 0x-prefixed hex on EVM chains (EIP-55 checksum checked when mixed case), base58 on `sol`.
     pub address: String,
 }
 
@@ -34,7 +34,7 @@ pub struct WalletFacts {
     pub kind: AccountKind,
     /// Native balance in whole units (ETH, BNB, …).
     pub native_balance: f64,
-    /// Transactions sent (the account nonce).
+    /// Transactions sent (the account nonce); on `sol`, signatures of the wallet's latest 1,000 transactions.
     pub transaction_count: u64,
     /// First block with a token transfer or approval by or to the wallet, where the index reaches back far enough.
     pub first_activity_block: Option<u64>,
@@ -127,7 +127,7 @@ pub struct WalletAnalysis {
     pub holdings: Vec<Holding>,
     /// Exposure to dangerous tokens.
     pub exposure: Exposure,
-    /// Current non-zero allowances.
+    /// Current non-zero allowances (on `sol`: token-account delegations).
     pub approvals: Vec<Approval>,
     /// A short explanation for a person.
     pub explanation: String,

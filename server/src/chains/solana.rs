@@ -227,6 +227,14 @@ pub fn decode_token_account(data: &[u8]) -> Option<TokenAccount> {
     Some(TokenAccount { mint: pubkey_at(data, 0)?, owner: pubkey_at(data, 32)?, amount: u64_at(data, 64)? })
 }
 
+/// A token account's delegation: (delegate, delegated amount).
+pub fn decode_delegation(data: &[u8]) -> Option<(Pubkey, u64)> {
+    if data.len() < 165 {
+        return None;
+    }
+    Some((coption_key(data, 72)?, u64_at(data, 121)?))
+}
+
 /// The Metaplex metadata account address of a mint.
 pub fn metaplex_address(mint: &Pubkey) -> Option<Pubkey> {
     let program = key(METAPLEX_PROGRAM);

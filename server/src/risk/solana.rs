@@ -36,6 +36,11 @@ fn key_of(text: &str, what: &str) -> anyhow::Result<Pubkey> {
 }
 
 impl SolanaChain {
+    /// The node.
+    pub fn rpc(&self) -> &RpcClient {
+        &self.rpc
+    }
+
     /// Parse `chains.sol`.
     pub fn from_config(config: &ChainConfig, rpc: RpcClient) -> anyhow::Result<SolanaChain> {
         Ok(SolanaChain {

@@ -16,7 +16,10 @@ use serde_json::{json, Value};
 use super::assess::{self, Builder};
 use super::evm::{units, EvmChain};
 use super::holders::{self, holder_key, TRANSFER_TOPIC};
-use super::{AnalysisError, Analyzer, TokenRef};
+use super::{AnalysisError, Analyzer, Target, TokenRef};
+use crate::chains::solana::{self as sol, Pubkey};
+use crate::chains::Chain;
+use base64::Engine as _;
 use crate::chains::evm::abi::{self, Call3};
 use crate::chains::evm::rpc::RpcError;
 use crate::store::{LogIndexKind, LogIndexState, WalletContact};
@@ -46,6 +49,18 @@ fn next_answer(answers: &mut std::vec::IntoIter<Result<Value, RpcError>>) -> Res
     answers.next().unwrap_or_else(|| Err(RpcError::Upstream("missing answer".into())))
 }
 
+/// The system program: accounts it owns are plain wallets.
+const SYSTEM_PROGRAM: &str = "11111111111111111111111111111111";
+
+/// A token a wallet holds, before its risk is looked up.
+struct Held {
+    target: Target,
+    symbol: String,
+    amount: f64,
+    amount_raw: String,
+    supply_share: f64,
+}
+
 struct IndexView {
     complete: bool,
     reason: Option<String>,
@@ -55,6 +70,9 @@ struct IndexView {
 impl Analyzer {
     /// Analyse a wallet.
     pub async fn analyze_wallet(self: &Arc<Self>, chain: &str, address: &str) -> Result<WalletAnalysis, AnalysisError> {
+        if chain == Chain::Sol.id() {
+            return self.analyze_sol_wallet(address).await;
+        }
         let wallet = self.token_ref(chain, address)?;
         let evm = self.chains.get(&wallet.chain).expect("validated chain").clone();
         let w = format!("{:#x}", wallet.address);
@@ -172,41 +190,67 @@ impl Analyzer {
             });
         }
 
-        // The holdings' risk: cached analyses first, then the largest unknown ones.
-        let mut analyses: HashMap<Address, Arc<TokenAnalysis>> = HashMap::new();
+        let facts = WalletFacts {
+            kind: if is_contract { AccountKind::Contract } else { AccountKind::Eoa },
+            native_balance: units(native, 18),
+            transaction_count: nonce,
+            first_activity_block: if index.complete { index.first_activity } else { None },
+        };
+        let held = held
+            .into_iter()
+            .map(|(token, balance, decimals, supply)| Held {
+                target: TokenRef { chain: wallet.chain, address: token }.into(),
+                symbol: symbols.get(&token).cloned().unwrap_or_default(),
+                amount: units(balance, decimals),
+                amount_raw: balance.to_string(),
+                supply_share: units(balance, 0) / units(supply, 0).max(1.0),
+            })
+            .collect();
+        let address = wallet.address.to_checksum(None);
+        self.finish_wallet(wallet.chain, address, held, approval_list, index, facts, block).await
+    }
+
+    /// Holdings' risk (cached analyses first, then the largest unknown
+    /// ones), exposure, signals and the result, for any chain.
+    #[allow(clippy::too_many_arguments)]
+    async fn finish_wallet(
+        self: &Arc<Self>,
+        chain: Chain,
+        address: String,
+        held: Vec<Held>,
+        approval_list: Vec<Approval>,
+        index: IndexView,
+        facts: WalletFacts,
+        block: u64,
+    ) -> Result<WalletAnalysis, AnalysisError> {
+        let mut analyses: HashMap<Target, Arc<TokenAnalysis>> = HashMap::new();
         let mut unknown = Vec::new();
-        for (token, balance, _, supply) in &held {
-            let reference = TokenRef { chain: wallet.chain, address: *token };
-            match self.any_cached(reference).await? {
+        for h in &held {
+            match self.any_cached(h.target).await? {
                 Some(analysis) => {
-                    analyses.insert(*token, analysis);
+                    analyses.insert(h.target, analysis);
                 }
-                None => unknown.push((*token, units(*balance, 0) / units(*supply, 0).max(1.0))),
+                None => unknown.push((h.target, h.supply_share)),
             }
         }
         unknown.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let to_analyse: Vec<Address> = unknown.iter().take(self.wallet_max_analyses).map(|(t, _)| *t).collect();
-        let outcomes = futures::future::join_all(
-            to_analyse.iter().map(|t| self.analyze(TokenRef { chain: wallet.chain, address: *t }, false)),
-        )
-        .await;
+        let to_analyse: Vec<Target> = unknown.iter().take(self.wallet_max_analyses).map(|(t, _)| *t).collect();
+        let outcomes = futures::future::join_all(to_analyse.iter().map(|t| self.analyze_target(*t, false))).await;
         for (token, outcome) in to_analyse.iter().zip(outcomes) {
             if let Ok(analysis) = outcome {
                 analyses.insert(*token, Arc::new(analysis));
             }
         }
-
         let mut holdings: Vec<Holding> = held
             .iter()
-            .map(|(token, balance, decimals, _)| {
-                let analysis = analyses.get(token);
-                let amount = units(*balance, *decimals);
+            .map(|h| {
+                let analysis = analyses.get(&h.target);
                 Holding {
-                    token: token.to_checksum(None),
-                    symbol: analysis.map(|a| a.meta.symbol.clone()).or_else(|| symbols.get(token).cloned()).unwrap_or_default(),
-                    amount,
-                    amount_raw: balance.to_string(),
-                    value_usd: analysis.and_then(|a| a.meta.price_usd).map(|p| p * amount),
+                    token: h.target.address(),
+                    symbol: analysis.map(|a| a.meta.symbol.clone()).filter(|s| !s.is_empty()).unwrap_or_else(|| h.symbol.clone()),
+                    amount: h.amount,
+                    amount_raw: h.amount_raw.clone(),
+                    value_usd: analysis.and_then(|a| a.meta.price_usd).map(|p| p * h.amount),
                     risk: analysis.map(|a| HoldingRisk {
                         score: a.score,
                         label: a.label,
@@ -217,24 +261,16 @@ impl Analyzer {
             .collect();
         holdings.sort_by(|a, b| b.value_usd.unwrap_or(-1.0).total_cmp(&a.value_usd.unwrap_or(-1.0)));
         let exposure = exposure_of(&holdings);
-
-        // Signals.
         let mut b = Builder::new(block);
         assess_approvals(&mut b, &approval_list, &index);
         assess_exposure(&mut b, &holdings, &exposure);
         let score = assess::score(&b.signals);
         let coverage = assess::coverage(b.checks);
         let label = assess::label(score, coverage.ratio);
-        let facts = WalletFacts {
-            kind: if is_contract { AccountKind::Contract } else { AccountKind::Eoa },
-            native_balance: units(native, 18),
-            transaction_count: nonce,
-            first_activity_block: if index.complete { index.first_activity } else { None },
-        };
         let explanation = explain(&holdings, &exposure, &approval_list, &b.signals, &coverage, label, score);
         Ok(WalletAnalysis {
-            chain: wallet.chain.id().to_string(),
-            address: wallet.address.to_checksum(None),
+            chain: chain.id().to_string(),
+            address,
             score,
             label,
             signals: b.signals,
@@ -247,6 +283,98 @@ impl Analyzer {
             as_of_block: block,
             analysed_at: self.clock.now_seconds(),
         })
+    }
+
+    /// A Solana wallet: its token accounts of both token programs (current
+    /// state, so nothing is missed), their delegations as approvals, and
+    /// its signatures (the latest 1,000) for activity.
+    async fn analyze_sol_wallet(self: &Arc<Self>, address: &str) -> Result<WalletAnalysis, AnalysisError> {
+        let Target::Sol(owner) = self.target("sol", address)? else { unreachable!("sol targets are Solana keys") };
+        let chain = self.solana.clone().expect("validated chain");
+        let w = sol::encode(&owner);
+        let b64 = json!({"encoding": "base64", "commitment": "confirmed"});
+        let mut answers = chain
+            .rpc()
+            .batch(vec![
+                ("getAccountInfo".into(), json!([w, b64])),
+                ("getTokenAccountsByOwner".into(), json!([w, {"programId": sol::TOKEN_PROGRAM}, b64])),
+                ("getTokenAccountsByOwner".into(), json!([w, {"programId": sol::TOKEN_2022_PROGRAM}, b64])),
+                ("getSignaturesForAddress".into(), json!([w, {"limit": 1000}])),
+            ])
+            .await?
+            .into_iter();
+        let info = next_answer(&mut answers)?;
+        let slot = info.pointer("/context/slot").and_then(Value::as_u64).unwrap_or_default();
+        let account = info.get("value").filter(|v| !v.is_null()).cloned();
+        let lamports = account.as_ref().and_then(|a| a.get("lamports")).and_then(Value::as_u64).unwrap_or(0);
+        let is_program = account.as_ref().is_some_and(|a| a.get("executable") == Some(&Value::Bool(true)) || a.get("owner").and_then(Value::as_str) != Some(SYSTEM_PROGRAM));
+        let mut token_accounts = Vec::new();
+        for _ in 0..2 {
+            let list = next_answer(&mut answers)?;
+            for item in list.get("value").and_then(Value::as_array).cloned().unwrap_or_default() {
+                let data = item.pointer("/account/data/0").and_then(Value::as_str).and_then(|d| base64::engine::general_purpose::STANDARD.decode(d).ok());
+                if let Some(parsed) = data.as_deref().and_then(sol::decode_token_account) {
+                    token_accounts.push((parsed, data.as_deref().and_then(sol::decode_delegation)));
+                }
+            }
+        }
+        let signatures = next_answer(&mut answers).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default();
+        let mints: Vec<Pubkey> = token_accounts.iter().map(|(a, _)| a.mint).collect::<BTreeSet<_>>().into_iter().collect();
+        let delegates: Vec<Pubkey> = token_accounts.iter().filter_map(|(_, d)| d.map(|d| d.0)).collect::<BTreeSet<_>>().into_iter().collect();
+        let wanted: Vec<String> = mints.iter().chain(&delegates).map(sol::encode).collect();
+        let looked_up: HashMap<String, Value> = if wanted.is_empty() {
+            HashMap::new()
+        } else {
+            let answer = chain.rpc().call("getMultipleAccounts", json!([wanted, b64])).await?;
+            let list = answer.get("value").and_then(Value::as_array).cloned().unwrap_or_default();
+            wanted.iter().cloned().zip(list).collect()
+        };
+        let mint_of = |k: &Pubkey| -> Option<sol::Mint> {
+            let v = looked_up.get(&sol::encode(k))?;
+            let data = base64::engine::general_purpose::STANDARD.decode(v.pointer("/data/0")?.as_str()?).ok()?;
+            sol::decode_mint(&data, v.get("owner")?.as_str()?)
+        };
+        let mut held = Vec::new();
+        let mut approval_list = Vec::new();
+        for (account, delegation) in &token_accounts {
+            let Some(mint) = mint_of(&account.mint) else { continue };
+            if account.amount > 0 {
+                held.push(Held {
+                    target: Target::Sol(account.mint),
+                    symbol: mint.metadata.as_ref().map(|m| m.symbol.clone()).unwrap_or_default(),
+                    amount: account.amount as f64 / 10f64.powi(mint.decimals as i32),
+                    amount_raw: account.amount.to_string(),
+                    supply_share: account.amount as f64 / (mint.supply.max(1) as f64),
+                });
+            }
+            if let Some((delegate, amount)) = delegation.filter(|(_, a)| *a > 0) {
+                let delegate_account = looked_up.get(&sol::encode(&delegate)).filter(|v| !v.is_null());
+                let kind = match delegate_account {
+                    Some(v) if v.get("executable") == Some(&Value::Bool(true)) || v.get("owner").and_then(Value::as_str) != Some(SYSTEM_PROGRAM) => AccountKind::Contract,
+                    _ => AccountKind::Eoa,
+                };
+                approval_list.push(Approval {
+                    token: sol::encode(&account.mint),
+                    token_symbol: mint.metadata.as_ref().map(|m| m.symbol.clone()).unwrap_or_default(),
+                    spender: sol::encode(&delegate),
+                    spender_kind: kind,
+                    spender_name: None,
+                    amount_raw: amount.to_string(),
+                    unlimited: amount >= u64::MAX / 2,
+                });
+            }
+        }
+        let complete_history = signatures.len() < 1000;
+        let first = if complete_history { signatures.last().and_then(|s| s.get("slot")).and_then(Value::as_u64) } else { None };
+        let facts = WalletFacts {
+            kind: if is_program { AccountKind::Contract } else { AccountKind::Eoa },
+            native_balance: lamports as f64 / 1e9,
+            transaction_count: signatures.len() as u64,
+            first_activity_block: first,
+        };
+        // Token accounts are read as they are now: holdings and delegations are complete.
+        let index = IndexView { complete: true, reason: None, first_activity: first };
+        self.finish_wallet(Chain::Sol, w, held, approval_list, index, facts, slot).await
     }
 
     async fn update_wallet_index(&self, evm: &EvmChain, wallet: Address, latest: u64) -> Result<IndexView, AnalysisError> {
@@ -297,11 +425,11 @@ impl Analyzer {
     }
 
     /// A cached analysis of any age (fresh or not): a wallet view may rest on it.
-    async fn any_cached(&self, token: TokenRef) -> Result<Option<Arc<TokenAnalysis>>, AnalysisError> {
+    async fn any_cached(&self, token: Target) -> Result<Option<Arc<TokenAnalysis>>, AnalysisError> {
         if let Some(analysis) = self.recent_hit(token) {
             return Ok(Some(analysis));
         }
-        let cached = self.cached(token.chain.id(), &token.address.to_checksum(None)).await?;
+        let cached = self.cached(token.chain().id(), &token.address()).await?;
         Ok(cached.map(|(analysis, _)| Arc::new(analysis)))
     }
 }

@@ -148,3 +148,27 @@ pub async fn solana_bad_input_and_node_failures(backend: Backend) -> anyhow::Res
     ensure!(header(down.headers(), "retry-after")?.parse::<u64>()? >= 1);
     server.stop().await
 }
+
+pub async fn solana_wallets_hold_and_delegate(backend: Backend) -> anyhow::Result<()> {
+    let fixture = Fixture::load()?;
+    let node = solana_node::start(fixture.clone()).await?;
+    let server = TestServer::start_with(backend, sol_config(&fixture, &node)).await?;
+    let client = server.client(&server.owner_key());
+    let wallet = ok(client.wallet_analyze("sol", &fixture.named("holder")).await)?.into_inner();
+    ensure!(wallet.facts.kind == types::AccountKind::Eoa && (wallet.facts.native_balance - 10.0).abs() < 1e-9, "{:?}", wallet.facts);
+    ensure!(wallet.holdings.len() == 2, "{:?}", wallet.holdings);
+    let launch = wallet.holdings.iter().find(|h| h.token == fixture.named("launch")).context("launch held")?;
+    ensure!(launch.amount == 5_000_000.0 && launch.value_usd.is_some_and(|v| (v - 750.0).abs() < 1e-6), "{launch:?}");
+    ensure!(launch.risk.as_ref().is_some_and(|r| r.label == RiskLabel::Caution));
+    let t22 = wallet.holdings.iter().find(|h| h.token == fixture.named("t22")).context("t22 held")?;
+    ensure!(t22.risk.as_ref().is_some_and(|r| r.label == RiskLabel::Critical && r.signals.contains(&"permanent_delegate".to_string())));
+    ensure!(wallet.approvals.len() == 1, "{:?}", wallet.approvals);
+    let delegation = &wallet.approvals[0];
+    ensure!(delegation.spender == fixture.named("holder_spender") && delegation.unlimited && delegation.spender_kind == types::AccountKind::Eoa);
+    ensure!(wallet.signals.iter().any(|s| s.id == "unlimited_approval_to_eoa"), "{:?}", wallet.signals);
+
+    let fresh = ok(client.wallet_analyze("sol", "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T").await)?.into_inner();
+    ensure!(fresh.label == RiskLabel::Safe && fresh.holdings.is_empty() && fresh.coverage.ratio == 1.0, "{fresh:?}");
+    err(client.wallet_analyze("sol", "not-base58!").await, 422, ErrorCode::ValidationError, true)?;
+    server.stop().await
+}
