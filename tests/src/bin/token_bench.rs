@@ -107,6 +107,11 @@ async fn start_server_with(
     };
     config.analysis.simulate_trades = simulate_trades;
     config.market.enabled = false;
+    launch(config).await
+}
+
+/// Start a server (SQLite file, system clock, quiet logs); it and its owner key.
+async fn launch(config: Config) -> anyhow::Result<(riskintel_server::RunningServer, String)> {
     let server = riskintel_server::start(riskintel_server::ServerOptions {
         config,
         clock: Arc::new(SystemClock),
@@ -265,14 +270,7 @@ async fn market_bench(dir: &std::path::Path) -> anyhow::Result<()> {
     config.market.backfill_blocks = 1_000_000;
     config.market.max_blocks_per_poll = 100_000;
     let started = Instant::now();
-    let server = riskintel_server::start(riskintel_server::ServerOptions {
-        config,
-        clock: Arc::new(SystemClock),
-        log: logging::logger("warn", LogSink::Stderr),
-        bootstrap: true,
-    })
-    .await?;
-    let key = server.bootstrapped.as_ref().context("owner")?.key.key.clone();
+    let (server, key) = launch(config).await?;
     let base = format!("http://{}", server.local_addr);
     let http = reqwest::Client::new();
     let sentiment = format!("{base}/v1/token/eth/{}/sentiment", token.to_checksum(None));
@@ -365,14 +363,7 @@ async fn solana_bench(dir: &std::path::Path) -> anyhow::Result<()> {
                 ..Config::default()
             };
             config.market.enabled = false;
-            let server = riskintel_server::start(riskintel_server::ServerOptions {
-                config,
-                clock: Arc::new(SystemClock),
-                log: logging::logger("warn", LogSink::Stderr),
-                bootstrap: true,
-            })
-            .await?;
-            let key = server.bootstrapped.as_ref().context("owner")?.key.key.clone();
+            let (server, key) = launch(config).await?;
             let url = format!("http://{}/v1/token/sol/{}/analyze", server.local_addr, fixture.named("whale"));
             let started = Instant::now();
             let response = http.get(&url).header("x-api-key", &key).send().await?;
