@@ -4,8 +4,8 @@
 //! stablecoin pair for pricing, and the project's own test tokens. No
 //! transaction is signed here: anvil's accounts are unlocked.
 //!
-//! Set up by `cargo xtask rig` (run by `cargo xtask test`): `npm ci` in
-//! `tests/rig` and `node tests/rig/compile.js`.
+//! Set up by `cargo xtask rig` (run by `cargo xtask test`): `npm install` in
+//! `tests/rig`, `node tests/rig/compile.js` and `node tests/rig/solana.mjs`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
