@@ -461,6 +461,20 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
         pairs.insert(name, pair);
     }
 
+    // Paired only with the stablecoin: the simulator buys TUSD with WETH first.
+    for (i, (name, contract)) in [("usdplain", "PlainToken"), ("usdtrap", "SellRevertToken")].into_iter().enumerate() {
+        let token = node.deploy(deployer, contract, &named(&format!("{name} token"), &name.to_ascii_uppercase()))?;
+        let pair = make_pair(token, e18(400_000), base.usd, U256::from(30_000u64) * U256::from(1_000_000u64), dead)?;
+        if contract != "PlainToken" {
+            node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
+        }
+        for h in 0..30 {
+            node.exec(deployer, token, "transfer(address,uint256)", &[Arg::Addr(holder(20_000 + 100 * i as u64 + h)), Arg::Uint(e18(20_000))])?;
+        }
+        tokens.insert(name, token);
+        pairs.insert(name, pair);
+    }
+
     tokens.insert("notoken", node.deploy(deployer, "NotAToken", &[])?);
     let old_style = node.deploy(deployer, "Bytes32Token", &[u(1_000_000)])?;
     tokens.insert("bytes32", old_style);

@@ -422,7 +422,7 @@ pub async fn gather(
     for target in code_targets.iter().flatten() {
         round2.push(("eth_getCode".to_string(), json!([format!("{target:#x}"), at])));
     }
-    let planned = if simulate_trades { simulate::plan(chain, token, &pairs, &at) } else { Vec::new() };
+    let planned = if simulate_trades { simulate::plan(chain, token, &pairs, &price_pairs, &at) } else { Vec::new() };
     round2.extend(planned.iter().map(|p| p.call.clone()));
     let (answers2, index) = tokio::join!(
         chain.rpc.batch(round2),
@@ -449,7 +449,10 @@ pub async fn gather(
         simulation_gaps.push(if pairs.is_empty() {
             "there is no pool to trade in".to_string()
         } else {
-            format!("no pool is quoted in {}; simulation buys with the wrapped native currency", chain.wrapped.symbol)
+            format!(
+                "no pool is quoted in {} or in a stablecoin with a {}/stablecoin pool to buy it",
+                chain.wrapped.symbol, chain.wrapped.symbol
+            )
         });
     }
     proxy.admin_is_eoa = proxy.admin.map(|a| codes.get(&a).is_some_and(|c| c.is_empty()));

@@ -1,7 +1,8 @@
 //! Trade simulation: the project's simulator contract, injected by an
 //! `eth_call` state override at a fresh random address, buys the token with
-//! the wrapped native currency, probes a transfer and sells — on every pool
-//! quoted in the wrapped native. Nothing is sent; no state changes.
+//! the pool's quote token (the wrapped native, or a stablecoin it buys with
+//! the wrapped native first), probes a transfer and sells — on every such
+//! pool. Nothing is sent; no state changes.
 
 use alloy_primitives::{Address, U256};
 use rand::Rng;
@@ -15,7 +16,7 @@ use crate::chains::evm::rpc::RpcError;
 /// The simulator's runtime code, compiled from `simulator/TradeSimulator.sol`.
 pub const SIMULATOR_RUNTIME_HEX: &str = include_str!("simulator/TradeSimulator.runtime.hex");
 
-/// Share of the pool's wrapped-native reserve spent on the buy (basis points).
+/// Share of the pool's quote reserve spent on the buy (basis points).
 const BUY_BPS: u64 = 100;
 /// Steps of the binary search for the largest sellable amount.
 const SEARCH_STEPS: u64 = 16;
@@ -40,26 +41,42 @@ fn random_address() -> Address {
     Address::from(bytes)
 }
 
-/// The `eth_call`s that simulate trades on `pools` at `block`.
-pub fn plan(chain: &EvmChain, token: Address, pairs: &[(Dex, Quote, Address)], block: &str) -> Vec<Planned> {
+/// The `eth_call`s that simulate trades on `pairs` at `block`: pools quoted
+/// in the wrapped native, and pools quoted in a stablecoin that one of
+/// `price_pairs` (wrapped native/stablecoin) lets the simulator buy first.
+pub fn plan(
+    chain: &EvmChain,
+    token: Address,
+    pairs: &[(Dex, Quote, Address)],
+    price_pairs: &[(Quote, Address)],
+    block: &str,
+) -> Vec<Planned> {
     pairs
         .iter()
-        .filter(|(_, quote, _)| quote.address == chain.wrapped.address)
-        .map(|(dex, quote, pair)| {
+        .filter_map(|(dex, quote, pair)| {
+            if quote.address == chain.wrapped.address {
+                Some((dex, quote, pair, Address::ZERO))
+            } else {
+                price_pairs.iter().find(|(stable, _)| stable.address == quote.address).map(|(_, price)| (dex, quote, pair, *price))
+            }
+        })
+        .map(|(dex, quote, pair, price_pair)| {
             let fee_bps = dex.fee_bps;
             let simulator = random_address();
             let caller = random_address();
             let recipient = random_address();
             let data = abi::call(
-                "simulate(address,address,address,uint256,uint256,address,uint256)",
+                "simulate((address,address,address,address,address,uint256,address,uint256),uint256)",
                 &[
                     abi::address_word(*pair),
                     abi::address_word(token),
                     abi::address_word(chain.wrapped.address),
-                    abi::uint_word(U256::from(BUY_BPS)),
+                    abi::address_word(quote.address),
+                    abi::address_word(price_pair),
                     abi::uint_word(U256::from(fee_bps)),
                     abi::address_word(recipient),
                     abi::uint_word(U256::from(SEARCH_STEPS)),
+                    abi::uint_word(U256::from(BUY_BPS)),
                 ],
             );
             let overrides = json!({

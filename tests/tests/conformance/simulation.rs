@@ -80,6 +80,16 @@ pub async fn simulation_finds_honeypots_and_taxes(backend: Backend) -> anyhow::R
     ensure!(sim.simulator != rig.a.deployer.to_checksum(None), "a fresh random simulator address");
     ensure!(plain.coverage.ratio == 1.0);
 
+    // Pools quoted only in the stablecoin are simulated too (WETH → TUSD first).
+    let usd_plain = analyse("usdplain").await?;
+    let sim = usd_plain.simulations.first().context("a simulation on the TUSD pool")?;
+    ensure!(sim.quote_symbol == "TUSD" && sim.buy.ok && sim.sell.as_ref().is_some_and(|s| s.ok), "{sim:?}");
+    ensure!(near(sim.buy.tax, 0.0) && near(usd_plain.meta.sell_tax, 0.0), "{sim:?}");
+    ensure!((sim.buy.amount_in.unwrap_or_default() - 300.0).abs() < 1.0, "1% of the 30,000 TUSD reserve: {:?}", sim.buy.amount_in);
+    ensure!(usd_plain.label == RiskLabel::Safe, "{:?} {:?}", usd_plain.label, ids(&usd_plain));
+    let usd_trap = analyse("usdtrap").await?;
+    ensure!(ids(&usd_trap).contains("honeypot") && usd_trap.label == RiskLabel::Critical, "{:?}", ids(&usd_trap));
+
     // Explanation and meta show the taxes.
     let explanation = ok(client.token_explanation_get("eth", &rig.a.token("tax99"), None).await)?.into_inner();
     ensure!(explanation.signals.iter().any(|s| s.id == "honeypot" && s.meaning.contains("cannot sell")));

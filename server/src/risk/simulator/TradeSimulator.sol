@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The project's trade simulator. Its runtime code is injected with an
 // eth_call state override at a fresh random address (no transaction is ever
-// sent): it buys the token from a Uniswap-V2-style pair with wrapped native
-// currency, probes a wallet-to-wallet transfer, sells what it bought, and
+// sent): it buys the token from a Uniswap-V2-style pair with its quote token
+// (wrapped native currency, or a stablecoin bought with it first), probes a wallet-to-wallet transfer, sells what it bought, and
 // when a full sell fails binary-searches the largest sell that succeeds.
 // Every probe runs in a self-call that always reverts, so each starts from
 // the same state and leaves none behind.
@@ -156,31 +156,48 @@ contract TradeSimulator {
         address pair;
         address token;
         address wrapped;
+        /// The pair's other token: the wrapped native, or a stablecoin bought first on `pricePair`.
+        address quote;
+        /// The wrapped-native/quote pair (unused when the quote is the wrapped native).
+        address pricePair;
         uint256 feeBps;
         address recipient;
         uint256 searchSteps;
     }
 
-    /// Buy with `amountBps` (of 10,000) of the pair's wrapped-native reserve,
-    /// probe a transfer, sell, and find the largest sell that succeeds when
-    /// the full one fails.
-    function simulate(address pair, address token, address wrapped, uint256 amountBps, uint256 feeBps, address recipient, uint256 searchSteps)
-        external
-        returns (Outcome memory o)
-    {
-        Plan memory plan = Plan(pair, token, wrapped, feeBps, recipient, searchSteps);
-        (uint112 r0, uint112 r1, ) = IPairLike(pair).getReserves();
-        o.amountIn = ((IPairLike(pair).token0() == wrapped ? uint256(r0) : uint256(r1)) * amountBps) / 10000;
+    /// Buy with `amountBps` (of 10,000) of the pair's quote reserve, probe
+    /// a transfer, sell, and find the largest sell that succeeds when the
+    /// full one fails. A quote other than the wrapped native is first bought
+    /// with it on `pricePair`.
+    function simulate(Plan memory plan, uint256 amountBps) external returns (Outcome memory o) {
+        (uint112 r0, uint112 r1, ) = IPairLike(plan.pair).getReserves();
+        o.amountIn = ((IPairLike(plan.pair).token0() == plan.quote ? uint256(r0) : uint256(r1)) * amountBps) / 10000;
         if (o.amountIn == 0) return o;
+        if (plan.quote == plan.wrapped) {
+            IWrappedNative(plan.wrapped).deposit{value: o.amountIn}();
+        } else {
+            o.amountIn = acquireQuote(plan, o.amountIn);
+            if (o.amountIn == 0) return o;
+        }
         buyStep(plan, o);
         if (!o.buyOk || o.received == 0) return o;
         transferStep(plan, o);
         sellStep(plan, o);
     }
 
+    /// Buy about `wanted` of the quote with wrapped native on the price pair; what arrived.
+    function acquireQuote(Plan memory plan, uint256 wanted) internal returns (uint256) {
+        Leg memory leg = Leg(plan.pricePair, plan.wrapped, plan.quote, 0, plan.feeBps, 0, 0, false);
+        loadReserves(leg);
+        if (wanted >= leg.reserveOut) return 0;
+        uint256 wrappedIn = (leg.reserveIn * wanted * 10000) / ((leg.reserveOut - wanted) * (10000 - plan.feeBps)) + 1;
+        IWrappedNative(plan.wrapped).deposit{value: wrappedIn}();
+        Probe memory bought = swapIn(plan.pricePair, plan.wrapped, plan.quote, wrappedIn, plan.feeBps);
+        return bought.ok ? bought.received : 0;
+    }
+
     function buyStep(Plan memory plan, Outcome memory o) internal {
-        IWrappedNative(plan.wrapped).deposit{value: o.amountIn}();
-        Probe memory buy = swapIn(plan.pair, plan.wrapped, plan.token, o.amountIn, plan.feeBps);
+        Probe memory buy = swapIn(plan.pair, plan.quote, plan.token, o.amountIn, plan.feeBps);
         o.buyOk = buy.ok;
         o.buyRevert = buy.revertData;
         o.expectedBuy = buy.expected;
@@ -198,7 +215,7 @@ contract TradeSimulator {
 
     function sellStep(Plan memory plan, Outcome memory o) internal {
         o.sellAmount = o.received;
-        Probe memory sell = sellProbe(plan.pair, plan.token, plan.wrapped, o.received, plan.feeBps);
+        Probe memory sell = sellProbe(plan.pair, plan.token, plan.quote, o.received, plan.feeBps);
         o.sellOk = sell.ok;
         o.sellRevert = sell.revertData;
         o.expectedSell = sell.expected;
@@ -212,7 +229,7 @@ contract TradeSimulator {
         uint256 hi = o.received;
         for (uint256 i = 0; i < plan.searchSteps && hi - lo > 1; i++) {
             uint256 mid = lo + (hi - lo) / 2;
-            if (sellProbe(plan.pair, plan.token, plan.wrapped, mid, plan.feeBps).ok) lo = mid;
+            if (sellProbe(plan.pair, plan.token, plan.quote, mid, plan.feeBps).ok) lo = mid;
             else hi = mid;
         }
         o.maxSellable = lo;
