@@ -16,6 +16,8 @@ CREATE TABLE log_indexes (
     start_block BIGINT NOT NULL,
     next_block BIGINT NOT NULL,
     first_block BIGINT,
+    -- holders: the recipient of the first mint (the token's creator), when the index starts at genesis.
+    first_party TEXT,
     PRIMARY KEY (chain, kind, subject)
 );
 

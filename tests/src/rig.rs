@@ -417,6 +417,8 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     );
     let proxy = node.deploy(deployer, "TestProxy", &[Arg::Addr(logic), Arg::Addr(proxy_admin), Arg::Bytes(init)])?;
     standard("proxy", proxy, dead, 6_000)?;
+    // No owner, but the creator kept the LP tokens.
+    standard("creatorlp", node.deploy(deployer, "PlainToken", &named("Creator LP Token", "CLP"))?, deployer, 11_000)?;
 
     // One wallet holds 80%.
     let whale_wallet = accounts[2];

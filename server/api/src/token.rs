@@ -172,6 +172,9 @@ pub struct Pool {
     pub lp_locked_share: Option<f64>,
     /// Share of LP tokens held by the token's owner, 0..1.
     pub lp_owner_share: Option<f64>,
+    /// Share of LP tokens held by the token's creator (the first mint's recipient), 0..1.
+    #[serde(default)]
+    pub lp_creator_share: Option<f64>,
 }
 
 /// Token metadata, read from the chain.
@@ -195,6 +198,9 @@ pub struct TokenMeta {
     pub pools: Vec<Pool>,
     /// The owner (`owner()` or `getOwner()`); null when it has none.
     pub owner: Option<String>,
+    /// The creator: the recipient of the first mint, where the token's whole history was read.
+    #[serde(default)]
+    pub creator: Option<String>,
     /// Whether the token is a proxy (EIP-1967 or EIP-1167).
     pub is_proxy: bool,
     /// The proxy's implementation (logic) contract, for a proxy.

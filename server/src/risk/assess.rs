@@ -262,6 +262,7 @@ pub fn assess_evm(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntr
             lp_burned_share: (!p.lp_supply.is_zero()).then(|| share(p.lp_burned, p.lp_supply)),
             lp_locked_share: (!p.lp_supply.is_zero()).then(|| share(p.lp_burned + p.lp_locked, p.lp_supply)),
             lp_owner_share: p.lp_owner.filter(|_| !p.lp_supply.is_zero()).map(|o| share(o, p.lp_supply)),
+            lp_creator_share: p.lp_creator.filter(|_| !p.lp_supply.is_zero()).map(|c| share(c, p.lp_supply)),
         });
     }
     let price_usd = best_price.map(|(_, p)| p);
@@ -281,6 +282,7 @@ pub fn assess_evm(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntr
         b.unknown("low_liquidity", "there is no pool to measure");
         b.unknown("lp_unlocked", "there is no pool");
         b.unknown("owner_holds_lp", "there is no pool");
+        b.unknown("creator_holds_lp", "there is no pool");
     } else {
         b.clear("no_liquidity");
         if !priced_any {
@@ -340,6 +342,30 @@ pub fn assess_evm(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntr
                 json!({"pair": deepest.address, "owner": addr(&owner), "lp_owner_share": owner_share}),
             ),
             _ => b.clear("owner_holds_lp"),
+        }
+        match (facts.index.creator, deepest.lp_creator_share) {
+            // The owner's LP is reported by owner_holds_lp.
+            (Some(creator), _) if Some(creator) == active_owner => b.clear("creator_holds_lp"),
+            (Some(creator), Some(creator_share)) if creator_share > 0.05 => b.detected(
+                "creator_holds_lp",
+                SignalCategory::Liquidity,
+                Severity::High,
+                0.25,
+                "Creator holds LP tokens",
+                format!(
+                    "The creator {} (who received the first mint) holds {} of the {} pool's LP tokens and can pull that liquidity.",
+                    addr(&creator),
+                    pct(creator_share),
+                    deepest.dex
+                ),
+                "eth_getLogs(first mint), eth_call pair.balanceOf(creator) via Multicall3",
+                json!({"pair": deepest.address, "creator": addr(&creator), "lp_creator_share": creator_share}),
+            ),
+            (Some(_), _) => b.clear("creator_holds_lp"),
+            (None, _) => b.unknown(
+                "creator_holds_lp",
+                facts.index.incomplete_reason.clone().unwrap_or_else(|| "the token's first mint was not found".into()),
+            ),
         }
     }
 
@@ -470,6 +496,7 @@ pub fn assess_evm(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntr
         liquidity_usd: priced_any.then_some(liquidity_total),
         pools,
         owner: owner_text,
+        creator: facts.index.creator.map(|c| addr(&c)),
         is_proxy: facts.proxy.is_proxy(),
         implementation: facts.proxy.implementation.or(facts.proxy.clone_of).map(|a| addr(&a)),
         token_program: None,

@@ -169,6 +169,8 @@ pub struct PoolFacts {
     pub lp_locked: U256,
     /// LP held by the owner, if there is one.
     pub lp_owner: Option<U256>,
+    /// LP held by the creator (the first mint's recipient), where known.
+    pub lp_creator: Option<U256>,
 }
 
 /// A holder and its balance (confirmed with `balanceOf`).
@@ -485,6 +487,7 @@ pub async fn gather(
             lp_burned: lp_dead + lp_zero,
             lp_locked,
             lp_owner: owner_address.and(lp_owner),
+            lp_creator: None,
         });
     }
     // Price the wrapped native through its deepest stablecoin pair.
@@ -526,10 +529,16 @@ pub async fn gather(
         .take(10)
         .collect();
     let holder_count = store.holder_count(&chain.id, &holders::holder_key(&token)).await.map_err(AnalysisError::from)? as u64;
-    let calls3: Vec<Call3> = candidates
+    let mut calls3: Vec<Call3> = candidates
         .iter()
         .map(|a| Call3 { target: token, data: abi::call("balanceOf(address)", &[abi::address_word(*a)]) })
         .collect();
+    // The creator's LP tokens in each pool.
+    if let Some(creator) = index.creator {
+        for pool in &pools {
+            calls3.push(Call3 { target: pool.pair, data: abi::call("balanceOf(address)", &[abi::address_word(creator)]) });
+        }
+    }
     let mut round3 = Vec::new();
     if !calls3.is_empty() {
         round3.push(eth_call(chain.multicall, &abi::aggregate3(&calls3), &at));
@@ -545,10 +554,14 @@ pub async fn gather(
     let mut top_holders = Vec::new();
     if !calls3.is_empty() {
         let balances = multicall_results(&take(&mut answers)?, calls3.len(), chain.multicall)?;
-        for (address, balance) in candidates.into_iter().zip(balances) {
+        let (holder_balances, lp_balances) = balances.split_at(candidates.len());
+        for (address, balance) in candidates.into_iter().zip(holder_balances) {
             if let Some(balance) = balance.as_deref().and_then(abi::decode_uint).filter(|b| !b.is_zero()) {
                 top_holders.push(Holder { address, balance });
             }
+        }
+        for (pool, balance) in pools.iter_mut().zip(lp_balances) {
+            pool.lp_creator = balance.as_deref().and_then(abi::decode_uint);
         }
         top_holders.sort_by(|a, b| b.balance.cmp(&a.balance));
     }

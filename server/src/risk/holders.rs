@@ -37,6 +37,8 @@ pub struct HolderIndex {
     pub incomplete_reason: Option<String>,
     /// Block of the first Transfer seen.
     pub first_transfer_block: Option<u64>,
+    /// The recipient of the first mint (the creator), when the index starts at genesis.
+    pub creator: Option<Address>,
 }
 
 /// Index failures.
@@ -189,11 +191,17 @@ pub async fn update(
         }
     };
     let mut first_transfer = existing.as_ref().and_then(|s| s.first_block).map(|b| b as u64);
+    let mut creator = existing.as_ref().and_then(|s| s.first_party.as_deref()).and_then(|c| c.parse::<Address>().ok());
     let filter = json!({"address": format!("{token:#x}"), "topics": [TRANSFER_TOPIC]});
     let scan = scan_logs(rpc, &[filter], next, latest, limits).await?;
     let mut deltas: HashMap<Address, I256> = HashMap::new();
     for log in &scan.logs {
-        apply_log(log, &mut deltas, &mut first_transfer)?;
+        if let Some((from, to)) = apply_log(log, &mut deltas, &mut first_transfer)? {
+            // The first mint's recipient is the creator — knowable only when the index starts at genesis.
+            if creator.is_none() && start_block == 0 && from.is_zero() {
+                creator = Some(to);
+            }
+        }
     }
     let next = scan.next;
     if next > start_block || expected.is_none() {
@@ -216,6 +224,7 @@ pub async fn update(
             start_block: start_block as i64,
             next_block: next as i64,
             first_block: first_transfer.map(|b| b as i64),
+            first_party: creator.map(|c| holder_key(&c)),
         };
         // If another instance indexed the same blocks first, its result stands.
         store.holder_index_apply(chain, &token_key, expected, &state, &balances).await?;
@@ -227,15 +236,17 @@ pub async fn update(
         complete,
         incomplete_reason: incomplete_reason(start_block, next, latest, scan.gave_up, "Transfer"),
         first_transfer_block: first_transfer,
+        creator,
     })
 }
 
-fn apply_log(log: &Value, deltas: &mut HashMap<Address, I256>, first: &mut Option<u64>) -> Result<(), RpcError> {
+/// Apply one Transfer log; its (from, to) when it is an ERC-20 Transfer.
+fn apply_log(log: &Value, deltas: &mut HashMap<Address, I256>, first: &mut Option<u64>) -> Result<Option<(Address, Address)>, RpcError> {
     let bad = || RpcError::Upstream("a Transfer log could not be decoded".into());
     let topics = log.get("topics").and_then(Value::as_array).ok_or_else(bad)?;
     if topics.len() != 3 {
         // Not an ERC-20 Transfer (e.g. ERC-721 puts the id in a topic).
-        return Ok(());
+        return Ok(None);
     }
     let from = topics[1].as_str().and_then(topic_address).ok_or_else(bad)?;
     let to = topics[2].as_str().and_then(topic_address).ok_or_else(bad)?;
@@ -251,7 +262,7 @@ fn apply_log(log: &Value, deltas: &mut HashMap<Address, I256>, first: &mut Optio
     if let Some(block) = log.get("blockNumber").and_then(Value::as_str).and_then(|b| u64::from_str_radix(b.trim_start_matches("0x"), 16).ok()) {
         *first = Some(first.map_or(block, |f| f.min(block)));
     }
-    Ok(())
+    Ok(Some((from, to)))
 }
 
 fn i256_to_f64(value: I256) -> f64 {

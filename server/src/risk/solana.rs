@@ -390,6 +390,7 @@ pub async fn analyze(chain: &SolanaChain, mint: Pubkey, allow: Option<&Allowlist
             lp_burned_share: burned_share,
             lp_locked_share: burned_share,
             lp_owner_share: None,
+            lp_creator_share: None,
         });
     }
     let pools_rpc = "getProgramAccounts(Raydium CPMM, memcmp mint), getMultipleAccounts(vaults, LP mint)";
@@ -504,6 +505,7 @@ pub async fn analyze(chain: &SolanaChain, mint: Pubkey, allow: Option<&Allowlist
             liquidity_usd: priced.then_some(liquidity_total),
             pools: pool_rows,
             owner: mint_info.mint_authority.map(|a| sol::encode(&a)),
+            creator: None,
             is_proxy: false,
             implementation: None,
             token_program: Some(if mint_info.token_2022 { "token-2022" } else { "spl-token" }.into()),

@@ -414,6 +414,7 @@ impl Analyzer {
             start_block: start as i64,
             next_block: scan.next as i64,
             first_block: first.map(|b| b as i64),
+            first_party: None,
         };
         let contacts: Vec<WalletContact> = contacts.into_iter().collect();
         self.store.wallet_index_apply(&evm.id, &key, expected, &state, &contacts).await?;

@@ -134,6 +134,8 @@ pub struct LogIndexState {
     pub next_block: i64,
     /// Block of the first matching log seen.
     pub first_block: Option<i64>,
+    /// Holders index: the recipient of the first mint (the creator).
+    pub first_party: Option<String>,
 }
 
 /// A holder's net balance from the index: decimal text (signed) and as a float.

@@ -46,6 +46,7 @@ macro_rules! impl_sql_store {
                 .bind(kind.as_str())
                 .bind(subject)
                 .bind(expected)
+                .bind(&state.first_party)
                 .execute(&mut **tx)
                 .await?,
             };
@@ -428,7 +429,7 @@ macro_rules! impl_sql_store {
             ) -> Result<Option<$crate::store::LogIndexState>, $crate::store::StoreError> {
                 use sqlx::Row;
                 let row = sqlx::query(
-                    "SELECT start_block, next_block, first_block FROM log_indexes WHERE chain = $1 AND kind = $2 AND subject = $3",
+                    "SELECT start_block, next_block, first_block, first_party FROM log_indexes WHERE chain = $1 AND kind = $2 AND subject = $3",
                 )
                 .bind(chain)
                 .bind(kind.as_str())
@@ -440,6 +441,7 @@ macro_rules! impl_sql_store {
                         start_block: r.try_get("start_block")?,
                         next_block: r.try_get("next_block")?,
                         first_block: r.try_get("first_block")?,
+                        first_party: r.try_get("first_party")?,
                     })
                 })
                 .transpose()

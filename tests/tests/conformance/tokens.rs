@@ -65,6 +65,12 @@ const EXPECTATIONS: &[Expect] = &[
         absent: &["mint_capability", "low_liquidity"],
     },
     Expect {
+        token: "creatorlp",
+        labels: &[RiskLabel::Caution, RiskLabel::Risky],
+        present: &["creator_holds_lp", "lp_unlocked"],
+        absent: &["owner_holds_lp", "owner_not_renounced", "mint_capability"],
+    },
+    Expect {
         token: "whale",
         labels: &[RiskLabel::Critical],
         present: &["whale_concentration", "single_holder_dominance"],
@@ -126,6 +132,10 @@ pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> a
     ensure!((meta.price_usd.unwrap() - 0.075).abs() < 1e-12, "price {:?}", meta.price_usd);
     ensure!((meta.market_cap_usd.unwrap() - 75_000.0).abs() < 1e-6);
     ensure!(meta.owner.is_none() && !meta.is_proxy && meta.first_seen_block.is_some());
+    ensure!(meta.creator.as_deref() == Some(rig.a.deployer.to_checksum(None).as_str()), "the first mint went to the deployer: {:?}", meta.creator);
+    let creator_lp = ok(client.token_analyze("eth", &rig.a.token("creatorlp"), None).await)?.into_inner();
+    let held = signal(&creator_lp, "creator_holds_lp")?;
+    ensure!(held.evidence.raw["creator"] == rig.a.deployer.to_checksum(None) && held.evidence.raw["lp_creator_share"].as_f64().unwrap() > 0.99);
     ensure!(meta.pools.len() == 1);
     let pool = &meta.pools[0];
     ensure!(pool.address == rig.a.pairs["plain"].to_checksum(None) && pool.quote_symbol == "WETH");
