@@ -40,6 +40,17 @@ CREATE TABLE swaps (
 );
 CREATE INDEX swaps_by_token ON swaps (chain, token, observed_at);
 
+-- Liquidity history: one row per Sync log of a tracked pair (keyed by its log).
+CREATE TABLE liquidity_history (
+    chain TEXT NOT NULL,
+    pair TEXT NOT NULL,
+    block BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    reserve_quote DOUBLE PRECISION NOT NULL,
+    observed_at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (chain, pair, block, log_index)
+);
+
 -- Indexer progress per chain, and the hash of the last block read (re-organisations).
 CREATE TABLE index_cursors (
     chain TEXT NOT NULL,

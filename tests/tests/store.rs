@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use chrono::{Duration, TimeZone, Utc};
 use riskintel_api::{Plan, Scope};
-use riskintel_server::store::{self, Account, AlertQuery, AlertRow, KeyRecord, PostgresStore, SqliteStore, Store, StoreError, SwapRow, TrackedPair};
+use riskintel_server::store::{self, Account, AlertQuery, AlertRow, KeyRecord, PostgresStore, SqliteStore, Store, StoreError, SwapRow, SyncRow, TrackedPair};
 use riskintel_tests::{Backend, TestDatabase};
 
 async fn open(backend: Backend) -> (Arc<dyn Store>, TestDatabase) {
@@ -336,17 +336,21 @@ fn swap(block: i64, log_index: i64) -> SwapRow {
 async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
     let (store, db) = open(backend).await;
     assert_eq!(store.cursor_get("eth", "market").await.unwrap(), None);
-    assert!(store.cursor_advance("eth", "market", None, 11, "0xa", &[swap(10, 0)]).await.unwrap());
+    let sync = |block: i64, reserve: f64| SyncRow { chain: "eth".into(), pair: "0xpair".into(), block, log_index: 1, reserve_quote: reserve, observed_at: t(5, 0) };
+    assert!(store.cursor_advance("eth", "market", None, 11, "0xa", &[swap(10, 0)], &[sync(10, 5.0)]).await.unwrap());
     // A second indexer that read the same range loses: nothing is counted twice.
-    assert!(!store.cursor_advance("eth", "market", None, 11, "0xa", &[swap(10, 0)]).await.unwrap());
-    assert!(!store.cursor_advance("eth", "market", Some(5), 11, "0xa", &[swap(10, 1)]).await.unwrap());
-    assert!(store.cursor_advance("eth", "market", Some(11), 21, "0xb", &[swap(20, 0), swap(20, 0)]).await.unwrap());
+    assert!(!store.cursor_advance("eth", "market", None, 11, "0xa", &[swap(10, 0)], &[]).await.unwrap());
+    assert!(!store.cursor_advance("eth", "market", Some(5), 11, "0xa", &[swap(10, 1)], &[]).await.unwrap());
+    assert!(store.cursor_advance("eth", "market", Some(11), 21, "0xb", &[swap(20, 0), swap(20, 0)], &[sync(20, 2.0)]).await.unwrap());
+    let history = store.liquidity_history("eth", "0xpair", t(0, 0)).await.unwrap();
+    assert_eq!(history.iter().map(|h| h.reserve_quote).collect::<Vec<_>>(), vec![5.0, 2.0]);
     assert_eq!(store.cursor_get("eth", "market").await.unwrap(), Some((21, "0xb".into())));
     assert_eq!(store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap().len(), 2);
     // A re-organisation rewinds and forgets what it read from there.
     store.cursor_rewind("eth", "market", 15).await.unwrap();
     assert_eq!(store.cursor_get("eth", "market").await.unwrap(), Some((15, String::new())));
     assert_eq!(store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap().len(), 1);
+    assert_eq!(store.liquidity_history("eth", "0xpair", t(0, 0)).await.unwrap().len(), 1);
     close(store, db).await;
 }
 

@@ -225,6 +225,7 @@ impl Indexer {
         let native_usd = self.native_price(evm).await.unwrap_or(0.0);
         let mut decimals: HashMap<String, u8> = HashMap::new();
         let mut swaps = Vec::new();
+        let mut syncs = Vec::new();
         let mut reserves: BTreeMap<String, (f64, u64)> = BTreeMap::new();
         for log in &logs {
             let topic0 = log["topics"][0].as_str().unwrap_or_default();
@@ -246,6 +247,14 @@ impl Indexer {
             if topic0 == SYNC {
                 let quote_reserve = units(if token_is_0 { word(&data, 1) } else { word(&data, 0) }, quote_decimals);
                 reserves.insert(pair.pair.clone(), (quote_reserve, block));
+                syncs.push(crate::store::SyncRow {
+                    chain: chain.id().into(),
+                    pair: pair.pair.clone(),
+                    block: block as i64,
+                    log_index: log.get("logIndex").and_then(hex_number).unwrap_or(0) as i64,
+                    reserve_quote: quote_reserve,
+                    observed_at: now,
+                });
                 continue;
             }
             if topic0 != SWAP {
@@ -309,7 +318,7 @@ impl Indexer {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        if !self.store.cursor_advance(chain.id(), SOURCE, expected, scan.next as i64, &hash, &swaps).await? {
+        if !self.store.cursor_advance(chain.id(), SOURCE, expected, scan.next as i64, &hash, &swaps, &syncs).await? {
             // Another instance indexed this range; its swaps and alerts stand.
             return Ok(());
         }

@@ -221,6 +221,23 @@ pub struct SwapRow {
     pub observed_at: DateTime<Utc>,
 }
 
+/// A Sync of a tracked pair: its quote reserve at that log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyncRow {
+    /// Chain id.
+    pub chain: String,
+    /// Pair (lower-case).
+    pub pair: String,
+    /// Block.
+    pub block: i64,
+    /// Log index in the block.
+    pub log_index: i64,
+    /// Quote reserve (whole units).
+    pub reserve_quote: f64,
+    /// When the index saw it.
+    pub observed_at: DateTime<Utc>,
+}
+
 /// An alert to record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AlertRow {
@@ -422,7 +439,8 @@ pub trait Store: Send + Sync + 'static {
     /// The indexer's next block and the hash of the last block read.
     async fn cursor_get(&self, chain: &str, source: &str) -> Result<Option<(i64, String)>, StoreError>;
     /// Advance the cursor from `expected_next` (None: create) and store the
-    /// swaps read, atomically; false when another indexer moved it first.
+    /// swaps and syncs read, atomically; false when another indexer moved it first.
+    #[allow(clippy::too_many_arguments)]
     async fn cursor_advance(
         &self,
         chain: &str,
@@ -431,8 +449,11 @@ pub trait Store: Send + Sync + 'static {
         next: i64,
         last_hash: &str,
         swaps: &[SwapRow],
+        syncs: &[SyncRow],
     ) -> Result<bool, StoreError>;
-    /// Rewind the cursor to `block` after a re-organisation, forgetting swaps from it on.
+    /// A pair's liquidity history (quote reserve per Sync) since `since`, oldest first.
+    async fn liquidity_history(&self, chain: &str, pair: &str, since: DateTime<Utc>) -> Result<Vec<SyncRow>, StoreError>;
+    /// Rewind the cursor to `block` after a re-organisation, forgetting swaps and syncs from it on.
     async fn cursor_rewind(&self, chain: &str, source: &str, block: i64) -> Result<(), StoreError>;
     /// Swaps of a token observed at or after `since`, oldest first.
     async fn swaps_since(&self, chain: &str, token: &str, since: DateTime<Utc>) -> Result<Vec<SwapRow>, StoreError>;

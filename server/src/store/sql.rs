@@ -700,6 +700,7 @@ macro_rules! impl_sql_store {
                 next: i64,
                 last_hash: &str,
                 swaps: &[$crate::store::SwapRow],
+                syncs: &[$crate::store::SyncRow],
             ) -> Result<bool, $crate::store::StoreError> {
                 let mut tx = self.writer.begin().await?;
                 let claimed = match expected_next {
@@ -747,8 +748,52 @@ macro_rules! impl_sql_store {
                     .execute(&mut *tx)
                     .await?;
                 }
+                for y in syncs {
+                    sqlx::query(
+                        "INSERT INTO liquidity_history (chain, pair, block, log_index, reserve_quote, observed_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (chain, pair, block, log_index) DO NOTHING",
+                    )
+                    .bind(&y.chain)
+                    .bind(&y.pair)
+                    .bind(y.block)
+                    .bind(y.log_index)
+                    .bind(y.reserve_quote)
+                    .bind(y.observed_at)
+                    .execute(&mut *tx)
+                    .await?;
+                }
                 tx.commit().await?;
                 Ok(true)
+            }
+
+            async fn liquidity_history(
+                &self,
+                chain: &str,
+                pair: &str,
+                since: chrono::DateTime<chrono::Utc>,
+            ) -> Result<Vec<$crate::store::SyncRow>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query(
+                    "SELECT chain, pair, block, log_index, reserve_quote, observed_at FROM liquidity_history \
+                     WHERE chain = $1 AND pair = $2 AND observed_at >= $3 ORDER BY block, log_index",
+                )
+                .bind(chain)
+                .bind(pair)
+                .bind(since)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok($crate::store::SyncRow {
+                            chain: r.try_get("chain")?,
+                            pair: r.try_get("pair")?,
+                            block: r.try_get("block")?,
+                            log_index: r.try_get("log_index")?,
+                            reserve_quote: r.try_get("reserve_quote")?,
+                            observed_at: r.try_get("observed_at")?,
+                        })
+                    })
+                    .collect()
             }
 
             async fn cursor_rewind(&self, chain: &str, source: &str, block: i64) -> Result<(), $crate::store::StoreError> {
@@ -759,11 +804,14 @@ macro_rules! impl_sql_store {
                     .bind(source)
                     .execute(&mut *tx)
                     .await?;
-                sqlx::query("DELETE FROM swaps WHERE chain = $1 AND block >= $2")
-                    .bind(chain)
-                    .bind(block)
-                    .execute(&mut *tx)
-                    .await?;
+                for table in ["swaps", "liquidity_history"] {
+                    // The table name is one of two constants; values are bound.
+                    sqlx::query(&format!("DELETE FROM {table} WHERE chain = $1 AND block >= $2"))
+                        .bind(chain)
+                        .bind(block)
+                        .execute(&mut *tx)
+                        .await?;
+                }
                 tx.commit().await?;
                 Ok(())
             }
