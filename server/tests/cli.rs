@@ -135,6 +135,8 @@ fn spawn_serve(url: &str) -> (std::process::Child, Option<String>, u16) {
             return (server, key, port);
         }
     }
+    let _ = server.kill();
+    let _ = server.wait();
     panic!("serve exited before listening");
 }
 

@@ -94,7 +94,7 @@ impl Fixture {
                     .into_iter()
                     .map(|(a, d)| (a, u64::from_le_bytes(d[64..72].try_into().unwrap())))
                     .collect();
-                accounts.sort_by(|a, b| b.1.cmp(&a.1));
+                accounts.sort_by_key(|a| std::cmp::Reverse(a.1));
                 let value: Vec<Value> = accounts
                     .iter()
                     .take(20)

@@ -563,7 +563,7 @@ pub async fn gather(
         for (pool, balance) in pools.iter_mut().zip(lp_balances) {
             pool.lp_creator = balance.as_deref().and_then(abi::decode_uint);
         }
-        top_holders.sort_by(|a, b| b.balance.cmp(&a.balance));
+        top_holders.sort_by_key(|h| std::cmp::Reverse(h.balance));
     }
     let dated_time = match dated_block {
         Some(_) => take(&mut answers)?.get("timestamp").map(hex_u64).transpose()?.map(|t| t as i64),

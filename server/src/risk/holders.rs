@@ -133,7 +133,7 @@ pub async fn scan_logs(rpc: &RpcClient, filters: &[Value], mut next: u64, latest
                     next = to + 1;
                 }
                 Err(error) if is_range_refusal(&error) && to > from => {
-                    let half = (to - from + 1) / 2;
+                    let half = (to - from).div_ceil(2);
                     next_pending.push((from, from + half - 1));
                     next_pending.push((from + half, to));
                     blocked = true;

@@ -162,11 +162,10 @@ pub async fn analyze(chain: &SolanaChain, mint: Pubkey, allow: Option<&Allowlist
                             continue;
                         };
                         if let Some(pool) = sol::decode_cpmm_pool(&data) {
-                            if pool.mint_0 == mint || pool.mint_1 == mint {
-                                if !pools.iter().any(|p: &PoolView| p.address == address) {
+                            if (pool.mint_0 == mint || pool.mint_1 == mint)
+                                && !pools.iter().any(|p: &PoolView| p.address == address) {
                                     pools.push(PoolView { address, token_is_0: pool.mint_0 == mint, pool });
                                 }
-                            }
                         }
                     }
                 }
@@ -440,7 +439,7 @@ pub async fn analyze(chain: &SolanaChain, mint: Pubkey, allow: Option<&Allowlist
         *by_owner.entry(account.owner).or_default() += amount;
     }
     let mut owners: Vec<(Pubkey, u64)> = by_owner.into_iter().collect();
-    owners.sort_by(|a, b| b.1.cmp(&a.1));
+    owners.sort_by_key(|o| std::cmp::Reverse(o.1));
     let supply = mint_info.supply;
     let holders_rpc = "getTokenLargestAccounts, getMultipleAccounts(token accounts → owners)";
     if largest.is_none() {

@@ -3,6 +3,7 @@
 //!   request: wall time, upstream requests, and sequential round trips;
 //! - 200 concurrent cold requests for one token: upstream requests made;
 //! - cached `analyze` requests per second next to `GET /v1/health`.
+//!
 //! Numbers are printed, not asserted.
 
 use std::sync::atomic::{AtomicU64, Ordering};

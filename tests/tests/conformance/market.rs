@@ -16,12 +16,12 @@ use riskintel_tests::{err, ok, Backend, TestServer};
 
 /// A fresh node with the base contracts.
 async fn fresh_chain(chain_id: u64) -> anyhow::Result<(Anvil, RigChain)> {
-    Ok(tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
+    tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
         let anvil = Anvil::start(chain_id)?;
         let chain = rig::deploy_base(&anvil.url, chain_id, 0)?;
         Ok((anvil, chain))
     })
-    .await??)
+    .await?
 }
 
 fn market_config(chain: &RigChain) -> Config {
