@@ -261,7 +261,7 @@ impl Analyzer {
                 }
             }
         }
-        match self.shared_run(token).await {
+        match self.shared_run(token, fresh).await {
             Ok(analysis) => {
                 self.remember(token, analysis.clone());
                 Ok((*analysis).clone())
@@ -302,19 +302,31 @@ impl Analyzer {
         Ok(serde_json::from_str(&json).ok().map(|analysis| (analysis, at)))
     }
 
-    fn shared_run(self: &Arc<Self>, target: Target) -> Flight {
+    /// The analysis under way for `target`, or a new one. A flight
+    /// remembers its result before it stops being in flight, so a request
+    /// that finds no flight here finds the result instead (unless `fresh`).
+    fn shared_run(self: &Arc<Self>, target: Target, fresh: bool) -> Flight {
         let mut inflight = self.inflight.lock().expect("inflight lock");
         if let Some(flight) = inflight.get(&target) {
             return flight.clone();
+        }
+        if !fresh {
+            if let Some(done) = self.recent_hit(target) {
+                return futures::future::ready(Ok(done)).boxed().shared();
+            }
         }
         let engine = self.clone();
         let flight = async move {
             let result = match target {
                 Target::Evm(token) => engine.run(token).await,
                 Target::Sol(mint) => engine.run_solana(mint).await,
-            };
+            }
+            .map(Arc::new);
+            if let Ok(analysis) = &result {
+                engine.remember(target, analysis.clone());
+            }
             engine.inflight.lock().expect("inflight lock").remove(&target);
-            result.map(Arc::new)
+            result
         }
         .boxed()
         .shared();
