@@ -76,6 +76,21 @@ fn topic_address(topic: &Value) -> Option<Address> {
     (bytes.len() == 32).then(|| Address::from_slice(&bytes[12..]))
 }
 
+/// The hash of block `number`, or None if the chain does not reach it.
+async fn block_hash(evm: &EvmChain, number: u64) -> Result<Option<String>, RpcError> {
+    let block = evm.rpc.call("eth_getBlockByNumber", json!([format!("{number:#x}"), false])).await?;
+    Ok(block.get("hash").and_then(Value::as_str).map(str::to_string))
+}
+
+/// Whether the block before `next` still has the hash the cursor recorded
+/// (a cursor without a hash has nothing to compare and holds).
+async fn cursor_on_chain(evm: &EvmChain, next: u64, last_hash: &str) -> Result<bool, RpcError> {
+    if last_hash.is_empty() || next == 0 {
+        return Ok(true);
+    }
+    Ok(block_hash(evm, next - 1).await?.as_deref() == Some(last_hash))
+}
+
 fn hex_number(value: &Value) -> Option<u64> {
     u64::from_str_radix(value.as_str()?.trim_start_matches("0x"), 16).ok()
 }
@@ -130,18 +145,18 @@ impl Indexer {
             None => (latest.saturating_sub(self.settings.backfill_blocks), None, String::new()),
         };
         // A re-organisation: the block we stopped at is no longer on the chain.
-        if !last_hash.is_empty() && next > 0 {
-            let block = evm.rpc.call("eth_getBlockByNumber", json!([format!("{:#x}", next - 1), false])).await?;
-            if block.get("hash").and_then(Value::as_str) != Some(last_hash.as_str()) {
-                let to = next.saturating_sub(self.settings.reorg_depth + 1);
-                self.store.cursor_rewind(chain.id(), SOURCE, to as i64).await?;
-                return Ok(());
-            }
+        if !cursor_on_chain(evm, next, &last_hash).await? {
+            let to = next.saturating_sub(self.settings.reorg_depth + 1);
+            self.store.cursor_rewind(chain.id(), SOURCE, to as i64).await?;
+            return Ok(());
         }
         if next > latest {
             return self.reanalyse(chain, BTreeMap::new(), Vec::new()).await;
         }
         let to = latest.min(next + self.settings.max_blocks_per_poll.max(1) - 1);
+        // The chain may re-organise while the range is read; the hash of `to`
+        // before and after the read tells (see `unchanged` below).
+        let to_hash = if to == latest { head.get("hash").and_then(Value::as_str).map(str::to_string) } else { block_hash(evm, to).await? };
         let pairs = self.store.tracked_pairs(chain.id()).await?;
         let tokens = self.store.tracked_tokens(Some(chain.id())).await?;
         let mut filters = vec![json!({
@@ -310,14 +325,13 @@ impl Indexer {
                 self.store.tracked_pair_reserve(chain.id(), pair_address, *reserve).await?;
             }
         }
-        let hash = evm
-            .rpc
-            .call("eth_getBlockByNumber", json!([format!("{read_to:#x}"), false]))
-            .await?
-            .get("hash")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
+        let hash = block_hash(evm, read_to).await?.unwrap_or_default();
+        // Every read above happened between the two looks at `to`; if that
+        // block and the one before the range are as they were, the logs are
+        // of one chain. Otherwise leave the cursor; the next poll rewinds.
+        if block_hash(evm, to).await? != to_hash || !cursor_on_chain(evm, next, &last_hash).await? {
+            return Ok(());
+        }
         if !self.store.cursor_advance(chain.id(), SOURCE, expected, scan.next as i64, &hash, &swaps, &syncs).await? {
             // Another instance indexed this range; its swaps and alerts stand.
             return Ok(());
