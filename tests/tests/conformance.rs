@@ -93,6 +93,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     market_sentiment_follows_swap_flow,
     market_feed_pages_are_stable_and_survive_restarts,
     market_index_survives_a_reorganisation,
+    market_index_survives_a_reorganisation_during_a_poll,
     solana_mints_extensions_holders_and_liquidity,
     solana_bad_input_and_node_failures,
     solana_wallets_hold_and_delegate,

@@ -2,6 +2,7 @@
 //! per test (these tests change chain state), through the generated client.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use alloy_primitives::{Address, U256};
@@ -11,6 +12,7 @@ use riskintel_api::Plan;
 use riskintel_client::types::{self, AlertKind, ErrorCode, SentimentLabel};
 use riskintel_server::clock::Clock;
 use riskintel_server::config::Config;
+use riskintel_tests::jsonrpc;
 use riskintel_tests::rig::{self, e18, Anvil, Arg, Node, RigChain, DEAD};
 use riskintel_tests::{err, ok, Backend, TestServer};
 
@@ -299,6 +301,78 @@ pub async fn market_index_survives_a_reorganisation(backend: Backend) -> anyhow:
         Ok(token)
     })
     .await?;
+    ensure!(survivor != orphan);
+    let alert = wait_for(&client, AlertKind::NewToken, survivor).await?;
+    ensure!(alert.detail.contains("SURV"), "{}", alert.detail);
+    server.stop().await
+}
+
+/// The re-organisation lands between the index's check of the block before
+/// its cursor and its read of the logs after it: a proxy in front of the node,
+/// once armed, replaces the blocks just before it forwards the index's
+/// `PairCreated` query. The replaced blocks lie below the cursor, so only a
+/// check after the read can notice them.
+pub async fn market_index_survives_a_reorganisation_during_a_poll(backend: Backend) -> anyhow::Result<()> {
+    const PAIR_CREATED: &str = "0x0d3648bd0f6ba80134a33ba9275ac585d9d315f0ad8355cddefde31afa28d0e9";
+    let (_anvil, chain) = fresh_chain(31504).await?;
+    let snapshot = on_chain(&chain, |node, _| node.call("evm_snapshot", serde_json::json!([]))).await?;
+    let (orphan, _) = on_chain(&chain, |node, chain| launch(node, chain, "PlainToken", "ORPH")).await?;
+
+    // Armed: the survivor's chain, to be built inside the proxy. Fired: its token.
+    let armed = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let survivor: Arc<std::sync::Mutex<Option<Address>>> = Arc::default();
+    let upstream = chain.url.clone();
+    let http = reqwest::Client::new();
+    let handler: jsonrpc::Handler = {
+        let (armed, survivor, chain) = (armed.clone(), survivor.clone(), chain.clone());
+        Arc::new(move |method: String, params: serde_json::Value| {
+            let (armed, survivor, chain, upstream, http, snapshot) =
+                (armed.clone(), survivor.clone(), chain.clone(), upstream.clone(), http.clone(), snapshot.clone());
+            Box::pin(async move {
+                let index_query = method == "eth_getLogs" && params[0]["address"].is_array() && params[0]["topics"][0] == PAIR_CREATED;
+                if index_query && armed.swap(false, std::sync::atomic::Ordering::SeqCst) {
+                    let token = on_chain(&chain, move |node, chain| {
+                        node.call("evm_revert", serde_json::json!([snapshot]))?;
+                        node.deploy(chain.deployer, "NotAToken", &[])?;
+                        let (token, _) = launch(node, chain, "PlainToken", "SURV")?;
+                        for _ in 0..5 {
+                            node.call("evm_mine", serde_json::json!([]))?;
+                        }
+                        Ok(token)
+                    })
+                    .await
+                    .map_err(|e| serde_json::json!({"code": -32000, "message": e.to_string()}))?;
+                    *survivor.lock().unwrap() = Some(token);
+                }
+                let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+                let answer: serde_json::Value = async { http.post(&upstream).json(&body).send().await?.json().await }
+                    .await
+                    .map_err(|e: reqwest::Error| serde_json::json!({"code": -32000, "message": e.to_string()}))?;
+                match answer.get("error") {
+                    Some(error) => Err(error.clone()),
+                    None => Ok(answer["result"].clone()),
+                }
+            })
+        })
+    };
+    let proxied = RigChain { url: jsonrpc::serve(handler).await?, ..chain.clone() };
+    let mut config = market_config(&proxied);
+    config.market.reorg_depth = 200;
+    let server = TestServer::start_with(backend, config).await?;
+    let client = server.client(&server.owner_key());
+    wait_for(&client, AlertKind::NewToken, orphan).await?;
+
+    // One more block on the old chain makes the index read logs again.
+    armed.store(true, std::sync::atomic::Ordering::SeqCst);
+    on_chain(&chain, |node, _| node.call("evm_mine", serde_json::json!([]))).await?;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let survivor = loop {
+        if let Some(token) = *survivor.lock().unwrap() {
+            break token;
+        }
+        ensure!(Instant::now() < deadline, "the index never read logs after the new block");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
     ensure!(survivor != orphan);
     let alert = wait_for(&client, AlertKind::NewToken, survivor).await?;
     ensure!(alert.detail.contains("SURV"), "{}", alert.detail);
