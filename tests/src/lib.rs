@@ -43,9 +43,10 @@ pub struct TestServer {
 }
 
 impl TestServer {
-    /// A server on a fresh database of `backend`, serving no chain.
+    /// A server on a fresh database of `backend`, serving no chain (tests
+    /// never reach the mainnet defaults).
     pub async fn start(backend: Backend) -> anyhow::Result<TestServer> {
-        Self::start_with(backend, Config::default()).await
+        Self::start_with(backend, Config { chains: Default::default(), ..Config::default() }).await
     }
 
     /// A server on a fresh database of `backend` with `config` (its listen
@@ -71,8 +72,6 @@ impl TestServer {
             listen: "127.0.0.1:0".into(),
             database_url: database.url.clone(),
             log_level: "info".into(),
-            // Tests never reach the mainnet defaults: only chains a test names are served.
-            chains: if config.chains == Config::default().chains { Default::default() } else { config.chains.clone() },
             ..config
         };
         let saved = config.clone();

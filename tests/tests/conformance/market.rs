@@ -280,6 +280,18 @@ pub async fn market_feed_pages_are_stable_and_survive_restarts(backend: Backend)
     server.stop().await
 }
 
+/// Replace the blocks since `snapshot` with a longer chain launching another
+/// token, "SURV" (at another address: a contract deployed first moves the nonce); that token.
+fn reorganise(node: &Node, chain: &RigChain, snapshot: &serde_json::Value) -> anyhow::Result<Address> {
+    node.call("evm_revert", serde_json::json!([snapshot]))?;
+    node.deploy(chain.deployer, "NotAToken", &[])?;
+    let (token, _) = launch(node, chain, "PlainToken", "SURV")?;
+    for _ in 0..5 {
+        node.call("evm_mine", serde_json::json!([]))?;
+    }
+    Ok(token)
+}
+
 pub async fn market_index_survives_a_reorganisation(backend: Backend) -> anyhow::Result<()> {
     let (_anvil, chain) = fresh_chain(31503).await?;
     let mut config = market_config(&chain);
@@ -291,16 +303,7 @@ pub async fn market_index_survives_a_reorganisation(backend: Backend) -> anyhow:
     let (orphan, _) = on_chain(&chain, |node, chain| launch(node, chain, "PlainToken", "ORPH")).await?;
     wait_for(&client, AlertKind::NewToken, orphan).await?;
     // The blocks the index read are replaced by others.
-    let survivor = on_chain(&chain, move |node, chain| {
-        node.call("evm_revert", serde_json::json!([snapshot]))?;
-        node.deploy(chain.deployer, "NotAToken", &[])?;
-        let (token, _) = launch(node, chain, "PlainToken", "SURV")?;
-        for _ in 0..5 {
-            node.call("evm_mine", serde_json::json!([]))?;
-        }
-        Ok(token)
-    })
-    .await?;
+    let survivor = on_chain(&chain, move |node, chain| reorganise(node, chain, &snapshot)).await?;
     ensure!(survivor != orphan);
     let alert = wait_for(&client, AlertKind::NewToken, survivor).await?;
     ensure!(alert.detail.contains("SURV"), "{}", alert.detail);
@@ -313,7 +316,7 @@ pub async fn market_index_survives_a_reorganisation(backend: Backend) -> anyhow:
 /// `PairCreated` query. The replaced blocks lie below the cursor, so only a
 /// check after the read can notice them.
 pub async fn market_index_survives_a_reorganisation_during_a_poll(backend: Backend) -> anyhow::Result<()> {
-    const PAIR_CREATED: &str = "0x0d3648bd0f6ba80134a33ba9275ac585d9d315f0ad8355cddefde31afa28d0e9";
+    let pair_created = alloy_primitives::keccak256("PairCreated(address,address,address,uint256)").to_string();
     let (_anvil, chain) = fresh_chain(31504).await?;
     let snapshot = on_chain(&chain, |node, _| node.call("evm_snapshot", serde_json::json!([]))).await?;
     let (orphan, _) = on_chain(&chain, |node, chain| launch(node, chain, "PlainToken", "ORPH")).await?;
@@ -323,31 +326,22 @@ pub async fn market_index_survives_a_reorganisation_during_a_poll(backend: Backe
     let survivor: Arc<std::sync::Mutex<Option<Address>>> = Arc::default();
     let upstream = chain.url.clone();
     let http = reqwest::Client::new();
+    let node_error = |e: &dyn std::fmt::Display| serde_json::json!({"code": -32000, "message": e.to_string()});
     let handler: jsonrpc::Handler = {
         let (armed, survivor, chain) = (armed.clone(), survivor.clone(), chain.clone());
         Arc::new(move |method: String, params: serde_json::Value| {
-            let (armed, survivor, chain, upstream, http, snapshot) =
-                (armed.clone(), survivor.clone(), chain.clone(), upstream.clone(), http.clone(), snapshot.clone());
+            let (armed, survivor, chain, upstream, http, snapshot, pair_created) =
+                (armed.clone(), survivor.clone(), chain.clone(), upstream.clone(), http.clone(), snapshot.clone(), pair_created.clone());
             Box::pin(async move {
-                let index_query = method == "eth_getLogs" && params[0]["address"].is_array() && params[0]["topics"][0] == PAIR_CREATED;
+                let index_query = method == "eth_getLogs" && params[0]["address"].is_array() && params[0]["topics"][0] == pair_created;
                 if index_query && armed.swap(false, std::sync::atomic::Ordering::SeqCst) {
-                    let token = on_chain(&chain, move |node, chain| {
-                        node.call("evm_revert", serde_json::json!([snapshot]))?;
-                        node.deploy(chain.deployer, "NotAToken", &[])?;
-                        let (token, _) = launch(node, chain, "PlainToken", "SURV")?;
-                        for _ in 0..5 {
-                            node.call("evm_mine", serde_json::json!([]))?;
-                        }
-                        Ok(token)
-                    })
-                    .await
-                    .map_err(|e| serde_json::json!({"code": -32000, "message": e.to_string()}))?;
+                    let token = on_chain(&chain, move |node, chain| reorganise(node, chain, &snapshot)).await.map_err(|e| node_error(&e))?;
                     *survivor.lock().unwrap() = Some(token);
                 }
                 let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
                 let answer: serde_json::Value = async { http.post(&upstream).json(&body).send().await?.json().await }
                     .await
-                    .map_err(|e: reqwest::Error| serde_json::json!({"code": -32000, "message": e.to_string()}))?;
+                    .map_err(|e: reqwest::Error| node_error(&e))?;
                 match answer.get("error") {
                     Some(error) => Err(error.clone()),
                     None => Ok(answer["result"].clone()),
