@@ -144,7 +144,12 @@ impl Indexer {
             Some((next, hash)) => (next as u64, Some(next), hash),
             None => (latest.saturating_sub(self.settings.backfill_blocks), None, String::new()),
         };
-        // A re-organisation: the block we stopped at is no longer on the chain.
+        // The range to read, and its last block's hash before anything is
+        // checked or read: a re-organisation after this point changes that
+        // hash by the time the read is done (compared before the cursor moves).
+        let to = latest.min(next + self.settings.max_blocks_per_poll.max(1) - 1);
+        let to_hash = if to == latest { head.get("hash").and_then(Value::as_str).map(str::to_string) } else { block_hash(evm, to).await? };
+        // A re-organisation before it: the block we stopped at is no longer on the chain.
         if !cursor_on_chain(evm, next, &last_hash).await? {
             let to = next.saturating_sub(self.settings.reorg_depth + 1);
             self.store.cursor_rewind(chain.id(), SOURCE, to as i64).await?;
@@ -153,10 +158,6 @@ impl Indexer {
         if next > latest {
             return self.reanalyse(chain, BTreeMap::new(), Vec::new()).await;
         }
-        let to = latest.min(next + self.settings.max_blocks_per_poll.max(1) - 1);
-        // The chain may re-organise while the range is read; the hash of `to`
-        // before and after the read tells (see `unchanged` below).
-        let to_hash = if to == latest { head.get("hash").and_then(Value::as_str).map(str::to_string) } else { block_hash(evm, to).await? };
         let pairs = self.store.tracked_pairs(chain.id()).await?;
         let tokens = self.store.tracked_tokens(Some(chain.id())).await?;
         let mut filters = vec![json!({
@@ -325,13 +326,15 @@ impl Indexer {
                 self.store.tracked_pair_reserve(chain.id(), pair_address, *reserve).await?;
             }
         }
-        let hash = block_hash(evm, read_to).await?.unwrap_or_default();
-        // Every read above happened between the two looks at `to`; if that
-        // block and the one before the range are as they were, the logs are
-        // of one chain. Otherwise leave the cursor; the next poll rewinds.
-        if block_hash(evm, to).await? != to_hash || !cursor_on_chain(evm, next, &last_hash).await? {
+        // Every read above happened between the two looks at `to`; if its hash
+        // is as it was, the logs are of one chain. Otherwise leave the cursor;
+        // the next poll rewinds.
+        let hash = block_hash(evm, read_to).await?;
+        let to_now = if read_to == to { hash.clone() } else { block_hash(evm, to).await? };
+        if to_now != to_hash {
             return Ok(());
         }
+        let hash = hash.unwrap_or_default();
         if !self.store.cursor_advance(chain.id(), SOURCE, expected, scan.next as i64, &hash, &swaps, &syncs).await? {
             // Another instance indexed this range; its swaps and alerts stand.
             return Ok(());
