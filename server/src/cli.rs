@@ -232,7 +232,7 @@ async fn accounts_command(
                 );
             } else {
                 println!("account: {}", created.account.id);
-                println!("plan:    {}", crate::store::plan_to_text(plan));
+                println!("plan:    {}", riskintel_api::WireName::wire_name(plan));
                 println!("key id:  {}", created.key.record.id);
                 println!("key:     {}   (shown only this once)", created.key.key);
             }
@@ -242,7 +242,7 @@ async fn accounts_command(
             if !store.account_set_plan(&account, plan).await? {
                 bail!("no account {account:?}");
             }
-            println!("account {account} is now on {}", crate::store::plan_to_text(plan));
+            println!("account {account} is now on {}", riskintel_api::WireName::wire_name(plan));
         }
         AccountsCommand::List { json } => {
             let accounts = store.account_list().await?;
@@ -254,7 +254,7 @@ async fn accounts_command(
                 println!("{}", serde_json::Value::Array(rows));
             } else {
                 for a in accounts {
-                    println!("{}  {:<8}  {}  {}", a.id, crate::store::plan_to_text(a.plan), a.created_at, a.name);
+                    println!("{}  {:<8}  {}  {}", a.id, riskintel_api::WireName::wire_name(a.plan), a.created_at, a.name);
                 }
             }
         }

@@ -1,17 +1,23 @@
 //! The Risk Intelligence Service: HTTP server, domain logic and storage.
 
 pub mod accounts;
+pub mod billing;
 pub mod chains;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod feed;
 pub mod http;
 pub mod keys;
 pub mod logging;
 pub mod market;
 pub mod metering;
-pub mod risk;
+pub mod scoring;
+pub mod sentiment;
+pub mod simulation;
 pub mod store;
+pub mod tokens;
+pub mod wallets;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -52,7 +58,7 @@ pub struct RunningServer {
     /// Its store.
     pub store: Arc<dyn Store>,
     /// Its analysis engine (upstream request counts, for tests and benchmarks).
-    pub analyzer: Arc<risk::Analyzer>,
+    pub analyzer: Arc<tokens::Analyzer>,
 }
 
 impl RunningServer {
@@ -91,7 +97,8 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         .with_context(|| format!("opening database {}", redact_url(&config.database_url)))?;
     let bootstrapped = if bootstrap { accounts::bootstrap_owner(&store, &clock).await? } else { None };
 
-    let analyzer = Arc::new(risk::Analyzer::new(&config, store.clone(), clock.clone())?);
+    let chains = Arc::new(chains::registry::Chains::from_config(&config)?);
+    let analyzer = Arc::new(tokens::Analyzer::new(&config, chains, store.clone(), clock.clone())?);
     let context = ServerContext::new(store.clone(), clock.clone(), config.auth.failed_auth_per_minute, analyzer.clone());
     let meter = context.meter.clone();
     let api = risk_intel_api_mod::api_description::<RiskIntelImpl>()
@@ -120,7 +127,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
 
     let (stop_indexer, stop) = tokio::sync::watch::channel(false);
     let indexer = if config.market.enabled {
-        let indexer = Arc::new(market::indexer::Indexer::new(&config, analyzer.clone(), store.clone(), clock.clone())?);
+        let indexer = Arc::new(market::indexer::Indexer::new(&config.market, analyzer.clone(), store.clone(), clock.clone()));
         Some(tokio::spawn(indexer.run(log.new(slog::o!("component" => "market-index")), stop)))
     } else {
         None

@@ -463,7 +463,7 @@ async fn sixty_first_request_in_a_minute_gets_429(backend: Backend) -> anyhow::R
 async fn free_quota_exhaustion_gets_402(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let free = server.account("free", Plan::Free).await?;
-    let period = riskintel_server::metering::billing_period(server.clock.now()).0;
+    let period = riskintel_server::billing::billing_period(server.clock.now()).0;
     server.store().usage_set(&free.account.id, period, 9_998).await?;
     let client = server.client(&free.key.key);
     let last = ok(client.billing_status_get().await)?;
@@ -482,7 +482,7 @@ async fn free_quota_exhaustion_gets_402(backend: Backend) -> anyhow::Result<()> 
 
 async fn pro_counts_overage_and_pro_plus_is_unlimited(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
-    let period = riskintel_server::metering::billing_period(server.clock.now()).0;
+    let period = riskintel_server::billing::billing_period(server.clock.now()).0;
     let pro = server.account("pro", Plan::Pro).await?;
     server.store().usage_set(&pro.account.id, period, 500_000).await?;
     let status = ok(server.client(&pro.key.key).billing_status_get().await)?;

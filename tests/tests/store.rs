@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use chrono::{Duration, TimeZone, Utc};
-use riskintel_api::{Plan, Scope};
-use riskintel_server::store::{self, Account, AlertQuery, AlertRow, KeyRecord, PostgresStore, SqliteStore, Store, StoreError, SwapRow, SyncRow, TrackedPair};
+use riskintel_api::{AlertKind, Plan, RiskLabel, Scope, Severity, WireName};
+use riskintel_server::store::db::Db;
+use riskintel_server::store::{self, Account, AlertQuery, AlertRow, Cursor, KeyRecord, Side, Store, StoreError, SwapRow, SyncRow, TrackedPair};
 use riskintel_tests::{Backend, TestDatabase};
 
 async fn open(backend: Backend) -> (Arc<dyn Store>, TestDatabase) {
@@ -199,24 +200,26 @@ fn family(declared: &str) -> String {
 #[tokio::test]
 async fn sqlite_and_postgres_schemas_match() {
     let sqlite_db = TestDatabase::create(Backend::Sqlite).await.unwrap();
-    let sqlite = SqliteStore::connect(&sqlite_db.url).await.unwrap();
+    let sqlite = store::connect(&sqlite_db.url).await.unwrap();
     riskintel_server::store::Store::migrate(&sqlite).await.unwrap();
+    let Db::Sqlite(sqlite_pool) = sqlite.db().clone() else { panic!("a SQLite store") };
     let postgres_db = TestDatabase::create(Backend::Postgres).await.unwrap();
-    let postgres = PostgresStore::connect(&postgres_db.url).await.unwrap();
+    let postgres = store::connect(&postgres_db.url).await.unwrap();
     riskintel_server::store::Store::migrate(&postgres).await.unwrap();
+    let Db::Postgres(postgres_pool) = postgres.db().clone() else { panic!("a PostgreSQL store") };
 
     let mut lite = Schema::new();
     let tables: Vec<(String,)> = sqlx::query_as(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_sqlx%'",
     )
-    .fetch_all(sqlite.pool())
+    .fetch_all(&sqlite_pool)
     .await
     .unwrap();
     for (table,) in tables {
         let columns: Vec<(String, String, i64, i64)> =
             sqlx::query_as("SELECT name, type, \"notnull\", pk FROM pragma_table_info($1)")
                 .bind(&table)
-                .fetch_all(sqlite.pool())
+                .fetch_all(&sqlite_pool)
                 .await
                 .unwrap();
         let entry = lite.entry(table).or_default();
@@ -230,7 +233,7 @@ async fn sqlite_and_postgres_schemas_match() {
         "SELECT table_name::text, column_name::text, data_type::text, is_nullable::text \
          FROM information_schema.columns WHERE table_schema = 'public' AND table_name NOT LIKE '_sqlx%'",
     )
-    .fetch_all(postgres.pool())
+    .fetch_all(&postgres_pool)
     .await
     .unwrap();
     for (table, name, declared, nullable) in columns {
@@ -241,7 +244,7 @@ async fn sqlite_and_postgres_schemas_match() {
 
     let lite_indexes: Vec<(String,)> =
         sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'")
-            .fetch_all(sqlite.pool())
+            .fetch_all(&sqlite_pool)
             .await
             .unwrap();
     let pg_indexes: Vec<(String,)> = sqlx::query_as(
@@ -249,7 +252,7 @@ async fn sqlite_and_postgres_schemas_match() {
         "SELECT indexname::text FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE '%_pkey' \
          AND indexname NOT LIKE '%_key' AND tablename NOT LIKE '_sqlx%'",
     )
-    .fetch_all(postgres.pool())
+    .fetch_all(&postgres_pool)
     .await
     .unwrap();
     let mut lite_indexes: Vec<_> = lite_indexes.into_iter().map(|r| r.0).collect();
@@ -268,27 +271,28 @@ async fn sqlite_and_postgres_schemas_match() {
     };
     assert_eq!(versions("sqlite"), versions("postgres"), "migration versions and names differ");
 
-    sqlite.pool().close().await;
-    postgres.pool().close().await;
+    riskintel_server::store::Store::close(&sqlite).await;
+    riskintel_server::store::Store::close(&postgres).await;
     sqlite_db.drop_database().await.unwrap();
     postgres_db.drop_database().await.unwrap();
 }
 
 fn alert(key: &str, chain: &str, kind: &str, rank: i64, minute: u32) -> AlertRow {
+    let kind = AlertKind::from_wire_name(kind).expect("an alert kind");
     AlertRow {
         id: 0,
         event_key: key.into(),
         chain: chain.into(),
         token: "0xToken".into(),
-        kind: kind.into(),
-        severity: "high".into(),
+        kind,
+        severity: Severity::High,
         severity_rank: rank,
         title: "t".into(),
         detail: "d".into(),
         score_before: None,
         label_before: None,
         score_after: Some(50.0),
-        label_after: Some("risky".into()),
+        label_after: Some(RiskLabel::Risky),
         block: 7,
         observed_at: t(minute, 0),
     }
@@ -309,11 +313,11 @@ async fn alerts_are_unique_and_listed_newest_first(backend: Backend) {
     assert_eq!(eth.len(), 2);
     let severe = store.alerts(&AlertQuery { min_rank: 3, limit: 10, ..Default::default() }).await.unwrap();
     assert_eq!(severe.iter().map(|r| r.id).collect::<Vec<_>>(), vec![b]);
-    let kind = store.alerts(&AlertQuery { kind: Some("label_changed".into()), limit: 10, ..Default::default() }).await.unwrap();
+    let kind = store.alerts(&AlertQuery { kind: Some(AlertKind::LabelChanged), limit: 10, ..Default::default() }).await.unwrap();
     assert_eq!(kind.len(), 1);
     let recent = store.alerts(&AlertQuery { since: Some(t(2, 0)), limit: 10, ..Default::default() }).await.unwrap();
     assert_eq!(recent.len(), 2);
-    assert_eq!(recent[0].label_after.as_deref(), Some("risky"));
+    assert_eq!(recent[0].label_after, Some(RiskLabel::Risky));
     close(store, db).await;
 }
 
@@ -325,7 +329,7 @@ fn swap(block: i64, log_index: i64) -> SwapRow {
         log_index,
         token: "0xToken".into(),
         trader: "0xtrader".into(),
-        side: "buy".into(),
+        side: Side::Buy,
         amount_token: 10.0,
         amount_usd: 5.0,
         price_usd: 0.5,
@@ -344,11 +348,11 @@ async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
     assert!(store.cursor_advance("eth", "market", Some(11), 21, "0xb", &[swap(20, 0), swap(20, 0)], &[sync(20, 2.0)]).await.unwrap());
     let history = store.liquidity_history("eth", "0xpair", t(0, 0)).await.unwrap();
     assert_eq!(history.iter().map(|h| h.reserve_quote).collect::<Vec<_>>(), vec![5.0, 2.0]);
-    assert_eq!(store.cursor_get("eth", "market").await.unwrap(), Some((21, "0xb".into())));
+    assert_eq!(store.cursor_get("eth", "market").await.unwrap(), Some(Cursor { next_block: 21, last_hash: "0xb".into() }));
     assert_eq!(store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap().len(), 2);
     // A re-organisation rewinds and forgets what it read from there.
     store.cursor_rewind("eth", "market", 15).await.unwrap();
-    assert_eq!(store.cursor_get("eth", "market").await.unwrap(), Some((15, String::new())));
+    assert_eq!(store.cursor_get("eth", "market").await.unwrap(), Some(Cursor { next_block: 15, last_hash: String::new() }));
     assert_eq!(store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap().len(), 1);
     assert_eq!(store.liquidity_history("eth", "0xpair", t(0, 0)).await.unwrap().len(), 1);
     close(store, db).await;

@@ -4,12 +4,14 @@
 //! Operation names (`<resource>_<verb>`) are part of the client contract.
 
 pub mod billing;
+pub mod checks;
 pub mod error;
 pub mod health;
 pub mod keys;
 pub mod market;
 pub mod metered;
 mod openapi;
+pub mod stored;
 pub mod token;
 pub mod wallet;
 
@@ -19,6 +21,8 @@ use dropshot::{
 };
 
 pub use billing::{BillingStatus, Plan};
+pub use checks::CheckId;
+pub use stored::WireName;
 pub use error::{ApiError, ErrorCode, ErrorDetail};
 pub use health::{DatabaseHealth, Health, HealthStatus};
 pub use keys::{ApiKey, ApiKeyCreate, ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, Scope};

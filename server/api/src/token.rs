@@ -4,6 +4,8 @@ use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::CheckId;
+
 /// Path of one token: `/v1/token/{chain}/{address}/…`.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 pub struct TokenPath {
@@ -101,8 +103,8 @@ pub struct Evidence {
 /// A detected risk.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Signal {
-    /// Signal identifier, e.g. `low_liquidity`, `whale_concentration`, `mint_capability`.
-    pub id: String,
+    /// The check that found it.
+    pub id: CheckId,
     /// How serious it is.
     pub severity: Severity,
     /// Contribution to the score, 0..1: score = 100 × (1 − Π(1 − weight)).
@@ -133,7 +135,7 @@ pub enum CheckStatus {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Check {
     /// The check, named like the signal it can raise.
-    pub id: String,
+    pub id: CheckId,
     /// What it found.
     pub status: CheckStatus,
     /// Why it could not run (for `unknown`).
@@ -307,8 +309,8 @@ pub struct TokenMetaReport {
 /// One signal, explained for a holder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SignalExplanation {
-    /// Signal identifier.
-    pub id: String,
+    /// The check that found it.
+    pub id: CheckId,
     /// How serious it is.
     pub severity: Severity,
     /// A short title.
@@ -323,7 +325,7 @@ pub struct SignalExplanation {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct UncheckedItem {
     /// The check.
-    pub id: String,
+    pub id: CheckId,
     /// Why it could not be made.
     pub reason: String,
 }

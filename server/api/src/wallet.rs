@@ -48,7 +48,7 @@ pub struct HoldingRisk {
     /// The token's label.
     pub label: RiskLabel,
     /// Its detected signal ids.
-    pub signals: Vec<String>,
+    pub signals: Vec<crate::CheckId>,
 }
 
 /// A token the wallet holds.

@@ -1,7 +1,13 @@
-//! Chains: identifiers, address validation, and per-chain configuration.
+//! The floor everything stands on: chain identifiers, address validation,
+//! per-chain configuration, the one JSON-RPC client (`rpc`), EVM access
+//! (`evm`: ABI, Multicall3, logs, pools and pricing), Solana access
+//! (`solana`), and the set of configured chains built once at start
+//! (`registry`).
 
 pub mod defaults;
 pub mod evm;
+pub mod registry;
+pub mod rpc;
 pub mod solana;
 
 use alloy_primitives::Address;

@@ -2,9 +2,9 @@
 
 use riskintel_api::{ApiError, ErrorCode};
 
-use crate::chains::evm::rpc::RpcError;
+use crate::chains::rpc::RpcError;
 use crate::keys::KeyError;
-use crate::risk::AnalysisError;
+use crate::tokens::AnalysisError;
 use crate::metering::MeterError;
 use crate::store::StoreError;
 
@@ -73,7 +73,7 @@ impl From<AnalysisError> for ApiError {
             AnalysisError::Rpc(RpcError::Unavailable(_)) => {
                 ApiError::new(ErrorCode::UpstreamUnavailable, message).with_retry_after(UPSTREAM_RETRY_AFTER)
             }
-            AnalysisError::Store(_) => ApiError::new(ErrorCode::InternalError, "internal error"),
+            AnalysisError::Store(store) => store.into(),
         }
     }
 }
@@ -131,6 +131,15 @@ mod tests {
         let wire = ApiError::from(StoreError::Database("syntax".into()));
         assert_eq!(wire.code(), ErrorCode::InternalError);
         assert!(!wire.error.message.contains("syntax"), "internals are not shown");
+    }
+
+    #[test]
+    fn a_database_outage_in_any_domain_is_503_with_retry_after() {
+        let wire = ApiError::from(AnalysisError::Store(StoreError::Unavailable("pool closed".into())));
+        assert_eq!(wire.code(), ErrorCode::UpstreamUnavailable);
+        assert_eq!(wire.retry_after, Some(STORE_RETRY_AFTER));
+        let wire = ApiError::from(MeterError::Store(StoreError::Unavailable("pool closed".into())));
+        assert_eq!(wire.code(), ErrorCode::UpstreamUnavailable);
     }
 
     #[test]

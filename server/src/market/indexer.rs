@@ -11,29 +11,26 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use alloy_primitives::{Address, U256};
+use alloy_primitives::{Address, B256, U256};
+use alloy_sol_types::SolEvent;
 use riskintel_api::{AlertKind, Severity, TokenAnalysis};
-use serde_json::{json, Value};
+use serde_json::json;
 
-use super::alerts;
-use crate::chains::evm::abi::{self, Call3};
-use crate::chains::evm::rpc::{RpcClient, RpcError, RpcSettings};
+use crate::chains::evm::abi::{units, IBeacon, IERC20, IUniswapV2Factory, IUniswapV2Pair};
+use crate::chains::evm::logs::{self, ScanLimits};
+use crate::chains::evm::pools;
+use crate::chains::evm::types::{Block, BlockTag};
+use crate::chains::evm::multicall::Multicall;
+use crate::chains::evm::EvmChain;
+use crate::chains::rpc::{Batch, RpcError};
 use crate::chains::Chain;
 use crate::clock::Clock;
-use crate::config::{Config, MarketConfig};
-use crate::risk::evm::{units, EvmChain};
-use crate::risk::holders::{scan_logs, IndexLimits};
-use crate::risk::{AnalysisError, Analyzer, TokenRef};
-use crate::store::{Store, SwapRow, TrackedPair, TrackedToken};
+use crate::config::MarketConfig;
+use crate::feed::alerts;
+use crate::store::{Side, Store, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken};
+use crate::tokens::{AnalysisError, Analyzer, Target, TokenRef};
 
 const SOURCE: &str = "market";
-const PAIR_CREATED: &str = "0x0d3648bd0f6ba80134a33ba9275ac585d9d315f0ad8355cddefde31afa28d0e9";
-const SWAP: &str = "0xd78ad95fa46c994b6551d0da85fc275fe613ce37657fb8d5e3d130840159d822";
-const SYNC: &str = "0x1c411e9a96e071241c2f21f7726b17ae89e3cab4c78be50e062b03a9fffbbad1";
-const OWNERSHIP_TRANSFERRED: &str = "0x8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e0";
-const UPGRADED: &str = "0xbc7cd75a20ee27fd9adebab32041f755214dbc6bffa90cc0225b39da2e5c2d3b";
-const TRANSFER: &str = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
-const ZERO_TOPIC: &str = "0x0000000000000000000000000000000000000000000000000000000000000000";
 
 /// Why a poll failed.
 #[derive(Debug, thiserror::Error)]
@@ -51,7 +48,6 @@ pub enum IndexerError {
 
 /// The index over every served EVM chain.
 pub struct Indexer {
-    chains: Vec<(Chain, Arc<EvmChain>)>,
     analyzer: Arc<Analyzer>,
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
@@ -66,20 +62,10 @@ struct Drop {
     block: u64,
 }
 
-fn word(data: &[u8], i: usize) -> U256 {
-    data.get(32 * i..32 * i + 32).map(U256::from_be_slice).unwrap_or_default()
-}
-
-fn topic_address(topic: &Value) -> Option<Address> {
-    let text = topic.as_str()?;
-    let bytes = hex::decode(text.trim_start_matches("0x")).ok()?;
-    (bytes.len() == 32).then(|| Address::from_slice(&bytes[12..]))
-}
-
 /// The hash of block `number`, or None if the chain does not reach it.
-async fn block_hash(evm: &EvmChain, number: u64) -> Result<Option<String>, RpcError> {
-    let block = evm.rpc.call("eth_getBlockByNumber", json!([format!("{number:#x}"), false])).await?;
-    Ok(block.get("hash").and_then(Value::as_str).map(str::to_string))
+async fn block_hash(evm: &EvmChain, number: u64) -> Result<Option<B256>, RpcError> {
+    let block: Option<Block> = evm.background.call("eth_getBlockByNumber", json!([BlockTag::Number(number), false])).await?;
+    Ok(block.map(|b| b.hash))
 }
 
 /// Whether the block before `next` still has the hash the cursor recorded
@@ -88,30 +74,14 @@ async fn cursor_on_chain(evm: &EvmChain, next: u64, last_hash: &str) -> Result<b
     if last_hash.is_empty() || next == 0 {
         return Ok(true);
     }
-    Ok(block_hash(evm, next - 1).await?.as_deref() == Some(last_hash))
-}
-
-fn hex_number(value: &Value) -> Option<u64> {
-    u64::from_str_radix(value.as_str()?.trim_start_matches("0x"), 16).ok()
+    Ok(block_hash(evm, next - 1).await?.map(|h| format!("{h:#x}")).as_deref() == Some(last_hash))
 }
 
 impl Indexer {
-    /// An index for every chain `analyzer` serves, with its own upstream clients.
-    pub fn new(config: &Config, analyzer: Arc<Analyzer>, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> anyhow::Result<Indexer> {
-        let settings = RpcSettings {
-            timeout: Duration::from_millis(config.analysis.rpc_timeout_ms),
-            retries: config.analysis.rpc_retries,
-            backoff: Duration::from_millis(config.analysis.rpc_backoff_ms),
-            concurrency: config.market.rpc_concurrency.max(1) as usize,
-        };
-        let http = reqwest::Client::builder().connect_timeout(settings.timeout).build()?;
-        let mut chains = Vec::new();
-        for chain in analyzer.served_chains() {
-            let chain_config = &config.chains[chain.id()];
-            let rpc = RpcClient::new(http.clone(), &chain_config.rpc_url, settings.clone());
-            chains.push((chain, Arc::new(EvmChain::from_config(chain.id(), chain_config, rpc)?)));
-        }
-        Ok(Indexer { chains, analyzer, store, clock, settings: config.market.clone() })
+    /// An index for every EVM chain `analyzer` serves, reading through
+    /// each chain's background client (user requests keep priority).
+    pub fn new(settings: &MarketConfig, analyzer: Arc<Analyzer>, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Indexer {
+        Indexer { analyzer, store, clock, settings: settings.clone() }
     }
 
     /// Poll every chain every `poll_interval_ms` until `stop` turns true;
@@ -127,7 +97,8 @@ impl Indexer {
             if *stop.borrow() {
                 return;
             }
-            for (chain, evm) in &self.chains {
+            let chains: Vec<(Chain, Arc<EvmChain>)> = self.analyzer.chains().evm_chains().map(|(c, e)| (c, e.clone())).collect();
+            for (chain, evm) in &chains {
                 if let Err(error) = self.poll(*chain, evm).await {
                     slog::warn!(log, "market index poll failed"; "chain" => chain.id(), "error" => %error);
                 }
@@ -137,18 +108,18 @@ impl Indexer {
 
     /// One poll of one chain.
     pub async fn poll(&self, chain: Chain, evm: &EvmChain) -> Result<(), IndexerError> {
-        let head = evm.rpc.call("eth_getBlockByNumber", json!(["latest", false])).await?;
-        let latest = head.get("number").and_then(hex_number).ok_or_else(|| RpcError::Upstream("block without number".into()))?;
+        let head: Block = evm.background.call("eth_getBlockByNumber", json!(["latest", false])).await?;
+        let latest = head.number();
         let cursor = self.store.cursor_get(chain.id(), SOURCE).await?;
         let (next, expected, last_hash) = match cursor {
-            Some((next, hash)) => (next as u64, Some(next), hash),
+            Some(c) => (c.next_block as u64, Some(c.next_block), c.last_hash),
             None => (latest.saturating_sub(self.settings.backfill_blocks), None, String::new()),
         };
         // The range to read, and its last block's hash before anything is
         // checked or read: a re-organisation after this point changes that
         // hash by the time the read is done (compared before the cursor moves).
         let to = latest.min(next + self.settings.max_blocks_per_poll.max(1) - 1);
-        let to_hash = if to == latest { head.get("hash").and_then(Value::as_str).map(str::to_string) } else { block_hash(evm, to).await? };
+        let to_hash = if to == latest { Some(head.hash) } else { block_hash(evm, to).await? };
         // A re-organisation before it: the block we stopped at is no longer on the chain.
         if !cursor_on_chain(evm, next, &last_hash).await? {
             let to = next.saturating_sub(self.settings.reorg_depth + 1);
@@ -160,26 +131,26 @@ impl Indexer {
         }
         let pairs = self.store.tracked_pairs(chain.id()).await?;
         let tokens = self.store.tracked_tokens(Some(chain.id())).await?;
-        let mut filters = vec![json!({
-            "address": evm.dexes.iter().map(|d| format!("{:#x}", d.factory)).collect::<Vec<_>>(),
-            "topics": [PAIR_CREATED]
-        })];
+        let swap_topics = json!([[IUniswapV2Pair::Swap::SIGNATURE_HASH, IUniswapV2Pair::Sync::SIGNATURE_HASH]]);
+        let factories: Vec<Address> = evm.dexes.iter().map(|d| d.factory).collect();
+        let mut filters = vec![logs::filter(Some(json!(factories)), json!([IUniswapV2Factory::PairCreated::SIGNATURE_HASH]))];
         if !pairs.is_empty() {
-            filters.push(json!({"address": pairs.iter().map(|p| p.pair.clone()).collect::<Vec<_>>(), "topics": [[SWAP, SYNC]]}));
+            filters.push(logs::filter(Some(json!(pairs.iter().map(|p| p.pair.clone()).collect::<Vec<_>>())), swap_topics.clone()));
         }
         if !tokens.is_empty() {
-            let addresses: Vec<String> = tokens.iter().map(|t| t.token.to_ascii_lowercase()).collect();
-            filters.push(json!({"address": addresses, "topics": [[OWNERSHIP_TRANSFERRED, UPGRADED]]}));
-            filters.push(json!({"address": addresses, "topics": [TRANSFER, ZERO_TOPIC]}));
+            let addresses = json!(tokens.iter().map(|t| t.token.to_ascii_lowercase()).collect::<Vec<_>>());
+            let events = json!([[IERC20::OwnershipTransferred::SIGNATURE_HASH, IBeacon::Upgraded::SIGNATURE_HASH]]);
+            filters.push(logs::filter(Some(addresses.clone()), events));
+            filters.push(logs::filter(Some(addresses), json!([IERC20::Transfer::SIGNATURE_HASH, B256::ZERO])));
         }
-        let limits = IndexLimits { lookback_blocks: 0, chunk_blocks: to - next + 1, max_requests: 4 * filters.len() as u32 };
-        let scan = scan_logs(&evm.rpc, &filters, next, to, limits).await?;
+        let limits = ScanLimits { lookback_blocks: 0, chunk_blocks: to - next + 1, max_requests: 4 * filters.len() as u32 };
+        let scan = logs::scan(&evm.background, &filters, next, to, limits).await?;
         if scan.next <= next {
             return Ok(());
         }
         let read_to = scan.next - 1;
         let mut logs = scan.logs;
-        logs.sort_by_key(|l| (l.get("blockNumber").and_then(hex_number), l.get("logIndex").and_then(hex_number)));
+        logs.sort_by_key(|l| (l.block(), l.index()));
 
         let quotes: HashMap<Address, (u8, bool)> = std::iter::once((evm.wrapped.address, (evm.wrapped.decimals, false)))
             .chain(evm.stables.iter().map(|s| (s.address, (s.decimals, true))))
@@ -190,17 +161,16 @@ impl Indexer {
         // New pairs first, so their swaps in the same range count.
         let known_pairs: std::collections::HashSet<String> = pairs.iter().map(|p| p.pair.clone()).collect();
         let mut pair_map: HashMap<String, TrackedPair> = pairs.into_iter().map(|p| (p.pair.clone(), p)).collect();
-        for log in logs.iter().filter(|l| l["topics"][0] == PAIR_CREATED) {
-            let (Some(token0), Some(token1)) = (topic_address(&log["topics"][1]), topic_address(&log["topics"][2])) else { continue };
-            let data = log.get("data").and_then(Value::as_str).and_then(abi::from_hex).unwrap_or_default();
-            let pair = Address::from_slice(&word(&data, 0).to_be_bytes::<32>()[12..]);
+        for log in &logs {
+            let Some(created) = log.decode::<IUniswapV2Factory::PairCreated>() else { continue };
+            let (token0, token1, pair) = (created.token0, created.token1, created.pair);
             let (token, quote) = match (quotes.contains_key(&token0), quotes.contains_key(&token1)) {
                 (false, true) => (token0, token1),
                 (true, false) => (token1, token0),
                 _ => continue,
             };
-            let dex = evm.dexes.iter().find(|d| Some(format!("{:#x}", d.factory)) == log.get("address").and_then(Value::as_str).map(str::to_ascii_lowercase));
-            let block = log.get("blockNumber").and_then(hex_number).unwrap_or(next);
+            let dex = evm.dexes.iter().find(|d| d.factory == log.address);
+            let block = log.block_number.map_or(next, |_| log.block());
             let tracked = TrackedPair {
                 chain: chain.id().into(),
                 pair: format!("{pair:#x}"),
@@ -216,7 +186,7 @@ impl Indexer {
                 .tracked_token_add(&TrackedToken {
                     chain: chain.id().into(),
                     token: token.to_checksum(None),
-                    source: "pair_created".into(),
+                    source: TrackedSource::PairCreated,
                     first_seen_block: block as i64,
                     added_at: now,
                     last_analysed_at: None,
@@ -229,53 +199,47 @@ impl Indexer {
         // Pairs discovered in this range: read their swaps and syncs of the same range too.
         let new_pairs: Vec<String> = pair_map.keys().filter(|p| !known_pairs.contains(*p)).cloned().collect();
         if !new_pairs.is_empty() {
-            let filter = json!({"address": new_pairs, "topics": [[SWAP, SYNC]]});
-            let limits = IndexLimits { lookback_blocks: 0, chunk_blocks: read_to - next + 1, max_requests: 4 };
-            let extra = scan_logs(&evm.rpc, &[filter], next, read_to, limits).await?;
+            let filter = logs::filter(Some(json!(new_pairs)), swap_topics);
+            let limits = ScanLimits { lookback_blocks: 0, chunk_blocks: read_to - next + 1, max_requests: 4 };
+            let extra = logs::scan(&evm.background, &[filter], next, read_to, limits).await?;
             if extra.next <= read_to {
                 return Ok(());
             }
             logs.extend(extra.logs);
-            logs.sort_by_key(|l| (l.get("blockNumber").and_then(hex_number), l.get("logIndex").and_then(hex_number)));
+            logs.sort_by_key(|l| (l.block(), l.index()));
         }
-        let native_usd = self.native_price(evm).await.unwrap_or(0.0);
+        let native_usd = pools::read_native_price(evm, &evm.background).await.ok().flatten().unwrap_or(0.0);
         let mut decimals: HashMap<String, u8> = HashMap::new();
         let mut swaps = Vec::new();
         let mut syncs = Vec::new();
         let mut reserves: BTreeMap<String, (f64, u64)> = BTreeMap::new();
         for log in &logs {
-            let topic0 = log["topics"][0].as_str().unwrap_or_default();
-            let Some(address) = log.get("address").and_then(Value::as_str).map(str::to_ascii_lowercase) else { continue };
-            let block = log.get("blockNumber").and_then(hex_number).unwrap_or(next);
-            if topic0 == OWNERSHIP_TRANSFERRED || topic0 == UPGRADED || topic0 == TRANSFER {
-                if let Ok(token) = address.parse::<Address>() {
-                    marked.entry(token).or_insert(false);
-                }
+            let block = log.block_number.map_or(next, |_| log.block());
+            let topic0 = log.topic0().unwrap_or_default();
+            if [IERC20::OwnershipTransferred::SIGNATURE_HASH, IBeacon::Upgraded::SIGNATURE_HASH, IERC20::Transfer::SIGNATURE_HASH].contains(&topic0) {
+                marked.entry(log.address).or_insert(false);
                 continue;
             }
-            let Some(pair) = pair_map.get(&address) else { continue };
+            let Some(pair) = pair_map.get(&format!("{:#x}", log.address)) else { continue };
             let Ok(token) = pair.token.parse::<Address>() else { continue };
             let Ok(quote) = pair.quote.parse::<Address>() else { continue };
             let (quote_decimals, stable) = quotes.get(&quote).copied().unwrap_or((18, false));
             let quote_usd = if stable { 1.0 } else { native_usd };
             let token_is_0 = token < quote;
-            let data = log.get("data").and_then(Value::as_str).and_then(abi::from_hex).unwrap_or_default();
-            if topic0 == SYNC {
-                let quote_reserve = units(if token_is_0 { word(&data, 1) } else { word(&data, 0) }, quote_decimals);
+            if let Some(sync) = log.decode::<IUniswapV2Pair::Sync>() {
+                let quote_reserve = units(U256::from(if token_is_0 { sync.reserve1 } else { sync.reserve0 }), quote_decimals);
                 reserves.insert(pair.pair.clone(), (quote_reserve, block));
-                syncs.push(crate::store::SyncRow {
+                syncs.push(SyncRow {
                     chain: chain.id().into(),
                     pair: pair.pair.clone(),
                     block: block as i64,
-                    log_index: log.get("logIndex").and_then(hex_number).unwrap_or(0) as i64,
+                    log_index: log.index() as i64,
                     reserve_quote: quote_reserve,
                     observed_at: now,
                 });
                 continue;
             }
-            if topic0 != SWAP {
-                continue;
-            }
+            let Some(swap) = log.decode::<IUniswapV2Pair::Swap>() else { continue };
             let token_decimals = match decimals.get(&pair.token) {
                 Some(d) => *d,
                 None => {
@@ -284,24 +248,25 @@ impl Indexer {
                     d
                 }
             };
-            let (a0_in, a1_in, a0_out, a1_out) = (word(&data, 0), word(&data, 1), word(&data, 2), word(&data, 3));
-            let (token_in, token_out, quote_in, quote_out) =
-                if token_is_0 { (a0_in, a0_out, a1_in, a1_out) } else { (a1_in, a1_out, a0_in, a0_out) };
+            let (token_in, token_out, quote_in, quote_out) = if token_is_0 {
+                (swap.amount0In, swap.amount0Out, swap.amount1In, swap.amount1Out)
+            } else {
+                (swap.amount1In, swap.amount1Out, swap.amount0In, swap.amount0Out)
+            };
             let buy = !token_out.is_zero();
             let amount_token = units(if buy { token_out } else { token_in }, token_decimals);
             let amount_quote = units(if buy { quote_in } else { quote_out }, quote_decimals);
             if amount_token <= 0.0 {
                 continue;
             }
-            let trader = topic_address(&log["topics"][2]).map(|a| format!("{a:#x}")).unwrap_or_default();
             swaps.push(SwapRow {
                 chain: chain.id().into(),
                 pair: pair.pair.clone(),
                 block: block as i64,
-                log_index: log.get("logIndex").and_then(hex_number).unwrap_or(0) as i64,
+                log_index: log.index() as i64,
                 token: pair.token.clone(),
-                trader,
-                side: if buy { "buy" } else { "sell" }.into(),
+                trader: format!("{:#x}", swap.to),
+                side: if buy { Side::Buy } else { Side::Sell },
                 amount_token,
                 amount_usd: amount_quote * quote_usd,
                 price_usd: amount_quote * quote_usd / amount_token,
@@ -330,11 +295,11 @@ impl Indexer {
         // is as it was, the logs are of one chain. Otherwise leave the cursor;
         // the next poll rewinds.
         let hash = block_hash(evm, read_to).await?;
-        let to_now = if read_to == to { hash.clone() } else { block_hash(evm, to).await? };
+        let to_now = if read_to == to { hash } else { block_hash(evm, to).await? };
         if to_now != to_hash {
             return Ok(());
         }
-        let hash = hash.unwrap_or_default();
+        let hash = hash.map(|h| format!("{h:#x}")).unwrap_or_default();
         if !self.store.cursor_advance(chain.id(), SOURCE, expected, scan.next as i64, &hash, &swaps, &syncs).await? {
             // Another instance indexed this range; its swaps and alerts stand.
             return Ok(());
@@ -347,56 +312,12 @@ impl Indexer {
         if let Some(d) = self.analyzer.latest(TokenRef { chain, address: token }).await.ok().flatten().and_then(|a| a.meta.decimals) {
             return Some(d);
         }
-        let answer = self.multicall(evm, &[Call3 { target: token, data: abi::call("decimals()", &[]) }]).await?;
-        answer.first()?.as_deref().and_then(abi::decode_uint).and_then(|d| u8::try_from(d).ok())
-    }
-
-    /// The wrapped native's USD price from its deepest stablecoin pair.
-    async fn native_price(&self, evm: &EvmChain) -> Option<f64> {
-        let mut calls = Vec::new();
-        for dex in &evm.dexes {
-            for stable in &evm.stables {
-                calls.push(Call3 {
-                    target: dex.factory,
-                    data: abi::call("getPair(address,address)", &[abi::address_word(evm.wrapped.address), abi::address_word(stable.address)]),
-                });
-            }
-        }
-        let pairs = self.multicall(evm, &calls).await?;
-        let found: Vec<(usize, Address)> = pairs
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| r.as_deref().and_then(abi::decode_address).filter(|a| !a.is_zero()).map(|a| (i % evm.stables.len(), a)))
-            .collect();
-        let mut calls = Vec::new();
-        for (_, pair) in &found {
-            calls.push(Call3 { target: *pair, data: abi::call("getReserves()", &[]) });
-        }
-        let reserves = self.multicall(evm, &calls).await?;
-        let mut best: Option<(f64, f64)> = None;
-        for ((stable_index, _), r) in found.iter().zip(reserves) {
-            let Some((r0, r1)) = r.as_deref().and_then(abi::decode_reserves) else { continue };
-            let stable = &evm.stables[*stable_index];
-            let (w, s) = if evm.wrapped.address < stable.address { (r0, r1) } else { (r1, r0) };
-            let (w, s) = (units(w, evm.wrapped.decimals), units(s, stable.decimals));
-            if w > 0.0 && best.is_none_or(|(depth, _)| s > depth) {
-                best = Some((s, s / w));
-            }
-        }
-        best.map(|(_, price)| price)
-    }
-
-    async fn multicall(&self, evm: &EvmChain, calls: &[Call3]) -> Option<Vec<Option<Vec<u8>>>> {
-        if calls.is_empty() {
-            return Some(Vec::new());
-        }
-        let answer = evm
-            .rpc
-            .call("eth_call", json!([{"to": format!("{:#x}", evm.multicall), "data": abi::to_hex(&abi::aggregate3(calls))}, "latest"]))
-            .await
-            .ok()?;
-        let data = answer.as_str().and_then(abi::from_hex)?;
-        Some(abi::decode_aggregate3(&data)?.into_iter().map(|(ok, d)| ok.then_some(d)).collect())
+        let mut calls = Multicall::new();
+        let decimals = calls.add(token, IERC20::decimalsCall {});
+        let mut batch = Batch::new();
+        let pending = calls.into_batch(&mut batch, evm.multicall, &BlockTag::Latest);
+        let results = pending.take(&mut evm.background.send(batch).await.ok()?).ok()?;
+        results.get(decimals)
     }
 
     /// Re-analyse the marked tokens (`true`: newly discovered) and the
@@ -414,7 +335,7 @@ impl Indexer {
         for (token, new) in marked.into_iter().take(self.settings.max_analyses_per_poll as usize) {
             let reference = TokenRef { chain, address: token };
             let before = self.analyzer.latest(reference).await?;
-            let after = match self.analyzer.analyze(reference, true).await {
+            let after = match self.analyzer.analyze(Target::Evm(reference), true).await {
                 Ok(after) => after,
                 // Not a token after all, or the node failed: try again next time.
                 Err(_) => continue,

@@ -1,27 +1,21 @@
-//! Market intelligence: the index (`indexer`), alerts (`alerts`), and the
-//! overview, top tokens, sentiment and feed computed from them.
-//! HTTP-agnostic.
+//! Market intelligence: the background index (`indexer`) and the market
+//! overview and top tokens computed from what it tracks. HTTP-agnostic.
 
-pub mod alerts;
 pub mod indexer;
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use alloy_primitives::Address;
 use chrono::{DateTime, Duration, Utc};
 use riskintel_api::{
-    Alert, AlertFilter, FlowWindow, LabelCounts, MarketOverview, MarketSummary, Mover, RiskLabel, SentimentComponents,
-    SentimentLabel, TokenAnalysis, TokenSentiment, TopToken, TopTokensFilter, TopTokensSort,
+    LabelCounts, MarketOverview, MarketSummary, Mover, RiskLabel, TokenAnalysis, TopToken, TopTokensFilter, TopTokensSort,
 };
 
 use crate::chains::Chain;
 use crate::clock::Clock;
-use crate::risk::{AnalysisError, Analyzer, TokenRef};
-use crate::store::{AlertQuery, Store, SwapRow};
-
-/// Trades needed in 24 hours before sentiment is given as a number.
-pub const MIN_TRADES_FOR_SENTIMENT: usize = 5;
+use crate::sentiment::price_change;
+use crate::tokens::{AnalysisError, Analyzer, TokenRef};
+use crate::store::{AlertQuery, Store};
 
 /// Market queries over the index.
 #[derive(Clone)]
@@ -38,38 +32,6 @@ struct Row {
     added_at: DateTime<Utc>,
     volume_24h: f64,
     change_24h: Option<f64>,
-}
-
-fn price_change(swaps: &[SwapRow]) -> Option<f64> {
-    let first = swaps.first()?.price_usd;
-    let last = swaps.last()?.price_usd;
-    (first > 0.0).then(|| last / first - 1.0)
-}
-
-fn flow(window: &str, swaps: &[SwapRow]) -> FlowWindow {
-    let buys: Vec<&SwapRow> = swaps.iter().filter(|s| s.side == "buy").collect();
-    let sells: Vec<&SwapRow> = swaps.iter().filter(|s| s.side == "sell").collect();
-    let buy_volume: f64 = buys.iter().map(|s| s.amount_usd).sum();
-    let sell_volume: f64 = sells.iter().map(|s| s.amount_usd).sum();
-    FlowWindow {
-        window: window.into(),
-        buys: buys.len() as u64,
-        sells: sells.len() as u64,
-        buy_volume_usd: buy_volume,
-        sell_volume_usd: sell_volume,
-        unique_buyers: buys.iter().map(|s| s.trader.as_str()).collect::<BTreeSet<_>>().len() as u64,
-        unique_sellers: sells.iter().map(|s| s.trader.as_str()).collect::<BTreeSet<_>>().len() as u64,
-        net_flow_usd: buy_volume - sell_volume,
-        price_change: price_change(swaps),
-    }
-}
-
-fn imbalance(a: f64, b: f64) -> f64 {
-    if a + b > 0.0 {
-        (a - b) / (a + b)
-    } else {
-        0.0
-    }
 }
 
 impl Market {
@@ -109,7 +71,7 @@ impl Market {
         let since = now - Duration::hours(24);
         let rows = self.rows(chain).await?;
         let alerts = self.store.alerts(&AlertQuery { chain: chain.map(String::from), since: Some(since), limit: i64::MAX >> 1, ..Default::default() }).await?;
-        let mut chains: Vec<String> = self.analyzer.served_chains().iter().map(|c| c.id().to_string()).collect();
+        let mut chains: Vec<String> = self.analyzer.chains().evm_chains().map(|(c, _)| c.id().to_string()).collect();
         if let Some(c) = chain {
             chains.retain(|x| x == c);
         }
@@ -207,68 +169,5 @@ impl Market {
         }
         rows.truncate(limit);
         Ok(rows)
-    }
-
-    /// Sentiment of a token from its swaps.
-    pub async fn sentiment(&self, chain: &str, address: &str) -> Result<TokenSentiment, AnalysisError> {
-        let token = self.analyzer.token_ref(chain, address)?;
-        let checksummed = token.address.to_checksum(None);
-        let now = self.clock.now();
-        let day = self.store.swaps_since(chain, &checksummed, now - Duration::hours(24)).await?;
-        let hour: Vec<SwapRow> = day.iter().filter(|s| s.observed_at >= now - Duration::hours(1)).cloned().collect();
-        let windows = vec![flow("1h", &hour), flow("24h", &day)];
-        let (d, h) = (&windows[1], &windows[0]);
-        let (score, label, reason, components) = if day.len() < MIN_TRADES_FOR_SENTIMENT {
-            (
-                None,
-                SentimentLabel::InsufficientData,
-                Some(format!(
-                    "{} swap(s) in the last 24 hours; at least {MIN_TRADES_FOR_SENTIMENT} are needed to say which way trading leans",
-                    day.len()
-                )),
-                None,
-            )
-        } else {
-            let c = SentimentComponents {
-                volume_imbalance: imbalance(d.buy_volume_usd, d.sell_volume_usd),
-                count_imbalance: imbalance(d.buys as f64, d.sells as f64),
-                trader_imbalance: imbalance(d.unique_buyers as f64, d.unique_sellers as f64),
-                recent_volume_imbalance: imbalance(h.buy_volume_usd, h.sell_volume_usd),
-            };
-            let score = (100.0 * (0.4 * c.volume_imbalance + 0.2 * c.count_imbalance + 0.2 * c.trader_imbalance + 0.2 * c.recent_volume_imbalance)).clamp(-100.0, 100.0);
-            let score = (score * 10.0).round() / 10.0;
-            let label = if score >= 20.0 {
-                SentimentLabel::Bullish
-            } else if score <= -20.0 {
-                SentimentLabel::Bearish
-            } else {
-                SentimentLabel::Neutral
-            };
-            (Some(score), label, None, Some(c))
-        };
-        Ok(TokenSentiment {
-            chain: chain.to_string(),
-            address: checksummed,
-            score,
-            label,
-            reason,
-            components,
-            windows,
-            generated_at: self.clock.now_seconds(),
-        })
-    }
-
-    /// A page of the alert feed, newest first, after `before_id`.
-    pub async fn alerts(&self, filter: &AlertFilter, before_id: Option<i64>, limit: usize) -> Result<Vec<(Alert, i64)>, AnalysisError> {
-        Self::chain_filter(filter.chain.as_deref())?;
-        let query = AlertQuery {
-            chain: filter.chain.clone(),
-            min_rank: filter.min_severity.map_or(0, |s| alerts::severity_rank(s).1),
-            kind: filter.kind.map(|k| alerts::kind_name(k).to_string()),
-            since: filter.since,
-            before_id,
-            limit: limit as i64,
-        };
-        Ok(self.store.alerts(&query).await?.iter().map(|r| (alerts::to_wire(r), r.id)).collect())
     }
 }

@@ -1,47 +1,19 @@
 //! Metering: per-account one-minute rate windows, monthly usage and
-//! quotas by plan, and the per-IP limit on failed authentication.
+//! quotas by plan (the plans are in `billing`), and the per-IP limit on
+//! failed authentication.
 //! HTTP-agnostic.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
-use chrono::{DateTime, Datelike, Duration, DurationRound, TimeZone, Utc};
-use riskintel_api::{BillingStatus, Plan};
+use chrono::{DateTime, Duration, DurationRound, Utc};
+use riskintel_api::Plan;
+
+use crate::billing::{billing_period, plan};
 
 use crate::clock::Clock;
 use crate::store::{Account, Store, StoreError};
-
-/// What a plan allows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlanLimits {
-    /// Requests per one-minute window.
-    pub per_minute: u64,
-    /// Requests included per month; None for unlimited.
-    pub included: Option<u64>,
-    /// Whether requests past `included` are refused (free) or counted as overage (pro).
-    pub hard_cap: bool,
-    /// Whether premium features are available.
-    pub premium: bool,
-}
-
-/// The limits of each plan.
-pub fn plan_limits(plan: Plan) -> PlanLimits {
-    match plan {
-        Plan::Free => PlanLimits { per_minute: 60, included: Some(10_000), hard_cap: true, premium: false },
-        Plan::Pro => PlanLimits { per_minute: 600, included: Some(500_000), hard_cap: false, premium: true },
-        Plan::ProPlus => PlanLimits { per_minute: 6_000, included: None, hard_cap: false, premium: true },
-    }
-}
-
-/// The plan's name as users see it.
-pub fn plan_title(plan: Plan) -> &'static str {
-    match plan {
-        Plan::Free => "Free",
-        Plan::Pro => "Pro",
-        Plan::ProPlus => "Pro+",
-    }
-}
 
 /// What metering can refuse, or fail at.
 #[derive(Debug, thiserror::Error)]
@@ -50,7 +22,7 @@ pub enum MeterError {
     #[error(
         "rate limit exceeded: the {} plan allows {limit} requests per minute per account; \
          retry after {retry_after} s, or upgrade to {upgrade} for a higher limit",
-        plan_title(*plan)
+        crate::billing::plan(*plan).title
     )]
     RateLimited {
         /// The plan whose limit applies.
@@ -85,7 +57,7 @@ pub enum MeterError {
         renews: String,
     },
     /// The feature needs Pro or Pro+.
-    #[error("{feature} needs the Pro or Pro+ plan; this account is on the {} plan", plan_title(*plan))]
+    #[error("{feature} needs the Pro or Pro+ plan; this account is on the {} plan", crate::billing::plan(*plan).title)]
     PremiumRequired {
         /// What was asked for.
         feature: &'static str,
@@ -129,17 +101,6 @@ pub fn minute_window(now: DateTime<Utc>) -> (DateTime<Utc>, DateTime<Utc>) {
     (start, start + Duration::minutes(1))
 }
 
-/// The billing period (UTC calendar month) containing `now`: (start, end).
-pub fn billing_period(now: DateTime<Utc>) -> (DateTime<Utc>, DateTime<Utc>) {
-    let start = Utc
-        .with_ymd_and_hms(now.year(), now.month(), 1, 0, 0, 0)
-        .single()
-        .expect("first of the month exists");
-    let (year, month) = if now.month() == 12 { (now.year() + 1, 1) } else { (now.year(), now.month() + 1) };
-    let end = Utc.with_ymd_and_hms(year, month, 1, 0, 0, 0).single().expect("first of the month exists");
-    (start, end)
-}
-
 fn window_state(limit: u64, count: u64, now: DateTime<Utc>) -> WindowState {
     let (_, end) = minute_window(now);
     let until_end = (end - now).num_milliseconds().max(0) as u64;
@@ -176,7 +137,7 @@ impl Meter {
     /// Count a request in the account's current window.
     pub async fn hit(&self, account: &Account) -> Result<WindowState, MeterError> {
         let now = self.clock.now();
-        let limits = plan_limits(account.plan);
+        let limits = plan(account.plan);
         let (start, _) = minute_window(now);
         let count = self.store.rate_window_hit(&account.id, start).await?;
         Ok(window_state(limits.per_minute, u64::try_from(count).unwrap_or(0), now))
@@ -188,11 +149,7 @@ impl Meter {
             plan: account.plan,
             limit: window.limit,
             retry_after: window.retry_after,
-            upgrade: match account.plan {
-                Plan::Free => "Pro (600 requests per minute)",
-                Plan::Pro => "Pro+ (6,000 requests per minute)",
-                Plan::ProPlus => "a dedicated plan (contact us)",
-            },
+            upgrade: plan(account.plan).upgrade,
         }
     }
 
@@ -200,7 +157,7 @@ impl Meter {
     /// quota is used up.
     pub async fn reserve(&self, account: &Account) -> Result<Reservation, MeterError> {
         let now = self.clock.now();
-        let limits = plan_limits(account.plan);
+        let limits = plan(account.plan);
         let (period_start, period_end) = billing_period(now);
         let cap = if limits.hard_cap { limits.included.map(|n| n as i64) } else { None };
         match self.store.usage_reserve(&account.id, period_start, cap).await? {
@@ -220,35 +177,11 @@ impl Meter {
 
     /// Refuse with `PremiumRequired` unless the account's plan has premium features.
     pub fn require_premium(account: &Account, feature: &'static str) -> Result<(), MeterError> {
-        if plan_limits(account.plan).premium {
+        if plan(account.plan).premium {
             Ok(())
         } else {
             Err(MeterError::PremiumRequired { feature, plan: account.plan })
         }
-    }
-
-    /// Plan, usage and limits of the account now.
-    pub async fn billing_status(&self, account: &Account) -> Result<BillingStatus, MeterError> {
-        let now = self.clock.now();
-        let limits = plan_limits(account.plan);
-        let (period_start, period_end) = billing_period(now);
-        let used = u64::try_from(self.store.usage_get(&account.id, period_start).await?).unwrap_or(0);
-        Ok(BillingStatus {
-            account_id: account.id.clone(),
-            plan: account.plan,
-            period_start,
-            period_end,
-            requests_used: used,
-            requests_included: limits.included,
-            requests_remaining: limits.included.map(|n| n.saturating_sub(used)),
-            overage: match (limits.included, limits.hard_cap) {
-                (Some(n), false) => used.saturating_sub(n),
-                _ => 0,
-            },
-            hard_limit: limits.hard_cap,
-            rate_limit_per_minute: limits.per_minute,
-            premium_access: limits.premium,
-        })
     }
 
     /// Whether `ip` may still try to authenticate this minute, as a window
@@ -317,6 +250,7 @@ impl FailedAuthLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::TimeZone;
 
     #[test]
     fn windows_align_to_the_utc_minute() {
@@ -329,14 +263,6 @@ mod tests {
         assert_eq!(state.remaining, 0);
         assert_eq!(state.retry_after, 18);
         assert_eq!(state.reset, end.timestamp());
-    }
-
-    #[test]
-    fn billing_periods_are_calendar_months() {
-        let dec = Utc.with_ymd_and_hms(2026, 12, 31, 23, 59, 59).unwrap();
-        let (start, end) = billing_period(dec);
-        assert_eq!(start, Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0).unwrap());
-        assert_eq!(end, Utc.with_ymd_and_hms(2027, 1, 1, 0, 0, 0).unwrap());
     }
 
     #[test]

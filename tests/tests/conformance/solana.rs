@@ -39,11 +39,11 @@ fn sol_config(fixture: &Fixture, url: &str) -> Config {
 }
 
 fn ids(a: &types::TokenAnalysis) -> BTreeSet<String> {
-    a.signals.iter().map(|s| s.id.clone()).collect()
+    a.signals.iter().map(|s| s.id.to_string()).collect()
 }
 
 fn signal<'a>(a: &'a types::TokenAnalysis, id: &str) -> anyhow::Result<&'a types::Signal> {
-    a.signals.iter().find(|s| s.id == id).with_context(|| format!("{id} missing from {:?}", ids(a)))
+    a.signals.iter().find(|s| s.id.to_string() == id).with_context(|| format!("{id} missing from {:?}", ids(a)))
 }
 
 pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> anyhow::Result<()> {
@@ -106,7 +106,7 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
     // 2,500 signatures, paged back to the first one.
     ensure!(whale.meta.first_seen_block == Some(1001), "{:?}", whale.meta.first_seen_block);
     ensure!(whale.meta.token_program.as_deref() == Some("spl-token") && t22.meta.token_program.as_deref() == Some("token-2022"));
-    ensure!(whale.coverage.checks.iter().any(|c| c.id == "other_amm_pools" && c.status == types::CheckStatus::Unknown));
+    ensure!(whale.coverage.checks.iter().any(|c| c.id.to_string() == "other_amm_pools" && c.status == types::CheckStatus::Unknown));
 
     // Frozen by default.
     let frozen = analyse("frozen").await?;
@@ -117,7 +117,7 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
     let query = ok(client.token_analyze_query(&fixture.named("launch"), "sol", None).await)?.into_inner();
     ensure!(serde_json::to_value(&query)? == serde_json::to_value(&launch)?);
     let explanation = ok(client.token_explanation_get("sol", &fixture.named("t22"), None).await)?.into_inner();
-    ensure!(explanation.signals.iter().any(|s| s.id == "permanent_delegate" && !s.meaning.is_empty()));
+    ensure!(explanation.signals.iter().any(|s| s.id.to_string() == "permanent_delegate" && !s.meaning.is_empty()));
     ok(client.token_meta_get("sol", &fixture.named("whale"), None).await)?;
     ok(client.token_badge_get("sol", &fixture.named("frozen")).await)?;
     server.stop().await
@@ -161,11 +161,11 @@ pub async fn solana_wallets_hold_and_delegate(backend: Backend) -> anyhow::Resul
     ensure!(launch.amount == 5_000_000.0 && launch.value_usd.is_some_and(|v| (v - 750.0).abs() < 1e-6), "{launch:?}");
     ensure!(launch.risk.as_ref().is_some_and(|r| r.label == RiskLabel::Caution));
     let t22 = wallet.holdings.iter().find(|h| h.token == fixture.named("t22")).context("t22 held")?;
-    ensure!(t22.risk.as_ref().is_some_and(|r| r.label == RiskLabel::Critical && r.signals.contains(&"permanent_delegate".to_string())));
+    ensure!(t22.risk.as_ref().is_some_and(|r| r.label == RiskLabel::Critical && r.signals.iter().any(|i| i.to_string() == "permanent_delegate")));
     ensure!(wallet.approvals.len() == 1, "{:?}", wallet.approvals);
     let delegation = &wallet.approvals[0];
     ensure!(delegation.spender == fixture.named("holder_spender") && delegation.unlimited && delegation.spender_kind == types::AccountKind::Eoa);
-    ensure!(wallet.signals.iter().any(|s| s.id == "unlimited_approval_to_eoa"), "{:?}", wallet.signals);
+    ensure!(wallet.signals.iter().any(|s| s.id.to_string() == "unlimited_approval_to_eoa"), "{:?}", wallet.signals);
 
     let fresh = ok(client.wallet_analyze("sol", "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T").await)?.into_inner();
     ensure!(fresh.label == RiskLabel::Safe && fresh.holdings.is_empty() && fresh.coverage.ratio == 1.0, "{fresh:?}");

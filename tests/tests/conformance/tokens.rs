@@ -13,11 +13,11 @@ use riskintel_tests::rig::{self, RigChain};
 use riskintel_tests::{check_request_id, err, header, ok, Backend, TestServer};
 
 fn signal_ids(analysis: &types::TokenAnalysis) -> BTreeSet<String> {
-    analysis.signals.iter().map(|s| s.id.clone()).collect()
+    analysis.signals.iter().map(|s| s.id.to_string()).collect()
 }
 
 fn signal<'a>(analysis: &'a types::TokenAnalysis, id: &str) -> anyhow::Result<&'a types::Signal> {
-    analysis.signals.iter().find(|s| s.id == id).with_context(|| format!("signal {id} missing: {:?}", signal_ids(analysis)))
+    analysis.signals.iter().find(|s| s.id.to_string() == id).with_context(|| format!("signal {id} missing: {:?}", signal_ids(analysis)))
 }
 
 struct Expect {
@@ -116,7 +116,7 @@ pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> a
             ensure!(s.evidence.block == analysis.as_of_block, "evidence block");
             ensure!((0.0..=1.0).contains(&s.weight));
         }
-        let check_ids: BTreeSet<_> = analysis.coverage.checks.iter().map(|c| c.id.clone()).collect();
+        let check_ids: BTreeSet<_> = analysis.coverage.checks.iter().map(|c| c.id.to_string()).collect();
         ensure!(ids.is_subset(&check_ids), "every signal is a detected check");
         ensure!(analysis.chain == "eth" && analysis.address == rig.a.token(expect.token));
         ensure!(!analysis.stale);
@@ -382,11 +382,11 @@ pub async fn token_explanation_and_badge(backend: Backend) -> anyhow::Result<()>
     let explanation = ok(client.token_explanation_get("eth", &rig.a.token("mintable"), None).await)?.into_inner();
     ensure!(explanation.summary.starts_with("MINT on eth scores"), "{}", explanation.summary);
     ensure!(explanation.summary.contains("owner can mint"), "{}", explanation.summary);
-    ensure!(explanation.signals.iter().any(|s| s.id == "mint_capability" && s.meaning.contains("New tokens can be created")));
+    ensure!(explanation.signals.iter().any(|s| s.id.to_string() == "mint_capability" && s.meaning.contains("New tokens can be created")));
     ensure!(explanation.signals.iter().all(|s| !s.numbers.is_empty() && !s.meaning.is_empty()));
     ensure!(explanation.not_checked.is_empty());
     let no_pool = ok(client.token_explanation_get("eth", &rig.a.token("bytes32"), None).await)?.into_inner();
-    ensure!(no_pool.not_checked.iter().any(|c| c.id == "low_liquidity" && !c.reason.is_empty()));
+    ensure!(no_pool.not_checked.iter().any(|c| c.id.to_string() == "low_liquidity" && !c.reason.is_empty()));
     ensure!(no_pool.summary.contains("could not be made"), "{}", no_pool.summary);
 
     for (token, label, colour) in [("plain", "safe", "#2e7d32"), ("whale", "critical", "#b71c1c"), ("pausable", "caution", "#b26a00")] {

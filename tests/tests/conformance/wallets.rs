@@ -39,19 +39,19 @@ pub async fn wallet_exposure_approvals_and_revocation(backend: Backend) -> anyho
     ensure!(plain.value_usd.is_some_and(|v| (v - 75.0).abs() < 0.01), "{:?}", plain.value_usd);
     ensure!(plain.risk.as_ref().is_some_and(|r| r.label == RiskLabel::Safe));
     let honeypot = analysis.holdings.iter().find(|h| h.token == a.token("sellrevert")).context("honeypot held")?;
-    ensure!(honeypot.risk.as_ref().is_some_and(|r| r.label == RiskLabel::Critical && r.signals.contains(&"honeypot".to_string())));
+    ensure!(honeypot.risk.as_ref().is_some_and(|r| r.label == RiskLabel::Critical && r.signals.iter().any(|i| i.to_string() == "honeypot")));
     ensure!(analysis.exposure.honeypots == vec![a.token("sellrevert")] && analysis.exposure.unsellable.contains(&a.token("sellrevert")));
     ensure!(analysis.exposure.critical_value_usd > 0.0 && analysis.exposure.risky_or_critical_share.is_some());
-    let ids: Vec<&str> = analysis.signals.iter().map(|s| s.id.as_str()).collect();
-    ensure!(ids.contains(&"holds_honeypot") && ids.contains(&"unlimited_approval_to_eoa"), "{ids:?}");
-    ensure!(!ids.contains(&"unlimited_approval_to_unknown_contract"), "the router is a known router: {ids:?}");
+    let ids: Vec<String> = analysis.signals.iter().map(|s| s.id.to_string()).collect();
+    ensure!(ids.iter().any(|i| i == "holds_honeypot") && ids.iter().any(|i| i == "unlimited_approval_to_eoa"), "{ids:?}");
+    ensure!(!ids.iter().any(|i| i == "unlimited_approval_to_unknown_contract"), "the router is a known router: {ids:?}");
     ensure!(analysis.approvals.len() == 2, "{:?}", analysis.approvals);
     let to_eoa = analysis.approvals.iter().find(|x| x.spender == stranger.to_checksum(None)).context("approval to the EOA")?;
     ensure!(to_eoa.unlimited && to_eoa.spender_kind == AccountKind::Eoa && to_eoa.token_symbol == "PLAIN");
     let to_router = analysis.approvals.iter().find(|x| x.spender == a.router.to_checksum(None)).context("approval to the router")?;
     ensure!(to_router.spender_kind == AccountKind::KnownRouter && to_router.spender_name.as_deref() == Some("Rig Uniswap V2"));
     ensure!(analysis.label != RiskLabel::Safe && analysis.explanation.contains("revoke"), "{}", analysis.explanation);
-    let evidence = &analysis.signals.iter().find(|s| s.id == "unlimited_approval_to_eoa").unwrap().evidence;
+    let evidence = &analysis.signals.iter().find(|s| s.id.to_string() == "unlimited_approval_to_eoa").unwrap().evidence;
     ensure!(evidence.raw["approvals"][0]["spender"] == stranger.to_checksum(None));
 
     // Revoke (approve 0): gone on the next analysis.
@@ -61,9 +61,9 @@ pub async fn wallet_exposure_approvals_and_revocation(backend: Backend) -> anyho
     })
     .await??;
     let after = ok(client.wallet_analyze("eth", &address).await)?.into_inner();
-    ensure!(!after.signals.iter().any(|s| s.id == "unlimited_approval_to_eoa"), "revoked approval still flagged");
+    ensure!(!after.signals.iter().any(|s| s.id.to_string() == "unlimited_approval_to_eoa"), "revoked approval still flagged");
     ensure!(after.approvals.len() == 1 && after.approvals[0].spender_kind == AccountKind::KnownRouter);
-    let check = after.coverage.checks.iter().find(|c| c.id == "unlimited_approval_to_eoa").context("check")?;
+    let check = after.coverage.checks.iter().find(|c| c.id.to_string() == "unlimited_approval_to_eoa").context("check")?;
     ensure!(check.status == types::CheckStatus::Clear);
     server.stop().await
 }

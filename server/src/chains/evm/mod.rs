@@ -1,7 +1,121 @@
-//! EVM chains: JSON-RPC access, ABI encoding, Multicall3.
+//! EVM chains: one [`EvmChain`] per configured chain (its nodes and parsed
+//! configuration), the ABI, typed node answers, Multicall3, log scanning,
+//! and Uniswap-V2-style pools with their pricing.
 
 pub mod abi;
-pub mod rpc;
+pub mod logs;
+pub mod multicall;
+pub mod pools;
+pub mod types;
+
+use alloy_primitives::Address;
+
+use crate::chains::rpc::RpcClient;
+use crate::chains::{parse_evm_address, ChainConfig, ConfiguredToken};
 
 /// Multicall3's canonical address, the same on every major EVM chain.
 pub const MULTICALL3: &str = "0xcA11bde05977b3631167028862bE2a173976CA11";
+
+/// `0x…dEaD`, the conventional burn address.
+pub const DEAD: Address = alloy_primitives::address!("000000000000000000000000000000000000dEaD");
+
+/// A quote asset: the wrapped native or a stablecoin.
+#[derive(Clone, Debug)]
+pub struct Quote {
+    /// Address.
+    pub address: Address,
+    /// Symbol.
+    pub symbol: String,
+    /// Decimals.
+    pub decimals: u8,
+    /// Whether it counts as $1.
+    pub stable: bool,
+}
+
+/// A Uniswap-V2-style DEX.
+#[derive(Clone, Debug)]
+pub struct Dex {
+    /// Name.
+    pub name: String,
+    /// Factory.
+    pub factory: Address,
+    /// Router.
+    pub router: Address,
+    /// Fee in basis points.
+    pub fee_bps: u32,
+}
+
+/// One EVM chain: its nodes and parsed configuration, built once at start
+/// and shared by every user of the chain.
+pub struct EvmChain {
+    /// Chain id (`eth`, `bsc`, …).
+    pub id: String,
+    /// The node, for requests made on behalf of users.
+    pub rpc: RpcClient,
+    /// The same node for background work (the market index), with its own
+    /// smaller concurrency cap so user requests keep priority.
+    pub background: RpcClient,
+    /// Multicall3.
+    pub multicall: Address,
+    /// Wrapped native token.
+    pub wrapped: Quote,
+    /// Stablecoins.
+    pub stables: Vec<Quote>,
+    /// DEXes.
+    pub dexes: Vec<Dex>,
+    /// LP lockers.
+    pub lockers: Vec<Address>,
+}
+
+fn parse_address(text: &str, what: &str) -> anyhow::Result<Address> {
+    parse_evm_address(text).map_err(|e| anyhow::anyhow!("{what}: {e}"))
+}
+
+impl EvmChain {
+    /// Parse a chain's configuration.
+    pub fn from_config(id: &str, config: &ChainConfig, rpc: RpcClient, background: RpcClient) -> anyhow::Result<EvmChain> {
+        let quote = |t: &ConfiguredToken, stable: bool| -> anyhow::Result<Quote> {
+            Ok(Quote {
+                address: parse_address(&t.address, &format!("chains.{id} token {}", t.symbol))?,
+                symbol: t.symbol.clone(),
+                decimals: t.decimals,
+                stable,
+            })
+        };
+        Ok(EvmChain {
+            id: id.to_string(),
+            rpc,
+            background,
+            multicall: parse_address(&config.multicall3, &format!("chains.{id}.multicall3"))?,
+            wrapped: quote(&config.wrapped_native, false)?,
+            stables: config.stablecoins.iter().map(|t| quote(t, true)).collect::<anyhow::Result<_>>()?,
+            dexes: config
+                .dexes
+                .iter()
+                .map(|d| {
+                    Ok(Dex {
+                        name: d.name.clone(),
+                        factory: parse_address(&d.factory, &format!("chains.{id} dex {} factory", d.name))?,
+                        router: parse_address(&d.router, &format!("chains.{id} dex {} router", d.name))?,
+                        fee_bps: d.fee_bps,
+                    })
+                })
+                .collect::<anyhow::Result<_>>()?,
+            lockers: config
+                .lp_lockers
+                .iter()
+                .map(|l| parse_address(l, &format!("chains.{id}.lp_lockers")))
+                .collect::<anyhow::Result<_>>()?,
+        })
+    }
+
+    /// The quote assets: the wrapped native, then the stablecoins.
+    pub fn quotes(&self) -> impl Iterator<Item = &Quote> {
+        std::iter::once(&self.wrapped).chain(&self.stables)
+    }
+
+    /// The quote asset at `address`, if it is one.
+    pub fn quote(&self, address: Address) -> Option<&Quote> {
+        self.quotes().find(|q| q.address == address)
+    }
+}

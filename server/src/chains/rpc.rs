@@ -1,11 +1,16 @@
-//! One JSON-RPC client over reqwest, per chain: batching, per-call
-//! timeouts, bounded retries with back-off, a concurrency cap, and error
-//! classification (the node's error or nonsense → `Upstream`; refused,
-//! reset or timed out → `Unavailable`).
+//! The one JSON-RPC client, for EVM and Solana nodes alike: batching,
+//! per-request timeouts, bounded retries with back-off, a concurrency cap,
+//! and error classification (the node's error or nonsense → `Upstream`;
+//! refused, reset or timed out → `Unavailable`).
+//!
+//! A [`Batch`] hands out one typed [`Slot`] per call; each slot carries its
+//! own decoder, so answers are taken by name, never by position.
 
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
@@ -61,15 +66,22 @@ impl RpcClient {
         self.requests.load(Ordering::Relaxed)
     }
 
-    /// One call.
-    pub async fn call(&self, method: &str, params: Value) -> Result<Value, RpcError> {
-        let mut answers = self.batch(vec![(method.to_string(), params)]).await?;
-        answers.pop().unwrap_or_else(|| Err(RpcError::Upstream("empty answer".into())))
+    /// One call, its answer decoded as `T`.
+    pub async fn call<T: DeserializeOwned>(&self, method: &str, params: Value) -> Result<T, RpcError> {
+        let mut batch = Batch::new();
+        let slot = batch.call(method, params);
+        let mut answers = self.send(batch).await?;
+        answers.take(slot)
     }
 
-    /// Several calls in one HTTP request. The outer error fails them all;
-    /// each inner result is that call's own answer or error.
-    pub async fn batch(&self, calls: Vec<(String, Value)>) -> Result<Vec<Result<Value, RpcError>>, RpcError> {
+    /// Every call of `batch` in one HTTP request. The outer error fails
+    /// them all; each slot then yields its own answer or error.
+    pub async fn send(&self, batch: Batch) -> Result<Answers, RpcError> {
+        Ok(Answers { results: self.raw_batch(batch.calls).await?.into_iter().map(Some).collect() })
+    }
+
+    /// Several calls in one HTTP request, answered in order.
+    async fn raw_batch(&self, calls: Vec<(String, Value)>) -> Result<Vec<Result<Value, RpcError>>, RpcError> {
         if calls.is_empty() {
             return Ok(Vec::new());
         }
@@ -150,6 +162,64 @@ impl RpcClient {
             let start: String = text.chars().take(80).collect();
             RpcError::Upstream(format!("the node answered HTTP {status} with something that is not JSON: {start:?}"))
         })
+    }
+}
+
+/// Calls to send in one HTTP request.
+#[derive(Default)]
+pub struct Batch {
+    calls: Vec<(String, Value)>,
+}
+
+/// Where one call's answer will be, and how to decode it.
+#[must_use = "a slot is how its call's answer is taken"]
+pub struct Slot<T> {
+    index: usize,
+    decode: fn(Value) -> Result<T, RpcError>,
+    _answer: PhantomData<fn() -> T>,
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Batch {
+        Batch::default()
+    }
+
+    /// Whether it has no call.
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty()
+    }
+
+    /// Add a call whose answer decodes as `T` (serde).
+    pub fn call<T: DeserializeOwned>(&mut self, method: &str, params: Value) -> Slot<T> {
+        self.call_with(method, params, decode_json::<T>)
+    }
+
+    /// Add a call with its own decoder.
+    pub fn call_with<T>(&mut self, method: &str, params: Value, decode: fn(Value) -> Result<T, RpcError>) -> Slot<T> {
+        self.calls.push((method.to_string(), params));
+        Slot { index: self.calls.len() - 1, decode, _answer: PhantomData }
+    }
+}
+
+fn decode_json<T: DeserializeOwned>(value: Value) -> Result<T, RpcError> {
+    serde_json::from_value(value).map_err(|e| RpcError::Upstream(format!("undecodable answer: {e}")))
+}
+
+/// The answers of a sent batch.
+pub struct Answers {
+    results: Vec<Option<Result<Value, RpcError>>>,
+}
+
+impl Answers {
+    /// The answer of `slot`'s call, decoded by its decoder.
+    pub fn take<T>(&mut self, slot: Slot<T>) -> Result<T, RpcError> {
+        let answer = self
+            .results
+            .get_mut(slot.index)
+            .and_then(Option::take)
+            .unwrap_or_else(|| Err(RpcError::Upstream("missing answer".into())))?;
+        (slot.decode)(answer)
     }
 }
 

@@ -4,7 +4,13 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use crate::chains::evm::abi::selector;
+use alloy_primitives::keccak256;
+
+/// The 4-byte selector of a function signature.
+fn selector(signature: &str) -> [u8; 4] {
+    let hash = keccak256(signature.as_bytes());
+    [hash[0], hash[1], hash[2], hash[3]]
+}
 
 /// A privileged power a token's code may give its controller.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

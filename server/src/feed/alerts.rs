@@ -1,69 +1,19 @@
 //! Alerts from what changed between two analyses of a token, and their wire form.
 
 use chrono::{DateTime, Utc};
-use riskintel_api::{Alert, AlertKind, RiskLabel, Severity, TokenAnalysis};
+use riskintel_api::{Alert, AlertKind, CheckId, RiskLabel, Severity, TokenAnalysis, WireName};
 
 use crate::store::AlertRow;
 
-/// Wire name of a kind.
-pub fn kind_name(kind: AlertKind) -> &'static str {
-    match kind {
-        AlertKind::NewToken => "new_token",
-        AlertKind::LabelChanged => "label_changed",
-        AlertKind::HoneypotDetected => "honeypot_detected",
-        AlertKind::LiquidityRemoved => "liquidity_removed",
-        AlertKind::OwnershipChanged => "ownership_changed",
-        AlertKind::ProxyUpgraded => "proxy_upgraded",
-        AlertKind::SupplyMinted => "supply_minted",
-    }
-}
-
-fn kind_from(name: &str) -> Option<AlertKind> {
-    [
-        AlertKind::NewToken,
-        AlertKind::LabelChanged,
-        AlertKind::HoneypotDetected,
-        AlertKind::LiquidityRemoved,
-        AlertKind::OwnershipChanged,
-        AlertKind::ProxyUpgraded,
-        AlertKind::SupplyMinted,
-    ]
-    .into_iter()
-    .find(|k| kind_name(*k) == name)
-}
-
-/// Severity as stored, and its rank for filtering.
-pub fn severity_rank(severity: Severity) -> (&'static str, i64) {
+/// Rank of a severity, for filtering (info 0 … critical 4).
+pub fn severity_rank(severity: Severity) -> i64 {
     match severity {
-        Severity::Info => ("info", 0),
-        Severity::Low => ("low", 1),
-        Severity::Medium => ("medium", 2),
-        Severity::High => ("high", 3),
-        Severity::Critical => ("critical", 4),
+        Severity::Info => 0,
+        Severity::Low => 1,
+        Severity::Medium => 2,
+        Severity::High => 3,
+        Severity::Critical => 4,
     }
-}
-
-fn severity_from(name: &str) -> Severity {
-    match name {
-        "low" => Severity::Low,
-        "medium" => Severity::Medium,
-        "high" => Severity::High,
-        "critical" => Severity::Critical,
-        _ => Severity::Info,
-    }
-}
-
-fn label_name(label: RiskLabel) -> &'static str {
-    match label {
-        RiskLabel::Safe => "safe",
-        RiskLabel::Caution => "caution",
-        RiskLabel::Risky => "risky",
-        RiskLabel::Critical => "critical",
-    }
-}
-
-fn label_from(name: &str) -> Option<RiskLabel> {
-    [RiskLabel::Safe, RiskLabel::Caution, RiskLabel::Risky, RiskLabel::Critical].into_iter().find(|l| label_name(*l) == name)
 }
 
 /// An alert about `after`'s token, keyed by `event` (unique per event).
@@ -79,28 +29,31 @@ pub fn row(
     block: u64,
     at: DateTime<Utc>,
 ) -> AlertRow {
-    let (severity_name, rank) = severity_rank(severity);
     AlertRow {
         id: 0,
-        event_key: format!("{}:{}:{}:{event}", after.chain, after.address, kind_name(kind)),
+        event_key: format!("{}:{}:{}:{event}", after.chain, after.address, kind.wire_name()),
         chain: after.chain.clone(),
         token: after.address.clone(),
-        kind: kind_name(kind).into(),
-        severity: severity_name.into(),
-        severity_rank: rank,
+        kind,
+        severity,
+        severity_rank: severity_rank(severity),
         title,
         detail,
         score_before: before.map(|b| b.score),
-        label_before: before.map(|b| label_name(b.label).to_string()),
+        label_before: before.map(|b| b.label),
         score_after: Some(after.score),
-        label_after: Some(label_name(after.label).to_string()),
+        label_after: Some(after.label),
         block: block as i64,
         observed_at: at,
     }
 }
 
-fn has(analysis: &TokenAnalysis, id: &str) -> bool {
+fn has(analysis: &TokenAnalysis, id: CheckId) -> bool {
     analysis.signals.iter().any(|s| s.id == id)
+}
+
+fn label_of(label: RiskLabel) -> &'static str {
+    label.wire_name()
 }
 
 fn label_severity(label: RiskLabel) -> Severity {
@@ -127,7 +80,7 @@ pub fn diff(before: Option<&TokenAnalysis>, after: &TokenAnalysis, new: bool, at
             format!(
                 "{symbol} appeared with a new pool; first analysis: score {:.1}, {}.",
                 after.score,
-                label_name(after.label)
+                label_of(after.label)
             ),
             None,
             after,
@@ -135,8 +88,8 @@ pub fn diff(before: Option<&TokenAnalysis>, after: &TokenAnalysis, new: bool, at
             at,
         ));
     }
-    if has(after, "honeypot") && !before.is_some_and(|b| has(b, "honeypot")) {
-        let detail = after.signals.iter().find(|s| s.id == "honeypot").map(|s| s.detail.clone()).unwrap_or_default();
+    if has(after, CheckId::Honeypot) && !before.is_some_and(|b| has(b, CheckId::Honeypot)) {
+        let detail = after.signals.iter().find(|s| s.id == CheckId::Honeypot).map(|s| s.detail.clone()).unwrap_or_default();
         alerts.push(row(AlertKind::HoneypotDetected, Severity::Critical, &format!("{block}"), format!("{symbol} is a honeypot"), detail, before, after, block, at));
     }
     let Some(before) = before else { return alerts };
@@ -145,14 +98,14 @@ pub fn diff(before: Option<&TokenAnalysis>, after: &TokenAnalysis, new: bool, at
         alerts.push(row(
             AlertKind::LabelChanged,
             if worse { label_severity(after.label) } else { Severity::Info },
-            &format!("{}->{}@{block}", label_name(before.label), label_name(after.label)),
-            format!("{symbol}: {} → {}", label_name(before.label), label_name(after.label)),
+            &format!("{}->{}@{block}", label_of(before.label), label_of(after.label)),
+            format!("{symbol}: {} → {}", label_of(before.label), label_of(after.label)),
             format!(
                 "The label of {symbol} went {} from {} (score {:.1}) to {} (score {:.1}).",
                 if worse { "up" } else { "down" },
-                label_name(before.label),
+                label_of(before.label),
                 before.score,
-                label_name(after.label),
+                label_of(after.label),
                 after.score
             ),
             Some(before),
@@ -227,14 +180,14 @@ pub fn to_wire(row: &AlertRow) -> Alert {
         id: row.id.to_string(),
         chain: row.chain.clone(),
         address: row.token.clone(),
-        kind: kind_from(&row.kind).unwrap_or(AlertKind::LabelChanged),
-        severity: severity_from(&row.severity),
+        kind: row.kind,
+        severity: row.severity,
         title: row.title.clone(),
         detail: row.detail.clone(),
         score_before: row.score_before,
-        label_before: row.label_before.as_deref().and_then(label_from),
+        label_before: row.label_before,
         score_after: row.score_after,
-        label_after: row.label_after.as_deref().and_then(label_from),
+        label_after: row.label_after,
         block: row.block as u64,
         observed_at: row.observed_at,
     }
@@ -262,7 +215,7 @@ mod tests {
     }
 
     fn kinds(rows: &[AlertRow]) -> Vec<&str> {
-        rows.iter().map(|r| r.kind.as_str()).collect()
+        rows.iter().map(|r| r.kind.wire_name()).collect()
     }
 
     #[test]
@@ -273,8 +226,8 @@ mod tests {
         let rows = diff(Some(&before), &after, false, at);
         assert_eq!(kinds(&rows), ["honeypot_detected", "label_changed", "ownership_changed", "proxy_upgraded", "supply_minted"]);
         let label = &rows[1];
-        assert_eq!((label.label_before.as_deref(), label.label_after.as_deref()), (Some("caution"), Some("critical")));
-        assert_eq!(label.severity, "critical");
+        assert_eq!((label.label_before, label.label_after), (Some(RiskLabel::Caution), Some(RiskLabel::Critical)));
+        assert_eq!(label.severity, Severity::Critical);
         assert!(rows[4].detail.contains("50.0%"));
         // The same change seen again has the same event keys: stored once.
         let again = diff(Some(&before), &after, false, at);
@@ -283,15 +236,15 @@ mod tests {
         assert!(diff(Some(&after), &after, false, at).is_empty());
         let better = diff(Some(&after), &analysis("safe", 5.0, "0xbb", Some("0x02"), "1500", &[]), false, at);
         assert_eq!(kinds(&better), ["label_changed"]);
-        assert_eq!(better[0].severity, "info");
+        assert_eq!(better[0].severity, Severity::Info);
         // A new token: its first label.
         let new = diff(None, &before, true, at);
         assert_eq!(kinds(&new), ["new_token"]);
-        assert!(new[0].label_before.is_none() && new[0].label_after.as_deref() == Some("caution"));
+        assert!(new[0].label_before.is_none() && new[0].label_after == Some(RiskLabel::Caution));
         // Renouncing is reported, as info.
         let renounced = diff(Some(&before), &analysis("caution", 30.0, "0x0000000000000000000000000000000000000000", Some("0x01"), "1000", &[]), false, at);
         assert_eq!(kinds(&renounced), ["ownership_changed"]);
-        assert_eq!(renounced[0].severity, "info");
+        assert_eq!(renounced[0].severity, Severity::Info);
         assert_eq!(to_wire(&renounced[0]).kind, AlertKind::OwnershipChanged);
     }
 }

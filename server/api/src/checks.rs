@@ -1,0 +1,140 @@
+//! The checks an analysis makes. One id per check whatever its outcome; a
+//! check that finds its risk raises a signal of the same id, and the
+//! signal's severity carries the degree.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Declares [`CheckId`] with each id's wire name and description, once.
+macro_rules! check_ids {
+    ($($(#[doc = $doc:literal])* $variant:ident = $name:literal,)*) => {
+        /// A check of a token or wallet analysis, and the signal it raises when it finds its risk.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+        pub enum CheckId {
+            $($(#[doc = $doc])* #[serde(rename = $name)] $variant,)*
+        }
+
+        impl CheckId {
+            /// Every check id.
+            pub const ALL: &'static [CheckId] = &[$(CheckId::$variant),*];
+
+            /// The id as written on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(CheckId::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+check_ids! {
+    /// EVM: the code lets a privileged caller create new tokens.
+    MintCapability = "mint_capability",
+    /// EVM: the code lets a privileged caller stop chosen addresses from moving tokens.
+    BlacklistCapability = "blacklist_capability",
+    /// EVM: the code lets a privileged caller stop all transfers.
+    PauseCapability = "pause_capability",
+    /// EVM: buy, sell or transfer fees can be changed.
+    TaxModifiable = "tax_modifiable",
+    /// EVM: a fee can be set for a single address.
+    TaxModifiablePerAddress = "tax_modifiable_per_address",
+    /// EVM: maximum transaction or wallet sizes can be changed.
+    MaxTxModifiable = "max_tx_modifiable",
+    /// EVM: ownership that was given up can be taken back.
+    OwnershipReclaimable = "ownership_reclaimable",
+    /// EVM: the contract still has an owner.
+    OwnerNotRenounced = "owner_not_renounced",
+    /// EVM: the code contains SELFDESTRUCT.
+    SelfdestructPresent = "selfdestruct_present",
+    /// EVM: the token's logic contains DELEGATECALL.
+    DelegatecallPresent = "delegatecall_present",
+    /// EVM: the token is an upgradeable proxy.
+    UpgradeableProxy = "upgradeable_proxy",
+    /// EVM: the proxy's admin is a single key (an externally owned account).
+    ProxyAdminIsEoa = "proxy_admin_is_eoa",
+    /// No pool with reserves on the DEXes searched.
+    NoLiquidity = "no_liquidity",
+    /// Little liquidity in all pools together.
+    LowLiquidity = "low_liquidity",
+    /// EVM: the deepest pool's LP tokens are not burned or locked.
+    LpUnlocked = "lp_unlocked",
+    /// EVM: the owner holds LP tokens of the deepest pool.
+    OwnerHoldsLp = "owner_holds_lp",
+    /// EVM: the creator (the first mint's recipient) holds LP tokens of the deepest pool.
+    CreatorHoldsLp = "creator_holds_lp",
+    /// The ten largest holders hold most of the supply.
+    WhaleConcentration = "whale_concentration",
+    /// One holder holds a large share of the supply.
+    SingleHolderDominance = "single_holder_dominance",
+    /// EVM: the owner holds a large share of the supply.
+    OwnerBalanceHigh = "owner_balance_high",
+    /// The token is young.
+    NewToken = "new_token",
+    /// EVM, by trade simulation: a holder cannot sell.
+    Honeypot = "honeypot",
+    /// EVM, by trade simulation: buying fails.
+    CannotBuy = "cannot_buy",
+    /// EVM, by trade simulation: a share of every buy is taken as a fee.
+    BuyTax = "buy_tax",
+    /// EVM, by trade simulation: a share of every sell is taken as a fee.
+    SellTax = "sell_tax",
+    /// EVM, by trade simulation: a wallet-to-wallet transfer fails.
+    TransferBlocked = "transfer_blocked",
+    /// EVM, by trade simulation: a wallet-to-wallet transfer delivers less than sent.
+    TransferTax = "transfer_tax",
+    /// EVM, by trade simulation: only part of a position can be sold at once.
+    SellLimit = "sell_limit",
+    /// Solana: the mint authority can mint new tokens.
+    MintAuthorityActive = "mint_authority_active",
+    /// Solana: the freeze authority can freeze any holder's tokens.
+    FreezeAuthorityActive = "freeze_authority_active",
+    /// Solana (Token-2022): a permanent delegate can move or burn any holder's tokens.
+    PermanentDelegate = "permanent_delegate",
+    /// Solana (Token-2022): transfers can be paused.
+    Pausable = "pausable",
+    /// Solana (Token-2022): every transfer runs a hook program.
+    TransferHook = "transfer_hook",
+    /// Solana (Token-2022): every transfer pays a fee.
+    TransferFee = "transfer_fee",
+    /// Solana (Token-2022): new token accounts start frozen.
+    DefaultFrozen = "default_frozen",
+    /// Solana (Token-2022): the tokens cannot be transferred.
+    NonTransferable = "non_transferable",
+    /// Solana (Token-2022): the mint account can be closed.
+    MintCloseAuthority = "mint_close_authority",
+    /// Solana (Token-2022): balances and transfers can be hidden.
+    ConfidentialTransfers = "confidential_transfers",
+    /// Solana: the name, symbol and image can be changed.
+    MetadataMutable = "metadata_mutable",
+    /// Solana: the pool's LP tokens are not burned.
+    LpUnburned = "lp_unburned",
+    /// Solana: pools of AMM families not searched yet.
+    OtherAmmPools = "other_amm_pools",
+    /// Wallet: an unlimited approval to an externally owned account.
+    UnlimitedApprovalToEoa = "unlimited_approval_to_eoa",
+    /// Wallet: an unlimited approval to a contract that is not a known DEX router.
+    UnlimitedApprovalToUnknownContract = "unlimited_approval_to_unknown_contract",
+    /// Wallet: holds tokens that cannot be sold.
+    HoldsHoneypot = "holds_honeypot",
+    /// Wallet: much of the priced portfolio is in risky or critical tokens.
+    RiskyExposure = "risky_exposure",
+}
+
+impl std::fmt::Display for CheckId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_names_are_the_serde_names() {
+        for id in CheckId::ALL {
+            assert_eq!(serde_json::to_value(id).unwrap(), serde_json::json!(id.as_str()));
+        }
+    }
+}

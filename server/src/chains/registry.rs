@@ -1,0 +1,86 @@
+//! The configured chains, built once at start: one [`EvmChain`] per served
+//! EVM chain and the Solana chain, each with its node clients. The token
+//! analysis, the wallet analysis and the market index all share them.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::evm::EvmChain;
+use super::rpc::{RpcClient, RpcSettings};
+use super::solana::SolanaChain;
+use super::{Chain, InputError};
+use crate::config::Config;
+
+/// Every chain this server serves.
+pub struct Chains {
+    evm: BTreeMap<Chain, Arc<EvmChain>>,
+    solana: Option<Arc<SolanaChain>>,
+}
+
+/// Why a chain cannot be used.
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
+pub enum ChainError {
+    /// Not a chain id, or a bad address.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A known chain that this server has no node for.
+    #[error("chain: {0:?} has no RPC endpoint configured on this server")]
+    NotServed(String),
+}
+
+impl Chains {
+    /// The chains of `config` that have an RPC URL.
+    pub fn from_config(config: &Config) -> anyhow::Result<Chains> {
+        let a = &config.analysis;
+        let settings = |concurrency: u32| RpcSettings {
+            timeout: Duration::from_millis(a.rpc_timeout_ms),
+            retries: a.rpc_retries,
+            backoff: Duration::from_millis(a.rpc_backoff_ms),
+            concurrency: concurrency.max(1) as usize,
+        };
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_millis(a.rpc_timeout_ms))
+            .build()
+            .map_err(|e| anyhow::anyhow!("building the upstream HTTP client: {e}"))?;
+        let mut evm = BTreeMap::new();
+        let mut solana = None;
+        for (id, chain_config) in &config.chains {
+            let chain = Chain::parse(id).ok_or_else(|| anyhow::anyhow!("chains.{id}: unknown chain id"))?;
+            if chain_config.rpc_url.is_empty() {
+                continue;
+            }
+            let client = |concurrency| RpcClient::new(http.clone(), &chain_config.rpc_url, settings(concurrency));
+            if chain.is_evm() {
+                let node = EvmChain::from_config(id, chain_config, client(a.rpc_concurrency), client(config.market.rpc_concurrency))?;
+                evm.insert(chain, Arc::new(node));
+            } else {
+                solana = Some(Arc::new(SolanaChain::from_config(chain_config, client(a.rpc_concurrency))?));
+            }
+        }
+        Ok(Chains { evm, solana })
+    }
+
+    /// A served EVM chain.
+    pub fn evm(&self, chain: Chain) -> Result<&Arc<EvmChain>, ChainError> {
+        self.evm.get(&chain).ok_or_else(|| ChainError::NotServed(chain.id().to_string()))
+    }
+
+    /// The Solana chain, when served.
+    pub fn solana(&self) -> Result<&Arc<SolanaChain>, ChainError> {
+        self.solana.as_ref().ok_or_else(|| ChainError::NotServed(Chain::Sol.id().to_string()))
+    }
+
+    /// The served EVM chains, in order.
+    pub fn evm_chains(&self) -> impl Iterator<Item = (Chain, &Arc<EvmChain>)> {
+        self.evm.iter().map(|(c, e)| (*c, e))
+    }
+
+    /// Upstream requests made so far on a chain for users (benchmarks and tests).
+    pub fn upstream_requests(&self, chain: Chain) -> u64 {
+        match chain {
+            Chain::Sol => self.solana.as_ref().map_or(0, |s| s.rpc.requests_made()),
+            _ => self.evm.get(&chain).map_or(0, |c| c.rpc.requests_made()),
+        }
+    }
+}

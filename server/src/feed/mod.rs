@@ -1,0 +1,41 @@
+//! The risk-alert feed: alerts raised from what changed between analyses
+//! (`alerts`), listed newest first with stable pages. HTTP-agnostic.
+
+pub mod alerts;
+
+use std::sync::Arc;
+
+use riskintel_api::{Alert, AlertFilter};
+
+use crate::chains::{Chain, InputError};
+use crate::store::{AlertQuery, Store};
+use crate::tokens::AnalysisError;
+
+/// The feed over the stored alerts.
+#[derive(Clone)]
+pub struct Feed {
+    store: Arc<dyn Store>,
+}
+
+impl Feed {
+    /// The feed of `store`'s alerts.
+    pub fn new(store: Arc<dyn Store>) -> Feed {
+        Feed { store }
+    }
+
+    /// A page of the alert feed, newest first, after `before_id`.
+    pub async fn page(&self, filter: &AlertFilter, before_id: Option<i64>, limit: usize) -> Result<Vec<(Alert, i64)>, AnalysisError> {
+        if let Some(chain) = filter.chain.as_deref() {
+            Chain::parse(chain).ok_or_else(|| InputError::UnknownChain(chain.to_string()))?;
+        }
+        let query = AlertQuery {
+            chain: filter.chain.clone(),
+            min_rank: filter.min_severity.map_or(0, alerts::severity_rank),
+            kind: filter.kind,
+            since: filter.since,
+            before_id,
+            limit: limit as i64,
+        };
+        Ok(self.store.alerts(&query).await?.iter().map(|r| (alerts::to_wire(r), r.id)).collect())
+    }
+}

@@ -1,0 +1,207 @@
+//! The state every request shares, and the one authenticate-and-meter
+//! step every metered operation goes through.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use dropshot::{HttpCodedResponse, RequestContext};
+use riskintel_api::{AnalysisOptions, ApiError, ErrorCode, Metered, RateLimitHeaders, TokenAnalysis};
+
+use super::access;
+use crate::billing::Billing;
+use crate::clock::Clock;
+use crate::feed::Feed;
+use crate::keys::{KeyError, Keys};
+use crate::market::Market;
+use crate::metering::{Meter, MeterError, WindowState};
+use crate::sentiment::Sentiment;
+use crate::store::{Account, KeyRecord, Store};
+use crate::tokens::Analyzer;
+use crate::wallets::Wallets;
+
+/// Query parameters that would carry a key in the URL; refused.
+const KEY_QUERY_PARAMS: [&str; 5] = ["api_key", "apikey", "x-api-key", "x_api_key", "key"];
+
+/// State shared by every request.
+pub struct ServerContext {
+    /// Storage.
+    pub store: Arc<dyn Store>,
+    /// Time.
+    pub clock: Arc<dyn Clock>,
+    /// Key operations.
+    pub keys: Keys,
+    /// Metering.
+    pub meter: Meter,
+    /// Token analysis.
+    pub analyzer: Arc<Analyzer>,
+    /// Wallet analysis.
+    pub wallets: Wallets,
+    /// Market queries.
+    pub market: Market,
+    /// Token sentiment.
+    pub sentiment: Sentiment,
+    /// The risk-alert feed.
+    pub feed: Feed,
+    /// Plans and billing status.
+    pub billing: Billing,
+}
+
+/// The authenticated caller of one request.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    /// The key it authenticated with.
+    pub key: KeyRecord,
+    /// Its account.
+    pub account: Account,
+}
+
+impl ServerContext {
+    /// Shared state over a store and clock.
+    pub fn new(
+        store: Arc<dyn Store>,
+        clock: Arc<dyn Clock>,
+        failed_auth_per_minute: u64,
+        analyzer: Arc<Analyzer>,
+    ) -> Self {
+        ServerContext {
+            keys: Keys::new(store.clone(), clock.clone()),
+            meter: Meter::new(store.clone(), clock.clone(), failed_auth_per_minute),
+            market: Market::new(analyzer.clone(), store.clone(), clock.clone()),
+            wallets: Wallets::new(analyzer.clone()),
+            sentiment: Sentiment::new(analyzer.clone(), store.clone(), clock.clone()),
+            feed: Feed::new(store.clone()),
+            billing: Billing::new(store.clone(), clock.clone()),
+            analyzer,
+            store,
+            clock,
+        }
+    }
+
+    /// The analysis of a token, for an authenticated caller.
+    pub(super) async fn token_analysis(&self, caller: &Caller, chain: &str, address: &str, options: &AnalysisOptions) -> Result<TokenAnalysis, ApiError> {
+        let target = self.analyzer.target(chain, address)?;
+        let fresh = options.fresh.unwrap_or(false);
+        if fresh {
+            Meter::require_premium(&caller.account, "fresh=true")?;
+        }
+        Ok(self.analyzer.analyze(target, fresh).await?)
+    }
+
+    /// The one authenticate-and-meter step every authenticated operation
+    /// goes through: refuse a key in the query string, apply the per-IP
+    /// failed-authentication limit, authenticate, count the request in the
+    /// account's rate window, check the operation's scope and premium rule
+    /// (from [`access::OPERATIONS`]), count it in the monthly usage
+    /// (refusing an exhausted free quota), run `operation`, and take the
+    /// usage back if the answer is not 2xx. The response carries the
+    /// rate-limit headers whatever the outcome.
+    pub async fn metered<R: HttpCodedResponse>(
+        &self,
+        rqctx: &RequestContext<Self>,
+        operation: impl AsyncFnOnce(Caller) -> Result<R, ApiError>,
+    ) -> Result<Metered<R>, ApiError> {
+        let Some(rule) = access::rule(&rqctx.endpoint.operation_id) else {
+            return Err(ApiError::new(ErrorCode::InternalError, "internal error: the operation has no access rule"));
+        };
+        let request = &rqctx.request;
+        if let Some(param) = key_in_query(request.uri().query()) {
+            return Ok(Metered::new(Err(ApiError::new(
+                ErrorCode::BadRequest,
+                format!(
+                    "API keys must not be sent in the URL (query parameter `{param}`): \
+                     send the key in the x-api-key header"
+                ),
+            ))));
+        }
+        let ip = request.remote_addr().ip();
+        let caller = match self.authenticate(ip, request.headers()).await {
+            Ok(caller) => caller,
+            Err((error, window)) => {
+                return Ok(refuse(error, window));
+            }
+        };
+        let window = match self.meter.hit(&caller.account).await {
+            Ok(window) => window,
+            Err(error) => return Ok(Metered::new(Err(error.into()))),
+        };
+        if window.exceeded {
+            return Ok(refuse(Meter::rate_limited(&caller.account, &window).into(), Some(window)));
+        }
+        if !caller.key.scopes.contains(&rule.scope) {
+            return Ok(refuse(KeyError::MissingScope(rule.scope).into(), Some(window)));
+        }
+        if let Some(feature) = rule.premium {
+            if let Err(refused) = Meter::require_premium(&caller.account, feature) {
+                return Ok(refuse(refused.into(), Some(window)));
+            }
+        }
+        let reservation = match self.meter.reserve(&caller.account).await {
+            Ok(reservation) => reservation,
+            Err(error) => return Ok(refuse(error.into(), Some(window))),
+        };
+        let outcome = operation(caller).await;
+        if outcome.is_err() {
+            // Usage counts 2xx answers only. Should the release itself fail,
+            // the request stays counted: over-counting one request is the
+            // lesser error, and the operator can correct it.
+            let _ = self.meter.release(reservation).await;
+        }
+        Ok(Metered::new(outcome).with_rate_limit(headers_of(&window)))
+    }
+
+    async fn authenticate(
+        &self,
+        ip: IpAddr,
+        headers: &http::HeaderMap,
+    ) -> Result<Caller, (ApiError, Option<WindowState>)> {
+        let ip_window = self.meter.failed_auth_state(ip);
+        if ip_window.exceeded {
+            let error = MeterError::AuthFailuresLimited {
+                limit: ip_window.limit,
+                retry_after: ip_window.retry_after,
+            };
+            return Err((error.into(), Some(ip_window)));
+        }
+        let Some(raw) = headers.get("x-api-key") else {
+            let error = ApiError::new(
+                ErrorCode::Unauthorized,
+                "missing API key: send it in the x-api-key header",
+            );
+            return Err((error, Some(ip_window)));
+        };
+        let outcome = match raw.to_str() {
+            Ok(raw) => self.keys.authenticate(raw.trim()).await,
+            Err(_) => Err(KeyError::Unauthenticated("malformed API key: not printable ASCII")),
+        };
+        match outcome {
+            Ok(found) => Ok(Caller { key: found.key, account: found.account }),
+            Err(error @ KeyError::Unauthenticated(_)) => {
+                let window = self.meter.failed_auth_record(ip);
+                Err((error.into(), Some(window)))
+            }
+            Err(error) => Err((error.into(), None)),
+        }
+    }
+}
+
+fn refuse<R: HttpCodedResponse>(error: ApiError, window: Option<WindowState>) -> Metered<R> {
+    let response = Metered::new(Err(error));
+    match window {
+        Some(window) => response.with_rate_limit(headers_of(&window)),
+        None => response,
+    }
+}
+
+fn headers_of(window: &WindowState) -> RateLimitHeaders {
+    RateLimitHeaders::new(window.limit, window.remaining, window.reset)
+}
+
+/// The name of a query parameter that carries a key, if any.
+fn key_in_query(query: Option<&str>) -> Option<String> {
+    query?.split('&').find_map(|pair| {
+        let name = pair.split('=').next().unwrap_or_default();
+        let name = name.to_ascii_lowercase();
+        KEY_QUERY_PARAMS.contains(&name.as_str()).then_some(name)
+    })
+}
+

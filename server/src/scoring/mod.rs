@@ -1,0 +1,184 @@
+//! From checks to a verdict: the builder every analysis records its checks
+//! and signals with, the score `100 × (1 − Π(1 − weight))`, coverage, the
+//! label, and the explanation and badge made from a result.
+
+pub mod badge;
+pub mod explain;
+
+use riskintel_api::{Check, CheckId, CheckStatus, Coverage, Evidence, RiskLabel, Severity, Signal, SignalCategory};
+
+/// Collects checks and signals as an assessment runs; every check is
+/// recorded exactly once, as detected, clear or unknown.
+pub struct Builder {
+    signals: Vec<Signal>,
+    checks: Vec<Check>,
+    block: u64,
+}
+
+impl Builder {
+    /// A builder for an assessment read at `block` (slot on Solana).
+    pub fn new(block: u64) -> Builder {
+        Builder { signals: Vec::new(), checks: Vec::new(), block }
+    }
+
+    /// The check found its risk: a signal with its degree (severity and
+    /// weight), a title, one sentence with the numbers, and its evidence
+    /// (the upstream calls and the raw values).
+    #[allow(clippy::too_many_arguments)]
+    pub fn detected(
+        &mut self,
+        id: CheckId,
+        category: SignalCategory,
+        severity: Severity,
+        weight: f64,
+        title: &str,
+        detail: String,
+        rpc: &str,
+        raw: serde_json::Value,
+    ) {
+        self.checks.push(Check { id, status: CheckStatus::Detected, reason: None });
+        self.signals.push(Signal {
+            id,
+            severity,
+            weight,
+            category,
+            title: title.into(),
+            detail,
+            evidence: Evidence { rpc: rpc.into(), block: Some(self.block), raw },
+        });
+    }
+
+    /// The check ran and found nothing.
+    pub fn clear(&mut self, id: CheckId) {
+        self.checks.push(Check { id, status: CheckStatus::Clear, reason: None });
+    }
+
+    /// The check could not run.
+    pub fn unknown(&mut self, id: CheckId, reason: impl Into<String>) {
+        self.checks.push(Check { id, status: CheckStatus::Unknown, reason: Some(reason.into()) });
+    }
+
+    /// The signals found so far.
+    pub fn signals(&self) -> &[Signal] {
+        &self.signals
+    }
+
+    /// Score, label and coverage of what was recorded.
+    pub fn verdict(self) -> Verdict {
+        let score = score(&self.signals);
+        let coverage = coverage(self.checks);
+        let label = label_for(score, &coverage);
+        Verdict { score, label, coverage, signals: self.signals }
+    }
+}
+
+/// The outcome of an assessment.
+pub struct Verdict {
+    /// Score 0..100.
+    pub score: f64,
+    /// Label.
+    pub label: RiskLabel,
+    /// Coverage of the checks.
+    pub coverage: Coverage,
+    /// Detected risks.
+    pub signals: Vec<Signal>,
+}
+
+/// Score from weights: `100 × (1 − Π(1 − w))`, to one decimal.
+pub fn score(signals: &[Signal]) -> f64 {
+    let keep: f64 = signals.iter().map(|s| 1.0 - s.weight.clamp(0.0, 1.0)).product();
+    ((1.0_f64 - keep) * 1000.0).round() / 10.0
+}
+
+/// Coverage of a set of checks.
+pub fn coverage(checks: Vec<Check>) -> Coverage {
+    let ran = checks.iter().filter(|c| c.status != CheckStatus::Unknown).count();
+    let ratio = if checks.is_empty() { 0.0 } else { ((ran as f64 / checks.len() as f64) * 1000.0).round() / 1000.0 };
+    Coverage { ratio, checks }
+}
+
+/// Checks without which no result is labelled `safe`: whether a holder can
+/// sell is the question the label exists to answer.
+const REQUIRED_FOR_SAFE: [CheckId; 1] = [CheckId::Honeypot];
+
+/// Label from score and coverage: under 0.6 coverage, or with a check of
+/// [`REQUIRED_FOR_SAFE`] unknown, a result is never `safe`.
+pub fn label_for(score: f64, coverage: &Coverage) -> RiskLabel {
+    let required_unknown =
+        coverage.checks.iter().any(|c| c.status == CheckStatus::Unknown && REQUIRED_FOR_SAFE.contains(&c.id));
+    match label(score, coverage.ratio) {
+        RiskLabel::Safe if required_unknown => RiskLabel::Caution,
+        other => other,
+    }
+}
+
+/// Label from score and coverage ratio: under 0.6 coverage is never `safe`.
+pub fn label(score: f64, coverage: f64) -> RiskLabel {
+    let label = if score < 20.0 {
+        RiskLabel::Safe
+    } else if score < 50.0 {
+        RiskLabel::Caution
+    } else if score < 80.0 {
+        RiskLabel::Risky
+    } else {
+        RiskLabel::Critical
+    };
+    if label == RiskLabel::Safe && coverage < 0.6 {
+        RiskLabel::Caution
+    } else {
+        label
+    }
+}
+
+/// A share as a percentage with one decimal.
+pub fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// A dollar amount for sentences.
+pub fn usd(x: f64) -> String {
+    if x >= 1_000_000.0 {
+        format!("${:.2}M", x / 1_000_000.0)
+    } else {
+        format!("${x:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn signal(weight: f64) -> Signal {
+        Signal {
+            id: CheckId::NewToken,
+            severity: Severity::Low,
+            weight,
+            category: SignalCategory::Contract,
+            title: String::new(),
+            detail: String::new(),
+            evidence: Evidence { rpc: String::new(), block: None, raw: json!(null) },
+        }
+    }
+
+    #[test]
+    fn score_combines_weights_and_labels_follow_the_bands() {
+        assert_eq!(score(&[]), 0.0);
+        assert_eq!(score(&[signal(1.0), signal(0.2)]), 100.0);
+        assert_eq!(score(&[signal(0.5), signal(0.5)]), 75.0);
+        assert_eq!(label(19.9, 1.0), RiskLabel::Safe);
+        assert_eq!(label(19.9, 0.59), RiskLabel::Caution);
+        assert_eq!(label(20.0, 1.0), RiskLabel::Caution);
+        assert_eq!(label(79.9, 1.0), RiskLabel::Risky);
+        assert_eq!(label(80.0, 1.0), RiskLabel::Critical);
+    }
+
+    #[test]
+    fn an_unknown_honeypot_check_is_never_safe() {
+        let mut b = Builder::new(1);
+        b.clear(CheckId::NewToken);
+        b.unknown(CheckId::Honeypot, "no pool");
+        b.clear(CheckId::OwnerNotRenounced);
+        assert_eq!(b.verdict().label, RiskLabel::Caution);
+    }
+}

@@ -1,0 +1,165 @@
+//! The trading checks, from a trade simulation: whether a holder can buy,
+//! transfer and sell, and what each costs. One check per question; the
+//! severity carries the degree.
+
+use riskintel_api::{CheckId, Severity, SignalCategory, TradeSimulation, TradeStep};
+use serde_json::json;
+
+use crate::scoring::{pct, Builder};
+
+/// Every trading check, for recording them as unknown when no simulation ran.
+pub const TRADING_CHECKS: [CheckId; 7] =
+    [CheckId::CannotBuy, CheckId::Honeypot, CheckId::SellLimit, CheckId::BuyTax, CheckId::SellTax, CheckId::TransferBlocked, CheckId::TransferTax];
+
+/// A tax under this is rounding, not a tax.
+const TAX_FLOOR: f64 = 0.005;
+/// A sell returning less than this share of its value is a honeypot.
+const HONEYPOT_SELL_TAX: f64 = 0.9;
+
+fn tax_band(tax: f64) -> (Severity, f64) {
+    if tax > 0.5 {
+        (Severity::Critical, 0.6)
+    } else if tax > 0.3 {
+        (Severity::High, 0.35)
+    } else if tax > 0.1 {
+        (Severity::Medium, 0.15)
+    } else {
+        (Severity::Low, 0.05)
+    }
+}
+
+/// Record the trading checks from the simulation of the deepest simulated pool.
+pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
+    let rpc = format!("eth_call simulate() with a state override at {} on pool {} ({})", sim.simulator, sim.pool, sim.dex);
+    let step_raw = |step: &TradeStep| {
+        json!({"ok": step.ok, "amount_in": step.amount_in, "expected_out": step.expected_out, "actual_out": step.actual_out,
+               "tax": step.tax, "gas_used": step.gas_used, "revert_reason": step.revert_reason})
+    };
+    if !sim.buy.ok {
+        let reason = sim.buy.revert_reason.clone().unwrap_or_default();
+        b.detected(
+            CheckId::CannotBuy,
+            SignalCategory::Trading,
+            Severity::High,
+            0.4,
+            "Buying fails",
+            format!("A simulated buy of {} {} reverted ({reason}); trading may not be enabled, or buyers are blocked.", sim.buy.amount_in.unwrap_or_default(), sim.quote_symbol),
+            &rpc,
+            json!({"buy": step_raw(&sim.buy)}),
+        );
+        for id in [CheckId::Honeypot, CheckId::SellLimit, CheckId::BuyTax, CheckId::SellTax, CheckId::TransferBlocked, CheckId::TransferTax] {
+            b.unknown(id, "the simulated buy failed, so there was nothing to sell or transfer");
+        }
+        return;
+    }
+    b.clear(CheckId::CannotBuy);
+    match sim.buy.tax {
+        Some(tax) if tax > TAX_FLOOR => {
+            let (severity, weight) = tax_band(tax);
+            b.detected(
+                CheckId::BuyTax,
+                SignalCategory::Trading,
+                severity,
+                weight,
+                "Buy tax",
+                format!("A simulated buy received {} of the expected tokens: a buy tax of {}.", pct(1.0 - tax), pct(tax)),
+                &rpc,
+                json!({"buy": step_raw(&sim.buy)}),
+            );
+        }
+        _ => b.clear(CheckId::BuyTax),
+    }
+    match &sim.transfer {
+        Some(t) if !t.ok => b.detected(
+            CheckId::TransferBlocked,
+            SignalCategory::Trading,
+            Severity::High,
+            0.35,
+            "Transfers are blocked",
+            format!("A simulated transfer between two fresh wallets reverted ({}).", t.revert_reason.clone().unwrap_or_default()),
+            &rpc,
+            json!({"transfer": step_raw(t)}),
+        ),
+        Some(t) => {
+            b.clear(CheckId::TransferBlocked);
+            match t.tax {
+                Some(tax) if tax > TAX_FLOOR => b.detected(
+                    CheckId::TransferTax,
+                    SignalCategory::Trading,
+                    Severity::Medium,
+                    0.1,
+                    "Transfer tax",
+                    format!("A simulated wallet-to-wallet transfer delivered {} of what was sent: a transfer tax of {}.", pct(1.0 - tax), pct(tax)),
+                    &rpc,
+                    json!({"transfer": step_raw(t)}),
+                ),
+                _ => b.clear(CheckId::TransferTax),
+            }
+        }
+        None => {
+            b.unknown(CheckId::TransferBlocked, "no tokens were bought to transfer");
+            b.unknown(CheckId::TransferTax, "no tokens were bought to transfer");
+        }
+    }
+    let Some(sell) = &sim.sell else {
+        for id in [CheckId::Honeypot, CheckId::SellLimit, CheckId::SellTax] {
+            b.unknown(id, "no tokens were bought to sell");
+        }
+        return;
+    };
+    let max_share = sim.max_sell_share.unwrap_or(0.0);
+    let sell_tax = sell.tax.unwrap_or(0.0);
+    if (!sell.ok && max_share == 0.0) || (sell.ok && sell_tax >= HONEYPOT_SELL_TAX) {
+        let detail = if sell.ok {
+            format!("A simulated sell returned only {} of its value (a {} sell tax): holders cannot get their money out.", pct(1.0 - sell_tax), pct(sell_tax))
+        } else {
+            format!("Every simulated sell reverted ({}), even of a tiny amount: holders cannot sell.", sell.revert_reason.clone().unwrap_or_default())
+        };
+        b.detected(CheckId::Honeypot, SignalCategory::Trading, Severity::Critical, 1.0, "Honeypot: cannot sell", detail, &rpc, json!({"sell": step_raw(sell), "max_sell_share": max_share}));
+    } else {
+        b.clear(CheckId::Honeypot);
+    }
+    if !sell.ok && max_share > 0.0 {
+        let (severity, weight) = if max_share < 0.01 {
+            (Severity::Critical, 0.9)
+        } else if max_share < 0.5 {
+            (Severity::High, 0.3)
+        } else {
+            (Severity::Medium, 0.15)
+        };
+        b.detected(
+            CheckId::SellLimit,
+            SignalCategory::Trading,
+            severity,
+            weight,
+            "Sells are capped",
+            format!(
+                "Selling everything bought reverted ({}); the largest sell that succeeded was {} of it.",
+                sell.revert_reason.clone().unwrap_or_default(),
+                pct(max_share)
+            ),
+            &rpc,
+            json!({"sell": step_raw(sell), "max_sell_share": max_share}),
+        );
+    } else {
+        b.clear(CheckId::SellLimit);
+    }
+    match sell.tax {
+        Some(tax) if tax > TAX_FLOOR => {
+            let (severity, weight) = tax_band(tax);
+            b.detected(
+                CheckId::SellTax,
+                SignalCategory::Trading,
+                severity,
+                weight,
+                "Sell tax",
+                format!("A simulated sell received {} of the expected value: a sell tax of {}.", pct(1.0 - tax), pct(tax)),
+                &rpc,
+                json!({"sell": step_raw(sell)}),
+            );
+        }
+        Some(_) => b.clear(CheckId::SellTax),
+        None => b.unknown(CheckId::SellTax, "the full sell failed, so its tax could not be measured"),
+    }
+}
+

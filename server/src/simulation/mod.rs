@@ -1,0 +1,207 @@
+//! Trade simulation: the project's simulator contract, injected by an
+//! `eth_call` state override at a fresh random address, buys the token with
+//! the pool's quote token (the wrapped native, or a stablecoin it buys with
+//! the wrapped native first), probes a transfer and sells — on every such
+//! pool. Nothing is sent; no state changes. `checks` turns the outcomes
+//! into the trading checks.
+
+pub mod checks;
+
+use alloy_primitives::{Address, Bytes, U256};
+use alloy_sol_types::{sol, SolCall};
+use rand::Rng;
+use riskintel_api::{TradeSimulation, TradeStep};
+use serde_json::json;
+
+use crate::chains::evm::abi::{revert_reason, units};
+use crate::chains::evm::pools::Pair;
+use crate::chains::evm::types::BlockTag;
+use crate::chains::evm::EvmChain;
+use crate::chains::rpc::{Answers, Batch, Slot};
+
+/// The simulator's runtime code, compiled from `simulator/TradeSimulator.sol`.
+pub const SIMULATOR_RUNTIME_HEX: &str = include_str!("simulator/TradeSimulator.runtime.hex");
+
+/// Share of the pool's quote reserve spent on the buy (basis points).
+const BUY_BPS: u64 = 100;
+/// Steps of the binary search for the largest sellable amount.
+const SEARCH_STEPS: u64 = 16;
+
+sol! {
+    /// The simulator's entry point (see `simulator/TradeSimulator.sol`).
+    interface ITradeSimulator {
+        struct Plan {
+            address pair;
+            address token;
+            address wrapped;
+            address quote;
+            address pricePair;
+            uint256 feeBps;
+            address recipient;
+            uint256 searchSteps;
+        }
+        struct Outcome {
+            uint256 amountIn;
+            bool buyOk;
+            bytes buyRevert;
+            uint256 expectedBuy;
+            uint256 received;
+            uint256 buyGas;
+            bool transferOk;
+            bytes transferRevert;
+            uint256 transferSent;
+            uint256 transferReceived;
+            bool sellOk;
+            bytes sellRevert;
+            uint256 sellAmount;
+            uint256 expectedSell;
+            uint256 sellReceived;
+            uint256 sellGas;
+            uint256 maxSellable;
+        }
+        function simulate(Plan plan, uint256 amountBps) external returns (Outcome o);
+    }
+}
+
+/// A simulation sent for one pool, waiting for its answer.
+pub struct Planned {
+    pair: Pair,
+    simulator: Address,
+    slot: Slot<Bytes>,
+}
+
+fn random_address() -> Address {
+    let mut bytes = [0u8; 20];
+    rand::rng().fill(&mut bytes);
+    Address::from(bytes)
+}
+
+/// Add to `batch` the `eth_call`s that simulate trades of `token` at
+/// `block`: on pools quoted in the wrapped native, and on pools quoted in a
+/// stablecoin that one of `price_pairs` (wrapped native/stablecoin) lets the
+/// simulator buy first.
+pub fn plan(chain: &EvmChain, token: Address, pairs: &[Pair], price_pairs: &[Pair], block: &BlockTag, batch: &mut Batch) -> Vec<Planned> {
+    pairs
+        .iter()
+        .filter_map(|pair| {
+            let price_pair = if pair.quote.address == chain.wrapped.address {
+                Address::ZERO
+            } else {
+                price_pairs.iter().find(|p| p.quote.address == pair.quote.address)?.address
+            };
+            let simulator = random_address();
+            let call = ITradeSimulator::simulateCall {
+                plan: ITradeSimulator::Plan {
+                    pair: pair.address,
+                    token,
+                    wrapped: chain.wrapped.address,
+                    quote: pair.quote.address,
+                    pricePair: price_pair,
+                    feeBps: U256::from(pair.dex.fee_bps),
+                    recipient: random_address(),
+                    searchSteps: U256::from(SEARCH_STEPS),
+                },
+                amountBps: U256::from(BUY_BPS),
+            };
+            let overrides = json!({
+                format!("{simulator:#x}"): {
+                    "code": SIMULATOR_RUNTIME_HEX.trim(),
+                    // Enough native currency for any buy; wrapped by the simulator.
+                    "balance": format!("{:#x}", U256::from(10).pow(U256::from(30))),
+                }
+            });
+            let request = json!({"from": random_address(), "to": simulator, "data": Bytes::from(call.abi_encode()), "gas": "0x2faf080"});
+            let slot = batch.call::<Bytes>("eth_call", json!([request, block, overrides]));
+            Some(Planned { pair: pair.clone(), simulator, slot })
+        })
+        .collect()
+}
+
+fn tax(expected: U256, actual: U256) -> Option<f64> {
+    if expected.is_zero() {
+        return None;
+    }
+    Some((1.0 - units(actual, 0) / units(expected, 0)).clamp(0.0, 1.0))
+}
+
+impl Planned {
+    /// A label for messages: the DEX and the pool.
+    pub fn describe(&self) -> String {
+        format!("{} pool {}", self.pair.dex.name, self.pair.address.to_checksum(None))
+    }
+
+    /// The simulation's result from the batch's answers; `Err` with a
+    /// reason when it did not run.
+    pub fn take(self, answers: &mut Answers, token_decimals: u8) -> Result<TradeSimulation, String> {
+        let data = answers
+            .take(self.slot)
+            .map_err(|e| format!("the node refused the simulation call ({e}); it may not support eth_call state overrides"))?;
+        if data.is_empty() {
+            return Err("the node ignored the eth_call state override (the simulator had no code)".into());
+        }
+        let o = ITradeSimulator::simulateCall::abi_decode_returns(&data)
+            .map_err(|_| "the simulation answer could not be decoded".to_string())?;
+        let quote_decimals = self.pair.quote.decimals;
+        if o.amountIn.is_zero() {
+            return Err("the pool's wrapped-native reserve is empty".into());
+        }
+        let gas = |value: U256| u64::try_from(value).ok();
+        let buy = TradeStep {
+            ok: o.buyOk,
+            amount_in: Some(units(o.amountIn, quote_decimals)),
+            expected_out: Some(units(o.expectedBuy, token_decimals)),
+            actual_out: o.buyOk.then(|| units(o.received, token_decimals)),
+            tax: if o.buyOk { tax(o.expectedBuy, o.received) } else { None },
+            gas_used: gas(o.buyGas),
+            revert_reason: (!o.buyOk).then(|| revert_reason(&o.buyRevert)),
+        };
+        let bought = o.buyOk && !o.received.is_zero();
+        let transfer = bought.then(|| TradeStep {
+            ok: o.transferOk,
+            amount_in: Some(units(o.transferSent, token_decimals)),
+            expected_out: Some(units(o.transferSent, token_decimals)),
+            actual_out: o.transferOk.then(|| units(o.transferReceived, token_decimals)),
+            tax: if o.transferOk { tax(o.transferSent, o.transferReceived) } else { None },
+            gas_used: None,
+            revert_reason: (!o.transferOk).then(|| revert_reason(&o.transferRevert)),
+        });
+        let sell = bought.then(|| TradeStep {
+            ok: o.sellOk,
+            amount_in: Some(units(o.sellAmount, token_decimals)),
+            expected_out: Some(units(o.expectedSell, quote_decimals)),
+            actual_out: o.sellOk.then(|| units(o.sellReceived, quote_decimals)),
+            tax: if o.sellOk { tax(o.expectedSell, o.sellReceived) } else { None },
+            gas_used: gas(o.sellGas),
+            revert_reason: (!o.sellOk).then(|| revert_reason(&o.sellRevert)),
+        });
+        Ok(TradeSimulation {
+            dex: self.pair.dex.name.clone(),
+            pool: self.pair.address.to_checksum(None),
+            quote_symbol: self.pair.quote.symbol.clone(),
+            simulator: self.simulator.to_checksum(None),
+            buy,
+            transfer,
+            sell,
+            max_sell_share: bought.then(|| units(o.maxSellable, 0) / units(o.received, 0)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn committed_runtime_is_hex() {
+        let code = hex::decode(SIMULATOR_RUNTIME_HEX.trim().trim_start_matches("0x")).expect("hex");
+        assert!(code.len() > 1000);
+    }
+
+    #[test]
+    fn the_entry_point_matches_the_contract() {
+        assert_eq!(
+            ITradeSimulator::simulateCall::SIGNATURE,
+            "simulate((address,address,address,address,address,uint256,address,uint256),uint256)"
+        );
+    }
+}

@@ -1,0 +1,107 @@
+//! The two backends behind one handle: a [`Db`] is a SQLite or a
+//! PostgreSQL pool, and [`on_db!`](crate::on_db) runs one statement —
+//! written once, with `$N` placeholders both accept — on whichever it is.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::PgPoolOptions;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+
+use super::StoreError;
+
+/// A connection pool of either backend.
+#[derive(Clone, Debug)]
+pub enum Db {
+    /// SQLite: one file, WAL journal.
+    Sqlite(sqlx::SqlitePool),
+    /// PostgreSQL.
+    Postgres(sqlx::PgPool),
+}
+
+/// Run `$body` with `$pool` bound to the pool of whichever backend `$db` is.
+#[macro_export]
+macro_rules! on_db {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $db {
+            $crate::store::db::Db::Sqlite($pool) => $body,
+            $crate::store::db::Db::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// The pools of a store: reads go to `pool`, writes to `writer`.
+pub struct Pools {
+    /// For reads.
+    pub pool: Db,
+    /// For writes: SQLite takes one writer at a time, and queueing writes on
+    /// one connection is much faster than letting many spin on the lock;
+    /// on PostgreSQL it is the same pool.
+    pub writer: Db,
+}
+
+static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+
+impl Pools {
+    /// Open (creating if needed) the SQLite database at `url`.
+    pub async fn sqlite(url: &str) -> Result<Pools, StoreError> {
+        let in_memory = url.contains(":memory:");
+        let options = SqliteConnectOptions::from_str(url)
+            .map_err(|e| StoreError::UnsupportedUrl(format!("{url}: {e}")))?
+            .create_if_missing(true)
+            .journal_mode(if in_memory { SqliteJournalMode::Memory } else { SqliteJournalMode::Wal })
+            // With WAL, NORMAL is durable across a process crash; only an OS
+            // crash can lose the last transactions.
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(10))
+            .foreign_keys(true);
+        let pool_options = |connections: u32| {
+            SqlitePoolOptions::new()
+                .max_connections(connections)
+                .min_connections(if in_memory { 1 } else { 0 })
+                .idle_timeout(if in_memory { None } else { Some(Duration::from_secs(600)) })
+                .max_lifetime(if in_memory { None } else { Some(Duration::from_secs(3600)) })
+                .acquire_timeout(Duration::from_secs(10))
+        };
+        let connect_error = |e: sqlx::Error| StoreError::Unavailable(format!("{url}: {e}"));
+        let writer = pool_options(1).connect_with(options.clone()).await.map_err(connect_error)?;
+        // An in-memory database exists once per connection: share the writer.
+        let pool = if in_memory { writer.clone() } else { pool_options(8).connect_with(options).await.map_err(connect_error)? };
+        Ok(Pools { pool: Db::Sqlite(pool), writer: Db::Sqlite(writer) })
+    }
+
+    /// Connect to the PostgreSQL database at `url`.
+    pub async fn postgres(url: &str) -> Result<Pools, StoreError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(16)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await
+            .map_err(|e| StoreError::Unavailable(format!("PostgreSQL: {e}")))?;
+        Ok(Pools { pool: Db::Postgres(pool.clone()), writer: Db::Postgres(pool) })
+    }
+
+    /// `sqlite` or `postgres`.
+    pub fn backend(&self) -> &'static str {
+        match self.pool {
+            Db::Sqlite(_) => "sqlite",
+            Db::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Apply pending migrations.
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        match &self.writer {
+            Db::Sqlite(pool) => SQLITE_MIGRATOR.run(pool).await?,
+            Db::Postgres(pool) => POSTGRES_MIGRATOR.run(pool).await?,
+        }
+        Ok(())
+    }
+
+    /// Close both pools.
+    pub async fn close(&self) {
+        on_db!(&self.writer, p => p.close().await);
+        on_db!(&self.pool, p => p.close().await);
+    }
+}

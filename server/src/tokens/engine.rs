@@ -1,0 +1,280 @@
+//! The analysis engine: validates targets, serves fresh analyses from the
+//! cache (memory in front of the store), runs each analysis once however
+//! many requests ask at the same time, stores the result, and serves an
+//! earlier result marked `stale` when the chain cannot be read.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use alloy_primitives::Address;
+use chrono::{DateTime, Utc};
+use futures::future::{BoxFuture, FutureExt, Shared};
+use riskintel_api::TokenAnalysis;
+
+use super::{evm, solana, AnalysisError, Target, TokenRef};
+use crate::chains::evm::abi::units;
+use crate::chains::evm::logs::ScanLimits;
+use crate::chains::registry::Chains;
+use crate::chains::{parse_evm_address, Chain, InputError};
+use crate::clock::Clock;
+use crate::config::{AllowlistEntry, Config};
+use crate::store::{Store, TrackedPair, TrackedSource, TrackedToken};
+
+type Flight = Shared<BoxFuture<'static, Result<Arc<TokenAnalysis>, AnalysisError>>>;
+
+/// Analyses kept in memory before expired ones are swept.
+const RECENT_CAPACITY: usize = 10_000;
+
+/// The analysis engine: chains, cache, and in-flight analyses shared by
+/// concurrent requests for the same token.
+pub struct Analyzer {
+    chains: Arc<Chains>,
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+    ttl: chrono::Duration,
+    limits: ScanLimits,
+    simulate_trades: bool,
+    wallet_max_analyses: usize,
+    allowlist: HashMap<(Chain, String), AllowlistEntry>,
+    inflight: Mutex<HashMap<Target, Flight>>,
+    /// Recent analyses in memory, in front of the store's cache.
+    recent: Mutex<HashMap<Target, Arc<TokenAnalysis>>>,
+}
+
+impl Analyzer {
+    /// An engine over the configured `chains`.
+    pub fn new(config: &Config, chains: Arc<Chains>, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> anyhow::Result<Analyzer> {
+        let a = &config.analysis;
+        let mut allowlist = HashMap::new();
+        for entry in &config.allowlist {
+            let chain = Chain::parse(&entry.chain).ok_or_else(|| anyhow::anyhow!("allowlist: unknown chain {}", entry.chain))?;
+            let address = if chain.is_evm() {
+                parse_evm_address(&entry.address).map_err(|e| anyhow::anyhow!("allowlist: {e}"))?.to_checksum(None)
+            } else {
+                let key = crate::chains::solana::parse_pubkey(&entry.address).map_err(|e| anyhow::anyhow!("allowlist: {e}"))?;
+                crate::chains::solana::encode(&key)
+            };
+            allowlist.insert((chain, address), entry.clone());
+        }
+        Ok(Analyzer {
+            chains,
+            store,
+            clock,
+            ttl: chrono::Duration::seconds(a.cache_ttl_seconds as i64),
+            limits: ScanLimits { lookback_blocks: a.holder_lookback_blocks, chunk_blocks: a.log_chunk_blocks, max_requests: a.max_log_requests },
+            simulate_trades: a.simulate_trades,
+            wallet_max_analyses: a.wallet_max_analyses as usize,
+            allowlist,
+            inflight: Mutex::new(HashMap::new()),
+            recent: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The chains it analyses.
+    pub fn chains(&self) -> &Arc<Chains> {
+        &self.chains
+    }
+
+    /// Its store.
+    pub(crate) fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// Its clock.
+    pub(crate) fn clock(&self) -> &Arc<dyn Clock> {
+        &self.clock
+    }
+
+    /// Log scanning limits (holder and wallet indexes).
+    pub(crate) fn limits(&self) -> ScanLimits {
+        self.limits
+    }
+
+    /// Most unknown holdings a wallet analysis analyses itself.
+    pub(crate) fn wallet_max_analyses(&self) -> usize {
+        self.wallet_max_analyses
+    }
+
+    /// Validate an EVM chain and address.
+    pub fn token_ref(&self, chain: &str, address: &str) -> Result<TokenRef, AnalysisError> {
+        let chain_id = Chain::parse(chain).ok_or_else(|| InputError::UnknownChain(chain.to_string()))?;
+        if !chain_id.is_evm() {
+            return Err(AnalysisError::ChainNotServed(format!("chain: analysis on {chain:?} is not available on this server yet")));
+        }
+        let address = parse_evm_address(address)?;
+        self.chains.evm(chain_id)?;
+        Ok(TokenRef { chain: chain_id, address })
+    }
+
+    /// Validate a chain and address of any chain, Solana included.
+    pub fn target(&self, chain: &str, address: &str) -> Result<Target, AnalysisError> {
+        if chain == Chain::Sol.id() {
+            let key = crate::chains::solana::parse_pubkey(address)?;
+            self.chains.solana()?;
+            return Ok(Target::Sol(key));
+        }
+        Ok(self.token_ref(chain, address)?.into())
+    }
+
+    /// The latest stored analysis of a token, whatever its age.
+    pub async fn latest(&self, token: TokenRef) -> Result<Option<TokenAnalysis>, AnalysisError> {
+        Ok(self.cached(Target::Evm(token)).await?.map(|(a, _)| a))
+    }
+
+    /// Upstream requests made so far on a chain (benchmarks and tests).
+    pub fn upstream_requests(&self, chain: Chain) -> u64 {
+        self.chains.upstream_requests(chain)
+    }
+
+    /// The analysis of a token: from the cache while fresh (unless
+    /// `fresh`), otherwise made now — once, however many requests ask at
+    /// the same time. When the chain cannot be read and an earlier analysis
+    /// exists, that one is returned marked `stale`.
+    pub async fn analyze(self: &Arc<Self>, target: Target, fresh: bool) -> Result<TokenAnalysis, AnalysisError> {
+        if !fresh {
+            if let Some(analysis) = self.recent_hit(target) {
+                return Ok((*analysis).clone());
+            }
+        }
+        let cached = self.cached(target).await?;
+        if !fresh {
+            if let Some((analysis, at)) = &cached {
+                if self.clock.now() - *at < self.ttl {
+                    self.remember(target, Arc::new(analysis.clone()));
+                    return Ok(analysis.clone());
+                }
+            }
+        }
+        match self.shared_run(target, fresh).await {
+            Ok(analysis) => Ok((*analysis).clone()),
+            Err(AnalysisError::Rpc(error)) => match cached {
+                Some((mut analysis, _)) => {
+                    analysis.stale = true;
+                    Ok(analysis)
+                }
+                None => Err(AnalysisError::Rpc(error)),
+            },
+            Err(other) => Err(other),
+        }
+    }
+
+    /// A cached analysis of any age (fresh or not): a wallet view may rest on it.
+    pub(crate) async fn any_cached(&self, target: Target) -> Result<Option<Arc<TokenAnalysis>>, AnalysisError> {
+        if let Some(analysis) = self.recent_hit(target) {
+            return Ok(Some(analysis));
+        }
+        Ok(self.cached(target).await?.map(|(analysis, _)| Arc::new(analysis)))
+    }
+
+    fn is_fresh(&self, analysis: &TokenAnalysis) -> bool {
+        self.clock.now() - analysis.cached_at < self.ttl
+    }
+
+    fn recent_hit(&self, target: Target) -> Option<Arc<TokenAnalysis>> {
+        let recent = self.recent.lock().expect("recent lock");
+        recent.get(&target).filter(|a| self.is_fresh(a)).cloned()
+    }
+
+    fn remember(&self, target: Target, analysis: Arc<TokenAnalysis>) {
+        let mut recent = self.recent.lock().expect("recent lock");
+        if recent.len() >= RECENT_CAPACITY {
+            recent.retain(|_, a| self.is_fresh(a));
+        }
+        if recent.len() < RECENT_CAPACITY {
+            recent.insert(target, analysis);
+        }
+    }
+
+    async fn cached(&self, target: Target) -> Result<Option<(TokenAnalysis, DateTime<Utc>)>, AnalysisError> {
+        let Some(row) = self.store.analysis_get(target.chain().id(), &target.address()).await? else { return Ok(None) };
+        // An unreadable cache entry (an older format) is simply not a hit.
+        Ok(serde_json::from_str(&row.result).ok().map(|analysis| (analysis, row.analysed_at)))
+    }
+
+    /// The analysis under way for `target`, or a new one. A flight
+    /// remembers its result before it stops being in flight, so a request
+    /// that finds no flight here finds the result instead (unless `fresh`).
+    fn shared_run(self: &Arc<Self>, target: Target, fresh: bool) -> Flight {
+        let mut inflight = self.inflight.lock().expect("inflight lock");
+        if let Some(flight) = inflight.get(&target) {
+            return flight.clone();
+        }
+        if !fresh {
+            if let Some(done) = self.recent_hit(target) {
+                return futures::future::ready(Ok(done)).boxed().shared();
+            }
+        }
+        let engine = self.clone();
+        let flight = async move {
+            let result = engine.run(target).await.map(Arc::new);
+            if let Ok(analysis) = &result {
+                engine.remember(target, analysis.clone());
+            }
+            engine.inflight.lock().expect("inflight lock").remove(&target);
+            result
+        }
+        .boxed()
+        .shared();
+        inflight.insert(target, flight.clone());
+        flight
+    }
+
+    /// Analyse now and store the result.
+    async fn run(&self, target: Target) -> Result<TokenAnalysis, AnalysisError> {
+        let allow = self.allowlist.get(&(target.chain(), target.address()));
+        let now = self.clock.now_seconds();
+        let analysis = match target {
+            Target::Evm(token) => {
+                let chain = self.chains.evm(token.chain)?;
+                let facts = evm::facts::gather(chain, token.address, self.simulate_trades, |block, largest| {
+                    evm::holders::update(self.store.as_ref(), chain, token.address, block, self.limits, largest)
+                })
+                .await?;
+                let analysis = evm::analysis(token, &facts, allow, now);
+                self.track(&analysis, &facts).await?;
+                analysis
+            }
+            Target::Sol(mint) => {
+                let mut analysis = solana::analyze(self.chains.solana()?, mint, allow, self.clock.now()).await?;
+                analysis.cached_at = now;
+                analysis
+            }
+        };
+        let json = serde_json::to_string(&analysis).map_err(|e| crate::store::StoreError::Corrupt(e.to_string()))?;
+        self.store.analysis_put(&analysis.chain, &analysis.address, &json, analysis.cached_at).await?;
+        Ok(analysis)
+    }
+
+    /// Every analysed EVM token joins the market index, with its pools.
+    async fn track(&self, analysis: &TokenAnalysis, facts: &evm::facts::EvmFacts) -> Result<(), AnalysisError> {
+        self.store
+            .tracked_token_add(&TrackedToken {
+                chain: analysis.chain.clone(),
+                token: analysis.address.clone(),
+                source: TrackedSource::Analysed,
+                first_seen_block: facts.index.first_transfer_block.unwrap_or(facts.block) as i64,
+                added_at: analysis.cached_at,
+                last_analysed_at: Some(analysis.cached_at),
+            })
+            .await?;
+        for pool in &facts.pools {
+            let pair = &pool.state.pair;
+            self.store
+                .tracked_pair_add(&TrackedPair {
+                    chain: analysis.chain.clone(),
+                    pair: format!("{:#x}", pair.address),
+                    token: analysis.address.clone(),
+                    quote: format!("{:#x}", pair.quote.address),
+                    dex: pair.dex.name.clone(),
+                    reserve_quote: units(pool.state.reserve_quote, pair.quote.decimals),
+                })
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// The wrapped native token of a served EVM chain.
+    pub fn wrapped_native(&self, chain: Chain) -> Option<Address> {
+        self.chains.evm(chain).ok().map(|c| c.wrapped.address)
+    }
+}

@@ -1,0 +1,222 @@
+//! From an EVM token's facts to its checks: contract and ownership here,
+//! `liquidity` and `distribution` beside, trading in `simulation::checks`.
+//! Every check is tri-state (detected, clear, or unknown with a reason) and
+//! every signal carries its evidence.
+
+use alloy_primitives::{Address, U256};
+use riskintel_api::{CheckId, Pool, Severity, SignalCategory, TokenMeta, TradeSimulation};
+use serde_json::json;
+
+use super::code::{self, Capability};
+use super::facts::{EvmFacts, OwnerFact};
+use super::{distribution, liquidity};
+use crate::chains::evm::abi::units;
+use crate::config::AllowlistEntry;
+use crate::scoring::{Builder, Verdict};
+use crate::simulation;
+
+/// The verdict and metadata of one token.
+pub struct Assessment {
+    /// Score, label, coverage and signals.
+    pub verdict: Verdict,
+    /// Metadata.
+    pub meta: TokenMeta,
+}
+
+/// A share of a whole, 0..1.
+pub(super) fn share(part: U256, whole: U256) -> f64 {
+    if whole.is_zero() {
+        return 0.0;
+    }
+    units(part, 0) / units(whole, 0)
+}
+
+/// An address as the API writes it.
+pub(super) fn addr(a: &Address) -> String {
+    a.to_checksum(None)
+}
+
+/// Assess an EVM token: every check recorded, the verdict and the metadata.
+pub fn assess(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntry>) -> Assessment {
+    let mut b = Builder::new(facts.block);
+    let active_owner = facts.owner.active();
+    assess_contract(&mut b, token, facts, allow);
+    let liquidity = liquidity::assess(&mut b, facts, active_owner);
+    let simulated = deepest_simulation(facts, &liquidity.pools);
+    match simulated {
+        None => {
+            let reason = format!("trade simulation did not run: {}", facts.simulation_gaps.join("; "));
+            for id in simulation::checks::TRADING_CHECKS {
+                b.unknown(id, reason.clone());
+            }
+        }
+        Some(sim) => simulation::checks::assess(&mut b, sim),
+    }
+    distribution::assess(&mut b, facts, active_owner);
+    let supply_units = units(facts.total_supply, facts.decimals.unwrap_or(18));
+    let meta = TokenMeta {
+        name: facts.name.clone().unwrap_or_default(),
+        symbol: facts.symbol.clone().unwrap_or_default(),
+        price_usd: liquidity.price_usd,
+        market_cap_usd: liquidity.price_usd.map(|p| p * supply_units),
+        decimals: facts.decimals,
+        total_supply: Some(facts.total_supply.to_string()),
+        liquidity_usd: liquidity.total_usd,
+        pools: liquidity.pools,
+        owner: match facts.owner {
+            OwnerFact::Address(a) => Some(addr(&a)),
+            OwnerFact::NoOwnerFunction => None,
+        },
+        creator: facts.index.creator.map(|c| addr(&c)),
+        is_proxy: facts.proxy.is_proxy(),
+        implementation: facts.proxy.implementation.or(facts.proxy.clone_of).map(|a| addr(&a)),
+        token_program: None,
+        first_seen_block: if facts.index.complete { facts.index.first_transfer_block } else { None },
+        buy_tax: simulated.and_then(|s| s.buy.tax),
+        sell_tax: simulated.and_then(|s| s.sell.as_ref().and_then(|x| x.tax)),
+        transfer_tax: simulated.and_then(|s| s.transfer.as_ref().and_then(|x| x.tax)),
+    };
+    Assessment { verdict: b.verdict(), meta }
+}
+
+/// The simulation of the deepest simulated pool.
+fn deepest_simulation<'a>(facts: &'a EvmFacts, pools: &[Pool]) -> Option<&'a TradeSimulation> {
+    facts.simulations.iter().max_by(|a, c| {
+        let depth = |s: &TradeSimulation| pools.iter().find(|p| p.address == s.pool).map_or(0.0, |p| p.reserve_quote);
+        depth(a).total_cmp(&depth(c))
+    })
+}
+
+/// Ownership, the privileged powers in the code, opcodes and proxies.
+fn assess_contract(b: &mut Builder, token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntry>) {
+    let logic_address = facts.proxy.implementation.or(facts.proxy.clone_of).unwrap_or(token);
+    let code_rpc = format!("eth_getCode({})", addr(&logic_address));
+    let code = code::analyse(&facts.logic_code);
+
+    // Ownership.
+    let owner_call = "eth_call owner() / getOwner() via Multicall3";
+    let active_owner = facts.owner.active();
+    match (&facts.owner, active_owner) {
+        (_, Some(owner)) => {
+            let kind = match facts.owner_is_contract {
+                Some(true) => "a contract (for example a multisig or timelock)",
+                _ => "an externally owned account (one private key)",
+            };
+            let (severity, weight) = if facts.owner_is_contract == Some(true) { (Severity::Info, 0.0) } else { (Severity::Low, 0.05) };
+            b.detected(
+                CheckId::OwnerNotRenounced,
+                SignalCategory::Ownership,
+                severity,
+                weight,
+                "Ownership not renounced",
+                format!("The contract has an owner, {}, which is {kind}.", addr(&owner)),
+                owner_call,
+                json!({"owner": addr(&owner), "owner_is_contract": facts.owner_is_contract}),
+            );
+        }
+        (OwnerFact::Address(_), None) | (OwnerFact::NoOwnerFunction, None) => b.clear(CheckId::OwnerNotRenounced),
+    }
+
+    // Privileged powers in the code.
+    let issuer_note = allow.map(|a| format!("{} is an allow-listed issuer: {}", a.issuer, a.reason));
+    let powers: [(Capability, CheckId, &str, Severity, f64, SignalCategory, bool); 7] = [
+        (Capability::Mint, CheckId::MintCapability, "Owner can mint", Severity::High, 0.35, SignalCategory::Contract, true),
+        (Capability::Blacklist, CheckId::BlacklistCapability, "Addresses can be blacklisted", Severity::High, 0.35, SignalCategory::Trading, true),
+        (Capability::Pause, CheckId::PauseCapability, "Transfers can be paused", Severity::Medium, 0.2, SignalCategory::Trading, true),
+        (Capability::SetFees, CheckId::TaxModifiable, "Fees can be changed", Severity::High, 0.3, SignalCategory::Trading, false),
+        (Capability::SetFeePerAddress, CheckId::TaxModifiablePerAddress, "Fees can be set per address", Severity::Critical, 0.6, SignalCategory::Trading, false),
+        (Capability::SetLimits, CheckId::MaxTxModifiable, "Transaction limits can be changed", Severity::Medium, 0.15, SignalCategory::Trading, false),
+        (Capability::ReclaimOwnership, CheckId::OwnershipReclaimable, "Ownership can be taken back", Severity::High, 0.3, SignalCategory::Ownership, false),
+    ];
+    for (capability, id, title, severity, weight, category, issuer_power) in powers {
+        let Some(signatures) = code.powers.get(&capability) else {
+            b.clear(id);
+            continue;
+        };
+        let raw = json!({"functions": signatures, "code_address": addr(&logic_address), "owner": active_owner.map(|o| addr(&o))});
+        let functions = signatures.join(", ");
+        if let (true, Some(note)) = (issuer_power, &issuer_note) {
+            b.detected(id, category, Severity::Info, 0.0, title, format!("The code has {functions}; {note}."), &code_rpc, raw);
+        } else if active_owner.is_some() || facts.owner == OwnerFact::NoOwnerFunction || capability == Capability::ReclaimOwnership {
+            let who = match active_owner {
+                Some(o) => format!("the owner {}", addr(&o)),
+                None => "whoever holds the privileged role (there is no owner() to check)".into(),
+            };
+            b.detected(id, category, severity, weight, title, format!("The code has {functions}, callable by {who}."), &code_rpc, raw);
+        } else {
+            b.detected(
+                id,
+                category,
+                Severity::Low,
+                0.05,
+                title,
+                format!("The code has {functions}, but ownership is renounced, so an owner-only call can no longer be made."),
+                &code_rpc,
+                raw,
+            );
+        }
+    }
+
+    // Opcodes.
+    if code.selfdestruct {
+        b.detected(
+            CheckId::SelfdestructPresent,
+            SignalCategory::Contract,
+            Severity::Low,
+            0.05,
+            "SELFDESTRUCT in code",
+            "The code contains SELFDESTRUCT; since EIP-6780 it only removes contracts created in the same transaction.".into(),
+            &code_rpc,
+            json!({"opcode": "0xff"}),
+        );
+    } else {
+        b.clear(CheckId::SelfdestructPresent);
+    }
+    if code.delegatecall {
+        b.detected(
+            CheckId::DelegatecallPresent,
+            SignalCategory::Contract,
+            Severity::Medium,
+            0.15,
+            "DELEGATECALL outside a proxy",
+            "The token's logic contains DELEGATECALL, so it can run code from another contract with its own storage.".into(),
+            &code_rpc,
+            json!({"opcode": "0xf4"}),
+        );
+    } else {
+        b.clear(CheckId::DelegatecallPresent);
+    }
+
+    // Proxies.
+    let proxy_rpc = "eth_getStorageAt(EIP-1967 implementation/admin/beacon slots), eth_getCode";
+    if facts.proxy.implementation.is_some() || facts.proxy.beacon.is_some() {
+        b.detected(
+            CheckId::UpgradeableProxy,
+            SignalCategory::Contract,
+            Severity::Medium,
+            0.2,
+            "Upgradeable proxy",
+            format!(
+                "The token is an upgradeable proxy; its code lives at {} and can be replaced.",
+                facts.proxy.implementation.map(|a| addr(&a)).unwrap_or_else(|| "a beacon's implementation".into())
+            ),
+            proxy_rpc,
+            json!({"implementation": facts.proxy.implementation.map(|a| addr(&a)), "admin": facts.proxy.admin.map(|a| addr(&a)), "beacon": facts.proxy.beacon.map(|a| addr(&a))}),
+        );
+    } else {
+        b.clear(CheckId::UpgradeableProxy);
+    }
+    match (facts.proxy.admin, facts.proxy.admin_is_eoa) {
+        (Some(admin), Some(true)) => b.detected(
+            CheckId::ProxyAdminIsEoa,
+            SignalCategory::Ownership,
+            Severity::High,
+            0.3,
+            "Proxy admin is a single key",
+            format!("The proxy admin {} is an externally owned account: one private key can replace the token's code at any time.", addr(&admin)),
+            proxy_rpc,
+            json!({"admin": addr(&admin), "admin_code_size": 0}),
+        ),
+        _ => b.clear(CheckId::ProxyAdminIsEoa),
+    }
+}

@@ -1,0 +1,107 @@
+//! Distribution checks of an EVM token: holder concentration from the
+//! holder index, the owner's share, and the token's age.
+
+use alloy_primitives::{Address, U256};
+use riskintel_api::{CheckId, Severity, SignalCategory};
+use serde_json::json;
+
+use super::checks::{addr, share};
+use super::facts::EvmFacts;
+use super::liquidity::token_age_seconds;
+use crate::scoring::{pct, Builder};
+
+/// Record the distribution and age checks.
+pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) {
+    let holders_rpc = "eth_getLogs(Transfer) index, then eth_call balanceOf via Multicall3";
+    if !facts.index.complete {
+        let reason = facts.index.incomplete_reason.clone().unwrap_or_else(|| "the holder index is incomplete".into());
+        b.unknown(CheckId::WhaleConcentration, reason.clone());
+        b.unknown(CheckId::SingleHolderDominance, reason);
+    } else {
+        let top10: U256 = facts.top_holders.iter().take(10).map(|h| h.balance).fold(U256::ZERO, |a, c| a + c);
+        let top10_share = share(top10, facts.total_supply);
+        let raw_top: Vec<_> = facts
+            .top_holders
+            .iter()
+            .take(10)
+            .map(|h| json!({"address": addr(&h.address), "balance": h.balance.to_string(), "share": share(h.balance, facts.total_supply)}))
+            .collect();
+        if top10_share > 0.5 {
+            let (severity, weight) = if top10_share > 0.7 { (Severity::Critical, 0.5) } else { (Severity::High, 0.3) };
+            b.detected(
+                CheckId::WhaleConcentration,
+                SignalCategory::Distribution,
+                severity,
+                weight,
+                "Supply concentrated in few wallets",
+                format!("The 10 largest holders (pools and burn addresses excluded) hold {} of the supply.", pct(top10_share)),
+                holders_rpc,
+                json!({"top10_share": top10_share, "holders": facts.index.holder_count, "top": raw_top}),
+            );
+        } else {
+            b.clear(CheckId::WhaleConcentration);
+        }
+        match facts.top_holders.first() {
+            Some(top) if share(top.balance, facts.total_supply) > 0.2 => {
+                let s = share(top.balance, facts.total_supply);
+                let (severity, weight) = if s > 0.5 { (Severity::Critical, 0.6) } else { (Severity::High, 0.25) };
+                b.detected(
+                    CheckId::SingleHolderDominance,
+                    SignalCategory::Distribution,
+                    severity,
+                    weight,
+                    "One wallet holds a large share",
+                    format!("{} holds {} of the supply; selling it would crash the price.", addr(&top.address), pct(s)),
+                    holders_rpc,
+                    json!({"holder": addr(&top.address), "balance": top.balance.to_string(), "share": s}),
+                );
+            }
+            _ => b.clear(CheckId::SingleHolderDominance),
+        }
+    }
+    match (active_owner, facts.owner_balance) {
+        (Some(owner), Some(balance)) if share(balance, facts.total_supply) > 0.05 => {
+            let s = share(balance, facts.total_supply);
+            let (severity, weight) = if s > 0.2 { (Severity::High, 0.25) } else { (Severity::Medium, 0.1) };
+            b.detected(
+                CheckId::OwnerBalanceHigh,
+                SignalCategory::Distribution,
+                severity,
+                weight,
+                "Owner holds a large share",
+                format!("The owner {} holds {} of the supply.", addr(&owner), pct(s)),
+                "eth_call balanceOf(owner) via Multicall3",
+                json!({"owner": addr(&owner), "balance": balance.to_string(), "share": s}),
+            );
+        }
+        _ => b.clear(CheckId::OwnerBalanceHigh),
+    }
+
+    // Age.
+    match token_age_seconds(facts) {
+        Some(age) if age < 7 * 86_400 => {
+            let (severity, weight, band) = if age < 3_600 {
+                (Severity::High, 0.25, "less than an hour")
+            } else if age < 86_400 {
+                (Severity::Medium, 0.12, "less than a day")
+            } else {
+                (Severity::Low, 0.05, "less than a week")
+            };
+            b.detected(
+                CheckId::NewToken,
+                SignalCategory::Market,
+                severity,
+                weight,
+                "New token",
+                format!("The token's first transfer was {band} ago ({} hours); most rug pulls happen early.", age / 3_600),
+                "eth_getLogs(Transfer) index, eth_getBlockByNumber",
+                json!({"first_transfer_block": facts.index.first_transfer_block, "age_seconds": age}),
+            );
+        }
+        Some(_) => b.clear(CheckId::NewToken),
+        None => match facts.index_start_time {
+            Some(start) if facts.block_time - start >= 7 * 86_400 => b.clear(CheckId::NewToken),
+            _ => b.unknown(CheckId::NewToken, facts.index.incomplete_reason.clone().unwrap_or_else(|| "no transfer was found to date the token".into())),
+        },
+    }
+}

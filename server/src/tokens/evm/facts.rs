@@ -1,0 +1,337 @@
+//! Reading an EVM token's facts from the chain, in three round trips:
+//! 1. one batch: latest block, code, EIP-1967 slots, and one Multicall3
+//!    with metadata, owner and every `getPair`;
+//! 2. at that block, concurrently: one batch (pair reserves and LP
+//!    holdings, balances, the admin's, implementation's and owner's code,
+//!    the trade simulations) and the holder index's update;
+//! 3. one batch: top holders' balances, the creator's LP, the first
+//!    transfer's block time.
+//!
+//! Reading facts writes nothing: the holder index is brought up to date by
+//! the `index` function the caller passes in.
+
+use std::collections::HashMap;
+use std::future::Future;
+
+use alloy_primitives::{Address, Bytes, B256, U256};
+use riskintel_api::TradeSimulation;
+use serde_json::json;
+
+use super::holders::{HolderIndex, IndexError};
+use crate::chains::evm::abi::{string_or_bytes32, IBeacon, IERC20, IUniswapV2Pair};
+use crate::chains::evm::multicall::Multicall;
+use crate::chains::evm::pools::{self, PairLookup, PoolReads, PoolState};
+use crate::chains::evm::types::{slot_address, Block, BlockTag};
+use crate::chains::evm::{EvmChain, DEAD};
+use crate::chains::rpc::Batch;
+use crate::simulation;
+use crate::tokens::AnalysisError;
+
+const IMPLEMENTATION_SLOT: &str = "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc";
+const ADMIN_SLOT: &str = "0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103";
+const BEACON_SLOT: &str = "0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50";
+const LEGACY_IMPLEMENTATION_SLOT: &str = "0x7050c9e0f4ca769c69bd3a8ef740bc37934f8e2c036e5a723fd8ee048ed3f8c3";
+const EIP1167_PREFIX: [u8; 10] = [0x36, 0x3d, 0x3d, 0x37, 0x3d, 0x3d, 0x3d, 0x36, 0x3d, 0x73];
+/// Top holders reported.
+const TOP_HOLDERS: usize = 10;
+
+/// What is known of the token's owner.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OwnerFact {
+    /// `owner()` and `getOwner()` both failed: no owner function.
+    NoOwnerFunction,
+    /// The owner address (zero or dead when renounced).
+    Address(Address),
+}
+
+impl OwnerFact {
+    /// The owner, unless there is none or it is renounced (zero or dead).
+    pub fn active(&self) -> Option<Address> {
+        match self {
+            OwnerFact::Address(a) if !a.is_zero() && *a != DEAD => Some(*a),
+            _ => None,
+        }
+    }
+}
+
+/// Proxy facts.
+#[derive(Clone, Debug, Default)]
+pub struct ProxyFacts {
+    /// EIP-1967 implementation (or legacy OpenZeppelin slot).
+    pub implementation: Option<Address>,
+    /// EIP-1967 admin.
+    pub admin: Option<Address>,
+    /// EIP-1967 beacon.
+    pub beacon: Option<Address>,
+    /// EIP-1167 clone target.
+    pub clone_of: Option<Address>,
+    /// Whether the admin has no code (an EOA); None when there is no admin.
+    pub admin_is_eoa: Option<bool>,
+}
+
+impl ProxyFacts {
+    /// Whether this is a proxy of any kind.
+    pub fn is_proxy(&self) -> bool {
+        self.implementation.is_some() || self.beacon.is_some() || self.clone_of.is_some()
+    }
+}
+
+/// One pool of the token, with the LP held by those who could pull it.
+#[derive(Clone, Debug)]
+pub struct PoolFacts {
+    /// The pair and its reserves (base = the token).
+    pub state: PoolState,
+    /// LP held by dead + zero.
+    pub lp_burned: U256,
+    /// LP held by configured lockers.
+    pub lp_locked: U256,
+    /// LP held by the owner, if there is one.
+    pub lp_owner: Option<U256>,
+    /// LP held by the creator (the first mint's recipient), where known.
+    pub lp_creator: Option<U256>,
+}
+
+/// A holder and its balance (confirmed with `balanceOf`).
+#[derive(Clone, Debug)]
+pub struct Holder {
+    /// Address.
+    pub address: Address,
+    /// Balance.
+    pub balance: U256,
+}
+
+/// Everything read about a token.
+#[derive(Clone, Debug)]
+pub struct EvmFacts {
+    /// Block the facts were read at.
+    pub block: u64,
+    /// That block's timestamp (unix seconds).
+    pub block_time: i64,
+    /// Code of the logic contract (the implementation behind a proxy, or the token).
+    pub logic_code: Bytes,
+    /// `name()`.
+    pub name: Option<String>,
+    /// `symbol()`.
+    pub symbol: Option<String>,
+    /// `decimals()`.
+    pub decimals: Option<u8>,
+    /// `totalSupply()`.
+    pub total_supply: U256,
+    /// Owner.
+    pub owner: OwnerFact,
+    /// Whether the owner has code (a multisig, timelock…); None when unknown or no owner.
+    pub owner_is_contract: Option<bool>,
+    /// Owner's token balance.
+    pub owner_balance: Option<U256>,
+    /// Proxy facts.
+    pub proxy: ProxyFacts,
+    /// Pools on the configured DEXes.
+    pub pools: Vec<PoolFacts>,
+    /// USD price of each quote asset, where known.
+    pub quote_usd: HashMap<Address, f64>,
+    /// Why the wrapped native could not be priced, if it could not.
+    pub pricing_gap: Option<String>,
+    /// The holder index after this analysis's update.
+    pub index: HolderIndex,
+    /// Top holders (pools, dead and zero excluded), largest first.
+    pub top_holders: Vec<Holder>,
+    /// Timestamp of the first transfer's block, where known.
+    pub first_transfer_time: Option<i64>,
+    /// Timestamp of the index's start block, where it does not start at genesis.
+    pub index_start_time: Option<i64>,
+    /// Trade simulations that ran, one per pool that could be bought into.
+    pub simulations: Vec<TradeSimulation>,
+    /// Why simulation did not run (on some or all pools).
+    pub simulation_gaps: Vec<String>,
+}
+
+fn storage_at(batch: &mut Batch, token: Address, slot: &str) -> crate::chains::rpc::Slot<B256> {
+    batch.call("eth_getStorageAt", json!([token, slot, "latest"]))
+}
+
+/// Read every fact about `token` from `chain`; `index(block)` brings the
+/// holder index up to `block` while round 2 runs.
+pub async fn gather<F, Fut>(chain: &EvmChain, token: Address, simulate_trades: bool, index: F) -> Result<EvmFacts, AnalysisError>
+where
+    F: FnOnce(u64, usize) -> Fut,
+    Fut: Future<Output = Result<HolderIndex, IndexError>>,
+{
+    // Round 1.
+    let mut calls = Multicall::new();
+    let name = calls.add(token, IERC20::nameCall {});
+    let symbol = calls.add(token, IERC20::symbolCall {});
+    let decimals = calls.add(token, IERC20::decimalsCall {});
+    let supply = calls.add(token, IERC20::totalSupplyCall {});
+    let owner = calls.add(token, IERC20::ownerCall {});
+    let get_owner = calls.add(token, IERC20::getOwnerCall {});
+    let lookup = PairLookup::plan(chain, token, &mut calls);
+    let mut batch = Batch::new();
+    let head = batch.call::<Block>("eth_getBlockByNumber", json!(["latest", false]));
+    let code = batch.call::<Bytes>("eth_getCode", json!([token, "latest"]));
+    let implementation = storage_at(&mut batch, token, IMPLEMENTATION_SLOT);
+    let admin = storage_at(&mut batch, token, ADMIN_SLOT);
+    let beacon = storage_at(&mut batch, token, BEACON_SLOT);
+    let legacy = storage_at(&mut batch, token, LEGACY_IMPLEMENTATION_SLOT);
+    let first = calls.into_batch(&mut batch, chain.multicall, &BlockTag::Latest);
+    let mut answers = chain.rpc.send(batch).await?;
+    let head = answers.take(head)?;
+    let block = head.number();
+    let code = answers.take(code)?;
+    if code.is_empty() {
+        return Err(AnalysisError::NotFound(format!("there is no contract at {token:#x} on {}: it is an account, not a token", chain.id)));
+    }
+    let mut proxy = ProxyFacts {
+        implementation: slot_address(answers.take(implementation)?),
+        admin: slot_address(answers.take(admin)?),
+        beacon: slot_address(answers.take(beacon)?),
+        clone_of: code.strip_prefix(&EIP1167_PREFIX[..]).and_then(|rest| rest.get(..20)).map(Address::from_slice),
+        admin_is_eoa: None,
+    };
+    if let Some(legacy) = slot_address(answers.take(legacy)?) {
+        proxy.implementation.get_or_insert(legacy);
+    }
+    let first = first.take(&mut answers)?;
+    let Some(total_supply) = first.get(supply) else {
+        return Err(AnalysisError::NotFound(format!(
+            "the contract at {token:#x} on {} is not an ERC-20 token (totalSupply() fails)",
+            chain.id
+        )));
+    };
+    let owner = match first.get(owner).or_else(|| first.get(get_owner)) {
+        Some(address) => OwnerFact::Address(address),
+        None => OwnerFact::NoOwnerFunction,
+    };
+    let (name, symbol) = (first.raw(name).and_then(string_or_bytes32), first.raw(symbol).and_then(string_or_bytes32));
+    let decimals = first.get(decimals);
+    let pairs = lookup.found(&first);
+
+    // Round 2, at the block of round 1; the holder index runs beside it.
+    let at = BlockTag::Number(block);
+    let owner_address = owner.active();
+    let mut lp_holders = vec![DEAD, Address::ZERO];
+    lp_holders.extend(owner_address);
+    lp_holders.extend(&chain.lockers);
+    let mut calls = Multicall::new();
+    let token_pools = PoolReads::plan(&pairs.token, &lp_holders, &mut calls);
+    let price_pools = PoolReads::plan(&pairs.price, &[], &mut calls);
+    let owner_balance = owner_address.map(|o| calls.add(token, IERC20::balanceOfCall { holder: o }));
+    let beacon_implementation = proxy.beacon.map(|b| calls.add(b, IBeacon::implementationCall {}));
+    let mut batch = Batch::new();
+    let second = calls.into_batch(&mut batch, chain.multicall, &at);
+    let logic_address = proxy.implementation.or(proxy.clone_of);
+    let code_of: Vec<(Address, _)> = [proxy.admin, logic_address, owner_address]
+        .into_iter()
+        .flatten()
+        .map(|a| (a, batch.call::<Bytes>("eth_getCode", json!([a, at]))))
+        .collect();
+    let planned = if simulate_trades { simulation::plan(chain, token, &pairs.token, &pairs.price, &at, &mut batch) } else { Vec::new() };
+    let (answers, index) = tokio::join!(chain.rpc.send(batch), index(block, TOP_HOLDERS + pairs.token.len() + 3));
+    let mut answers = answers?;
+    let index = index.map_err(AnalysisError::from_index)?;
+    let second = second.take(&mut answers)?;
+    let mut codes = HashMap::new();
+    for (address, slot) in code_of {
+        codes.insert(address, answers.take(slot)?);
+    }
+    let mut simulations = Vec::new();
+    let mut simulation_gaps = Vec::new();
+    for plan in planned {
+        let described = plan.describe();
+        match plan.take(&mut answers, decimals.unwrap_or(18)) {
+            Ok(simulation) => simulations.push(simulation),
+            Err(reason) => simulation_gaps.push(format!("{described}: {reason}")),
+        }
+    }
+    if !simulate_trades {
+        simulation_gaps.push("trade simulation is turned off in this server's configuration".to_string());
+    } else if simulations.is_empty() && simulation_gaps.is_empty() {
+        simulation_gaps.push(if pairs.token.is_empty() {
+            "there is no pool to trade in".to_string()
+        } else {
+            format!(
+                "no pool is quoted in {} or in a stablecoin with a {}/stablecoin pool to buy it",
+                chain.wrapped.symbol, chain.wrapped.symbol
+            )
+        });
+    }
+    proxy.admin_is_eoa = proxy.admin.map(|a| codes.get(&a).is_some_and(|c| c.is_empty()));
+    let owner_is_contract = owner_address.map(|a| codes.get(&a).is_some_and(|c| !c.is_empty()));
+    let mut logic_code = logic_address.and_then(|a| codes.get(&a).cloned()).unwrap_or_else(|| code.clone());
+    let native = pools::native_price(chain, &price_pools.read(&second));
+    let pricing_gap = native.is_none().then(|| {
+        format!("no {}/stablecoin pool on the configured DEXes to price {} in USD", chain.wrapped.symbol, chain.wrapped.symbol)
+    });
+    let mut pools: Vec<PoolFacts> = token_pools
+        .read(&second)
+        .into_iter()
+        .map(|state| PoolFacts {
+            lp_burned: state.lp_of(DEAD) + state.lp_of(Address::ZERO),
+            lp_locked: chain.lockers.iter().map(|l| state.lp_of(*l)).fold(U256::ZERO, |a, b| a + b),
+            lp_owner: owner_address.map(|o| state.lp_of(o)),
+            lp_creator: None,
+            state,
+        })
+        .collect();
+    let owner_balance = owner_balance.and_then(|call| second.get(call));
+    let beacon_implementation = beacon_implementation.and_then(|call| second.get(call));
+
+    // Round 3: confirm the top holders' balances, the creator's LP, date the first transfer.
+    let excluded: Vec<Address> = pools.iter().map(|p| p.state.pair.address).chain([DEAD, Address::ZERO, token]).collect();
+    let candidates: Vec<Address> = index.largest.iter().copied().filter(|a| !excluded.contains(a)).take(TOP_HOLDERS).collect();
+    let mut calls = Multicall::new();
+    let balances: Vec<_> = candidates.iter().map(|a| (*a, calls.add(token, IERC20::balanceOfCall { holder: *a }))).collect();
+    let creator_lp: Vec<_> = match index.creator {
+        Some(creator) => pools.iter().map(|p| Some(calls.add(p.state.pair.address, IUniswapV2Pair::balanceOfCall { holder: creator }))).collect(),
+        None => pools.iter().map(|_| None).collect(),
+    };
+    let mut batch = Batch::new();
+    let third = (!calls.is_empty()).then(|| calls.into_batch(&mut batch, chain.multicall, &at));
+    let dated_block = if index.complete { index.first_transfer_block } else { Some(index.start_block) };
+    let dated = dated_block.map(|b| batch.call::<Block>("eth_getBlockByNumber", json!([BlockTag::Number(b), false])));
+    let beacon_code = beacon_implementation.map(|i| batch.call::<Bytes>("eth_getCode", json!([i, at])));
+    let mut top_holders = Vec::new();
+    let mut dated_time = None;
+    if !batch.is_empty() {
+        let mut answers = chain.rpc.send(batch).await?;
+        if let Some(third) = third {
+            let third = third.take(&mut answers)?;
+            for (address, call) in balances {
+                if let Some(balance) = third.get(call).filter(|b| !b.is_zero()) {
+                    top_holders.push(Holder { address, balance });
+                }
+            }
+            for (pool, call) in pools.iter_mut().zip(creator_lp) {
+                pool.lp_creator = call.and_then(|c| third.get(c));
+            }
+            top_holders.sort_by_key(|h| std::cmp::Reverse(h.balance));
+        }
+        dated_time = dated.map(|slot| answers.take(slot)).transpose()?.map(|b| b.time());
+        if let Some(slot) = beacon_code {
+            logic_code = answers.take(slot)?;
+            proxy.implementation = beacon_implementation;
+        }
+    }
+    let (first_transfer_time, index_start_time) = if index.complete { (dated_time, None) } else { (None, dated_time) };
+    Ok(EvmFacts {
+        block,
+        block_time: head.time(),
+        logic_code,
+        name,
+        symbol,
+        decimals,
+        total_supply,
+        owner,
+        owner_is_contract,
+        owner_balance,
+        proxy,
+        pools,
+        quote_usd: pools::quote_prices(chain, native),
+        pricing_gap,
+        index,
+        top_holders,
+        first_transfer_time,
+        index_start_time,
+        simulations,
+        simulation_gaps,
+    })
+}

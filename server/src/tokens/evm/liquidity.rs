@@ -1,0 +1,172 @@
+//! Liquidity checks of an EVM token: pools and their depth in USD, the
+//! price, and who can pull the liquidity (LP burned or locked, held by the
+//! owner or the creator).
+
+use alloy_primitives::Address;
+use riskintel_api::{CheckId, Pool, Severity, SignalCategory};
+use serde_json::json;
+
+use super::checks::{addr, share};
+use super::facts::EvmFacts;
+use crate::chains::evm::abi::units;
+use crate::scoring::{pct, usd, Builder};
+
+/// Liquidity under this many dollars is `high` risk.
+pub const LOW_LIQUIDITY_HIGH_USD: f64 = 10_000.0;
+/// Liquidity under this many dollars is `medium` risk.
+pub const LOW_LIQUIDITY_MEDIUM_USD: f64 = 50_000.0;
+
+/// What the liquidity checks found, for the metadata.
+pub struct Liquidity {
+    /// The pools, as reported.
+    pub pools: Vec<Pool>,
+    /// All priced pools together, in USD; None when none could be priced.
+    pub total_usd: Option<f64>,
+    /// The token's price from the deepest priced pool.
+    pub price_usd: Option<f64>,
+}
+
+/// The token's age from its first transfer, in chain time.
+pub(super) fn token_age_seconds(facts: &EvmFacts) -> Option<i64> {
+    facts.first_transfer_time.map(|t| (facts.block_time - t).max(0))
+}
+
+/// Record the liquidity checks.
+pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) -> Liquidity {
+    let decimals = facts.decimals.unwrap_or(18);
+    let mut pools = Vec::new();
+    let mut liquidity_total = 0.0;
+    let mut priced_any = false;
+    let mut best_price: Option<(f64, f64)> = None;
+    for p in &facts.pools {
+        let pair = &p.state.pair;
+        let reserve_token = units(p.state.reserve_base, decimals);
+        let reserve_quote = units(p.state.reserve_quote, pair.quote.decimals);
+        let quote_usd = facts.quote_usd.get(&pair.quote.address).copied();
+        let liquidity_usd = quote_usd.map(|price| 2.0 * reserve_quote * price);
+        if let (Some(l), Some(price)) = (liquidity_usd, quote_usd) {
+            priced_any = true;
+            liquidity_total += l;
+            if reserve_token > 0.0 && best_price.is_none_or(|(depth, _)| l > depth) {
+                best_price = Some((l, reserve_quote * price / reserve_token));
+            }
+        }
+        pools.push(Pool {
+            dex: pair.dex.name.clone(),
+            address: addr(&pair.address),
+            quote_address: addr(&pair.quote.address),
+            quote_symbol: pair.quote.symbol.clone(),
+            reserve_token,
+            reserve_quote,
+            liquidity_usd,
+            lp_burned_share: (!p.state.lp_supply.is_zero()).then(|| share(p.lp_burned, p.state.lp_supply)),
+            lp_locked_share: (!p.state.lp_supply.is_zero()).then(|| share(p.lp_burned + p.lp_locked, p.state.lp_supply)),
+            lp_owner_share: p.lp_owner.filter(|_| !p.state.lp_supply.is_zero()).map(|o| share(o, p.state.lp_supply)),
+            lp_creator_share: p.lp_creator.filter(|_| !p.state.lp_supply.is_zero()).map(|c| share(c, p.state.lp_supply)),
+        });
+    }
+    let price_usd = best_price.map(|(_, p)| p);
+    let pools_rpc = "eth_call getPair / getReserves / token0 via Multicall3";
+    let live_pools: Vec<&Pool> = pools.iter().filter(|p| p.reserve_token > 0.0 && p.reserve_quote > 0.0).collect();
+    if live_pools.is_empty() {
+        b.detected(
+            CheckId::NoLiquidity,
+            SignalCategory::Liquidity,
+            Severity::High,
+            0.4,
+            "No liquidity pool",
+            "No pool with reserves was found for the token on the configured DEXes, so it cannot be sold there.".into(),
+            pools_rpc,
+            json!({"pools_found": pools.len()}),
+        );
+        b.unknown(CheckId::LowLiquidity, "there is no pool to measure");
+        b.unknown(CheckId::LpUnlocked, "there is no pool");
+        b.unknown(CheckId::OwnerHoldsLp, "there is no pool");
+        b.unknown(CheckId::CreatorHoldsLp, "there is no pool");
+    } else {
+        b.clear(CheckId::NoLiquidity);
+        if !priced_any {
+            b.unknown(CheckId::LowLiquidity, facts.pricing_gap.clone().unwrap_or_else(|| "the pools' quote assets have no USD price".into()));
+        } else if liquidity_total < LOW_LIQUIDITY_MEDIUM_USD {
+            let (severity, weight) =
+                if liquidity_total < LOW_LIQUIDITY_HIGH_USD { (Severity::High, 0.3) } else { (Severity::Medium, 0.15) };
+            b.detected(
+                CheckId::LowLiquidity,
+                SignalCategory::Liquidity,
+                severity,
+                weight,
+                "Low liquidity",
+                format!("All pools together hold {} of liquidity; selling a meaningful amount will move the price a lot.", usd(liquidity_total)),
+                pools_rpc,
+                json!({"liquidity_usd": liquidity_total, "pools": live_pools.len()}),
+            );
+        } else {
+            b.clear(CheckId::LowLiquidity);
+        }
+        // LP lock and owner LP on the deepest pool.
+        let deepest = live_pools
+            .iter()
+            .max_by(|a, c| a.liquidity_usd.unwrap_or(a.reserve_quote).total_cmp(&c.liquidity_usd.unwrap_or(c.reserve_quote)))
+            .expect("non-empty");
+        match deepest.lp_locked_share {
+            Some(burned) if burned < 0.95 => {
+                let young = token_age_seconds(facts).is_some_and(|age| age < 7 * 86_400);
+                let (severity, weight) = if burned < 0.5 && young { (Severity::Critical, 0.5) } else { (Severity::High, 0.25) };
+                b.detected(
+                    CheckId::LpUnlocked,
+                    SignalCategory::Liquidity,
+                    severity,
+                    weight,
+                    "Liquidity can be withdrawn",
+                    format!(
+                        "Only {} of the LP tokens of the {} pool are burned or locked; whoever holds the rest can remove that liquidity.",
+                        pct(burned),
+                        deepest.dex
+                    ),
+                    "eth_call pair.balanceOf(0x…dEaD, 0x0, lockers) / pair.totalSupply() via Multicall3",
+                    json!({"pair": deepest.address, "lp_burned_share": deepest.lp_burned_share, "lp_locked_share": burned}),
+                );
+            }
+            Some(_) => b.clear(CheckId::LpUnlocked),
+            None => b.unknown(CheckId::LpUnlocked, "the pool's LP supply is zero"),
+        }
+        match (active_owner, deepest.lp_owner_share) {
+            (Some(owner), Some(owner_share)) if owner_share > 0.05 => b.detected(
+                CheckId::OwnerHoldsLp,
+                SignalCategory::Liquidity,
+                Severity::High,
+                0.25,
+                "Owner holds LP tokens",
+                format!("The owner {} holds {} of the {} pool's LP tokens and can pull that liquidity.", addr(&owner), pct(owner_share), deepest.dex),
+                "eth_call pair.balanceOf(owner) via Multicall3",
+                json!({"pair": deepest.address, "owner": addr(&owner), "lp_owner_share": owner_share}),
+            ),
+            _ => b.clear(CheckId::OwnerHoldsLp),
+        }
+        match (facts.index.creator, deepest.lp_creator_share) {
+            // The owner's LP is reported by owner_holds_lp.
+            (Some(creator), _) if Some(creator) == active_owner => b.clear(CheckId::CreatorHoldsLp),
+            (Some(creator), Some(creator_share)) if creator_share > 0.05 => b.detected(
+                CheckId::CreatorHoldsLp,
+                SignalCategory::Liquidity,
+                Severity::High,
+                0.25,
+                "Creator holds LP tokens",
+                format!(
+                    "The creator {} (who received the first mint) holds {} of the {} pool's LP tokens and can pull that liquidity.",
+                    addr(&creator),
+                    pct(creator_share),
+                    deepest.dex
+                ),
+                "eth_getLogs(first mint), eth_call pair.balanceOf(creator) via Multicall3",
+                json!({"pair": deepest.address, "creator": addr(&creator), "lp_creator_share": creator_share}),
+            ),
+            (Some(_), _) => b.clear(CheckId::CreatorHoldsLp),
+            (None, _) => b.unknown(
+                CheckId::CreatorHoldsLp,
+                facts.index.incomplete_reason.clone().unwrap_or_else(|| "the token's first mint was not found".into()),
+            ),
+        }
+    }
+    Liquidity { pools, total_usd: priced_any.then_some(liquidity_total), price_usd }
+}

@@ -1,0 +1,35 @@
+//! Token analysis on EVM chains: `facts` reads the chain, `holders` keeps
+//! the holder index, `code` reads powers from bytecode, and `checks`,
+//! `liquidity` and `distribution` turn facts into checks and signals.
+
+pub mod checks;
+pub mod code;
+pub mod distribution;
+pub mod facts;
+pub mod holders;
+pub mod liquidity;
+
+use chrono::{DateTime, Utc};
+use riskintel_api::TokenAnalysis;
+
+use super::TokenRef;
+use crate::config::AllowlistEntry;
+
+/// The analysis of `token` from its facts, made at `now`.
+pub fn analysis(token: TokenRef, facts: &facts::EvmFacts, allow: Option<&AllowlistEntry>, now: DateTime<Utc>) -> TokenAnalysis {
+    let assessment = checks::assess(token.address, facts, allow);
+    let verdict = assessment.verdict;
+    TokenAnalysis {
+        chain: token.chain.id().to_string(),
+        address: token.address.to_checksum(None),
+        score: verdict.score,
+        label: verdict.label,
+        signals: verdict.signals,
+        meta: assessment.meta,
+        cached_at: now,
+        as_of_block: Some(facts.block),
+        coverage: verdict.coverage,
+        simulations: facts.simulations.clone(),
+        stale: false,
+    }
+}

@@ -1,0 +1,19 @@
+//! Token analysis on Solana: `facts` reads the mint and what surrounds it
+//! (metadata, holders, Raydium CPMM pools, age), `checks` turns the facts
+//! into checks, signals and metadata.
+
+pub mod checks;
+pub mod facts;
+
+use chrono::{DateTime, Utc};
+use riskintel_api::TokenAnalysis;
+
+use super::AnalysisError;
+use crate::chains::solana::{Pubkey, SolanaChain};
+use crate::config::AllowlistEntry;
+
+/// Analyse a mint.
+pub async fn analyze(chain: &SolanaChain, mint: Pubkey, allow: Option<&AllowlistEntry>, now: DateTime<Utc>) -> Result<TokenAnalysis, AnalysisError> {
+    let facts = facts::gather(chain, mint).await?;
+    Ok(checks::analysis(chain, &facts, allow, now))
+}
