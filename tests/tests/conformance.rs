@@ -19,11 +19,14 @@ use riskintel_tests::{
     check_request_id, err, header, ok, rate_limit, uncalled_operations, Backend, TestServer,
 };
 
+#[path = "conformance/access.rs"]
+mod access;
 #[path = "conformance/market.rs"]
 mod market;
 #[path = "conformance/simulation.rs"]
 mod simulation;
 
+use access::*;
 use market::*;
 #[path = "conformance/solana.rs"]
 mod solana;
@@ -82,6 +85,9 @@ const TESTS: &[(&str, TestFn)] = tests![
     token_cached_result_is_served_stale_when_the_node_stops,
     token_explanation_and_badge,
     token_allowlist_and_lockers_come_from_the_configuration,
+    token_analyses_are_deterministic,
+    access_rules_hold_for_every_operation,
+    a_database_outage_is_503_on_every_operation,
     simulation_finds_honeypots_and_taxes,
     simulation_never_changes_chain_state,
     simulation_not_run_is_reported_not_passed,

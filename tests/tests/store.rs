@@ -6,7 +6,10 @@ use std::sync::Arc;
 use chrono::{Duration, TimeZone, Utc};
 use riskintel_api::{AlertKind, Plan, RiskLabel, Scope, Severity, WireName};
 use riskintel_server::store::db::Db;
-use riskintel_server::store::{self, Account, AlertQuery, AlertRow, Cursor, KeyRecord, Side, Store, StoreError, SwapRow, SyncRow, TrackedPair};
+use riskintel_server::store::{
+    self, Account, AlertQuery, AlertRow, AnalysisRow, ContactKind, Cursor, HolderBalance, KeyRecord, LogIndexKind, LogIndexState, Side, Store,
+    StoreError, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken, WalletContact,
+};
 use riskintel_tests::{Backend, TestDatabase};
 
 async fn open(backend: Backend) -> (Arc<dyn Store>, TestDatabase) {
@@ -56,7 +59,7 @@ macro_rules! on_both_backends {
     };
 }
 
-on_both_backends!(alerts_are_unique_and_listed_newest_first, market_cursor_and_swaps_are_exactly_once, tracked_pairs_keep_their_baseline, accounts_round_trip, keys_round_trip_and_names_are_unique, key_listing_pages_by_creation, rotation_is_guarded_and_revocation_is_final, rate_windows_count_and_prune, usage_reserves_up_to_a_cap_and_releases, migrations_are_idempotent);
+on_both_backends!(alerts_are_unique_and_listed_newest_first, market_cursor_and_swaps_are_exactly_once, tracked_pairs_keep_their_baseline, accounts_round_trip, keys_round_trip_and_names_are_unique, key_listing_pages_by_creation, rotation_is_guarded_and_revocation_is_final, rate_windows_count_and_prune, usage_reserves_up_to_a_cap_and_releases, migrations_are_idempotent, log_indexes_round_trip_with_their_first_party, wallet_contacts_round_trip, tracked_tokens_and_swaps_round_trip, analyses_round_trip, alert_rows_round_trip);
 
 async fn accounts_round_trip(backend: Backend) {
     let (store, db) = open(backend).await;
@@ -375,5 +378,90 @@ async fn tracked_pairs_keep_their_baseline(backend: Backend) {
     assert_eq!(store.tracked_pairs("eth").await.unwrap()[0].reserve_quote, 10.0, "an existing baseline stays");
     store.tracked_pair_reserve("eth", "0xpair", 4.0).await.unwrap();
     assert_eq!(store.tracked_pairs("eth").await.unwrap()[0].reserve_quote, 4.0);
+    close(store, db).await;
+}
+
+async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
+    let (store, db) = open(backend).await;
+    let state = LogIndexState { start_block: 0, next_block: 11, first_block: Some(3), first_party: Some("0xcreator".into()) };
+    let balances = vec![
+        HolderBalance { holder: "0xa".into(), balance: "700".into(), sort_key: 700.0 },
+        HolderBalance { holder: "0xb".into(), balance: "-5".into(), sort_key: -5.0 },
+    ];
+    assert!(store.holder_index_apply("eth", "0xtoken", None, &state, &balances).await.unwrap());
+    assert_eq!(store.log_index_get("eth", LogIndexKind::Holders, "0xtoken").await.unwrap(), Some(state.clone()));
+    // The next update keeps what the first found (the creator above all).
+    let moved = LogIndexState { next_block: 20, ..state.clone() };
+    assert!(store.holder_index_apply("eth", "0xtoken", Some(11), &moved, &[]).await.unwrap());
+    assert_eq!(store.log_index_get("eth", LogIndexKind::Holders, "0xtoken").await.unwrap(), Some(moved));
+    assert!(!store.holder_index_apply("eth", "0xtoken", Some(11), &state, &[]).await.unwrap(), "a stale update loses");
+    let mut found = store.holder_balances_get("eth", "0xtoken", &["0xa".into(), "0xb".into(), "0xc".into()]).await.unwrap();
+    found.sort_by(|a, b| a.holder.cmp(&b.holder));
+    assert_eq!(found, balances);
+    assert_eq!(store.holder_top("eth", "0xtoken", 10).await.unwrap(), balances[..1].to_vec());
+    assert_eq!(store.holder_count("eth", "0xtoken").await.unwrap(), 1);
+    assert_eq!(store.log_index_get("eth", LogIndexKind::Wallet, "0xtoken").await.unwrap(), None, "kinds are apart");
+    close(store, db).await;
+}
+
+async fn wallet_contacts_round_trip(backend: Backend) {
+    let (store, db) = open(backend).await;
+    let state = LogIndexState { start_block: 5, next_block: 9, first_block: None, first_party: None };
+    let contacts = vec![
+        WalletContact { kind: ContactKind::Token, token: "0xt".into(), spender: String::new() },
+        WalletContact { kind: ContactKind::Approval, token: "0xt".into(), spender: "0xs".into() },
+    ];
+    assert!(store.wallet_index_apply("eth", "0xw", None, &state, &contacts).await.unwrap());
+    assert!(store.wallet_index_apply("eth", "0xw", Some(9), &LogIndexState { next_block: 12, ..state.clone() }, &contacts).await.unwrap());
+    let mut found = store.wallet_contacts("eth", "0xw").await.unwrap();
+    found.sort();
+    let mut expected = contacts.clone();
+    expected.sort();
+    assert_eq!(found, expected, "each contact once, its kind typed");
+    assert_eq!(store.log_index_get("eth", LogIndexKind::Wallet, "0xw").await.unwrap().map(|s| s.next_block), Some(12));
+    close(store, db).await;
+}
+
+async fn tracked_tokens_and_swaps_round_trip(backend: Backend) {
+    let (store, db) = open(backend).await;
+    let token = TrackedToken {
+        chain: "eth".into(),
+        token: "0xToken".into(),
+        source: TrackedSource::PairCreated,
+        first_seen_block: 7,
+        added_at: t(1, 0),
+        last_analysed_at: None,
+    };
+    assert!(store.tracked_token_add(&token).await.unwrap());
+    assert!(!store.tracked_token_add(&TrackedToken { source: TrackedSource::Analysed, ..token.clone() }).await.unwrap());
+    assert_eq!(store.tracked_tokens(Some("eth")).await.unwrap(), vec![token.clone()]);
+    store.tracked_token_analysed("eth", "0xToken", t(2, 0)).await.unwrap();
+    assert_eq!(store.tracked_tokens(None).await.unwrap(), vec![TrackedToken { last_analysed_at: Some(t(2, 0)), ..token }]);
+    let sell = SwapRow { side: Side::Sell, trader: "0xseller".into(), ..swap(3, 4) };
+    let sync = SyncRow { chain: "eth".into(), pair: "0xpair".into(), block: 3, log_index: 5, reserve_quote: 1.5, observed_at: t(5, 0) };
+    assert!(store.cursor_advance("eth", "market", None, 4, "0xh", &[swap(3, 2), sell.clone()], &[sync.clone()]).await.unwrap());
+    assert_eq!(store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap(), vec![swap(3, 2), sell]);
+    assert_eq!(store.liquidity_history("eth", "0xpair", t(0, 0)).await.unwrap(), vec![sync]);
+    close(store, db).await;
+}
+
+async fn analyses_round_trip(backend: Backend) {
+    let (store, db) = open(backend).await;
+    assert_eq!(store.analysis_get("eth", "0xToken").await.unwrap(), None);
+    store.analysis_put("eth", "0xToken", "{\"a\":1}", t(1, 0)).await.unwrap();
+    store.analysis_put("eth", "0xToken", "{\"a\":2}", t(2, 0)).await.unwrap();
+    let row = AnalysisRow { result: "{\"a\":2}".into(), analysed_at: t(2, 0) };
+    assert_eq!(store.analysis_get("eth", "0xToken").await.unwrap(), Some(row));
+    close(store, db).await;
+}
+
+async fn alert_rows_round_trip(backend: Backend) {
+    let (store, db) = open(backend).await;
+    let mut row = alert("k", "bsc", "proxy_upgraded", 4, 3);
+    row.severity = Severity::Critical;
+    row.score_before = Some(10.0);
+    row.label_before = Some(RiskLabel::Safe);
+    row.id = store.alert_insert(&row).await.unwrap().unwrap();
+    assert_eq!(store.alerts(&AlertQuery { limit: 5, ..Default::default() }).await.unwrap(), vec![row]);
     close(store, db).await;
 }

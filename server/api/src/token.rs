@@ -249,7 +249,7 @@ pub struct TradeSimulation {
     pub pool: String,
     /// The quote asset spent on the buy.
     pub quote_symbol: String,
-    /// The fresh random address the simulator ran at (never the deployer or owner).
+    /// The fresh address the simulator ran at: derived from the token, the pool and the block, so it is nobody's (never the deployer's or the owner's) and a re-analysis of an unchanged chain repeats it.
     pub simulator: String,
     /// Buy of the token with the quote asset.
     pub buy: TradeStep,

@@ -179,7 +179,8 @@ impl ServerContext {
                 let window = self.meter.failed_auth_record(ip);
                 Err((error.into(), Some(window)))
             }
-            Err(error) => Err((error.into(), None)),
+            // The database failed: the address's window is the only one known.
+            Err(error) => Err((error.into(), Some(ip_window))),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Trade simulation: the project's simulator contract, injected by an
-//! `eth_call` state override at a fresh random address, buys the token with
+//! `eth_call` state override at a fresh address (derived, used by nobody), buys the token with
 //! the pool's quote token (the wrapped native, or a stablecoin it buys with
 //! the wrapped native first), probes a transfer and sells — on every such
 //! pool. Nothing is sent; no state changes. `checks` turns the outcomes
@@ -7,9 +7,8 @@
 
 pub mod checks;
 
-use alloy_primitives::{Address, Bytes, U256};
+use alloy_primitives::{keccak256, Address, Bytes, U256};
 use alloy_sol_types::{sol, SolCall};
-use rand::Rng;
 use riskintel_api::{TradeSimulation, TradeStep};
 use serde_json::json;
 
@@ -70,10 +69,12 @@ pub struct Planned {
     slot: Slot<Bytes>,
 }
 
-fn random_address() -> Address {
-    let mut bytes = [0u8; 20];
-    rand::rng().fill(&mut bytes);
-    Address::from(bytes)
+/// A fresh address for one role of one simulation: derived from the
+/// token, the pool and the block, so it is nobody's (never the deployer's
+/// or the owner's) and an analysis of an unchanged chain is repeatable.
+fn fresh_address(token: Address, pair: Address, block: &BlockTag, role: &str) -> Address {
+    let seed = format!("riskintel simulation {token:#x} {pair:#x} {} {role}", serde_json::json!(block));
+    Address::from_slice(&keccak256(seed.as_bytes())[12..])
 }
 
 /// Add to `batch` the `eth_call`s that simulate trades of `token` at
@@ -89,7 +90,7 @@ pub fn plan(chain: &EvmChain, token: Address, pairs: &[Pair], price_pairs: &[Pai
             } else {
                 price_pairs.iter().find(|p| p.quote.address == pair.quote.address)?.address
             };
-            let simulator = random_address();
+            let simulator = fresh_address(token, pair.address, block, "simulator");
             let call = ITradeSimulator::simulateCall {
                 plan: ITradeSimulator::Plan {
                     pair: pair.address,
@@ -98,7 +99,7 @@ pub fn plan(chain: &EvmChain, token: Address, pairs: &[Pair], price_pairs: &[Pai
                     quote: pair.quote.address,
                     pricePair: price_pair,
                     feeBps: U256::from(pair.dex.fee_bps),
-                    recipient: random_address(),
+                    recipient: fresh_address(token, pair.address, block, "recipient"),
                     searchSteps: U256::from(SEARCH_STEPS),
                 },
                 amountBps: U256::from(BUY_BPS),
@@ -110,7 +111,8 @@ pub fn plan(chain: &EvmChain, token: Address, pairs: &[Pair], price_pairs: &[Pai
                     "balance": format!("{:#x}", U256::from(10).pow(U256::from(30))),
                 }
             });
-            let request = json!({"from": random_address(), "to": simulator, "data": Bytes::from(call.abi_encode()), "gas": "0x2faf080"});
+            let caller = fresh_address(token, pair.address, block, "caller");
+            let request = json!({"from": caller, "to": simulator, "data": Bytes::from(call.abi_encode()), "gas": "0x2faf080"});
             let slot = batch.call::<Bytes>("eth_call", json!([request, block, overrides]));
             Some(Planned { pair: pair.clone(), simulator, slot })
         })

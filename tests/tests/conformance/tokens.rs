@@ -436,3 +436,37 @@ pub async fn token_allowlist_and_lockers_come_from_the_configuration(backend: Ba
     ensure!(signal(&blacklist, "blacklist_capability")?.severity == types::Severity::High);
     server.stop().await
 }
+
+/// On an unchanged chain, analysing a token again (`fresh=true`, so the
+/// chain is read again and the holder index resumes from what it stored)
+/// gives the same score, label, signals and coverage, for every rig token.
+pub async fn token_analyses_are_deterministic(backend: Backend) -> anyhow::Result<()> {
+    let server = TestServer::start_on_rig(backend).await?;
+    let rig = rig::shared()?;
+    let client = server.client(&server.owner_key());
+    let mut compared = 0;
+    for name in rig.a.tokens.keys() {
+        let address = rig.a.token(name);
+        let first = client.token_analyze("eth", &address, None).await;
+        let again = client.token_analyze("eth", &address, Some(true)).await;
+        match (first, again) {
+            (Ok(first), Ok(again)) => {
+                let (first, again) = (first.into_inner(), again.into_inner());
+                ensure!(first.as_of_block == again.as_of_block, "{name}: the chain moved under the test");
+                ensure!(first.score == again.score && first.label == again.label, "{name}: {} {:?} then {} {:?}", first.score, first.label, again.score, again.label);
+                ensure!(
+                    serde_json::to_value(&first.coverage)? == serde_json::to_value(&again.coverage)?,
+                    "{name}: coverage changed: {:?} then {:?}",
+                    first.coverage,
+                    again.coverage
+                );
+                ensure!(serde_json::to_value(&first.signals)? == serde_json::to_value(&again.signals)?, "{name}: signals changed");
+                compared += 1;
+            }
+            (Err(first), Err(again)) => ensure!(first.status() == again.status(), "{name}: {first} then {again}"),
+            (first, again) => anyhow::bail!("{name}: {:?} then {:?}", first.map(|_| "ok"), again.map(|_| "ok")),
+        }
+    }
+    ensure!(compared >= 10, "only {compared} tokens compared");
+    server.stop().await
+}
