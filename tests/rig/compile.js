@@ -16,7 +16,7 @@ for (const file of fs.readdirSync(path.join(here, "contracts"))) {
   }
 }
 // The server's trade simulator: its committed runtime code must be what this compiles to.
-const simulator = path.join(here, "..", "..", "server", "src", "risk", "simulator", "TradeSimulator.sol");
+const simulator = path.join(here, "..", "..", "server", "src", "simulation", "simulator", "TradeSimulator.sol");
 sources["TradeSimulator.sol"] = { content: fs.readFileSync(simulator, "utf8") };
 const input = {
   language: "Solidity",

@@ -201,6 +201,9 @@ fn rig() -> anyhow::Result<()> {
     let built = newest_mtime(&dir.join("build"));
     let sources = newest_mtime(&dir.join("contracts")).into_iter().chain(std::fs::metadata(dir.join("compile.js"))?.modified().ok()).max();
     let sources = sources.into_iter().chain(std::fs::metadata(dir.join("solana.mjs"))?.modified().ok()).max();
+    // The service's own simulator is compiled with the rig too.
+    let simulator = root().join("server/src/simulation/simulator/TradeSimulator.sol");
+    let sources = sources.into_iter().chain(std::fs::metadata(simulator)?.modified().ok()).max();
     if built.is_none() || built < sources || stale || !dir.join("build/solana.json").exists() {
         for (script, what) in [("compile.js", "compiling the test contracts"), ("solana.mjs", "building the Solana fixture")] {
             let status = Command::new("node")

@@ -5,7 +5,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 
 use dropshot::{HttpCodedResponse, RequestContext};
-use riskintel_api::{AnalysisOptions, ApiError, ErrorCode, Metered, RateLimitHeaders, TokenAnalysis};
+use riskintel_api::{ApiError, ErrorCode, Metered, RateLimitHeaders};
 
 use super::access;
 use crate::billing::Billing;
@@ -75,16 +75,6 @@ impl ServerContext {
             store,
             clock,
         }
-    }
-
-    /// The analysis of a token, for an authenticated caller.
-    pub(super) async fn token_analysis(&self, caller: &Caller, chain: &str, address: &str, options: &AnalysisOptions) -> Result<TokenAnalysis, ApiError> {
-        let target = self.analyzer.target(chain, address)?;
-        let fresh = options.fresh.unwrap_or(false);
-        if fresh {
-            Meter::require_premium(&caller.account, "fresh=true")?;
-        }
-        Ok(self.analyzer.analyze(target, fresh).await?)
     }
 
     /// The one authenticate-and-meter step every authenticated operation

@@ -25,8 +25,19 @@ pub use context::{Caller, ServerContext};
 pub use errors::reference_html;
 
 use crate::keys;
+use crate::metering::Meter;
 use crate::scoring::{badge, explain};
 use crate::store::KeyRecord;
+
+/// The analysis of a token, for an authenticated caller.
+async fn token_analysis(ctx: &ServerContext, caller: &Caller, chain: &str, address: &str, options: &AnalysisOptions) -> Result<TokenAnalysis, ApiError> {
+    let target = ctx.analyzer.target(chain, address)?;
+    let fresh = options.fresh.unwrap_or(false);
+    if fresh {
+        Meter::require_premium(&caller.account, "fresh=true")?;
+    }
+    Ok(ctx.analyzer.analyze(target, fresh).await?)
+}
 
 /// The record of a key as the API shows it.
 fn api_key_view(record: &KeyRecord, now: chrono::DateTime<chrono::Utc>) -> ApiKey {
@@ -178,7 +189,7 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
         ctx.metered(&rqctx, async |caller| {
-            let analysis = ctx.token_analysis(&caller, &path.chain, &path.address, &options).await?;
+            let analysis = token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
             Ok(HttpResponseOk(TokenMetaReport {
                 chain: analysis.chain,
                 address: analysis.address,
@@ -199,7 +210,7 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
         ctx.metered(&rqctx, async |caller| {
-            Ok(HttpResponseOk(ctx.token_analysis(&caller, &path.chain, &path.address, &options).await?))
+            Ok(HttpResponseOk(token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?))
         })
         .await
     }
@@ -224,7 +235,7 @@ impl RiskIntelApi for RiskIntelImpl {
             let (Some(chain), Some(address)) = (params.chain, params.address) else {
                 return Err(ApiError::new(ErrorCode::BadRequest, "the query parameters `chain` and `address` are required"));
             };
-            Ok(HttpResponseOk(ctx.token_analysis(&caller, &chain, &address, &options).await?))
+            Ok(HttpResponseOk(token_analysis(ctx, &caller, &chain, &address, &options).await?))
         })
         .await
     }
@@ -237,7 +248,7 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
         ctx.metered(&rqctx, async |caller| {
-            let analysis = ctx.token_analysis(&caller, &path.chain, &path.address, &options).await?;
+            let analysis = token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
             Ok(HttpResponseOk(explain::explain(&analysis)))
         })
         .await
@@ -251,7 +262,7 @@ impl RiskIntelApi for RiskIntelImpl {
         let path = path.into_inner();
         let response = ctx
             .metered(&rqctx, async |caller| {
-                let analysis = ctx.token_analysis(&caller, &path.chain, &path.address, &AnalysisOptions::default()).await?;
+                let analysis = token_analysis(ctx, &caller, &path.chain, &path.address, &AnalysisOptions::default()).await?;
                 Ok(HttpResponseOk(FreeformBody(Body::from(badge::render(&analysis)))))
             })
             .await?;

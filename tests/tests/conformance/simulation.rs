@@ -215,7 +215,7 @@ pub async fn simulator_bytecode_matches_its_source(_backend: Backend) -> anyhow:
     let committed = riskintel_server::simulation::SIMULATOR_RUNTIME_HEX.trim();
     ensure!(
         format!("0x{}", hex::encode(&compiled)) == committed,
-        "server/src/risk/simulator/TradeSimulator.runtime.hex is not the compiled TradeSimulator.sol: \
+        "server/src/simulation/simulator/TradeSimulator.runtime.hex is not the compiled TradeSimulator.sol: \
          run `cargo xtask rig` and copy build/TradeSimulator.json's deployedBytecode there"
     );
     Ok(())
