@@ -97,7 +97,14 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         .with_context(|| format!("opening database {}", redact_url(&config.database_url)))?;
     let bootstrapped = if bootstrap { accounts::bootstrap_owner(&store, &clock).await? } else { None };
 
-    let chains = Arc::new(chains::registry::Chains::from_config(&config)?);
+    let a = &config.analysis;
+    let rpc = chains::rpc::RpcSettings {
+        timeout: Duration::from_millis(a.rpc_timeout_ms),
+        retries: a.rpc_retries,
+        backoff: Duration::from_millis(a.rpc_backoff_ms),
+        concurrency: a.rpc_concurrency as usize,
+    };
+    let chains = Arc::new(chains::registry::Chains::from_config(&config.chains, &rpc, config.market.rpc_concurrency)?);
     let analyzer = Arc::new(tokens::Analyzer::new(&config, chains, store.clone(), clock.clone())?);
     let context = ServerContext::new(store.clone(), clock.clone(), config.auth.failed_auth_per_minute, analyzer.clone());
     let meter = context.meter.clone();

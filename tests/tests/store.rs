@@ -439,7 +439,7 @@ async fn tracked_tokens_and_swaps_round_trip(backend: Backend) {
     assert_eq!(store.tracked_tokens(None).await.unwrap(), vec![TrackedToken { last_analysed_at: Some(t(2, 0)), ..token }]);
     let sell = SwapRow { side: Side::Sell, trader: "0xseller".into(), ..swap(3, 4) };
     let sync = SyncRow { chain: "eth".into(), pair: "0xpair".into(), block: 3, log_index: 5, reserve_quote: 1.5, observed_at: t(5, 0) };
-    assert!(store.cursor_advance("eth", "market", None, 4, "0xh", &[swap(3, 2), sell.clone()], &[sync.clone()]).await.unwrap());
+    assert!(store.cursor_advance("eth", "market", None, 4, "0xh", &[swap(3, 2), sell.clone()], std::slice::from_ref(&sync)).await.unwrap());
     assert_eq!(store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap(), vec![swap(3, 2), sell]);
     assert_eq!(store.liquidity_history("eth", "0xpair", t(0, 0)).await.unwrap(), vec![sync]);
     close(store, db).await;

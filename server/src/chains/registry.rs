@@ -4,13 +4,11 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use super::evm::EvmChain;
 use super::rpc::{RpcClient, RpcSettings};
 use super::solana::SolanaChain;
-use super::{Chain, InputError};
-use crate::config::Config;
+use super::{Chain, ChainConfig, InputError};
 
 /// Every chain this server serves.
 pub struct Chains {
@@ -30,32 +28,29 @@ pub enum ChainError {
 }
 
 impl Chains {
-    /// The chains of `config` that have an RPC URL.
-    pub fn from_config(config: &Config) -> anyhow::Result<Chains> {
-        let a = &config.analysis;
-        let settings = |concurrency: u32| RpcSettings {
-            timeout: Duration::from_millis(a.rpc_timeout_ms),
-            retries: a.rpc_retries,
-            backoff: Duration::from_millis(a.rpc_backoff_ms),
-            concurrency: concurrency.max(1) as usize,
-        };
+    /// The chains of `configs` that have an RPC URL, their clients tuned
+    /// by `settings`; each EVM chain also gets a background client capped at
+    /// `background_concurrency` requests in flight.
+    pub fn from_config(configs: &BTreeMap<String, ChainConfig>, settings: &RpcSettings, background_concurrency: u32) -> anyhow::Result<Chains> {
         let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_millis(a.rpc_timeout_ms))
+            .connect_timeout(settings.timeout)
             .build()
             .map_err(|e| anyhow::anyhow!("building the upstream HTTP client: {e}"))?;
         let mut evm = BTreeMap::new();
         let mut solana = None;
-        for (id, chain_config) in &config.chains {
+        for (id, chain_config) in configs {
             let chain = Chain::parse(id).ok_or_else(|| anyhow::anyhow!("chains.{id}: unknown chain id"))?;
             if chain_config.rpc_url.is_empty() {
                 continue;
             }
-            let client = |concurrency| RpcClient::new(http.clone(), &chain_config.rpc_url, settings(concurrency));
+            let client = |concurrency: usize| {
+                RpcClient::new(http.clone(), &chain_config.rpc_url, RpcSettings { concurrency: concurrency.max(1), ..settings.clone() })
+            };
             if chain.is_evm() {
-                let node = EvmChain::from_config(id, chain_config, client(a.rpc_concurrency), client(config.market.rpc_concurrency))?;
+                let node = EvmChain::from_config(id, chain_config, client(settings.concurrency), client(background_concurrency as usize))?;
                 evm.insert(chain, Arc::new(node));
             } else {
-                solana = Some(Arc::new(SolanaChain::from_config(chain_config, client(a.rpc_concurrency))?));
+                solana = Some(Arc::new(SolanaChain::from_config(chain_config, client(settings.concurrency))?));
             }
         }
         Ok(Chains { evm, solana })

@@ -3,12 +3,12 @@
 //! Every check is tri-state (detected, clear, or unknown with a reason) and
 //! every signal carries its evidence.
 
-use alloy_primitives::{Address, U256};
+use alloy_primitives::Address;
 use riskintel_api::{CheckId, Pool, Severity, SignalCategory, TokenMeta, TradeSimulation};
 use serde_json::json;
 
 use super::code::{self, Capability};
-use super::facts::{EvmFacts, OwnerFact};
+use super::facts::{addr, EvmFacts, OwnerFact};
 use super::{distribution, liquidity};
 use crate::chains::evm::abi::units;
 use crate::config::AllowlistEntry;
@@ -21,19 +21,6 @@ pub struct Assessment {
     pub verdict: Verdict,
     /// Metadata.
     pub meta: TokenMeta,
-}
-
-/// A share of a whole, 0..1.
-pub(super) fn share(part: U256, whole: U256) -> f64 {
-    if whole.is_zero() {
-        return 0.0;
-    }
-    units(part, 0) / units(whole, 0)
-}
-
-/// An address as the API writes it.
-pub(super) fn addr(a: &Address) -> String {
-    a.to_checksum(None)
 }
 
 /// Assess an EVM token: every check recorded, the verdict and the metadata.

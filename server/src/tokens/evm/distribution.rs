@@ -5,9 +5,7 @@ use alloy_primitives::{Address, U256};
 use riskintel_api::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
-use super::checks::{addr, share};
-use super::facts::EvmFacts;
-use super::liquidity::token_age_seconds;
+use super::facts::{addr, share, EvmFacts};
 use crate::scoring::{pct, Builder};
 
 /// Record the distribution and age checks.
@@ -78,7 +76,7 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
     }
 
     // Age.
-    match token_age_seconds(facts) {
+    match facts.age_seconds() {
         Some(age) if age < 7 * 86_400 => {
             let (severity, weight, band) = if age < 3_600 {
                 (Severity::High, 0.25, "less than an hour")

@@ -18,7 +18,7 @@ use riskintel_api::TradeSimulation;
 use serde_json::json;
 
 use super::holders::{HolderIndex, IndexError};
-use crate::chains::evm::abi::{string_or_bytes32, IBeacon, IERC20, IUniswapV2Pair};
+use crate::chains::evm::abi::{string_or_bytes32, units, IBeacon, IERC20, IUniswapV2Pair};
 use crate::chains::evm::multicall::Multicall;
 use crate::chains::evm::pools::{self, PairLookup, PoolReads, PoolState};
 use crate::chains::evm::types::{slot_address, Block, BlockTag};
@@ -143,6 +143,26 @@ pub struct EvmFacts {
     pub simulations: Vec<TradeSimulation>,
     /// Why simulation did not run (on some or all pools).
     pub simulation_gaps: Vec<String>,
+}
+
+impl EvmFacts {
+    /// The token's age from its first transfer, in chain time.
+    pub fn age_seconds(&self) -> Option<i64> {
+        self.first_transfer_time.map(|t| (self.block_time - t).max(0))
+    }
+}
+
+/// A share of a whole, 0..1.
+pub fn share(part: U256, whole: U256) -> f64 {
+    if whole.is_zero() {
+        return 0.0;
+    }
+    units(part, 0) / units(whole, 0)
+}
+
+/// An address as the API writes it.
+pub fn addr(a: &Address) -> String {
+    a.to_checksum(None)
 }
 
 fn storage_at(batch: &mut Batch, token: Address, slot: &str) -> crate::chains::rpc::Slot<B256> {

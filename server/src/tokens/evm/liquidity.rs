@@ -6,8 +6,7 @@ use alloy_primitives::Address;
 use riskintel_api::{CheckId, Pool, Severity, SignalCategory};
 use serde_json::json;
 
-use super::checks::{addr, share};
-use super::facts::EvmFacts;
+use super::facts::{addr, share, EvmFacts};
 use crate::chains::evm::abi::units;
 use crate::scoring::{pct, usd, Builder};
 
@@ -24,11 +23,6 @@ pub struct Liquidity {
     pub total_usd: Option<f64>,
     /// The token's price from the deepest priced pool.
     pub price_usd: Option<f64>,
-}
-
-/// The token's age from its first transfer, in chain time.
-pub(super) fn token_age_seconds(facts: &EvmFacts) -> Option<i64> {
-    facts.first_transfer_time.map(|t| (facts.block_time - t).max(0))
 }
 
 /// Record the liquidity checks.
@@ -110,7 +104,7 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
             .expect("non-empty");
         match deepest.lp_locked_share {
             Some(burned) if burned < 0.95 => {
-                let young = token_age_seconds(facts).is_some_and(|age| age < 7 * 86_400);
+                let young = facts.age_seconds().is_some_and(|age| age < 7 * 86_400);
                 let (severity, weight) = if burned < 0.5 && young { (Severity::Critical, 0.5) } else { (Severity::High, 0.25) };
                 b.detected(
                     CheckId::LpUnlocked,
