@@ -7,6 +7,19 @@ pub mod explain;
 
 use riskintel_api::{Check, CheckId, CheckStatus, Coverage, Evidence, RiskLabel, Severity, Signal, SignalCategory};
 
+/// Weights at the lower edge of a label's band. One signal of such a weight
+/// scores exactly the band's threshold and other signals only raise the
+/// score, so it puts a token in that band at least, on its own — how the
+/// policy's "at least risky" rules are kept without overriding the label.
+pub mod band {
+    /// Caution at least (score 20).
+    pub const CAUTION: f64 = 0.2;
+    /// Risky at least (score 50).
+    pub const RISKY: f64 = 0.5;
+    /// Critical (score 80).
+    pub const CRITICAL: f64 = 0.8;
+}
+
 /// Collects checks and signals as an assessment runs; every check is
 /// recorded exactly once, as detected, clear or unknown.
 pub struct Builder {
@@ -171,6 +184,14 @@ mod tests {
         assert_eq!(label(20.0, 1.0), RiskLabel::Caution);
         assert_eq!(label(79.9, 1.0), RiskLabel::Risky);
         assert_eq!(label(80.0, 1.0), RiskLabel::Critical);
+    }
+
+    #[test]
+    fn a_band_edge_weight_alone_reaches_its_band() {
+        assert_eq!(label(score(&[signal(band::CAUTION)]), 1.0), RiskLabel::Caution);
+        assert_eq!(label(score(&[signal(band::RISKY)]), 1.0), RiskLabel::Risky);
+        assert_eq!(label(score(&[signal(band::CRITICAL)]), 1.0), RiskLabel::Critical);
+        assert_eq!(label(score(&[signal(band::RISKY), signal(0.05)]), 1.0), RiskLabel::Risky, "others only raise it");
     }
 
     #[test]

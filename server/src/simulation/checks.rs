@@ -5,7 +5,7 @@
 use riskintel_api::{CheckId, Severity, SignalCategory, TradeSimulation, TradeStep};
 use serde_json::json;
 
-use crate::scoring::{pct, Builder};
+use crate::scoring::{band, pct, Builder};
 
 /// Every trading check, for recording them as unknown when no simulation ran.
 pub const TRADING_CHECKS: [CheckId; 7] =
@@ -16,16 +16,22 @@ const TAX_FLOOR: f64 = 0.005;
 /// A sell returning less than this share of its value is a honeypot.
 const HONEYPOT_SELL_TAX: f64 = 0.9;
 
-fn tax_band(tax: f64) -> (Severity, f64) {
-    if tax > 0.5 {
-        (Severity::Critical, 0.6)
-    } else if tax > 0.3 {
-        (Severity::High, 0.35)
-    } else if tax > 0.1 {
-        (Severity::Medium, 0.15)
+/// Severity and weight of a measured tax (policy: 10% or more puts a token
+/// in caution at least, 25% in risky, 50% in critical, whoever owns the
+/// contract); `raised` moves it one level up (a fee that can be changed).
+pub fn tax_degree(tax: f64, raised: bool) -> (Severity, f64) {
+    const LEVELS: [(Severity, f64); 4] =
+        [(Severity::Low, 0.05), (Severity::Medium, band::CAUTION), (Severity::High, band::RISKY), (Severity::Critical, band::CRITICAL)];
+    let level = if tax >= 0.5 {
+        3
+    } else if tax >= 0.25 {
+        2
+    } else if tax >= 0.1 {
+        1
     } else {
-        (Severity::Low, 0.05)
-    }
+        0
+    };
+    LEVELS[(level + usize::from(raised)).min(3)]
 }
 
 /// Record the trading checks from the simulation of the deepest simulated pool.
@@ -55,7 +61,7 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
     b.clear(CheckId::CannotBuy);
     match sim.buy.tax {
         Some(tax) if tax > TAX_FLOOR => {
-            let (severity, weight) = tax_band(tax);
+            let (severity, weight) = tax_degree(tax, false);
             b.detected(
                 CheckId::BuyTax,
                 SignalCategory::Trading,
@@ -146,7 +152,7 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
     }
     match sell.tax {
         Some(tax) if tax > TAX_FLOOR => {
-            let (severity, weight) = tax_band(tax);
+            let (severity, weight) = tax_degree(tax, false);
             b.detected(
                 CheckId::SellTax,
                 SignalCategory::Trading,
@@ -163,3 +169,18 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn taxes_follow_the_policy_bands() {
+        assert_eq!(tax_degree(0.03, false), (Severity::Low, 0.05));
+        assert_eq!(tax_degree(0.10, false), (Severity::Medium, band::CAUTION));
+        assert_eq!(tax_degree(0.25, false), (Severity::High, band::RISKY));
+        assert_eq!(tax_degree(0.50, false), (Severity::Critical, band::CRITICAL));
+        assert_eq!(tax_degree(0.10, true), (Severity::High, band::RISKY));
+        assert_eq!(tax_degree(0.99, true), (Severity::Critical, band::CRITICAL));
+    }
+}

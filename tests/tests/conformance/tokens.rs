@@ -36,7 +36,8 @@ const EXPECTATIONS: &[Expect] = &[
     },
     Expect {
         token: "mintable",
-        labels: &[RiskLabel::Caution, RiskLabel::Risky],
+        // Policy: an owner who can mint at will puts a token in risky at least.
+        labels: &[RiskLabel::Risky, RiskLabel::Critical],
         present: &["mint_capability", "owner_not_renounced", "lp_unlocked", "owner_holds_lp"],
         absent: &["blacklist_capability", "pause_capability", "upgradeable_proxy", "low_liquidity"],
     },
@@ -60,7 +61,8 @@ const EXPECTATIONS: &[Expect] = &[
     },
     Expect {
         token: "proxy",
-        labels: &[RiskLabel::Caution, RiskLabel::Risky],
+        // Policy: an EOA that can replace the code puts a token in risky at least.
+        labels: &[RiskLabel::Risky, RiskLabel::Critical],
         present: &["upgradeable_proxy", "proxy_admin_is_eoa"],
         absent: &["mint_capability", "low_liquidity"],
     },
@@ -78,7 +80,8 @@ const EXPECTATIONS: &[Expect] = &[
     },
     Expect {
         token: "thin",
-        labels: &[RiskLabel::Caution],
+        // Policy: under $5,000 in all pools puts a token in risky at least.
+        labels: &[RiskLabel::Risky],
         present: &["low_liquidity"],
         absent: &["no_liquidity", "whale_concentration", "lp_unlocked"],
     },

@@ -12,7 +12,7 @@ use super::facts::{addr, EvmFacts, OwnerFact};
 use super::{distribution, liquidity};
 use crate::chains::evm::abi::units;
 use crate::config::AllowlistEntry;
-use crate::scoring::{Builder, Verdict};
+use crate::scoring::{band, Builder, Verdict};
 use crate::simulation;
 
 /// The verdict and metadata of one token.
@@ -107,7 +107,7 @@ fn assess_contract(b: &mut Builder, token: Address, facts: &EvmFacts, allow: Opt
     // Privileged powers in the code.
     let issuer_note = allow.map(|a| format!("{} is an allow-listed issuer: {}", a.issuer, a.reason));
     let powers: [(Capability, CheckId, &str, Severity, f64, SignalCategory, bool); 7] = [
-        (Capability::Mint, CheckId::MintCapability, "Owner can mint", Severity::High, 0.35, SignalCategory::Contract, true),
+        (Capability::Mint, CheckId::MintCapability, "Owner can mint", Severity::High, band::RISKY, SignalCategory::Contract, true),
         (Capability::Blacklist, CheckId::BlacklistCapability, "Addresses can be blacklisted", Severity::High, 0.35, SignalCategory::Trading, true),
         (Capability::Pause, CheckId::PauseCapability, "Transfers can be paused", Severity::Medium, 0.2, SignalCategory::Trading, true),
         (Capability::SetFees, CheckId::TaxModifiable, "Fees can be changed", Severity::High, 0.3, SignalCategory::Trading, false),
@@ -131,11 +131,12 @@ fn assess_contract(b: &mut Builder, token: Address, facts: &EvmFacts, allow: Opt
             };
             b.detected(id, category, severity, weight, title, format!("The code has {functions}, callable by {who}."), &code_rpc, raw);
         } else {
+            // Power times control: renounced, nobody holds it.
             b.detected(
                 id,
                 category,
-                Severity::Low,
-                0.05,
+                Severity::Info,
+                0.0,
                 title,
                 format!("The code has {functions}, but ownership is renounced, so an owner-only call can no longer be made."),
                 &code_rpc,
@@ -198,7 +199,7 @@ fn assess_contract(b: &mut Builder, token: Address, facts: &EvmFacts, allow: Opt
             CheckId::ProxyAdminIsEoa,
             SignalCategory::Ownership,
             Severity::High,
-            0.3,
+            band::RISKY,
             "Proxy admin is a single key",
             format!("The proxy admin {} is an externally owned account: one private key can replace the token's code at any time.", addr(&admin)),
             proxy_rpc,

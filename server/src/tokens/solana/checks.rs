@@ -10,8 +10,9 @@ use super::facts::SolanaFacts;
 use crate::chains::solana::layouts;
 use crate::chains::solana::{self as sol, Pubkey, SolanaChain};
 use crate::config::AllowlistEntry;
-use crate::scoring::{pct, Builder};
-use crate::tokens::evm::liquidity::{LOW_LIQUIDITY_HIGH_USD, LOW_LIQUIDITY_MEDIUM_USD};
+use crate::scoring::{band, pct, Builder};
+use crate::simulation::checks::tax_degree;
+use crate::tokens::evm::liquidity::low_liquidity_degree;
 
 fn amount_units(amount: u64, decimals: u8) -> f64 {
     amount as f64 / 10f64.powi(decimals as i32)
@@ -41,7 +42,7 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
         None => b.detected(id, SignalCategory::Contract, severity, weight, title, detail, mint_rpc, raw),
     };
     match f.mint.mint_authority {
-        Some(a) => issuer(&mut b, CheckId::MintAuthorityActive, Severity::High, 0.35, "Mint authority is active", format!("{} can mint new tokens at will.", sol::encode(&a)), json!({"mint_authority": sol::encode(&a)})),
+        Some(a) => issuer(&mut b, CheckId::MintAuthorityActive, Severity::High, band::RISKY, "Mint authority is active", format!("{} can mint new tokens at will.", sol::encode(&a)), json!({"mint_authority": sol::encode(&a)})),
         None => b.clear(CheckId::MintAuthorityActive),
     }
     match f.mint.freeze_authority {
@@ -49,7 +50,7 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
         None => b.clear(CheckId::FreezeAuthorityActive),
     }
     match f.mint.permanent_delegate {
-        Some(a) => issuer(&mut b, CheckId::PermanentDelegate, Severity::Critical, 0.6, "Permanent delegate", format!("{} can move or burn tokens from any account, without the holder's signature.", sol::encode(&a)), json!({"delegate": sol::encode(&a)})),
+        Some(a) => issuer(&mut b, CheckId::PermanentDelegate, Severity::Critical, band::CRITICAL, "Permanent delegate", format!("{} can move or burn tokens from any account, without the holder's signature.", sol::encode(&a)), json!({"delegate": sol::encode(&a)})),
         None => b.clear(CheckId::PermanentDelegate),
     }
     match f.mint.pausable {
@@ -75,8 +76,9 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
     }
     match &f.mint.transfer_fee {
         Some(fee) if fee.basis_points > 0 => {
-            let level = if fee.basis_points > 1000 { 2 } else if fee.basis_points > 500 { 1 } else { 0 } + usize::from(fee.config_authority.is_some());
-            let (severity, weight) = [(Severity::Low, 0.05), (Severity::Medium, 0.15), (Severity::High, 0.3), (Severity::Critical, 0.5)][level.min(3)];
+            // A fee on every transfer is a tax on every sell: the tax bands,
+            // one level more when its authority can change it.
+            let (severity, weight) = tax_degree(fee.basis_points as f64 / 10_000.0, fee.config_authority.is_some());
             b.detected(
                 CheckId::TransferFee,
                 SignalCategory::Trading,
@@ -207,8 +209,7 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
         b.clear(CheckId::NoLiquidity);
         if !priced {
             b.unknown(CheckId::LowLiquidity, "the pools' quote tokens have no USD price (no price pool is configured or readable)");
-        } else if liquidity_total < LOW_LIQUIDITY_MEDIUM_USD {
-            let (severity, weight) = if liquidity_total < LOW_LIQUIDITY_HIGH_USD { (Severity::High, 0.3) } else { (Severity::Medium, 0.15) };
+        } else if let Some((severity, weight)) = low_liquidity_degree(liquidity_total) {
             b.detected(CheckId::LowLiquidity, SignalCategory::Liquidity, severity, weight, "Low liquidity", format!("The Raydium CPMM pools hold ${liquidity_total:.2} of liquidity."), pools_rpc, json!({"liquidity_usd": liquidity_total}));
         } else {
             b.clear(CheckId::LowLiquidity);
