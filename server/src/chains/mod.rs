@@ -58,6 +58,11 @@ impl Chain {
         Chain::ALL.into_iter().find(|c| c.id() == text)
     }
 
+    /// Parse a chain id given by a user: 422 material when unknown.
+    pub fn from_id(text: &str) -> Result<Chain, InputError> {
+        Chain::parse(text).ok_or_else(|| InputError::UnknownChain(text.to_string()))
+    }
+
     /// Whether the chain is EVM.
     pub fn is_evm(self) -> bool {
         self != Chain::Sol

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use riskintel_api::{Alert, AlertFilter};
 
-use crate::chains::{Chain, InputError};
+use crate::chains::Chain;
 use crate::store::{AlertQuery, Store};
 use crate::tokens::AnalysisError;
 
@@ -26,7 +26,7 @@ impl Feed {
     /// A page of the alert feed, newest first, after `before_id`.
     pub async fn page(&self, filter: &AlertFilter, before_id: Option<i64>, limit: usize) -> Result<Vec<(Alert, i64)>, AnalysisError> {
         if let Some(chain) = filter.chain.as_deref() {
-            Chain::parse(chain).ok_or_else(|| InputError::UnknownChain(chain.to_string()))?;
+            Chain::from_id(chain)?;
         }
         let query = AlertQuery {
             chain: filter.chain.clone(),

@@ -42,7 +42,7 @@ impl Market {
 
     fn chain_filter(chain: Option<&str>) -> Result<Option<Chain>, AnalysisError> {
         chain
-            .map(|c| Chain::parse(c).ok_or_else(|| crate::chains::InputError::UnknownChain(c.to_string()).into()))
+            .map(|c| Chain::from_id(c).map_err(AnalysisError::from))
             .transpose()
     }
 

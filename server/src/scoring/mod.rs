@@ -20,6 +20,41 @@ pub mod band {
     pub const CRITICAL: f64 = 0.8;
 }
 
+/// Liquidity under this many dollars in all pools together puts a token in
+/// `risky` at least (policy).
+pub const LOW_LIQUIDITY_RISKY_USD: f64 = 5_000.0;
+/// Liquidity under this many dollars puts a token in `caution` at least.
+pub const LOW_LIQUIDITY_CAUTION_USD: f64 = 50_000.0;
+
+/// Severity and weight of low liquidity, by the dollars in all pools.
+pub fn low_liquidity_degree(usd: f64) -> Option<(Severity, f64)> {
+    if usd < LOW_LIQUIDITY_RISKY_USD {
+        Some((Severity::High, band::RISKY))
+    } else if usd < LOW_LIQUIDITY_CAUTION_USD {
+        Some((Severity::Medium, band::CAUTION))
+    } else {
+        None
+    }
+}
+
+/// Severity and weight of a measured tax (policy: 10% or more puts a token
+/// in caution at least, 25% in risky, 50% in critical, whoever owns the
+/// contract); `raised` moves it one level up (a fee that can be changed).
+pub fn tax_degree(tax: f64, raised: bool) -> (Severity, f64) {
+    const LEVELS: [(Severity, f64); 4] =
+        [(Severity::Low, 0.05), (Severity::Medium, band::CAUTION), (Severity::High, band::RISKY), (Severity::Critical, band::CRITICAL)];
+    let level = if tax >= 0.5 {
+        3
+    } else if tax >= 0.25 {
+        2
+    } else if tax >= 0.1 {
+        1
+    } else {
+        0
+    };
+    LEVELS[(level + usize::from(raised)).min(3)]
+}
+
 /// Collects checks and signals as an assessment runs; every check is
 /// recorded exactly once, as detected, clear or unknown.
 pub struct Builder {
@@ -69,11 +104,6 @@ impl Builder {
     /// The check could not run.
     pub fn unknown(&mut self, id: CheckId, reason: impl Into<String>) {
         self.checks.push(Check { id, status: CheckStatus::Unknown, reason: Some(reason.into()) });
-    }
-
-    /// The signals found so far.
-    pub fn signals(&self) -> &[Signal] {
-        &self.signals
     }
 
     /// Score, label and coverage of what was recorded.
@@ -184,6 +214,25 @@ mod tests {
         assert_eq!(label(20.0, 1.0), RiskLabel::Caution);
         assert_eq!(label(79.9, 1.0), RiskLabel::Risky);
         assert_eq!(label(80.0, 1.0), RiskLabel::Critical);
+    }
+
+    #[test]
+    fn liquidity_bands_follow_the_policy() {
+        let label_of = |usd: f64| label(score(&[signal(low_liquidity_degree(usd).map_or(0.0, |(_, w)| w))]), 1.0);
+        assert_eq!(label_of(4_999.0), RiskLabel::Risky);
+        assert_eq!(label_of(5_000.0), RiskLabel::Caution);
+        assert_eq!(label_of(49_999.0), RiskLabel::Caution);
+        assert_eq!(label_of(50_000.0), RiskLabel::Safe);
+    }
+
+    #[test]
+    fn taxes_follow_the_policy_bands() {
+        assert_eq!(tax_degree(0.03, false), (Severity::Low, 0.05));
+        assert_eq!(tax_degree(0.10, false), (Severity::Medium, band::CAUTION));
+        assert_eq!(tax_degree(0.25, false), (Severity::High, band::RISKY));
+        assert_eq!(tax_degree(0.50, false), (Severity::Critical, band::CRITICAL));
+        assert_eq!(tax_degree(0.10, true), (Severity::High, band::RISKY));
+        assert_eq!(tax_degree(0.99, true), (Severity::Critical, band::CRITICAL));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use riskintel_api::{CheckId, Severity, SignalCategory, TradeSimulation, TradeStep};
 use serde_json::json;
 
-use crate::scoring::{band, pct, Builder};
+use crate::scoring::{pct, tax_degree, Builder};
 
 /// Every trading check, for recording them as unknown when no simulation ran.
 pub const TRADING_CHECKS: [CheckId; 7] =
@@ -15,24 +15,6 @@ pub const TRADING_CHECKS: [CheckId; 7] =
 const TAX_FLOOR: f64 = 0.005;
 /// A sell returning less than this share of its value is a honeypot.
 const HONEYPOT_SELL_TAX: f64 = 0.9;
-
-/// Severity and weight of a measured tax (policy: 10% or more puts a token
-/// in caution at least, 25% in risky, 50% in critical, whoever owns the
-/// contract); `raised` moves it one level up (a fee that can be changed).
-pub fn tax_degree(tax: f64, raised: bool) -> (Severity, f64) {
-    const LEVELS: [(Severity, f64); 4] =
-        [(Severity::Low, 0.05), (Severity::Medium, band::CAUTION), (Severity::High, band::RISKY), (Severity::Critical, band::CRITICAL)];
-    let level = if tax >= 0.5 {
-        3
-    } else if tax >= 0.25 {
-        2
-    } else if tax >= 0.1 {
-        1
-    } else {
-        0
-    };
-    LEVELS[(level + usize::from(raised)).min(3)]
-}
 
 /// Record the trading checks from the simulation of the deepest simulated pool.
 pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
@@ -166,21 +148,5 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
         }
         Some(_) => b.clear(CheckId::SellTax),
         None => b.unknown(CheckId::SellTax, "the full sell failed, so its tax could not be measured"),
-    }
-}
-
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn taxes_follow_the_policy_bands() {
-        assert_eq!(tax_degree(0.03, false), (Severity::Low, 0.05));
-        assert_eq!(tax_degree(0.10, false), (Severity::Medium, band::CAUTION));
-        assert_eq!(tax_degree(0.25, false), (Severity::High, band::RISKY));
-        assert_eq!(tax_degree(0.50, false), (Severity::Critical, band::CRITICAL));
-        assert_eq!(tax_degree(0.10, true), (Severity::High, band::RISKY));
-        assert_eq!(tax_degree(0.99, true), (Severity::Critical, band::CRITICAL));
     }
 }

@@ -73,7 +73,7 @@ pub struct Planned {
 /// token, the pool and the block, so it is nobody's (never the deployer's
 /// or the owner's) and an analysis of an unchanged chain is repeatable.
 fn fresh_address(token: Address, pair: Address, block: &BlockTag, role: &str) -> Address {
-    let seed = format!("riskintel simulation {token:#x} {pair:#x} {} {role}", serde_json::json!(block));
+    let seed = format!("riskintel simulation {token:#x} {pair:#x} {block:?} {role}");
     Address::from_slice(&keccak256(seed.as_bytes())[12..])
 }
 

@@ -15,7 +15,7 @@ use super::{evm, solana, AnalysisError, Target, TokenRef};
 use crate::chains::evm::abi::units;
 use crate::chains::evm::logs::ScanLimits;
 use crate::chains::registry::Chains;
-use crate::chains::{parse_evm_address, Chain, InputError};
+use crate::chains::{parse_evm_address, Chain};
 use crate::clock::Clock;
 use crate::config::{AllowlistEntry, Config};
 use crate::store::{Store, TrackedPair, TrackedSource, TrackedToken};
@@ -97,7 +97,7 @@ impl Analyzer {
 
     /// Validate an EVM chain and address.
     pub fn token_ref(&self, chain: &str, address: &str) -> Result<TokenRef, AnalysisError> {
-        let chain_id = Chain::parse(chain).ok_or_else(|| InputError::UnknownChain(chain.to_string()))?;
+        let chain_id = Chain::from_id(chain)?;
         if !chain_id.is_evm() {
             return Err(AnalysisError::ChainNotServed(format!("chain: analysis on {chain:?} is not available on this server yet")));
         }

@@ -113,9 +113,4 @@ impl EvmChain {
     pub fn quotes(&self) -> impl Iterator<Item = &Quote> {
         std::iter::once(&self.wrapped).chain(&self.stables)
     }
-
-    /// The quote asset at `address`, if it is one.
-    pub fn quote(&self, address: Address) -> Option<&Quote> {
-        self.quotes().find(|q| q.address == address)
-    }
 }

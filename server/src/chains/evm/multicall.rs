@@ -51,9 +51,10 @@ impl Multicall {
 
     /// Put it in `batch` as one `eth_call` to Multicall3 at `multicall`.
     pub fn into_batch(self, batch: &mut Batch, multicall: Address, block: &BlockTag) -> Pending {
-        let data = IMulticall3::aggregate3Call { calls: self.calls.clone() }.abi_encode();
+        let expected = self.calls.len();
+        let data = IMulticall3::aggregate3Call { calls: self.calls }.abi_encode();
         let slot = batch.call::<Bytes>("eth_call", json!([{"to": multicall, "data": Bytes::from(data)}, block]));
-        Pending { slot, expected: self.calls.len(), multicall }
+        Pending { slot, expected, multicall }
     }
 }
 

@@ -1,10 +1,9 @@
 //! Typed answers of EVM nodes: blocks, logs, quantities. Decoded with
 //! serde at the edge, so nothing above reads raw JSON.
 
-use alloy_primitives::{Address, Bytes, B256, U256, U64};
+use alloy_primitives::{Address, Bytes, B256, U64};
 use serde::{Deserialize, Serialize};
 
-use crate::chains::rpc::RpcError;
 
 /// A block as `eth_getBlockByNumber(…, false)` answers it (the fields we use).
 #[derive(Clone, Debug, Deserialize)]
@@ -94,11 +93,6 @@ pub fn address_topic(address: Address) -> B256 {
 pub fn slot_address(word: B256) -> Option<Address> {
     let address = Address::from_word(word);
     (!address.is_zero()).then_some(address)
-}
-
-/// A quantity answer (`eth_getBalance`) decoded.
-pub fn quantity(value: serde_json::Value) -> Result<U256, RpcError> {
-    serde_json::from_value(value).map_err(|_| RpcError::Upstream("not a hex quantity".into()))
 }
 
 #[cfg(test)]

@@ -8,24 +8,7 @@ use serde_json::json;
 
 use super::facts::{addr, share, EvmFacts};
 use crate::chains::evm::abi::units;
-use crate::scoring::{band, pct, usd, Builder};
-
-/// Liquidity under this many dollars in all pools together puts a token in
-/// `risky` at least (policy).
-pub const LOW_LIQUIDITY_RISKY_USD: f64 = 5_000.0;
-/// Liquidity under this many dollars puts a token in `caution` at least.
-pub const LOW_LIQUIDITY_CAUTION_USD: f64 = 50_000.0;
-
-/// Severity and weight of low liquidity, by the dollars in all pools.
-pub fn low_liquidity_degree(usd: f64) -> Option<(Severity, f64)> {
-    if usd < LOW_LIQUIDITY_RISKY_USD {
-        Some((Severity::High, band::RISKY))
-    } else if usd < LOW_LIQUIDITY_CAUTION_USD {
-        Some((Severity::Medium, band::CAUTION))
-    } else {
-        None
-    }
-}
+use crate::scoring::{low_liquidity_degree, pct, usd, Builder};
 
 /// What the liquidity checks found, for the metadata.
 pub struct Liquidity {
@@ -173,30 +156,4 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
         }
     }
     Liquidity { pools, total_usd: priced_any.then_some(liquidity_total), price_usd }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scoring::{label, score};
-
-    #[test]
-    fn liquidity_bands_follow_the_policy() {
-        let label_of = |usd: f64| {
-            let weight = low_liquidity_degree(usd).map_or(0.0, |(_, w)| w);
-            label(score(&[riskintel_api::Signal {
-                id: CheckId::LowLiquidity,
-                severity: Severity::Info,
-                weight,
-                category: SignalCategory::Liquidity,
-                title: String::new(),
-                detail: String::new(),
-                evidence: riskintel_api::Evidence { rpc: String::new(), block: None, raw: json!(null) },
-            }]), 1.0)
-        };
-        assert_eq!(label_of(4_999.0), riskintel_api::RiskLabel::Risky);
-        assert_eq!(label_of(5_000.0), riskintel_api::RiskLabel::Caution);
-        assert_eq!(label_of(49_999.0), riskintel_api::RiskLabel::Caution);
-        assert_eq!(label_of(50_000.0), riskintel_api::RiskLabel::Safe);
-    }
 }

@@ -10,9 +10,7 @@ use super::facts::SolanaFacts;
 use crate::chains::solana::layouts;
 use crate::chains::solana::{self as sol, Pubkey, SolanaChain};
 use crate::config::AllowlistEntry;
-use crate::scoring::{band, pct, Builder};
-use crate::simulation::checks::tax_degree;
-use crate::tokens::evm::liquidity::low_liquidity_degree;
+use crate::scoring::{band, low_liquidity_degree, pct, tax_degree, Builder};
 
 fn amount_units(amount: u64, decimals: u8) -> f64 {
     amount as f64 / 10f64.powi(decimals as i32)
