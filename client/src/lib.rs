@@ -43,8 +43,8 @@ impl Client {
     /// `x-api-key` header of every request (marked sensitive, so it is
     /// never printed by `Debug` or logged by reqwest).
     pub fn with_api_key(base_url: &str, api_key: &str) -> Result<Self, ClientBuildError> {
-        let mut value =
-            reqwest::header::HeaderValue::from_str(api_key).map_err(|_| ClientBuildError::InvalidKey)?;
+        let mut value = reqwest::header::HeaderValue::from_str(api_key)
+            .map_err(|_| ClientBuildError::InvalidKey)?;
         value.set_sensitive(true);
         let mut headers = reqwest::header::HeaderMap::new();
         headers.insert(API_KEY_HEADER, value);

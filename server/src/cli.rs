@@ -133,7 +133,10 @@ pub async fn main() -> anyhow::Result<()> {
     }
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     match cli.command {
-        Command::Serve { listen, no_bootstrap } => {
+        Command::Serve {
+            listen,
+            no_bootstrap,
+        } => {
             if let Some(listen) = listen {
                 config.listen = listen;
             }
@@ -146,7 +149,10 @@ pub async fn main() -> anyhow::Result<()> {
         Command::Migrate => {
             let store = open(&config).await?;
             store.close().await;
-            println!("database {} is up to date", crate::redact_url(&config.database_url));
+            println!(
+                "database {} is up to date",
+                crate::redact_url(&config.database_url)
+            );
             Ok(())
         }
         Command::Accounts(command) => {
@@ -165,14 +171,23 @@ pub async fn main() -> anyhow::Result<()> {
 }
 
 async fn open(config: &Config) -> anyhow::Result<Arc<dyn Store>> {
-    store::open(&config.database_url)
-        .await
-        .with_context(|| format!("opening database {}", crate::redact_url(&config.database_url)))
+    store::open(&config.database_url).await.with_context(|| {
+        format!(
+            "opening database {}",
+            crate::redact_url(&config.database_url)
+        )
+    })
 }
 
 async fn serve(config: Config, clock: Arc<dyn Clock>, bootstrap: bool) -> anyhow::Result<()> {
     let log = logging::logger(&config.log_level, LogSink::Stderr);
-    let mut server = crate::start(crate::ServerOptions { config, clock, log: log.clone(), bootstrap }).await?;
+    let mut server = crate::start(crate::ServerOptions {
+        config,
+        clock,
+        log: log.clone(),
+        bootstrap,
+    })
+    .await?;
     if let Some(owner) = &server.bootstrapped {
         println!(
             "Created the owner account {} on the pro_plus plan.\n\
@@ -242,7 +257,10 @@ async fn accounts_command(
             if !store.account_set_plan(&account, plan).await? {
                 bail!("no account {account:?}");
             }
-            println!("account {account} is now on {}", riskintel_api::WireName::wire_name(plan));
+            println!(
+                "account {account} is now on {}",
+                riskintel_api::WireName::wire_name(plan)
+            );
         }
         AccountsCommand::List { json } => {
             let accounts = store.account_list().await?;
@@ -254,7 +272,13 @@ async fn accounts_command(
                 println!("{}", serde_json::Value::Array(rows));
             } else {
                 for a in accounts {
-                    println!("{}  {:<8}  {}  {}", a.id, riskintel_api::WireName::wire_name(a.plan), a.created_at, a.name);
+                    println!(
+                        "{}  {:<8}  {}  {}",
+                        a.id,
+                        riskintel_api::WireName::wire_name(a.plan),
+                        a.created_at,
+                        a.name
+                    );
                 }
             }
         }
@@ -269,7 +293,12 @@ async fn keys_command(
 ) -> anyhow::Result<()> {
     let keys = Keys::new(store.clone(), clock.clone());
     match command {
-        KeysCommand::Create { account, name, scopes, json } => {
+        KeysCommand::Create {
+            account,
+            name,
+            scopes,
+            json,
+        } => {
             let Some(account) = store.account_get(&account).await? else {
                 bail!("no account {account:?}");
             };
@@ -284,7 +313,10 @@ async fn keys_command(
             };
             let issued = keys.create(&account, &name, scopes, None, None).await?;
             if json {
-                println!("{}", json!({"key_id": issued.record.id, "key": issued.key, "scopes": issued.record.scopes}));
+                println!(
+                    "{}",
+                    json!({"key_id": issued.record.id, "key": issued.key, "scopes": issued.record.scopes})
+                );
             } else {
                 println!("key id: {}", issued.record.id);
                 println!("key:    {}   (shown only this once)", issued.key);
@@ -301,7 +333,13 @@ async fn keys_command(
             } else {
                 for k in records {
                     let scopes: Vec<_> = k.scopes.iter().map(|s| s.as_str()).collect();
-                    println!("{}  {}  {}  {}", k.id, k.created_at, k.name, scopes.join(","));
+                    println!(
+                        "{}  {}  {}  {}",
+                        k.id,
+                        k.created_at,
+                        k.name,
+                        scopes.join(",")
+                    );
                 }
             }
         }

@@ -36,7 +36,9 @@ pub struct ManualClock {
 impl ManualClock {
     /// A clock showing `start`.
     pub fn new(start: DateTime<Utc>) -> Self {
-        ManualClock { now: Mutex::new(start) }
+        ManualClock {
+            now: Mutex::new(start),
+        }
     }
 
     /// Move the clock forward.

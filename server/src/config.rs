@@ -184,27 +184,63 @@ impl Default for Config {
 }
 
 fn default_allowlist() -> Vec<AllowlistEntry> {
-    let entry = |chain: &str, address: &str, issuer: &str| AllowlistEntry {
+    let entry = |chain: &str, address: &str, issuer: &str| {
+        AllowlistEntry {
         chain: chain.into(),
         address: address.into(),
         issuer: issuer.into(),
         reason: format!("{issuer} is a regulated issuer; minting, freezing and pausing are part of its compliance obligations"),
+    }
     };
     vec![
-        entry("eth", "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", "Circle"),
-        entry("eth", "0xdAC17F958D2ee523a2206206994597C13D831ec7", "Tether"),
-        entry("base", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", "Circle"),
-        entry("arb", "0xaf88d065e77c8cC2239327C5EDb3A432268e5831", "Circle"),
-        entry("poly", "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", "Circle"),
-        entry("avax", "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E", "Circle"),
-        entry("sol", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "Circle"),
-        entry("sol", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", "Tether"),
+        entry(
+            "eth",
+            "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+            "Circle",
+        ),
+        entry(
+            "eth",
+            "0xdAC17F958D2ee523a2206206994597C13D831ec7",
+            "Tether",
+        ),
+        entry(
+            "base",
+            "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+            "Circle",
+        ),
+        entry(
+            "arb",
+            "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
+            "Circle",
+        ),
+        entry(
+            "poly",
+            "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359",
+            "Circle",
+        ),
+        entry(
+            "avax",
+            "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E",
+            "Circle",
+        ),
+        entry(
+            "sol",
+            "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+            "Circle",
+        ),
+        entry(
+            "sol",
+            "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
+            "Tether",
+        ),
     ]
 }
 
 impl Default for AuthConfig {
     fn default() -> Self {
-        AuthConfig { failed_auth_per_minute: 60 }
+        AuthConfig {
+            failed_auth_per_minute: 60,
+        }
     }
 }
 
@@ -217,26 +253,33 @@ impl Config {
         let mut tree = toml::Table::try_from(Config::default())
             .map_err(|e| ConfigError::Invalid(e.to_string()))?;
         if let Some(path) = file {
-            let text = std::fs::read_to_string(path)
-                .map_err(|source| ConfigError::Read { path: path.display().to_string(), source })?;
+            let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                path: path.display().to_string(),
+                source,
+            })?;
             let from_file: toml::Table = text
                 .parse()
                 .map_err(|e| ConfigError::Invalid(format!("{}: {e}", path.display())))?;
             merge(&mut tree, from_file);
         }
         for (name, value) in env {
-            let Some(rest) = name.strip_prefix(ENV_PREFIX) else { continue };
+            let Some(rest) = name.strip_prefix(ENV_PREFIX) else {
+                continue;
+            };
             apply_override(&mut tree, &rest.to_ascii_lowercase(), &value)
                 .map_err(|e| ConfigError::Invalid(format!("{name}: {e}")))?;
         }
-        Config::deserialize(toml::Value::Table(tree)).map_err(|e| ConfigError::Invalid(e.to_string()))
+        Config::deserialize(toml::Value::Table(tree))
+            .map_err(|e| ConfigError::Invalid(e.to_string()))
     }
 }
 
 fn merge(into: &mut toml::Table, from: toml::Table) {
     for (key, value) in from {
         match (into.get_mut(&key), value) {
-            (Some(toml::Value::Table(existing)), toml::Value::Table(table)) => merge(existing, table),
+            (Some(toml::Value::Table(existing)), toml::Value::Table(table)) => {
+                merge(existing, table)
+            }
             (_, value) => {
                 into.insert(key, value);
             }
@@ -268,15 +311,24 @@ fn apply_override(tree: &mut toml::Table, path: &str, value: &str) -> Result<(),
 
 fn parse_like(existing: &toml::Value, value: &str) -> Result<toml::Value, String> {
     Ok(match existing {
-        toml::Value::Integer(_) => {
-            toml::Value::Integer(value.trim().parse().map_err(|_| format!("{value:?} is not an integer"))?)
-        }
-        toml::Value::Boolean(_) => {
-            toml::Value::Boolean(value.trim().parse().map_err(|_| format!("{value:?} is not true or false"))?)
-        }
-        toml::Value::Float(_) => {
-            toml::Value::Float(value.trim().parse().map_err(|_| format!("{value:?} is not a number"))?)
-        }
+        toml::Value::Integer(_) => toml::Value::Integer(
+            value
+                .trim()
+                .parse()
+                .map_err(|_| format!("{value:?} is not an integer"))?,
+        ),
+        toml::Value::Boolean(_) => toml::Value::Boolean(
+            value
+                .trim()
+                .parse()
+                .map_err(|_| format!("{value:?} is not true or false"))?,
+        ),
+        toml::Value::Float(_) => toml::Value::Float(
+            value
+                .trim()
+                .parse()
+                .map_err(|_| format!("{value:?} is not a number"))?,
+        ),
         toml::Value::Table(_) | toml::Value::Array(_) => {
             return Err("names a table; set one of its keys".into());
         }
@@ -289,7 +341,10 @@ mod tests {
     use super::*;
 
     fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
@@ -297,7 +352,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("riskintel-config-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("config.toml");
-        std::fs::write(&file, "listen = \"0.0.0.0:9000\"\n[auth]\nfailed_auth_per_minute = 5\n").unwrap();
+        std::fs::write(
+            &file,
+            "listen = \"0.0.0.0:9000\"\n[auth]\nfailed_auth_per_minute = 5\n",
+        )
+        .unwrap();
         let config = Config::load(
             Some(&file),
             env(&[
@@ -315,16 +374,28 @@ mod tests {
 
     #[test]
     fn chain_rpc_urls_are_overridable_by_environment() {
-        let config = Config::load(None, env(&[("RISKINTEL_CHAINS_ETH_RPC_URL", "http://127.0.0.1:8545")])).unwrap();
+        let config = Config::load(
+            None,
+            env(&[("RISKINTEL_CHAINS_ETH_RPC_URL", "http://127.0.0.1:8545")]),
+        )
+        .unwrap();
         assert_eq!(config.chains["eth"].rpc_url, "http://127.0.0.1:8545");
-        assert_eq!(config.chains["bsc"].rpc_url, Config::default().chains["bsc"].rpc_url);
-        let config = Config::load(None, env(&[("RISKINTEL_ANALYSIS_CACHE_TTL_SECONDS", "5")])).unwrap();
+        assert_eq!(
+            config.chains["bsc"].rpc_url,
+            Config::default().chains["bsc"].rpc_url
+        );
+        let config =
+            Config::load(None, env(&[("RISKINTEL_ANALYSIS_CACHE_TTL_SECONDS", "5")])).unwrap();
         assert_eq!(config.analysis.cache_ttl_seconds, 5);
     }
 
     #[test]
     fn bad_overrides_and_unknown_keys_are_errors() {
-        assert!(Config::load(None, env(&[("RISKINTEL_AUTH_FAILED_AUTH_PER_MINUTE", "many")])).is_err());
+        assert!(Config::load(
+            None,
+            env(&[("RISKINTEL_AUTH_FAILED_AUTH_PER_MINUTE", "many")])
+        )
+        .is_err());
         assert!(Config::load(None, env(&[("RISKINTEL_NO_SUCH_KEY", "1")])).is_err());
         let dir = std::env::temp_dir().join(format!("riskintel-config-bad-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

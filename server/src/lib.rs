@@ -70,11 +70,18 @@ impl RunningServer {
         let _ = self.stop_indexer.send(true);
         if let Some(indexer) = self.indexer {
             let abort = indexer.abort_handle();
-            if tokio::time::timeout(Duration::from_secs(30), indexer).await.is_err() {
+            if tokio::time::timeout(Duration::from_secs(30), indexer)
+                .await
+                .is_err()
+            {
                 abort.abort();
             }
         }
-        let result = self.server.close().await.map_err(|e| anyhow::anyhow!("closing server: {e}"));
+        let result = self
+            .server
+            .close()
+            .await
+            .map_err(|e| anyhow::anyhow!("closing server: {e}"));
         self.store.close().await;
         result
     }
@@ -87,7 +94,12 @@ impl RunningServer {
 
 /// Open the store, migrate it, bootstrap the owner if asked, and start serving.
 pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
-    let ServerOptions { config, clock, log, bootstrap } = options;
+    let ServerOptions {
+        config,
+        clock,
+        log,
+        bootstrap,
+    } = options;
     let bind_address: SocketAddr = config
         .listen
         .parse()
@@ -95,7 +107,11 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     let store = store::open(&config.database_url)
         .await
         .with_context(|| format!("opening database {}", redact_url(&config.database_url)))?;
-    let bootstrapped = if bootstrap { accounts::bootstrap_owner(&store, &clock).await? } else { None };
+    let bootstrapped = if bootstrap {
+        accounts::bootstrap_owner(&store, &clock).await?
+    } else {
+        None
+    };
 
     let a = &config.analysis;
     let rpc = chains::rpc::RpcSettings {
@@ -104,9 +120,23 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         backoff: Duration::from_millis(a.rpc_backoff_ms),
         concurrency: a.rpc_concurrency as usize,
     };
-    let chains = Arc::new(chains::registry::Chains::from_config(&config.chains, &rpc, config.market.rpc_concurrency)?);
-    let analyzer = Arc::new(tokens::Analyzer::new(&config, chains, store.clone(), clock.clone())?);
-    let context = ServerContext::new(store.clone(), clock.clone(), config.auth.failed_auth_per_minute, analyzer.clone());
+    let chains = Arc::new(chains::registry::Chains::from_config(
+        &config.chains,
+        &rpc,
+        config.market.rpc_concurrency,
+    )?);
+    let analyzer = Arc::new(tokens::Analyzer::new(
+        &config,
+        chains,
+        store.clone(),
+        clock.clone(),
+    )?);
+    let context = ServerContext::new(
+        store.clone(),
+        clock.clone(),
+        config.auth.failed_auth_per_minute,
+        analyzer.clone(),
+    );
     let meter = context.meter.clone();
     let api = risk_intel_api_mod::api_description::<RiskIntelImpl>()
         .map_err(|e| anyhow::anyhow!("building the API description: {e}"))?;
@@ -134,8 +164,15 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
 
     let (stop_indexer, stop) = tokio::sync::watch::channel(false);
     let indexer = if config.market.enabled {
-        let indexer = Arc::new(market::indexer::Indexer::new(&config.market, analyzer.clone(), store.clone(), clock.clone()));
-        Some(tokio::spawn(indexer.run(log.new(slog::o!("component" => "market-index")), stop)))
+        let indexer = Arc::new(market::indexer::Indexer::new(
+            &config.market,
+            analyzer.clone(),
+            store.clone(),
+            clock.clone(),
+        ));
+        Some(tokio::spawn(
+            indexer.run(log.new(slog::o!("component" => "market-index")), stop),
+        ))
     } else {
         None
     };
@@ -150,7 +187,16 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         }
     });
     slog::info!(log, "listening"; "address" => %local_addr, "database" => store.backend());
-    Ok(RunningServer { server, pruner, indexer, stop_indexer, local_addr, bootstrapped, store, analyzer })
+    Ok(RunningServer {
+        server,
+        pruner,
+        indexer,
+        stop_indexer,
+        local_addr,
+        bootstrapped,
+        store,
+        analyzer,
+    })
 }
 
 /// A database URL without its password, for messages.

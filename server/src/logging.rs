@@ -20,7 +20,10 @@ pub enum LogSink {
 /// A root logger at `level` (`info`, `debug`, …) writing redacted lines to `sink`.
 pub fn logger(level: &str, sink: LogSink) -> slog::Logger {
     let level = level.parse::<Level>().unwrap_or(Level::Info);
-    let drain = RedactingDrain { level, sink: Mutex::new(sink) };
+    let drain = RedactingDrain {
+        level,
+        sink: Mutex::new(sink),
+    };
     slog::Logger::root(drain.fuse(), slog::o!())
 }
 
@@ -52,7 +55,9 @@ impl Drain for RedactingDrain {
             record.level().as_short_str(),
             record.msg()
         );
-        let _ = record.kv().serialize(record, &mut LineSerializer(&mut line));
+        let _ = record
+            .kv()
+            .serialize(record, &mut LineSerializer(&mut line));
         let _ = values.serialize(record, &mut LineSerializer(&mut line));
         let mut line = redact_secrets(&line);
         line.push('\n');
@@ -60,7 +65,10 @@ impl Drain for RedactingDrain {
             LogSink::Stderr => {
                 let _ = std::io::stderr().write_all(line.as_bytes());
             }
-            LogSink::Buffer(buffer) => buffer.lock().expect("log buffer lock").extend_from_slice(line.as_bytes()),
+            LogSink::Buffer(buffer) => buffer
+                .lock()
+                .expect("log buffer lock")
+                .extend_from_slice(line.as_bytes()),
         }
         Ok(())
     }
@@ -100,10 +108,14 @@ mod tests {
     #[test]
     fn secrets_are_redacted_and_other_text_kept() {
         let secret = "0123456789abcdef".repeat(4);
-        let line = format!("uri=/v1/billing/status?api_key=ri_live_abcdefghijkl.{secret} status=400");
+        let line =
+            format!("uri=/v1/billing/status?api_key=ri_live_abcdefghijkl.{secret} status=400");
         let redacted = redact_secrets(&line);
         assert!(!redacted.contains(&secret));
         assert!(redacted.contains("ri_live_abcdefghijkl.[redacted] status=400"));
-        assert_eq!(redact_secrets("request id 42 deadbeef"), "request id 42 deadbeef");
+        assert_eq!(
+            redact_secrets("request id 42 deadbeef"),
+            "request id 42 deadbeef"
+        );
     }
 }

@@ -23,7 +23,11 @@ fn riskintel(args: &[&str], database_url: &str) -> Output {
 }
 
 fn json_of(output: &Output) -> serde_json::Value {
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     serde_json::from_slice(&output.stdout).expect("JSON output")
 }
 
@@ -45,7 +49,10 @@ fn every_command_has_help() {
     ] {
         let output = riskintel(&args, "sqlite::memory:");
         assert!(output.status.success(), "{args:?}");
-        assert!(String::from_utf8_lossy(&output.stdout).contains("Usage:"), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&output.stdout).contains("Usage:"),
+            "{args:?}"
+        );
     }
 }
 
@@ -56,40 +63,94 @@ fn accounts_and_keys_are_managed_from_the_command_line() {
     assert!(migrated.status.success());
     assert!(String::from_utf8_lossy(&migrated.stdout).contains("up to date"));
 
-    let created = json_of(&riskintel(&["accounts", "create", "--name", "acme", "--plan", "free", "--json"], &url));
+    let created = json_of(&riskintel(
+        &[
+            "accounts", "create", "--name", "acme", "--plan", "free", "--json",
+        ],
+        &url,
+    ));
     let account = created["account_id"].as_str().unwrap().to_string();
     let key = created["key"].as_str().unwrap();
     assert!(account.starts_with("acct_"));
     assert!(key.starts_with(&format!("ri_live_{}.", created["key_id"].as_str().unwrap())));
     assert_eq!(created["plan"], "free");
 
-    let set = riskintel(&["accounts", "set-plan", "--account", &account, "--plan", "pro"], &url);
+    let set = riskintel(
+        &[
+            "accounts",
+            "set-plan",
+            "--account",
+            &account,
+            "--plan",
+            "pro",
+        ],
+        &url,
+    );
     assert!(set.status.success());
     let listed = json_of(&riskintel(&["accounts", "list", "--json"], &url));
     assert_eq!(listed[0]["plan"], "pro");
 
     let made = json_of(&riskintel(
-        &["keys", "create", "--account", &account, "--name", "ci", "--scope", "token:read", "--json"],
+        &[
+            "keys",
+            "create",
+            "--account",
+            &account,
+            "--name",
+            "ci",
+            "--scope",
+            "token:read",
+            "--json",
+        ],
         &url,
     ));
     assert_eq!(made["scopes"], serde_json::json!(["token:read"]));
     let key_id = made["key_id"].as_str().unwrap().to_string();
-    let keys = json_of(&riskintel(&["keys", "list", "--account", &account, "--json"], &url));
+    let keys = json_of(&riskintel(
+        &["keys", "list", "--account", &account, "--json"],
+        &url,
+    ));
     assert_eq!(keys.as_array().unwrap().len(), 2);
-    assert!(!keys.to_string().contains(made["key"].as_str().unwrap()), "listing shows no secret");
+    assert!(
+        !keys.to_string().contains(made["key"].as_str().unwrap()),
+        "listing shows no secret"
+    );
 
-    let dup = riskintel(&["keys", "create", "--account", &account, "--name", "ci"], &url);
+    let dup = riskintel(
+        &["keys", "create", "--account", &account, "--name", "ci"],
+        &url,
+    );
     assert!(!dup.status.success());
     assert!(String::from_utf8_lossy(&dup.stderr).contains("already has a key named"));
 
-    assert!(riskintel(&["keys", "revoke", "--key-id", &key_id], &url).status.success());
-    let keys = json_of(&riskintel(&["keys", "list", "--account", &account, "--json"], &url));
+    assert!(riskintel(&["keys", "revoke", "--key-id", &key_id], &url)
+        .status
+        .success());
+    let keys = json_of(&riskintel(
+        &["keys", "list", "--account", &account, "--json"],
+        &url,
+    ));
     assert_eq!(keys.as_array().unwrap().len(), 1);
 
-    let bad_plan = riskintel(&["accounts", "create", "--name", "x", "--plan", "gold"], &url);
+    let bad_plan = riskintel(
+        &["accounts", "create", "--name", "x", "--plan", "gold"],
+        &url,
+    );
     assert!(!bad_plan.status.success());
     assert!(String::from_utf8_lossy(&bad_plan.stderr).contains("unknown plan"));
-    let bad_scope = riskintel(&["keys", "create", "--account", &account, "--name", "y", "--scope", "root"], &url);
+    let bad_scope = riskintel(
+        &[
+            "keys",
+            "create",
+            "--account",
+            &account,
+            "--name",
+            "y",
+            "--scope",
+            "root",
+        ],
+        &url,
+    );
     assert!(String::from_utf8_lossy(&bad_scope.stderr).contains("unknown scope"));
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -98,7 +159,10 @@ fn accounts_and_keys_are_managed_from_the_command_line() {
 fn openapi_prints_the_published_document() {
     let output = riskintel(&["openapi"], "sqlite::memory:");
     assert!(output.status.success());
-    assert_eq!(String::from_utf8(output.stdout).unwrap(), riskintel_api::openapi_document());
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        riskintel_api::openapi_document()
+    );
 }
 
 #[test]
@@ -109,7 +173,9 @@ fn bad_configuration_is_reported() {
         .output()
         .unwrap();
     assert!(!output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("RISKINTEL_AUTH_FAILED_AUTH_PER_MINUTE"));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("RISKINTEL_AUTH_FAILED_AUTH_PER_MINUTE")
+    );
     let output = riskintel(&["accounts", "list"], "mysql://nope");
     assert!(String::from_utf8_lossy(&output.stderr).contains("unsupported database URL"));
 }
@@ -150,9 +216,17 @@ fn serve_bootstraps_an_owner_and_its_key_works() {
     let response = get(port, "/v1/billing/status", Some(&key));
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(response.contains("\"plan\":\"pro_plus\""), "{response}");
-    assert!(response.to_ascii_lowercase().contains("x-ratelimit-remaining: 5999"), "{response}");
+    assert!(
+        response
+            .to_ascii_lowercase()
+            .contains("x-ratelimit-remaining: 5999"),
+        "{response}"
+    );
     // Graceful shutdown on SIGTERM.
-    Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap();
+    Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
     let status = server.wait().unwrap();
     assert!(status.success(), "clean exit on SIGTERM: {status}");
 
@@ -168,8 +242,14 @@ fn serve_bootstraps_an_owner_and_its_key_works() {
 
 fn get(port: u16, path: &str, key: Option<&str>) -> String {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    let key_header = key.map(|k| format!("x-api-key: {k}\r\n")).unwrap_or_default();
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{key_header}Connection: close\r\n\r\n").unwrap();
+    let key_header = key
+        .map(|k| format!("x-api-key: {k}\r\n"))
+        .unwrap_or_default();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{key_header}Connection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     response

@@ -15,9 +15,13 @@ for (const file of fs.readdirSync(path.join(here, "contracts"))) {
     sources[file] = { content: fs.readFileSync(path.join(here, "contracts", file), "utf8") };
   }
 }
-// The server's trade simulator: its committed runtime code must be what this compiles to.
-const simulator = path.join(here, "..", "..", "server", "src", "simulation", "simulator", "TradeSimulator.sol");
-sources["TradeSimulator.sol"] = { content: fs.readFileSync(simulator, "utf8") };
+// The server's simulator contracts: their committed runtime code must be what this compiles to.
+const simulators = path.join(here, "..", "..", "server", "src", "simulation", "simulator");
+for (const file of fs.readdirSync(simulators)) {
+  if (file.endsWith(".sol")) {
+    sources[file] = { content: fs.readFileSync(path.join(simulators, file), "utf8") };
+  }
+}
 const input = {
   language: "Solidity",
   sources,

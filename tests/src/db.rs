@@ -76,7 +76,9 @@ impl TestDatabase {
                 })?;
                 let name = format!("riskintel_t_{}", unique_suffix());
                 // The name is ours, made of [a-z0-9_]: safe to splice.
-                sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut conn).await?;
+                sqlx::query(&format!("CREATE DATABASE {name}"))
+                    .execute(&mut conn)
+                    .await?;
                 conn.close().await?;
                 let base = admin.rsplit_once('/').map(|(b, _)| b).unwrap_or(&admin);
                 Ok(TestDatabase {
@@ -91,7 +93,12 @@ impl TestDatabase {
 
     /// A placeholder that owns nothing.
     pub fn none() -> TestDatabase {
-        TestDatabase { url: String::new(), backend: None, sqlite_dir: None, postgres_name: None }
+        TestDatabase {
+            url: String::new(),
+            backend: None,
+            sqlite_dir: None,
+            postgres_name: None,
+        }
     }
 
     /// The backend, if any.
@@ -106,7 +113,9 @@ impl TestDatabase {
         }
         if let Some(name) = self.postgres_name.take() {
             let mut conn = sqlx::PgConnection::connect(&postgres_admin_url()).await?;
-            sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut conn).await?;
+            sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                .execute(&mut conn)
+                .await?;
             conn.close().await?;
         }
         Ok(())

@@ -15,6 +15,7 @@ use riskintel_server::config::Config;
 use riskintel_server::logging::{self, LogSink};
 use riskintel_server::store::Store;
 
+pub mod corpus;
 pub mod db;
 pub mod jsonrpc;
 pub mod rig;
@@ -24,7 +25,9 @@ pub use db::{Backend, TestDatabase};
 
 /// The time every test server's clock starts at: ten seconds into a UTC minute.
 pub fn start_time() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 10).single().expect("valid time")
+    Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 10)
+        .single()
+        .expect("valid time")
 }
 
 /// A server under test.
@@ -46,7 +49,14 @@ impl TestServer {
     /// A server on a fresh database of `backend`, serving no chain (tests
     /// never reach the mainnet defaults).
     pub async fn start(backend: Backend) -> anyhow::Result<TestServer> {
-        Self::start_with(backend, Config { chains: Default::default(), ..Config::default() }).await
+        Self::start_with(
+            backend,
+            Config {
+                chains: Default::default(),
+                ..Config::default()
+            },
+        )
+        .await
     }
 
     /// A server on a fresh database of `backend` with `config` (its listen
@@ -59,14 +69,21 @@ impl TestServer {
     /// A server serving the shared rig's chains: `eth` on chain A, `bsc` on chain B.
     pub async fn start_on_rig(backend: Backend) -> anyhow::Result<TestServer> {
         let rig = rig::shared()?;
-        let mut config = Config { chains: rig::chains_config(&[("eth", &rig.a), ("bsc", &rig.b)]), ..Config::default() };
+        let mut config = Config {
+            chains: rig::chains_config(&[("eth", &rig.a), ("bsc", &rig.b)]),
+            ..Config::default()
+        };
         // The shared rig does not change under these tests; the market tests run their own index on their own chains.
         config.market.enabled = false;
         Self::start_with(backend, config).await
     }
 
     /// A server on an existing database (restarts).
-    pub async fn start_on(database: TestDatabase, clock: Arc<ManualClock>, config: Config) -> anyhow::Result<TestServer> {
+    pub async fn start_on(
+        database: TestDatabase,
+        clock: Arc<ManualClock>,
+        config: Config,
+    ) -> anyhow::Result<TestServer> {
         let log = Arc::new(Mutex::new(Vec::new()));
         let config = Config {
             listen: "127.0.0.1:0".into(),
@@ -85,9 +102,20 @@ impl TestServer {
         let base_url = format!("http://{}", server.local_addr);
         let owner = server.bootstrapped.as_ref().map(|o| NewAccount {
             account: o.account.clone(),
-            key: riskintel_server::keys::IssuedKey { key: o.key.key.clone(), record: o.key.record.clone() },
+            key: riskintel_server::keys::IssuedKey {
+                key: o.key.key.clone(),
+                record: o.key.record.clone(),
+            },
         });
-        Ok(TestServer { server: Some(server), database, clock, base_url, owner, log, config: saved })
+        Ok(TestServer {
+            server: Some(server),
+            database,
+            clock,
+            base_url,
+            owner,
+            log,
+            config: saved,
+        })
     }
 
     /// The server's store.
@@ -97,7 +125,11 @@ impl TestServer {
 
     /// Upstream requests the server has made to `chain` so far.
     pub fn upstream_requests(&self, chain: riskintel_server::chains::Chain) -> u64 {
-        self.server.as_ref().expect("server running").analyzer.upstream_requests(chain)
+        self.server
+            .as_ref()
+            .expect("server running")
+            .analyzer
+            .upstream_requests(chain)
     }
 
     /// A client authenticating with `key`.
@@ -112,11 +144,20 @@ impl TestServer {
 
     /// The owner's full key (Pro+, every scope).
     pub fn owner_key(&self) -> String {
-        self.owner.as_ref().expect("owner bootstrapped").key.key.clone()
+        self.owner
+            .as_ref()
+            .expect("owner bootstrapped")
+            .key
+            .key
+            .clone()
     }
 
     /// Create an account on `plan` (as the operator CLI does); its first key has every scope.
-    pub async fn account(&self, name: &str, plan: riskintel_api::Plan) -> anyhow::Result<NewAccount> {
+    pub async fn account(
+        &self,
+        name: &str,
+        plan: riskintel_api::Plan,
+    ) -> anyhow::Result<NewAccount> {
         let clock: Arc<dyn Clock> = self.clock.clone();
         Ok(accounts::create_account(&self.store(), &clock, name, plan).await?)
     }
@@ -165,19 +206,30 @@ pub fn rate_limit(headers: &reqwest::header::HeaderMap) -> anyhow::Result<(u64, 
     let limit: u64 = header(headers, "x-ratelimit-limit")?.parse()?;
     let remaining: u64 = header(headers, "x-ratelimit-remaining")?.parse()?;
     let reset: i64 = header(headers, "x-ratelimit-reset")?.parse()?;
-    ensure!(remaining <= limit, "remaining {remaining} exceeds limit {limit}");
-    ensure!(reset % 60 == 0, "reset {reset} is not the end of a UTC minute");
+    ensure!(
+        remaining <= limit,
+        "remaining {remaining} exceeds limit {limit}"
+    );
+    ensure!(
+        reset % 60 == 0,
+        "reset {reset} is not the end of a UTC minute"
+    );
     Ok((limit, remaining, reset))
 }
 
 /// Every response: a request id.
 pub fn check_request_id(headers: &reqwest::header::HeaderMap) -> anyhow::Result<()> {
-    ensure!(!header(headers, "x-request-id")?.is_empty(), "empty x-request-id");
+    ensure!(
+        !header(headers, "x-request-id")?.is_empty(),
+        "empty x-request-id"
+    );
     Ok(())
 }
 
 /// A successful authenticated answer: request id and rate-limit headers.
-pub fn ok<T>(result: Result<ResponseValue<T>, riskintel_client::Error<types::ApiError>>) -> anyhow::Result<ResponseValue<T>> {
+pub fn ok<T>(
+    result: Result<ResponseValue<T>, riskintel_client::Error<types::ApiError>>,
+) -> anyhow::Result<ResponseValue<T>> {
     let response = match result {
         Ok(response) => response,
         Err(error) => bail!("expected success, got {}", describe(&error)),
@@ -200,7 +252,11 @@ pub fn err<T>(
         Err(riskintel_client::Error::ErrorResponse(response)) => response,
         Err(other) => bail!("expected {status} {code:?}, got {}", describe(&other)),
     };
-    ensure!(response.status().as_u16() == status, "status {} instead of {status}", response.status());
+    ensure!(
+        response.status().as_u16() == status,
+        "status {} instead of {status}",
+        response.status()
+    );
     check_request_id(response.headers())?;
     check_envelope(&response, code)?;
     if metered {
@@ -214,10 +270,18 @@ pub fn err<T>(
 }
 
 fn check_envelope(error: &types::ApiError, code: types::ErrorCode) -> anyhow::Result<()> {
-    ensure!(error.error.code == code, "code {:?} instead of {code:?}", error.error.code);
+    ensure!(
+        error.error.code == code,
+        "code {:?} instead of {code:?}",
+        error.error.code
+    );
     ensure!(!error.error.message.trim().is_empty(), "empty message");
     let anchor = format!("/docs/errors#{}", code.to_string().to_ascii_lowercase());
-    ensure!(error.error.docs_url.ends_with(&anchor), "docs_url {} does not point at {anchor}", error.error.docs_url);
+    ensure!(
+        error.error.docs_url.ends_with(&anchor),
+        "docs_url {} does not point at {anchor}",
+        error.error.docs_url
+    );
     Ok(())
 }
 
@@ -241,20 +305,31 @@ fn called() -> &'static Mutex<BTreeSet<String>> {
 
 /// Every operation of the API description: (operation id, method, path template).
 pub fn operations() -> Vec<(String, String, String)> {
-    let description = riskintel_api::risk_intel_api_mod::stub_api_description().expect("API description");
-    let document = description.openapi("coverage", semver_zero()).json().expect("document");
+    let description =
+        riskintel_api::risk_intel_api_mod::stub_api_description().expect("API description");
+    let document = description
+        .openapi("coverage", semver_zero())
+        .json()
+        .expect("document");
     let mut ops = Vec::new();
     for (path, item) in document["paths"].as_object().expect("paths") {
         for (method, op) in item.as_object().expect("path item") {
             ops.push((
-                op["operationId"].as_str().expect("operation id").to_string(),
+                op["operationId"]
+                    .as_str()
+                    .expect("operation id")
+                    .to_string(),
                 method.to_ascii_uppercase(),
                 path.clone(),
             ));
         }
     }
     // Unpublished operations are not in the document, but are operations.
-    ops.push(("error_reference_get".into(), "GET".into(), "/docs/errors".into()));
+    ops.push((
+        "error_reference_get".into(),
+        "GET".into(),
+        "/docs/errors".into(),
+    ));
     ops
 }
 
@@ -277,9 +352,14 @@ fn record_calls(log: &str) {
                 .find_map(|kv| kv.strip_prefix(&format!("{name}=")))
                 .map(str::to_string)
         };
-        let (Some(uri), Some(method)) = (field("uri"), field("method")) else { continue };
+        let (Some(uri), Some(method)) = (field("uri"), field("method")) else {
+            continue;
+        };
         let path = uri.split('?').next().unwrap_or_default();
-        if let Some((id, _, _)) = ops.iter().find(|(_, m, t)| *m == method && matches_template(t, path)) {
+        if let Some((id, _, _)) = ops
+            .iter()
+            .find(|(_, m, t)| *m == method && matches_template(t, path))
+        {
             called.insert(id.clone());
         }
     }
@@ -288,5 +368,9 @@ fn record_calls(log: &str) {
 /// Operations no test has called yet.
 pub fn uncalled_operations() -> Vec<String> {
     let called = called().lock().expect("coverage lock");
-    operations().into_iter().map(|(id, _, _)| id).filter(|id| !called.contains(id)).collect()
+    operations()
+        .into_iter()
+        .map(|(id, _, _)| id)
+        .filter(|id| !called.contains(id))
+        .collect()
 }

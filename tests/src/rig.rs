@@ -34,7 +34,11 @@ fn rig_dir() -> PathBuf {
 /// The anvil binary from the npm package.
 pub fn anvil_path() -> anyhow::Result<PathBuf> {
     let path = rig_dir().join("node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil");
-    ensure!(path.exists(), "anvil is not installed at {}: run `cargo xtask rig` (needs Node.js and npm)", path.display());
+    ensure!(
+        path.exists(),
+        "anvil is not installed at {}: run `cargo xtask rig` (needs Node.js and npm)",
+        path.display()
+    );
     Ok(path)
 }
 
@@ -52,11 +56,19 @@ pub fn artifact(name: &str) -> anyhow::Result<Artifact> {
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("{} is missing: run `cargo xtask rig`", path.display()))?;
     let json: Value = serde_json::from_str(&text)?;
-    let code = |field: &str| json[field].as_str().and_then(|h| hex::decode(h.trim_start_matches("0x")).ok());
-    Ok(Artifact { bytecode: code("bytecode").context("artifact has no bytecode")?, deployed: code("deployedBytecode") })
+    let code = |field: &str| {
+        json[field]
+            .as_str()
+            .and_then(|h| hex::decode(h.trim_start_matches("0x")).ok())
+    };
+    Ok(Artifact {
+        bytecode: code("bytecode").context("artifact has no bytecode")?,
+        deployed: code("deployedBytecode"),
+    })
 }
 
 /// An ABI argument.
+#[derive(Clone, Debug)]
 pub enum Arg {
     /// address
     Addr(Address),
@@ -133,7 +145,10 @@ pub struct Node {
 impl Node {
     /// A connection to `url`.
     pub fn new(url: &str) -> Node {
-        Node { url: url.to_string(), http: reqwest::blocking::Client::new() }
+        Node {
+            url: url.to_string(),
+            http: reqwest::blocking::Client::new(),
+        }
     }
 
     /// One call; node errors are errors.
@@ -147,7 +162,13 @@ impl Node {
     }
 
     /// Send a transaction from an unlocked account and require success.
-    pub fn send(&self, from: Address, to: Option<Address>, data: Vec<u8>, value: U256) -> anyhow::Result<Value> {
+    pub fn send(
+        &self,
+        from: Address,
+        to: Option<Address>,
+        data: Vec<u8>,
+        value: U256,
+    ) -> anyhow::Result<Value> {
         let mut tx = json!({
             "from": format!("{from:#x}"),
             "data": format!("0x{}", hex::encode(&data)),
@@ -167,7 +188,10 @@ impl Node {
                 ensure!(receipt["status"] == "0x1", "transaction failed: {receipt}");
                 return Ok(receipt);
             }
-            ensure!(Instant::now() < deadline, "no receipt for {hash} within 10 s");
+            ensure!(
+                Instant::now() < deadline,
+                "no receipt for {hash} within 10 s"
+            );
             std::thread::sleep(Duration::from_millis(5));
         }
     }
@@ -177,12 +201,23 @@ impl Node {
         let mut data = artifact(name)?.bytecode;
         data.extend(encode(args));
         let receipt = self.send(from, None, data, U256::ZERO)?;
-        receipt["contractAddress"].as_str().context("no contract address")?.parse().context("address")
+        receipt["contractAddress"]
+            .as_str()
+            .context("no contract address")?
+            .parse()
+            .context("address")
     }
 
     /// Call a contract function in a transaction.
-    pub fn exec(&self, from: Address, to: Address, signature: &str, args: &[Arg]) -> anyhow::Result<()> {
-        self.send(from, Some(to), calldata(signature, args), U256::ZERO).map(|_| ())
+    pub fn exec(
+        &self,
+        from: Address,
+        to: Address,
+        signature: &str,
+        args: &[Arg],
+    ) -> anyhow::Result<()> {
+        self.send(from, Some(to), calldata(signature, args), U256::ZERO)
+            .map(|_| ())
     }
 
     /// Read a view function returning one word.
@@ -197,20 +232,30 @@ impl Node {
     /// Let `account` send transactions (anvil impersonation) and give it gas money.
     pub fn impersonate(&self, account: Address) -> anyhow::Result<()> {
         self.call("anvil_impersonateAccount", json!([format!("{account:#x}")]))?;
-        self.call("anvil_setBalance", json!([format!("{account:#x}"), format!("{:#x}", e18(10))]))?;
+        self.call(
+            "anvil_setBalance",
+            json!([format!("{account:#x}"), format!("{:#x}", e18(10))]),
+        )?;
         Ok(())
     }
 
     /// The unlocked accounts.
     pub fn accounts(&self) -> anyhow::Result<Vec<Address>> {
         let list = self.call("eth_accounts", json!([]))?;
-        list.as_array().context("accounts")?.iter().map(|a| Ok(a.as_str().context("account")?.parse()?)).collect()
+        list.as_array()
+            .context("accounts")?
+            .iter()
+            .map(|a| Ok(a.as_str().context("account")?.parse()?))
+            .collect()
     }
 
     /// The latest block number.
     pub fn block_number(&self) -> anyhow::Result<u64> {
         let n = self.call("eth_blockNumber", json!([]))?;
-        Ok(u64::from_str_radix(n.as_str().context("hex")?.trim_start_matches("0x"), 16)?)
+        Ok(u64::from_str_radix(
+            n.as_str().context("hex")?.trim_start_matches("0x"),
+            16,
+        )?)
     }
 }
 
@@ -224,22 +269,45 @@ pub struct Anvil {
 impl Anvil {
     /// Start anvil with `chain_id` on a free loopback port and wait until it answers.
     pub fn start(chain_id: u64) -> anyhow::Result<Anvil> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?
+            .local_addr()?
+            .port();
         let child = Command::new(anvil_path()?)
-            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--chain-id", &chain_id.to_string()])
-            .args(["--accounts", "12", "--balance", "100000", "--gas-limit", "100000000", "--silent"])
+            .args([
+                "--host",
+                "127.0.0.1",
+                "--port",
+                &port.to_string(),
+                "--chain-id",
+                &chain_id.to_string(),
+            ])
+            .args([
+                "--accounts",
+                "12",
+                "--balance",
+                "100000",
+                "--gas-limit",
+                "100000000",
+                "--silent",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .context("starting anvil")?;
-        let anvil = Anvil { child, url: format!("http://127.0.0.1:{port}") };
+        let anvil = Anvil {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        };
         let node = Node::new(&anvil.url);
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             if node.call("eth_chainId", json!([])).is_ok() {
                 return Ok(anvil);
             }
-            ensure!(Instant::now() < deadline, "anvil did not answer within 20 s");
+            ensure!(
+                Instant::now() < deadline,
+                "anvil did not answer within 20 s"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -329,11 +397,30 @@ pub fn add_pool(
     quote_amount: U256,
     lp_to: Address,
 ) -> anyhow::Result<Address> {
-    node.exec(from, factory, "createPair(address,address)", &[Arg::Addr(token), Arg::Addr(quote)])?;
-    let pair = node.view_word(factory, "getPair(address,address)", &[Arg::Addr(token), Arg::Addr(quote)])?;
+    node.exec(
+        from,
+        factory,
+        "createPair(address,address)",
+        &[Arg::Addr(token), Arg::Addr(quote)],
+    )?;
+    let pair = node.view_word(
+        factory,
+        "getPair(address,address)",
+        &[Arg::Addr(token), Arg::Addr(quote)],
+    )?;
     let pair = Address::from_slice(&pair.to_be_bytes::<32>()[12..]);
-    node.exec(from, token, "transfer(address,uint256)", &[Arg::Addr(pair), Arg::Uint(token_amount)])?;
-    node.exec(from, quote, "transfer(address,uint256)", &[Arg::Addr(pair), Arg::Uint(quote_amount)])?;
+    node.exec(
+        from,
+        token,
+        "transfer(address,uint256)",
+        &[Arg::Addr(pair), Arg::Uint(token_amount)],
+    )?;
+    node.exec(
+        from,
+        quote,
+        "transfer(address,uint256)",
+        &[Arg::Addr(pair), Arg::Uint(quote_amount)],
+    )?;
     node.exec(from, pair, "mint(address)", &[Arg::Addr(lp_to)])?;
     Ok(pair)
 }
@@ -350,14 +437,46 @@ pub fn deploy_base(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigC
         node.deploy(deployer, "NotAToken", &[])?;
     }
     let multicall: Address = MULTICALL3.parse()?;
-    let runtime = artifact("Multicall3")?.deployed.context("Multicall3 runtime code")?;
-    node.call("anvil_setCode", json!([format!("{multicall:#x}"), format!("0x{}", hex::encode(runtime))]))?;
+    let runtime = artifact("Multicall3")?
+        .deployed
+        .context("Multicall3 runtime code")?;
+    node.call(
+        "anvil_setCode",
+        json!([
+            format!("{multicall:#x}"),
+            format!("0x{}", hex::encode(runtime))
+        ]),
+    )?;
     let weth = node.deploy(deployer, "WETH9", &[])?;
-    node.send(deployer, Some(weth), calldata("deposit()", &[]), e18(10_000))?;
-    let usd = node.deploy(deployer, "TestUSD", &[Arg::Uint(U256::from(1_000_000_000_000u64) * U256::from(1_000_000u64))])?;
+    node.send(
+        deployer,
+        Some(weth),
+        calldata("deposit()", &[]),
+        e18(10_000),
+    )?;
+    let usd = node.deploy(
+        deployer,
+        "TestUSD",
+        &[Arg::Uint(
+            U256::from(1_000_000_000_000u64) * U256::from(1_000_000u64),
+        )],
+    )?;
     let factory = node.deploy(deployer, "UniswapV2Factory", &[Arg::Addr(deployer)])?;
-    let router = node.deploy(deployer, "UniswapV2Router02", &[Arg::Addr(factory), Arg::Addr(weth)])?;
-    add_pool(&node, deployer, factory, weth, e18(PRICE_WETH), usd, U256::from(PRICE_USD) * U256::from(1_000_000u64), deployer)?;
+    let router = node.deploy(
+        deployer,
+        "UniswapV2Router02",
+        &[Arg::Addr(factory), Arg::Addr(weth)],
+    )?;
+    add_pool(
+        &node,
+        deployer,
+        factory,
+        weth,
+        e18(PRICE_WETH),
+        usd,
+        U256::from(PRICE_USD) * U256::from(1_000_000u64),
+        deployer,
+    )?;
     Ok(RigChain {
         url: url.to_string(),
         chain_id,
@@ -383,50 +502,121 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     let (deployer, weth, factory) = (base.deployer, base.weth, base.factory);
     let u = |n: u64| Arg::Uint(U256::from(n));
     let dead: Address = DEAD.parse()?;
-    let make_pair = |token: Address, token_amount: U256, quote: Address, quote_amount: U256, lp_to: Address| {
-        add_pool(&node, deployer, factory, token, token_amount, quote, quote_amount, lp_to)
-    };
+    let make_pair =
+        |token: Address, token_amount: U256, quote: Address, quote_amount: U256, lp_to: Address| {
+            add_pool(
+                &node,
+                deployer,
+                factory,
+                token,
+                token_amount,
+                quote,
+                quote_amount,
+                lp_to,
+            )
+        };
 
     let mut tokens = BTreeMap::new();
     let mut pairs = BTreeMap::new();
     let supply = e18(1_000_000);
     let named = |n: &str, s: &str| vec![Arg::Str(n.into()), Arg::Str(s.into()), Arg::Uint(supply)];
     // 40% to the pool with 10 WETH ($60,000 of liquidity), 60% to 30 holders.
-    let mut standard = |name: &'static str, token: Address, lp_to: Address, first_holder: u64| -> anyhow::Result<()> {
+    let mut standard = |name: &'static str,
+                        token: Address,
+                        lp_to: Address,
+                        first_holder: u64|
+     -> anyhow::Result<()> {
         let pair = make_pair(token, e18(400_000), weth, e18(10), lp_to)?;
         for i in 0..30 {
-            node.exec(deployer, token, "transfer(address,uint256)", &[Arg::Addr(holder(first_holder + i)), Arg::Uint(e18(20_000))])?;
+            node.exec(
+                deployer,
+                token,
+                "transfer(address,uint256)",
+                &[Arg::Addr(holder(first_holder + i)), Arg::Uint(e18(20_000))],
+            )?;
         }
         tokens.insert(name, token);
         pairs.insert(name, pair);
         Ok(())
     };
-    standard("plain", node.deploy(deployer, "PlainToken", &named("Plain Token", "PLAIN"))?, dead, 1_000)?;
+    standard(
+        "plain",
+        node.deploy(deployer, "PlainToken", &named("Plain Token", "PLAIN"))?,
+        dead,
+        1_000,
+    )?;
     // The owner keeps the LP tokens of this one.
-    standard("mintable", node.deploy(deployer, "MintableToken", &named("Mintable Token", "MINT"))?, deployer, 2_000)?;
-    standard("blacklist", node.deploy(deployer, "BlacklistToken", &named("Blacklist Token", "BLOCK"))?, dead, 3_000)?;
-    standard("pausable", node.deploy(deployer, "PausableToken", &named("Pausable Token", "PAUSE"))?, dead, 4_000)?;
-    let renounced = node.deploy(deployer, "RenounceableToken", &named("Renounced Token", "RNC"))?;
+    standard(
+        "mintable",
+        node.deploy(deployer, "MintableToken", &named("Mintable Token", "MINT"))?,
+        deployer,
+        2_000,
+    )?;
+    standard(
+        "blacklist",
+        node.deploy(
+            deployer,
+            "BlacklistToken",
+            &named("Blacklist Token", "BLOCK"),
+        )?,
+        dead,
+        3_000,
+    )?;
+    standard(
+        "pausable",
+        node.deploy(deployer, "PausableToken", &named("Pausable Token", "PAUSE"))?,
+        dead,
+        4_000,
+    )?;
+    let renounced = node.deploy(
+        deployer,
+        "RenounceableToken",
+        &named("Renounced Token", "RNC"),
+    )?;
     standard("renounced", renounced, dead, 5_000)?;
     node.exec(deployer, renounced, "renounceOwnership()", &[])?;
     let proxy_admin = accounts[1];
     let logic = node.deploy(deployer, "UpgradeableTokenLogic", &[])?;
     let init = calldata(
         "initialize(string,string,uint256,address)",
-        &[Arg::Str("Proxy Token".into()), Arg::Str("PRX".into()), Arg::Uint(supply), Arg::Addr(deployer)],
+        &[
+            Arg::Str("Proxy Token".into()),
+            Arg::Str("PRX".into()),
+            Arg::Uint(supply),
+            Arg::Addr(deployer),
+        ],
     );
-    let proxy = node.deploy(deployer, "TestProxy", &[Arg::Addr(logic), Arg::Addr(proxy_admin), Arg::Bytes(init)])?;
+    let proxy = node.deploy(
+        deployer,
+        "TestProxy",
+        &[Arg::Addr(logic), Arg::Addr(proxy_admin), Arg::Bytes(init)],
+    )?;
     standard("proxy", proxy, dead, 6_000)?;
     // No owner, but the creator kept the LP tokens.
-    standard("creatorlp", node.deploy(deployer, "PlainToken", &named("Creator LP Token", "CLP"))?, deployer, 11_000)?;
+    standard(
+        "creatorlp",
+        node.deploy(deployer, "PlainToken", &named("Creator LP Token", "CLP"))?,
+        deployer,
+        11_000,
+    )?;
 
     // One wallet holds 80%.
     let whale_wallet = accounts[2];
     let whale = node.deploy(deployer, "PlainToken", &named("Whale Token", "WHALE"))?;
     let pair = make_pair(whale, e18(100_000), weth, e18(10), dead)?;
-    node.exec(deployer, whale, "transfer(address,uint256)", &[Arg::Addr(whale_wallet), Arg::Uint(e18(800_000))])?;
+    node.exec(
+        deployer,
+        whale,
+        "transfer(address,uint256)",
+        &[Arg::Addr(whale_wallet), Arg::Uint(e18(800_000))],
+    )?;
     for i in 0..10 {
-        node.exec(deployer, whale, "transfer(address,uint256)", &[Arg::Addr(holder(7_000 + i)), Arg::Uint(e18(10_000))])?;
+        node.exec(
+            deployer,
+            whale,
+            "transfer(address,uint256)",
+            &[Arg::Addr(holder(7_000 + i)), Arg::Uint(e18(10_000))],
+        )?;
     }
     tokens.insert("whale", whale);
     pairs.insert("whale", pair);
@@ -435,18 +625,40 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     let thin = node.deploy(deployer, "PlainToken", &named("Thin Token", "THIN"))?;
     let pair = make_pair(thin, e18(400_000), weth, e18(1) / U256::from(2), dead)?;
     for i in 0..30 {
-        node.exec(deployer, thin, "transfer(address,uint256)", &[Arg::Addr(holder(8_000 + i)), Arg::Uint(e18(20_000))])?;
+        node.exec(
+            deployer,
+            thin,
+            "transfer(address,uint256)",
+            &[Arg::Addr(holder(8_000 + i)), Arg::Uint(e18(20_000))],
+        )?;
     }
     tokens.insert("thin", thin);
     pairs.insert("thin", pair);
 
     // Trade behaviours, found only by simulating trades.
     let trade_tokens: [(&'static str, &str, Vec<Arg>); 7] = [
-        ("sellrevert", "SellRevertToken", named("Sell Revert", "NOSELL")),
-        ("whitelist", "WhitelistSellToken", named("Whitelist Sell", "WLIST")),
+        (
+            "sellrevert",
+            "SellRevertToken",
+            named("Sell Revert", "NOSELL"),
+        ),
+        (
+            "whitelist",
+            "WhitelistSellToken",
+            named("Whitelist Sell", "WLIST"),
+        ),
         ("tax99", "HighSellTaxToken", named("Tax 99", "TAX99")),
         ("trap", "BuyerTrapToken", named("Buyer Trap", "TRAP")),
-        ("maxsell", "MaxSellToken", vec![Arg::Str("Max Sell".into()), Arg::Str("MAXS".into()), Arg::Uint(supply), Arg::Uint(e18(10))]),
+        (
+            "maxsell",
+            "MaxSellToken",
+            vec![
+                Arg::Str("Max Sell".into()),
+                Arg::Str("MAXS".into()),
+                Arg::Uint(supply),
+                Arg::Uint(e18(10)),
+            ],
+        ),
         ("gated", "TradingGateToken", named("Trading Gate", "GATE")),
         ("fee3", "FeeOnTransferToken", named("Fee Three", "FEE3")),
     ];
@@ -457,21 +669,50 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
             node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
         }
         for h in 0..30 {
-            node.exec(deployer, token, "transfer(address,uint256)", &[Arg::Addr(holder(10_000 + 100 * i as u64 + h)), Arg::Uint(e18(20_000))])?;
+            node.exec(
+                deployer,
+                token,
+                "transfer(address,uint256)",
+                &[
+                    Arg::Addr(holder(10_000 + 100 * i as u64 + h)),
+                    Arg::Uint(e18(20_000)),
+                ],
+            )?;
         }
         tokens.insert(name, token);
         pairs.insert(name, pair);
     }
 
     // Paired only with the stablecoin: the simulator buys TUSD with WETH first.
-    for (i, (name, contract)) in [("usdplain", "PlainToken"), ("usdtrap", "SellRevertToken")].into_iter().enumerate() {
-        let token = node.deploy(deployer, contract, &named(&format!("{name} token"), &name.to_ascii_uppercase()))?;
-        let pair = make_pair(token, e18(400_000), base.usd, U256::from(30_000u64) * U256::from(1_000_000u64), dead)?;
+    for (i, (name, contract)) in [("usdplain", "PlainToken"), ("usdtrap", "SellRevertToken")]
+        .into_iter()
+        .enumerate()
+    {
+        let token = node.deploy(
+            deployer,
+            contract,
+            &named(&format!("{name} token"), &name.to_ascii_uppercase()),
+        )?;
+        let pair = make_pair(
+            token,
+            e18(400_000),
+            base.usd,
+            U256::from(30_000u64) * U256::from(1_000_000u64),
+            dead,
+        )?;
         if contract != "PlainToken" {
             node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
         }
         for h in 0..30 {
-            node.exec(deployer, token, "transfer(address,uint256)", &[Arg::Addr(holder(20_000 + 100 * i as u64 + h)), Arg::Uint(e18(20_000))])?;
+            node.exec(
+                deployer,
+                token,
+                "transfer(address,uint256)",
+                &[
+                    Arg::Addr(holder(20_000 + 100 * i as u64 + h)),
+                    Arg::Uint(e18(20_000)),
+                ],
+            )?;
         }
         tokens.insert(name, token);
         pairs.insert(name, pair);
@@ -487,32 +728,118 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     let fresh = node.deploy(deployer, "PlainToken", &named("Fresh Token", "FRESH"))?;
     let pair = make_pair(fresh, e18(400_000), weth, e18(10), dead)?;
     for i in 0..30 {
-        node.exec(deployer, fresh, "transfer(address,uint256)", &[Arg::Addr(holder(9_000 + i)), Arg::Uint(e18(20_000))])?;
+        node.exec(
+            deployer,
+            fresh,
+            "transfer(address,uint256)",
+            &[Arg::Addr(holder(9_000 + i)), Arg::Uint(e18(20_000))],
+        )?;
     }
     tokens.insert("fresh", fresh);
     pairs.insert("fresh", pair);
 
-    Ok(RigChain { proxy_admin, eoa: accounts[9], whale_wallet, tokens, pairs, ..base })
+    Ok(RigChain {
+        proxy_admin,
+        eoa: accounts[9],
+        whale_wallet,
+        tokens,
+        pairs,
+        ..base
+    })
 }
 
 /// Buy `token` with `eth` through the router, from `buyer`.
-pub fn buy(node: &Node, chain: &RigChain, buyer: Address, token: Address, eth: U256) -> anyhow::Result<()> {
+pub fn buy(
+    node: &Node,
+    chain: &RigChain,
+    buyer: Address,
+    token: Address,
+    eth: U256,
+) -> anyhow::Result<()> {
     let data = calldata(
         "swapExactETHForTokens(uint256,address[],address,uint256)",
-        &[Arg::Uint(U256::ZERO), Arg::Addrs(vec![chain.weth, token]), Arg::Addr(buyer), Arg::Uint(U256::from(u64::MAX))],
+        &[
+            Arg::Uint(U256::ZERO),
+            Arg::Addrs(vec![chain.weth, token]),
+            Arg::Addr(buyer),
+            Arg::Uint(U256::from(u64::MAX)),
+        ],
     );
     node.send(buyer, Some(chain.router), data, eth).map(|_| ())
 }
 
 /// Sell `amount` of `token` for ETH through the router, from `seller`.
-pub fn sell(node: &Node, chain: &RigChain, seller: Address, token: Address, amount: U256) -> anyhow::Result<()> {
-    node.exec(seller, token, "approve(address,uint256)", &[Arg::Addr(chain.router), Arg::Uint(amount)])?;
+pub fn sell(
+    node: &Node,
+    chain: &RigChain,
+    seller: Address,
+    token: Address,
+    amount: U256,
+) -> anyhow::Result<()> {
+    node.exec(
+        seller,
+        token,
+        "approve(address,uint256)",
+        &[Arg::Addr(chain.router), Arg::Uint(amount)],
+    )?;
     node.exec(
         seller,
         chain.router,
         "swapExactTokensForETH(uint256,uint256,address[],address,uint256)",
+        &[
+            Arg::Uint(amount),
+            Arg::Uint(U256::ZERO),
+            Arg::Addrs(vec![token, chain.weth]),
+            Arg::Addr(seller),
+            Arg::Uint(U256::from(u64::MAX)),
+        ],
+    )
+}
+
+/// Sell `amount` of `token` for ETH through the router's fee-on-transfer
+/// path (which checks only what arrives), from `seller`.
+pub fn sell_with_fee(
+    node: &Node,
+    chain: &RigChain,
+    seller: Address,
+    token: Address,
+    amount: U256,
+) -> anyhow::Result<()> {
+    node.exec(
+        seller,
+        token,
+        "approve(address,uint256)",
+        &[Arg::Addr(chain.router), Arg::Uint(amount)],
+    )?;
+    node.exec(
+        seller,
+        chain.router,
+        "swapExactTokensForETHSupportingFeeOnTransferTokens(uint256,uint256,address[],address,uint256)",
         &[Arg::Uint(amount), Arg::Uint(U256::ZERO), Arg::Addrs(vec![token, chain.weth]), Arg::Addr(seller), Arg::Uint(U256::from(u64::MAX))],
     )
+}
+
+/// Send (without waiting to be mined) a router sell of `amount` of
+/// `token` from `seller`, which has approved the router; the transaction hash.
+pub fn send_sell(
+    node: &Node,
+    chain: &RigChain,
+    seller: Address,
+    token: Address,
+    amount: U256,
+) -> anyhow::Result<Value> {
+    let data = calldata(
+        "swapExactTokensForETH(uint256,uint256,address[],address,uint256)",
+        &[
+            Arg::Uint(amount),
+            Arg::Uint(U256::ZERO),
+            Arg::Addrs(vec![token, chain.weth]),
+            Arg::Addr(seller),
+            Arg::Uint(U256::from(u64::MAX)),
+        ],
+    );
+    let tx = json!({"from": format!("{seller:#x}"), "to": format!("{:#x}", chain.router), "data": format!("0x{}", hex::encode(data)), "gas": "0x7a1200"});
+    node.call("eth_sendTransaction", json!([tx]))
 }
 
 /// Two chains with separate anvils, shared by the tests of one process.
@@ -535,9 +862,13 @@ pub fn shared() -> anyhow::Result<&'static Rig> {
         std::thread::spawn(|| -> anyhow::Result<Rig> {
             let a_node = Anvil::start(31337)?;
             let b_node = Anvil::start(31338)?;
-            let a = deploy_scenario(&a_node.url, 31337, 0)?;
+            let mut a = deploy_scenario(&a_node.url, 31337, 0)?;
+            crate::corpus::deploy(&mut a)?;
             let b = deploy_scenario(&b_node.url, 31338, 3)?;
-            processes().lock().expect("rig lock").extend([a_node, b_node]);
+            processes()
+                .lock()
+                .expect("rig lock")
+                .extend([a_node, b_node]);
             Ok(Rig { a, b })
         })
         .join()
@@ -556,7 +887,9 @@ pub fn shutdown() {
 
 /// The server configuration for serving rig chains: `(chain id, rig chain)`.
 /// Every other chain is left without an RPC URL, so nothing else is called.
-pub fn chains_config(served: &[(&str, &RigChain)]) -> BTreeMap<String, riskintel_server::chains::ChainConfig> {
+pub fn chains_config(
+    served: &[(&str, &RigChain)],
+) -> BTreeMap<String, riskintel_server::chains::ChainConfig> {
     use riskintel_server::chains::{ChainConfig, ConfiguredToken, DexConfig};
     let mut chains: BTreeMap<String, ChainConfig> = BTreeMap::new();
     for (id, chain) in served {
@@ -565,8 +898,16 @@ pub fn chains_config(served: &[(&str, &RigChain)]) -> BTreeMap<String, riskintel
             ChainConfig {
                 rpc_url: chain.url.clone(),
                 multicall3: MULTICALL3.into(),
-                wrapped_native: ConfiguredToken { address: chain.weth.to_checksum(None), symbol: "WETH".into(), decimals: 18 },
-                stablecoins: vec![ConfiguredToken { address: chain.usd.to_checksum(None), symbol: "TUSD".into(), decimals: 6 }],
+                wrapped_native: ConfiguredToken {
+                    address: chain.weth.to_checksum(None),
+                    symbol: "WETH".into(),
+                    decimals: 18,
+                },
+                stablecoins: vec![ConfiguredToken {
+                    address: chain.usd.to_checksum(None),
+                    symbol: "TUSD".into(),
+                    decimals: 6,
+                }],
                 dexes: vec![DexConfig {
                     name: "Rig Uniswap V2".into(),
                     factory: chain.factory.to_checksum(None),

@@ -30,13 +30,21 @@ impl Fixture {
     /// Load `tests/rig/build/solana.json`.
     pub fn load() -> anyhow::Result<Fixture> {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rig/build/solana.json");
-        let text = std::fs::read_to_string(&path).with_context(|| format!("{} is missing: run `cargo xtask rig`", path.display()))?;
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("{} is missing: run `cargo xtask rig`", path.display()))?;
         let json: Value = serde_json::from_str(&text)?;
-        let map = |v: &Value| -> BTreeMap<String, Value> { v.as_object().map(|o| o.iter().map(|(k, v)| (k.clone(), v.clone())).collect()).unwrap_or_default() };
+        let map = |v: &Value| -> BTreeMap<String, Value> {
+            v.as_object()
+                .map(|o| o.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+                .unwrap_or_default()
+        };
         Ok(Fixture {
             slot: json["slot"].as_u64().context("slot")?,
             now: json["now"].as_i64().context("now")?,
-            scenario: map(&json["scenario"]).into_iter().map(|(k, v)| (k, v.as_str().unwrap_or_default().to_string())).collect(),
+            scenario: map(&json["scenario"])
+                .into_iter()
+                .map(|(k, v)| (k, v.as_str().unwrap_or_default().to_string()))
+                .collect(),
             accounts: map(&json["accounts"]),
             signatures: map(&json["signatures"]),
         })
@@ -53,8 +61,11 @@ impl Fixture {
         self.accounts
             .iter()
             .filter_map(|(address, account)| {
-                let data = base64::engine::general_purpose::STANDARD.decode(account["data"].as_str()?).ok()?;
-                let is_token_account = data.len() >= 165 && (data.len() == 165 || data.get(165) == Some(&2));
+                let data = base64::engine::general_purpose::STANDARD
+                    .decode(account["data"].as_str()?)
+                    .ok()?;
+                let is_token_account =
+                    data.len() >= 165 && (data.len() == 165 || data.get(165) == Some(&2));
                 (is_token_account && data[..32] == mint[..]).then(|| (address.clone(), data))
             })
             .collect()
@@ -65,7 +76,10 @@ impl Fixture {
             None => Value::Null,
             Some(a) => {
                 let data = a["data"].as_str().unwrap_or_default();
-                let space = base64::engine::general_purpose::STANDARD.decode(data).map(|d| d.len()).unwrap_or(0);
+                let space = base64::engine::general_purpose::STANDARD
+                    .decode(data)
+                    .map(|d| d.len())
+                    .unwrap_or(0);
                 json!({"data": [data, "base64"], "owner": a["owner"], "lamports": a["lamports"], "executable": a["executable"], "rentEpoch": 0, "space": space})
             }
         }
@@ -73,7 +87,9 @@ impl Fixture {
 
     fn mint_decimals(&self, mint: &str) -> Option<u8> {
         let account = self.accounts.get(mint)?;
-        let data = base64::engine::general_purpose::STANDARD.decode(account["data"].as_str()?).ok()?;
+        let data = base64::engine::general_purpose::STANDARD
+            .decode(account["data"].as_str()?)
+            .ok()?;
         (data.len() >= 82 && (data.len() == 82 || data.get(165) == Some(&1))).then(|| data[44])
     }
 
@@ -81,14 +97,25 @@ impl Fixture {
         let context = json!({"slot": self.slot});
         let invalid = |m: &str| json!({"code": -32602, "message": m});
         match method {
-            "getAccountInfo" => Ok(json!({"context": context, "value": self.account_json(params[0].as_str().unwrap_or_default())})),
+            "getAccountInfo" => Ok(
+                json!({"context": context, "value": self.account_json(params[0].as_str().unwrap_or_default())}),
+            ),
             "getMultipleAccounts" => {
-                let list: Vec<Value> = params[0].as_array().map(|a| a.iter().map(|k| self.account_json(k.as_str().unwrap_or_default())).collect()).unwrap_or_default();
+                let list: Vec<Value> = params[0]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .map(|k| self.account_json(k.as_str().unwrap_or_default()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 Ok(json!({"context": context, "value": list}))
             }
             "getTokenLargestAccounts" => {
                 let mint = params[0].as_str().unwrap_or_default();
-                let decimals = self.mint_decimals(mint).ok_or_else(|| invalid("Invalid param: not a Token mint"))?;
+                let decimals = self
+                    .mint_decimals(mint)
+                    .ok_or_else(|| invalid("Invalid param: not a Token mint"))?;
                 let mut accounts: Vec<(String, u64)> = self
                     .token_accounts_of(mint)
                     .into_iter()
@@ -106,25 +133,45 @@ impl Fixture {
                 Ok(json!({"context": context, "value": value}))
             }
             "getSignaturesForAddress" => {
-                let all = self.signatures.get(params[0].as_str().unwrap_or_default()).and_then(Value::as_array).cloned().unwrap_or_default();
+                let all = self
+                    .signatures
+                    .get(params[0].as_str().unwrap_or_default())
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
                 let limit = params[1]["limit"].as_u64().unwrap_or(1000) as usize;
                 let start = match params[1]["before"].as_str() {
-                    Some(before) => all.iter().position(|s| s["signature"] == before).map_or(all.len(), |i| i + 1),
+                    Some(before) => all
+                        .iter()
+                        .position(|s| s["signature"] == before)
+                        .map_or(all.len(), |i| i + 1),
                     None => 0,
                 };
-                Ok(Value::Array(all.into_iter().skip(start).take(limit).collect()))
+                Ok(Value::Array(
+                    all.into_iter().skip(start).take(limit).collect(),
+                ))
             }
             "getBlockTime" => Ok(json!(self.now)),
-            "getBalance" => Ok(json!({"context": context, "value": self.accounts.get(params[0].as_str().unwrap_or_default()).map_or(json!(0), |a| a["lamports"].clone())})),
+            "getBalance" => Ok(
+                json!({"context": context, "value": self.accounts.get(params[0].as_str().unwrap_or_default()).map_or(json!(0), |a| a["lamports"].clone())}),
+            ),
             "getTokenAccountsByOwner" => {
-                let owner = bs58::decode(params[0].as_str().unwrap_or_default()).into_vec().unwrap_or_default();
+                let owner = bs58::decode(params[0].as_str().unwrap_or_default())
+                    .into_vec()
+                    .unwrap_or_default();
                 let program = params[1]["programId"].as_str().unwrap_or_default();
                 let mut found = Vec::new();
                 for (address, account) in &self.accounts {
-                    let data = base64::engine::general_purpose::STANDARD.decode(account["data"].as_str().unwrap_or_default()).unwrap_or_default();
-                    let is_token_account = data.len() >= 165 && (data.len() == 165 || data.get(165) == Some(&2));
-                    if account["owner"] == program && is_token_account && data[32..64] == owner[..] {
-                        found.push(json!({"pubkey": address, "account": self.account_json(address)}));
+                    let data = base64::engine::general_purpose::STANDARD
+                        .decode(account["data"].as_str().unwrap_or_default())
+                        .unwrap_or_default();
+                    let is_token_account =
+                        data.len() >= 165 && (data.len() == 165 || data.get(165) == Some(&2));
+                    if account["owner"] == program && is_token_account && data[32..64] == owner[..]
+                    {
+                        found.push(
+                            json!({"pubkey": address, "account": self.account_json(address)}),
+                        );
                     }
                 }
                 Ok(json!({"context": context, "value": found}))
@@ -137,17 +184,23 @@ impl Fixture {
                     if account["owner"] != program {
                         continue;
                     }
-                    let data = base64::engine::general_purpose::STANDARD.decode(account["data"].as_str().unwrap_or_default()).unwrap_or_default();
+                    let data = base64::engine::general_purpose::STANDARD
+                        .decode(account["data"].as_str().unwrap_or_default())
+                        .unwrap_or_default();
                     let pass = filters.iter().all(|f| {
                         if let Some(size) = f["dataSize"].as_u64() {
                             return data.len() as u64 == size;
                         }
                         let offset = f["memcmp"]["offset"].as_u64().unwrap_or(0) as usize;
-                        let bytes = bs58::decode(f["memcmp"]["bytes"].as_str().unwrap_or_default()).into_vec().unwrap_or_default();
+                        let bytes = bs58::decode(f["memcmp"]["bytes"].as_str().unwrap_or_default())
+                            .into_vec()
+                            .unwrap_or_default();
                         data.get(offset..offset + bytes.len()) == Some(&bytes[..])
                     });
                     if pass {
-                        found.push(json!({"pubkey": address, "account": self.account_json(address)}));
+                        found.push(
+                            json!({"pubkey": address, "account": self.account_json(address)}),
+                        );
                     }
                 }
                 Ok(Value::Array(found))

@@ -7,14 +7,17 @@ use chrono::{Duration, TimeZone, Utc};
 use riskintel_api::{AlertKind, Plan, RiskLabel, Scope, Severity, WireName};
 use riskintel_server::store::db::Db;
 use riskintel_server::store::{
-    self, Account, AlertQuery, AlertRow, AnalysisRow, ContactKind, Cursor, HolderBalance, KeyRecord, LogIndexKind, LogIndexState, Side, Store,
-    StoreError, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken, WalletContact,
+    self, Account, AlertQuery, AlertRow, AnalysisRow, ContactKind, Cursor, HolderBalance,
+    KeyRecord, LogIndexKind, LogIndexState, Side, Store, StoreError, SwapRow, SyncRow, TrackedPair,
+    TrackedSource, TrackedToken, WalletContact,
 };
 use riskintel_tests::{Backend, TestDatabase};
 
 async fn open(backend: Backend) -> (Arc<dyn Store>, TestDatabase) {
     let database = TestDatabase::create(backend).await.expect("test database");
-    let store = store::open(&database.url).await.expect("store opens and migrates");
+    let store = store::open(&database.url)
+        .await
+        .expect("store opens and migrates");
     (store, database)
 }
 
@@ -24,11 +27,17 @@ async fn close(store: Arc<dyn Store>, database: TestDatabase) {
 }
 
 fn t(minute: u32, second: u32) -> chrono::DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 11, 21, 12, minute, second).unwrap()
+    Utc.with_ymd_and_hms(2026, 11, 21, 12, minute, second)
+        .unwrap()
 }
 
 fn account(id: &str) -> Account {
-    Account { id: id.into(), name: format!("{id} name"), plan: Plan::Free, created_at: t(0, 0) }
+    Account {
+        id: id.into(),
+        name: format!("{id} name"),
+        plan: Plan::Free,
+        created_at: t(0, 0),
+    }
 }
 
 fn key(id: &str, account_id: &str, name: &str, created: u32) -> KeyRecord {
@@ -59,7 +68,23 @@ macro_rules! on_both_backends {
     };
 }
 
-on_both_backends!(alerts_are_unique_and_listed_newest_first, market_cursor_and_swaps_are_exactly_once, tracked_pairs_keep_their_baseline, accounts_round_trip, keys_round_trip_and_names_are_unique, key_listing_pages_by_creation, rotation_is_guarded_and_revocation_is_final, rate_windows_count_and_prune, usage_reserves_up_to_a_cap_and_releases, migrations_are_idempotent, log_indexes_round_trip_with_their_first_party, wallet_contacts_round_trip, tracked_tokens_and_swaps_round_trip, analyses_round_trip, alert_rows_round_trip);
+on_both_backends!(
+    alerts_are_unique_and_listed_newest_first,
+    market_cursor_and_swaps_are_exactly_once,
+    tracked_pairs_keep_their_baseline,
+    accounts_round_trip,
+    keys_round_trip_and_names_are_unique,
+    key_listing_pages_by_creation,
+    rotation_is_guarded_and_revocation_is_final,
+    rate_windows_count_and_prune,
+    usage_reserves_up_to_a_cap_and_releases,
+    migrations_are_idempotent,
+    log_indexes_round_trip_with_their_first_party,
+    wallet_contacts_round_trip,
+    tracked_tokens_and_swaps_round_trip,
+    analyses_round_trip,
+    alert_rows_round_trip
+);
 
 async fn accounts_round_trip(backend: Backend) {
     let (store, db) = open(backend).await;
@@ -67,12 +92,24 @@ async fn accounts_round_trip(backend: Backend) {
     store.ping().await.unwrap();
     assert_eq!(store.account_count().await.unwrap(), 0);
     store.account_insert(&account("acct_a")).await.unwrap();
-    assert!(matches!(store.account_insert(&account("acct_a")).await, Err(StoreError::Conflict(_))));
-    assert_eq!(store.account_get("acct_a").await.unwrap(), Some(account("acct_a")));
+    assert!(matches!(
+        store.account_insert(&account("acct_a")).await,
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(
+        store.account_get("acct_a").await.unwrap(),
+        Some(account("acct_a"))
+    );
     assert_eq!(store.account_get("acct_x").await.unwrap(), None);
-    assert!(store.account_set_plan("acct_a", Plan::ProPlus).await.unwrap());
+    assert!(store
+        .account_set_plan("acct_a", Plan::ProPlus)
+        .await
+        .unwrap());
     assert!(!store.account_set_plan("acct_x", Plan::Pro).await.unwrap());
-    assert_eq!(store.account_get("acct_a").await.unwrap().unwrap().plan, Plan::ProPlus);
+    assert_eq!(
+        store.account_get("acct_a").await.unwrap().unwrap().plan,
+        Plan::ProPlus
+    );
     assert_eq!(store.account_list().await.unwrap().len(), 1);
     assert_eq!(store.account_count().await.unwrap(), 1);
     close(store, db).await;
@@ -88,14 +125,31 @@ async fn keys_round_trip_and_names_are_unique(backend: Backend) {
     assert_eq!(found.key, k);
     assert_eq!(found.account.id, "acct_a");
     // Same name, same account: conflict. Other account: fine.
-    let dup = store.key_insert(&key("bbbbbbbbbbbb", "acct_a", "bot", 2)).await;
+    let dup = store
+        .key_insert(&key("bbbbbbbbbbbb", "acct_a", "bot", 2))
+        .await;
     assert!(matches!(dup, Err(StoreError::Conflict(_))), "{dup:?}");
-    store.key_insert(&key("cccccccccccc", "acct_b", "bot", 2)).await.unwrap();
+    store
+        .key_insert(&key("cccccccccccc", "acct_b", "bot", 2))
+        .await
+        .unwrap();
     // Revoked keys free their name.
     assert!(store.key_revoke("aaaaaaaaaaaa", t(1, 0)).await.unwrap());
-    store.key_insert(&key("dddddddddddd", "acct_a", "bot", 3)).await.unwrap();
+    store
+        .key_insert(&key("dddddddddddd", "acct_a", "bot", 3))
+        .await
+        .unwrap();
     store.key_touch("dddddddddddd", t(2, 0)).await.unwrap();
-    assert_eq!(store.key_get("dddddddddddd").await.unwrap().unwrap().key.last_used_at, Some(t(2, 0)));
+    assert_eq!(
+        store
+            .key_get("dddddddddddd")
+            .await
+            .unwrap()
+            .unwrap()
+            .key
+            .last_used_at,
+        Some(t(2, 0))
+    );
     close(store, db).await;
 }
 
@@ -103,15 +157,26 @@ async fn key_listing_pages_by_creation(backend: Backend) {
     let (store, db) = open(backend).await;
     store.account_insert(&account("acct_a")).await.unwrap();
     // Two keys in the same second: the id breaks the tie.
-    for (id, created) in [("key000000003", 5), ("key000000001", 1), ("key000000002", 5), ("key000000004", 9)] {
-        store.key_insert(&key(id, "acct_a", id, created)).await.unwrap();
+    for (id, created) in [
+        ("key000000003", 5),
+        ("key000000001", 1),
+        ("key000000002", 5),
+        ("key000000004", 9),
+    ] {
+        store
+            .key_insert(&key(id, "acct_a", id, created))
+            .await
+            .unwrap();
     }
     store.key_revoke("key000000004", t(3, 0)).await.unwrap();
     let first = store.key_list("acct_a", None, 2).await.unwrap();
     let ids: Vec<_> = first.iter().map(|k| k.id.as_str()).collect();
     assert_eq!(ids, ["key000000001", "key000000002"]);
     let last = first.last().unwrap();
-    let rest = store.key_list("acct_a", Some((last.created_at, last.id.clone())), 2).await.unwrap();
+    let rest = store
+        .key_list("acct_a", Some((last.created_at, last.id.clone())), 2)
+        .await
+        .unwrap();
     let ids: Vec<_> = rest.iter().map(|k| k.id.as_str()).collect();
     assert_eq!(ids, ["key000000003"], "revoked keys are not listed");
     close(store, db).await;
@@ -120,21 +185,48 @@ async fn key_listing_pages_by_creation(backend: Backend) {
 async fn rotation_is_guarded_and_revocation_is_final(backend: Backend) {
     let (store, db) = open(backend).await;
     store.account_insert(&account("acct_a")).await.unwrap();
-    store.key_insert(&key("aaaaaaaaaaaa", "acct_a", "bot", 1)).await.unwrap();
+    store
+        .key_insert(&key("aaaaaaaaaaaa", "acct_a", "bot", 1))
+        .await
+        .unwrap();
     let until = t(10, 0) + Duration::hours(24);
-    assert!(store.key_rotate("aaaaaaaaaaaa", "hash-2", "hash-aaaaaaaaaaaa", until, t(10, 0)).await.unwrap());
+    assert!(store
+        .key_rotate(
+            "aaaaaaaaaaaa",
+            "hash-2",
+            "hash-aaaaaaaaaaaa",
+            until,
+            t(10, 0)
+        )
+        .await
+        .unwrap());
     // A second rotation that read the old current hash loses the race.
-    assert!(!store.key_rotate("aaaaaaaaaaaa", "hash-3", "hash-aaaaaaaaaaaa", until, t(10, 0)).await.unwrap());
+    assert!(!store
+        .key_rotate(
+            "aaaaaaaaaaaa",
+            "hash-3",
+            "hash-aaaaaaaaaaaa",
+            until,
+            t(10, 0)
+        )
+        .await
+        .unwrap());
     let k = store.key_get("aaaaaaaaaaaa").await.unwrap().unwrap().key;
     assert_eq!(k.secret_hash, "hash-2");
     assert_eq!(k.previous_secret_hash.as_deref(), Some("hash-aaaaaaaaaaaa"));
     assert_eq!(k.previous_valid_until, Some(until));
     assert!(store.key_revoke("aaaaaaaaaaaa", t(11, 0)).await.unwrap());
     assert!(!store.key_revoke("aaaaaaaaaaaa", t(12, 0)).await.unwrap());
-    assert!(!store.key_rotate("aaaaaaaaaaaa", "hash-4", "hash-2", until, t(12, 0)).await.unwrap());
+    assert!(!store
+        .key_rotate("aaaaaaaaaaaa", "hash-4", "hash-2", until, t(12, 0))
+        .await
+        .unwrap());
     let k = store.key_get("aaaaaaaaaaaa").await.unwrap().unwrap().key;
     assert_eq!(k.revoked_at, Some(t(11, 0)));
-    assert_eq!(k.previous_secret_hash, None, "revocation ends the grace secret");
+    assert_eq!(
+        k.previous_secret_hash, None,
+        "revocation ends the grace secret"
+    );
     close(store, db).await;
 }
 
@@ -148,7 +240,8 @@ async fn rate_windows_count_and_prune(backend: Backend) {
     assert_eq!(store.rate_window_prune(t(2, 0)).await.unwrap(), 2);
     assert_eq!(store.rate_window_hit("acct_a", t(2, 0)).await.unwrap(), 2);
     // Concurrent hits are each counted once.
-    let hits = futures::future::join_all((0..50).map(|_| store.rate_window_hit("acct_c", t(3, 0)))).await;
+    let hits =
+        futures::future::join_all((0..50).map(|_| store.rate_window_hit("acct_c", t(3, 0)))).await;
     let mut counts: Vec<i64> = hits.into_iter().map(Result::unwrap).collect();
     counts.sort();
     assert_eq!(counts, (1..=50).collect::<Vec<_>>());
@@ -159,16 +252,43 @@ async fn usage_reserves_up_to_a_cap_and_releases(backend: Backend) {
     let (store, db) = open(backend).await;
     let period = Utc.with_ymd_and_hms(2026, 11, 1, 0, 0, 0).unwrap();
     assert_eq!(store.usage_get("acct_a", period).await.unwrap(), 0);
-    assert_eq!(store.usage_reserve("acct_a", period, Some(2)).await.unwrap(), Some(1));
-    assert_eq!(store.usage_reserve("acct_a", period, Some(2)).await.unwrap(), Some(2));
-    assert_eq!(store.usage_reserve("acct_a", period, Some(2)).await.unwrap(), None);
+    assert_eq!(
+        store
+            .usage_reserve("acct_a", period, Some(2))
+            .await
+            .unwrap(),
+        Some(1)
+    );
+    assert_eq!(
+        store
+            .usage_reserve("acct_a", period, Some(2))
+            .await
+            .unwrap(),
+        Some(2)
+    );
+    assert_eq!(
+        store
+            .usage_reserve("acct_a", period, Some(2))
+            .await
+            .unwrap(),
+        None
+    );
     store.usage_release("acct_a", period).await.unwrap();
     assert_eq!(store.usage_get("acct_a", period).await.unwrap(), 1);
-    assert_eq!(store.usage_reserve("acct_a", period, None).await.unwrap(), Some(2));
+    assert_eq!(
+        store.usage_reserve("acct_a", period, None).await.unwrap(),
+        Some(2)
+    );
     store.usage_set("acct_a", period, 9_999).await.unwrap();
     // Concurrent reservations against a cap: exactly the room left succeeds.
-    let tries = futures::future::join_all((0..20).map(|_| store.usage_reserve("acct_a", period, Some(10_005)))).await;
-    let granted = tries.into_iter().filter(|r| matches!(r, Ok(Some(_)))).count();
+    let tries = futures::future::join_all(
+        (0..20).map(|_| store.usage_reserve("acct_a", period, Some(10_005))),
+    )
+    .await;
+    let granted = tries
+        .into_iter()
+        .filter(|r| matches!(r, Ok(Some(_))))
+        .count();
     assert_eq!(granted, 6);
     assert_eq!(store.usage_get("acct_a", period).await.unwrap(), 10_005);
     close(store, db).await;
@@ -204,12 +324,20 @@ fn family(declared: &str) -> String {
 async fn sqlite_and_postgres_schemas_match() {
     let sqlite_db = TestDatabase::create(Backend::Sqlite).await.unwrap();
     let sqlite = store::connect(&sqlite_db.url).await.unwrap();
-    riskintel_server::store::Store::migrate(&sqlite).await.unwrap();
-    let Db::Sqlite(sqlite_pool) = sqlite.db().clone() else { panic!("a SQLite store") };
+    riskintel_server::store::Store::migrate(&sqlite)
+        .await
+        .unwrap();
+    let Db::Sqlite(sqlite_pool) = sqlite.db().clone() else {
+        panic!("a SQLite store")
+    };
     let postgres_db = TestDatabase::create(Backend::Postgres).await.unwrap();
     let postgres = store::connect(&postgres_db.url).await.unwrap();
-    riskintel_server::store::Store::migrate(&postgres).await.unwrap();
-    let Db::Postgres(postgres_pool) = postgres.db().clone() else { panic!("a PostgreSQL store") };
+    riskintel_server::store::Store::migrate(&postgres)
+        .await
+        .unwrap();
+    let Db::Postgres(postgres_pool) = postgres.db().clone() else {
+        panic!("a PostgreSQL store")
+    };
 
     let mut lite = Schema::new();
     let tables: Vec<(String,)> = sqlx::query_as(
@@ -240,16 +368,19 @@ async fn sqlite_and_postgres_schemas_match() {
     .await
     .unwrap();
     for (table, name, declared, nullable) in columns {
-        pg.entry(table).or_default().insert(name, (family(&declared), nullable == "NO"));
+        pg.entry(table)
+            .or_default()
+            .insert(name, (family(&declared), nullable == "NO"));
     }
     assert!(!lite.is_empty());
     assert_eq!(lite, pg, "the SQLite and PostgreSQL schemas differ");
 
-    let lite_indexes: Vec<(String,)> =
-        sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'")
-            .fetch_all(&sqlite_pool)
-            .await
-            .unwrap();
+    let lite_indexes: Vec<(String,)> = sqlx::query_as(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'",
+    )
+    .fetch_all(&sqlite_pool)
+    .await
+    .unwrap();
     let pg_indexes: Vec<(String,)> = sqlx::query_as(
         // Primary keys and UNIQUE columns get implicit indexes in both (SQLite's are sqlite_autoindex_*).
         "SELECT indexname::text FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE '%_pkey' \
@@ -265,14 +396,21 @@ async fn sqlite_and_postgres_schemas_match() {
     assert_eq!(lite_indexes, pg_indexes, "secondary indexes differ");
 
     let versions = |dir: &str| {
-        let mut names: Vec<String> = std::fs::read_dir(format!("{}/../migrations/{dir}", env!("CARGO_MANIFEST_DIR")))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
+        let mut names: Vec<String> = std::fs::read_dir(format!(
+            "{}/../migrations/{dir}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
         names.sort();
         names
     };
-    assert_eq!(versions("sqlite"), versions("postgres"), "migration versions and names differ");
+    assert_eq!(
+        versions("sqlite"),
+        versions("postgres"),
+        "migration versions and names differ"
+    );
 
     riskintel_server::store::Store::close(&sqlite).await;
     riskintel_server::store::Store::close(&postgres).await;
@@ -303,22 +441,82 @@ fn alert(key: &str, chain: &str, kind: &str, rank: i64, minute: u32) -> AlertRow
 
 async fn alerts_are_unique_and_listed_newest_first(backend: Backend) {
     let (store, db) = open(backend).await;
-    let a = store.alert_insert(&alert("e1", "eth", "new_token", 1, 1)).await.unwrap().unwrap();
-    assert_eq!(store.alert_insert(&alert("e1", "eth", "new_token", 1, 1)).await.unwrap(), None, "one alert per event");
-    let b = store.alert_insert(&alert("e2", "bsc", "honeypot_detected", 4, 2)).await.unwrap().unwrap();
-    let c = store.alert_insert(&alert("e3", "eth", "label_changed", 2, 3)).await.unwrap().unwrap();
+    let a = store
+        .alert_insert(&alert("e1", "eth", "new_token", 1, 1))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        store
+            .alert_insert(&alert("e1", "eth", "new_token", 1, 1))
+            .await
+            .unwrap(),
+        None,
+        "one alert per event"
+    );
+    let b = store
+        .alert_insert(&alert("e2", "bsc", "honeypot_detected", 4, 2))
+        .await
+        .unwrap()
+        .unwrap();
+    let c = store
+        .alert_insert(&alert("e3", "eth", "label_changed", 2, 3))
+        .await
+        .unwrap()
+        .unwrap();
     assert!(a < b && b < c);
-    let all = store.alerts(&AlertQuery { limit: 10, ..Default::default() }).await.unwrap();
+    let all = store
+        .alerts(&AlertQuery {
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
     assert_eq!(all.iter().map(|r| r.id).collect::<Vec<_>>(), vec![c, b, a]);
-    let page = store.alerts(&AlertQuery { limit: 10, before_id: Some(c), ..Default::default() }).await.unwrap();
+    let page = store
+        .alerts(&AlertQuery {
+            limit: 10,
+            before_id: Some(c),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
     assert_eq!(page.iter().map(|r| r.id).collect::<Vec<_>>(), vec![b, a]);
-    let eth = store.alerts(&AlertQuery { chain: Some("eth".into()), limit: 10, ..Default::default() }).await.unwrap();
+    let eth = store
+        .alerts(&AlertQuery {
+            chain: Some("eth".into()),
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
     assert_eq!(eth.len(), 2);
-    let severe = store.alerts(&AlertQuery { min_rank: 3, limit: 10, ..Default::default() }).await.unwrap();
+    let severe = store
+        .alerts(&AlertQuery {
+            min_rank: 3,
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
     assert_eq!(severe.iter().map(|r| r.id).collect::<Vec<_>>(), vec![b]);
-    let kind = store.alerts(&AlertQuery { kind: Some(AlertKind::LabelChanged), limit: 10, ..Default::default() }).await.unwrap();
+    let kind = store
+        .alerts(&AlertQuery {
+            kind: Some(AlertKind::LabelChanged),
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
     assert_eq!(kind.len(), 1);
-    let recent = store.alerts(&AlertQuery { since: Some(t(2, 0)), limit: 10, ..Default::default() }).await.unwrap();
+    let recent = store
+        .alerts(&AlertQuery {
+            since: Some(t(2, 0)),
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
     assert_eq!(recent.len(), 2);
     assert_eq!(recent[0].label_after, Some(RiskLabel::Risky));
     close(store, db).await;
@@ -343,21 +541,95 @@ fn swap(block: i64, log_index: i64) -> SwapRow {
 async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
     let (store, db) = open(backend).await;
     assert_eq!(store.cursor_get("eth", "market").await.unwrap(), None);
-    let sync = |block: i64, reserve: f64| SyncRow { chain: "eth".into(), pair: "0xpair".into(), block, log_index: 1, reserve_quote: reserve, observed_at: t(5, 0) };
-    assert!(store.cursor_advance("eth", "market", None, 11, "0xa", &[swap(10, 0)], &[sync(10, 5.0)]).await.unwrap());
+    let sync = |block: i64, reserve: f64| SyncRow {
+        chain: "eth".into(),
+        pair: "0xpair".into(),
+        block,
+        log_index: 1,
+        reserve_quote: reserve,
+        observed_at: t(5, 0),
+    };
+    assert!(store
+        .cursor_advance(
+            "eth",
+            "market",
+            None,
+            11,
+            "0xa",
+            &[swap(10, 0)],
+            &[sync(10, 5.0)]
+        )
+        .await
+        .unwrap());
     // A second indexer that read the same range loses: nothing is counted twice.
-    assert!(!store.cursor_advance("eth", "market", None, 11, "0xa", &[swap(10, 0)], &[]).await.unwrap());
-    assert!(!store.cursor_advance("eth", "market", Some(5), 11, "0xa", &[swap(10, 1)], &[]).await.unwrap());
-    assert!(store.cursor_advance("eth", "market", Some(11), 21, "0xb", &[swap(20, 0), swap(20, 0)], &[sync(20, 2.0)]).await.unwrap());
-    let history = store.liquidity_history("eth", "0xpair", t(0, 0)).await.unwrap();
-    assert_eq!(history.iter().map(|h| h.reserve_quote).collect::<Vec<_>>(), vec![5.0, 2.0]);
-    assert_eq!(store.cursor_get("eth", "market").await.unwrap(), Some(Cursor { next_block: 21, last_hash: "0xb".into() }));
-    assert_eq!(store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap().len(), 2);
+    assert!(!store
+        .cursor_advance("eth", "market", None, 11, "0xa", &[swap(10, 0)], &[])
+        .await
+        .unwrap());
+    assert!(!store
+        .cursor_advance("eth", "market", Some(5), 11, "0xa", &[swap(10, 1)], &[])
+        .await
+        .unwrap());
+    assert!(store
+        .cursor_advance(
+            "eth",
+            "market",
+            Some(11),
+            21,
+            "0xb",
+            &[swap(20, 0), swap(20, 0)],
+            &[sync(20, 2.0)]
+        )
+        .await
+        .unwrap());
+    let history = store
+        .liquidity_history("eth", "0xpair", t(0, 0))
+        .await
+        .unwrap();
+    assert_eq!(
+        history.iter().map(|h| h.reserve_quote).collect::<Vec<_>>(),
+        vec![5.0, 2.0]
+    );
+    assert_eq!(
+        store.cursor_get("eth", "market").await.unwrap(),
+        Some(Cursor {
+            next_block: 21,
+            last_hash: "0xb".into()
+        })
+    );
+    assert_eq!(
+        store
+            .swaps_since("eth", "0xToken", t(0, 0))
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
     // A re-organisation rewinds and forgets what it read from there.
     store.cursor_rewind("eth", "market", 15).await.unwrap();
-    assert_eq!(store.cursor_get("eth", "market").await.unwrap(), Some(Cursor { next_block: 15, last_hash: String::new() }));
-    assert_eq!(store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap().len(), 1);
-    assert_eq!(store.liquidity_history("eth", "0xpair", t(0, 0)).await.unwrap().len(), 1);
+    assert_eq!(
+        store.cursor_get("eth", "market").await.unwrap(),
+        Some(Cursor {
+            next_block: 15,
+            last_hash: String::new()
+        })
+    );
+    assert_eq!(
+        store
+            .swaps_since("eth", "0xToken", t(0, 0))
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(
+        store
+            .liquidity_history("eth", "0xpair", t(0, 0))
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
     close(store, db).await;
 }
 
@@ -373,52 +645,158 @@ async fn tracked_pairs_keep_their_baseline(backend: Backend) {
     };
     store.tracked_pair_add(&pair(0.0)).await.unwrap();
     store.tracked_pair_add(&pair(10.0)).await.unwrap();
-    assert_eq!(store.tracked_pairs("eth").await.unwrap()[0].reserve_quote, 10.0, "a new pair takes its first baseline");
+    assert_eq!(
+        store.tracked_pairs("eth").await.unwrap()[0].reserve_quote,
+        10.0,
+        "a new pair takes its first baseline"
+    );
     store.tracked_pair_add(&pair(3.0)).await.unwrap();
-    assert_eq!(store.tracked_pairs("eth").await.unwrap()[0].reserve_quote, 10.0, "an existing baseline stays");
-    store.tracked_pair_reserve("eth", "0xpair", 4.0).await.unwrap();
-    assert_eq!(store.tracked_pairs("eth").await.unwrap()[0].reserve_quote, 4.0);
+    assert_eq!(
+        store.tracked_pairs("eth").await.unwrap()[0].reserve_quote,
+        10.0,
+        "an existing baseline stays"
+    );
+    store
+        .tracked_pair_reserve("eth", "0xpair", 4.0)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.tracked_pairs("eth").await.unwrap()[0].reserve_quote,
+        4.0
+    );
     close(store, db).await;
 }
 
 async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
     let (store, db) = open(backend).await;
-    let state = LogIndexState { start_block: 0, next_block: 11, first_block: Some(3), first_party: Some("0xcreator".into()) };
+    let state = LogIndexState {
+        start_block: 0,
+        next_block: 11,
+        first_block: Some(3),
+        first_party: Some("0xcreator".into()),
+    };
     let balances = vec![
-        HolderBalance { holder: "0xa".into(), balance: "700".into(), sort_key: 700.0 },
-        HolderBalance { holder: "0xb".into(), balance: "-5".into(), sort_key: -5.0 },
+        HolderBalance {
+            holder: "0xa".into(),
+            balance: "700".into(),
+            sort_key: 700.0,
+        },
+        HolderBalance {
+            holder: "0xb".into(),
+            balance: "-5".into(),
+            sort_key: -5.0,
+        },
     ];
-    assert!(store.holder_index_apply("eth", "0xtoken", None, &state, &balances).await.unwrap());
-    assert_eq!(store.log_index_get("eth", LogIndexKind::Holders, "0xtoken").await.unwrap(), Some(state.clone()));
+    assert!(store
+        .holder_index_apply("eth", "0xtoken", None, &state, &balances)
+        .await
+        .unwrap());
+    assert_eq!(
+        store
+            .log_index_get("eth", LogIndexKind::Holders, "0xtoken")
+            .await
+            .unwrap(),
+        Some(state.clone())
+    );
     // The next update keeps what the first found (the creator above all).
-    let moved = LogIndexState { next_block: 20, ..state.clone() };
-    assert!(store.holder_index_apply("eth", "0xtoken", Some(11), &moved, &[]).await.unwrap());
-    assert_eq!(store.log_index_get("eth", LogIndexKind::Holders, "0xtoken").await.unwrap(), Some(moved));
-    assert!(!store.holder_index_apply("eth", "0xtoken", Some(11), &state, &[]).await.unwrap(), "a stale update loses");
-    let mut found = store.holder_balances_get("eth", "0xtoken", &["0xa".into(), "0xb".into(), "0xc".into()]).await.unwrap();
+    let moved = LogIndexState {
+        next_block: 20,
+        ..state.clone()
+    };
+    assert!(store
+        .holder_index_apply("eth", "0xtoken", Some(11), &moved, &[])
+        .await
+        .unwrap());
+    assert_eq!(
+        store
+            .log_index_get("eth", LogIndexKind::Holders, "0xtoken")
+            .await
+            .unwrap(),
+        Some(moved)
+    );
+    assert!(
+        !store
+            .holder_index_apply("eth", "0xtoken", Some(11), &state, &[])
+            .await
+            .unwrap(),
+        "a stale update loses"
+    );
+    let mut found = store
+        .holder_balances_get(
+            "eth",
+            "0xtoken",
+            &["0xa".into(), "0xb".into(), "0xc".into()],
+        )
+        .await
+        .unwrap();
     found.sort_by(|a, b| a.holder.cmp(&b.holder));
     assert_eq!(found, balances);
-    assert_eq!(store.holder_top("eth", "0xtoken", 10).await.unwrap(), balances[..1].to_vec());
+    assert_eq!(
+        store.holder_top("eth", "0xtoken", 10).await.unwrap(),
+        balances[..1].to_vec()
+    );
     assert_eq!(store.holder_count("eth", "0xtoken").await.unwrap(), 1);
-    assert_eq!(store.log_index_get("eth", LogIndexKind::Wallet, "0xtoken").await.unwrap(), None, "kinds are apart");
+    assert_eq!(
+        store
+            .log_index_get("eth", LogIndexKind::Wallet, "0xtoken")
+            .await
+            .unwrap(),
+        None,
+        "kinds are apart"
+    );
     close(store, db).await;
 }
 
 async fn wallet_contacts_round_trip(backend: Backend) {
     let (store, db) = open(backend).await;
-    let state = LogIndexState { start_block: 5, next_block: 9, first_block: None, first_party: None };
+    let state = LogIndexState {
+        start_block: 5,
+        next_block: 9,
+        first_block: None,
+        first_party: None,
+    };
     let contacts = vec![
-        WalletContact { kind: ContactKind::Token, token: "0xt".into(), spender: String::new() },
-        WalletContact { kind: ContactKind::Approval, token: "0xt".into(), spender: "0xs".into() },
+        WalletContact {
+            kind: ContactKind::Token,
+            token: "0xt".into(),
+            spender: String::new(),
+        },
+        WalletContact {
+            kind: ContactKind::Approval,
+            token: "0xt".into(),
+            spender: "0xs".into(),
+        },
     ];
-    assert!(store.wallet_index_apply("eth", "0xw", None, &state, &contacts).await.unwrap());
-    assert!(store.wallet_index_apply("eth", "0xw", Some(9), &LogIndexState { next_block: 12, ..state.clone() }, &contacts).await.unwrap());
+    assert!(store
+        .wallet_index_apply("eth", "0xw", None, &state, &contacts)
+        .await
+        .unwrap());
+    assert!(store
+        .wallet_index_apply(
+            "eth",
+            "0xw",
+            Some(9),
+            &LogIndexState {
+                next_block: 12,
+                ..state.clone()
+            },
+            &contacts
+        )
+        .await
+        .unwrap());
     let mut found = store.wallet_contacts("eth", "0xw").await.unwrap();
     found.sort();
     let mut expected = contacts.clone();
     expected.sort();
     assert_eq!(found, expected, "each contact once, its kind typed");
-    assert_eq!(store.log_index_get("eth", LogIndexKind::Wallet, "0xw").await.unwrap().map(|s| s.next_block), Some(12));
+    assert_eq!(
+        store
+            .log_index_get("eth", LogIndexKind::Wallet, "0xw")
+            .await
+            .unwrap()
+            .map(|s| s.next_block),
+        Some(12)
+    );
     close(store, db).await;
 }
 
@@ -433,25 +811,86 @@ async fn tracked_tokens_and_swaps_round_trip(backend: Backend) {
         last_analysed_at: None,
     };
     assert!(store.tracked_token_add(&token).await.unwrap());
-    assert!(!store.tracked_token_add(&TrackedToken { source: TrackedSource::Analysed, ..token.clone() }).await.unwrap());
-    assert_eq!(store.tracked_tokens(Some("eth")).await.unwrap(), vec![token.clone()]);
-    store.tracked_token_analysed("eth", "0xToken", t(2, 0)).await.unwrap();
-    assert_eq!(store.tracked_tokens(None).await.unwrap(), vec![TrackedToken { last_analysed_at: Some(t(2, 0)), ..token }]);
-    let sell = SwapRow { side: Side::Sell, trader: "0xseller".into(), ..swap(3, 4) };
-    let sync = SyncRow { chain: "eth".into(), pair: "0xpair".into(), block: 3, log_index: 5, reserve_quote: 1.5, observed_at: t(5, 0) };
-    assert!(store.cursor_advance("eth", "market", None, 4, "0xh", &[swap(3, 2), sell.clone()], std::slice::from_ref(&sync)).await.unwrap());
-    assert_eq!(store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap(), vec![swap(3, 2), sell]);
-    assert_eq!(store.liquidity_history("eth", "0xpair", t(0, 0)).await.unwrap(), vec![sync]);
+    assert!(!store
+        .tracked_token_add(&TrackedToken {
+            source: TrackedSource::Analysed,
+            ..token.clone()
+        })
+        .await
+        .unwrap());
+    assert_eq!(
+        store.tracked_tokens(Some("eth")).await.unwrap(),
+        vec![token.clone()]
+    );
+    store
+        .tracked_token_analysed("eth", "0xToken", t(2, 0))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.tracked_tokens(None).await.unwrap(),
+        vec![TrackedToken {
+            last_analysed_at: Some(t(2, 0)),
+            ..token
+        }]
+    );
+    let sell = SwapRow {
+        side: Side::Sell,
+        trader: "0xseller".into(),
+        ..swap(3, 4)
+    };
+    let sync = SyncRow {
+        chain: "eth".into(),
+        pair: "0xpair".into(),
+        block: 3,
+        log_index: 5,
+        reserve_quote: 1.5,
+        observed_at: t(5, 0),
+    };
+    assert!(store
+        .cursor_advance(
+            "eth",
+            "market",
+            None,
+            4,
+            "0xh",
+            &[swap(3, 2), sell.clone()],
+            std::slice::from_ref(&sync)
+        )
+        .await
+        .unwrap());
+    assert_eq!(
+        store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap(),
+        vec![swap(3, 2), sell]
+    );
+    assert_eq!(
+        store
+            .liquidity_history("eth", "0xpair", t(0, 0))
+            .await
+            .unwrap(),
+        vec![sync]
+    );
     close(store, db).await;
 }
 
 async fn analyses_round_trip(backend: Backend) {
     let (store, db) = open(backend).await;
     assert_eq!(store.analysis_get("eth", "0xToken").await.unwrap(), None);
-    store.analysis_put("eth", "0xToken", "{\"a\":1}", t(1, 0)).await.unwrap();
-    store.analysis_put("eth", "0xToken", "{\"a\":2}", t(2, 0)).await.unwrap();
-    let row = AnalysisRow { result: "{\"a\":2}".into(), analysed_at: t(2, 0) };
-    assert_eq!(store.analysis_get("eth", "0xToken").await.unwrap(), Some(row));
+    store
+        .analysis_put("eth", "0xToken", "{\"a\":1}", t(1, 0))
+        .await
+        .unwrap();
+    store
+        .analysis_put("eth", "0xToken", "{\"a\":2}", t(2, 0))
+        .await
+        .unwrap();
+    let row = AnalysisRow {
+        result: "{\"a\":2}".into(),
+        analysed_at: t(2, 0),
+    };
+    assert_eq!(
+        store.analysis_get("eth", "0xToken").await.unwrap(),
+        Some(row)
+    );
     close(store, db).await;
 }
 
@@ -462,6 +901,15 @@ async fn alert_rows_round_trip(backend: Backend) {
     row.score_before = Some(10.0);
     row.label_before = Some(RiskLabel::Safe);
     row.id = store.alert_insert(&row).await.unwrap().unwrap();
-    assert_eq!(store.alerts(&AlertQuery { limit: 5, ..Default::default() }).await.unwrap(), vec![row]);
+    assert_eq!(
+        store
+            .alerts(&AlertQuery {
+                limit: 5,
+                ..Default::default()
+            })
+            .await
+            .unwrap(),
+        vec![row]
+    );
     close(store, db).await;
 }

@@ -69,7 +69,10 @@ fn main() {
 }
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
 }
 
 fn document_path() -> PathBuf {
@@ -87,12 +90,24 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Task::Openapi(OpenapiTask::Validate) => openapi_validate(),
         Task::Rig => rig(),
         Task::Test { args } => test(&args),
-        Task::Bench { seconds, connections, database_url } => {
+        Task::Bench {
+            seconds,
+            connections,
+            database_url,
+        } => {
             bench(seconds, connections, database_url)?;
             rig()?;
             let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
                 .current_dir(root())
-                .args(["run", "--release", "--quiet", "--package", "riskintel-tests", "--bin", "token-bench"])
+                .args([
+                    "run",
+                    "--release",
+                    "--quiet",
+                    "--package",
+                    "riskintel-tests",
+                    "--bin",
+                    "token-bench",
+                ])
                 .status()?;
             if !status.success() {
                 bail!("the token benchmark failed");
@@ -137,7 +152,11 @@ fn ensure_postgres() -> anyhow::Result<()> {
         .and_then(|rest| rest.rsplit_once('@').map(|(_, h)| h).or(Some(rest)))
         .and_then(|rest| rest.split('/').next())
         .unwrap_or("127.0.0.1:5432");
-    let host_port = if host_port.contains(':') { host_port.to_string() } else { format!("{host_port}:5432") };
+    let host_port = if host_port.contains(':') {
+        host_port.to_string()
+    } else {
+        format!("{host_port}:5432")
+    };
     let reachable = || {
         host_port
             .to_socket_addrs()
@@ -173,7 +192,11 @@ fn ensure_postgres() -> anyhow::Result<()> {
 }
 
 fn newest_mtime(dir: &Path) -> Option<std::time::SystemTime> {
-    std::fs::read_dir(dir).ok()?.flatten().filter_map(|e| e.metadata().ok()?.modified().ok()).max()
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.metadata().ok()?.modified().ok())
+        .max()
 }
 
 /// The rig: `npm install` in tests/rig when its packages are missing or stale,
@@ -181,12 +204,17 @@ fn newest_mtime(dir: &Path) -> Option<std::time::SystemTime> {
 fn rig() -> anyhow::Result<()> {
     let dir = root().join("tests/rig");
     let installed = dir.join("node_modules/.package-lock.json");
-    let stale = match (std::fs::metadata(&installed), std::fs::metadata(dir.join("package-lock.json"))) {
+    let stale = match (
+        std::fs::metadata(&installed),
+        std::fs::metadata(dir.join("package-lock.json")),
+    ) {
         (Ok(i), Ok(l)) => i.modified()? < l.modified()?,
         _ => true,
     };
     if stale {
-        println!("xtask: installing the test rig's npm packages (anvil, Uniswap V2 artifacts, solc)");
+        println!(
+            "xtask: installing the test rig's npm packages (anvil, Uniswap V2 artifacts, solc)"
+        );
         // `npm install` with the committed lockfile: `npm ci` refuses a
         // lockfile that lacks other platforms' optional LiteSVM binaries.
         let status = Command::new("npm")
@@ -199,13 +227,22 @@ fn rig() -> anyhow::Result<()> {
         }
     }
     let built = newest_mtime(&dir.join("build"));
-    let sources = newest_mtime(&dir.join("contracts")).into_iter().chain(std::fs::metadata(dir.join("compile.js"))?.modified().ok()).max();
-    let sources = sources.into_iter().chain(std::fs::metadata(dir.join("solana.mjs"))?.modified().ok()).max();
+    let sources = newest_mtime(&dir.join("contracts"))
+        .into_iter()
+        .chain(std::fs::metadata(dir.join("compile.js"))?.modified().ok())
+        .max();
+    let sources = sources
+        .into_iter()
+        .chain(std::fs::metadata(dir.join("solana.mjs"))?.modified().ok())
+        .max();
     // The service's own simulator is compiled with the rig too.
-    let simulator = root().join("server/src/simulation/simulator/TradeSimulator.sol");
-    let sources = sources.into_iter().chain(std::fs::metadata(simulator)?.modified().ok()).max();
+    let simulators = newest_mtime(&root().join("server/src/simulation/simulator"));
+    let sources = sources.into_iter().chain(simulators).max();
     if built.is_none() || built < sources || stale || !dir.join("build/solana.json").exists() {
-        for (script, what) in [("compile.js", "compiling the test contracts"), ("solana.mjs", "building the Solana fixture")] {
+        for (script, what) in [
+            ("compile.js", "compiling the test contracts"),
+            ("solana.mjs", "building the Solana fixture"),
+        ] {
             let status = Command::new("node")
                 .arg(script)
                 .current_dir(&dir)
@@ -240,13 +277,26 @@ fn test(args: &[String]) -> anyhow::Result<()> {
 const BENCH_ACCOUNTS: usize = 300;
 
 fn bench(seconds: u64, connections: u64, database_url: Option<String>) -> anyhow::Result<()> {
-    if Command::new("wrk").arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_err() {
+    if Command::new("wrk")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_err()
+    {
         bail!("wrk is needed for the benchmark: apt-get install wrk");
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let built = Command::new(&cargo)
         .current_dir(root())
-        .args(["build", "--release", "--package", "riskintel-server", "--bin", "riskintel"])
+        .args([
+            "build",
+            "--release",
+            "--package",
+            "riskintel-server",
+            "--bin",
+            "riskintel",
+        ])
         .status()?;
     if !built.success() {
         bail!("release build failed");
@@ -262,11 +312,22 @@ fn bench(seconds: u64, connections: u64, database_url: Option<String>) -> anyhow
     let mut keys = Vec::new();
     for n in 0..BENCH_ACCOUNTS {
         let output = Command::new(&riskintel)
-            .args(["accounts", "create", "--name", &format!("bench-{n}"), "--plan", "pro_plus", "--json"])
+            .args([
+                "accounts",
+                "create",
+                "--name",
+                &format!("bench-{n}"),
+                "--plan",
+                "pro_plus",
+                "--json",
+            ])
             .args(["--database-url", &database_url])
             .output()?;
         if !output.status.success() {
-            bail!("creating bench accounts: {}", String::from_utf8_lossy(&output.stderr));
+            bail!(
+                "creating bench accounts: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
         }
         let line = String::from_utf8_lossy(&output.stdout).into_owned();
         let key = line
@@ -287,7 +348,14 @@ fn bench(seconds: u64, connections: u64, database_url: Option<String>) -> anyhow
         ),
     )?;
     let mut server = Command::new(&riskintel)
-        .args(["serve", "--listen", listen, "--database-url", &database_url, "--no-bootstrap"])
+        .args([
+            "serve",
+            "--listen",
+            listen,
+            "--database-url",
+            &database_url,
+            "--no-bootstrap",
+        ])
         .env("RISKINTEL_LOG_LEVEL", "warn")
         // Measure the API alone: no market index polling the mainnet defaults.
         .env("RISKINTEL_MARKET_ENABLED", "false")
@@ -299,7 +367,12 @@ fn bench(seconds: u64, connections: u64, database_url: Option<String>) -> anyhow
         wait_for_listening(stdout)?;
         let base = format!("http://{listen}");
         let health = wrk(&format!("{base}/v1/health"), None, seconds, connections)?;
-        let billing = wrk(&format!("{base}/v1/billing/status"), Some(&script), seconds, connections)?;
+        let billing = wrk(
+            &format!("{base}/v1/billing/status"),
+            Some(&script),
+            seconds,
+            connections,
+        )?;
         println!("GET /v1/health           {health:>10.0} requests/s");
         println!("GET /v1/billing/status   {billing:>10.0} requests/s (authenticated, metered; {database_url})");
         Ok(())
@@ -322,7 +395,12 @@ fn wait_for_listening(stdout: std::process::ChildStdout) -> anyhow::Result<()> {
 
 fn wrk(url: &str, script: Option<&Path>, seconds: u64, connections: u64) -> anyhow::Result<f64> {
     let mut command = Command::new("wrk");
-    command.args(["-t2", &format!("-c{connections}"), &format!("-d{seconds}s"), "--latency"]);
+    command.args([
+        "-t2",
+        &format!("-c{connections}"),
+        &format!("-d{seconds}s"),
+        "--latency",
+    ]);
     if let Some(script) = script {
         command.arg("-s").arg(script);
     }

@@ -29,19 +29,23 @@ macro_rules! check_ids {
 }
 
 check_ids! {
-    /// EVM: the code lets a privileged caller create new tokens.
+    /// EVM, by probing: a privileged caller can create new tokens.
     MintCapability = "mint_capability",
-    /// EVM: the code lets a privileged caller stop chosen addresses from moving tokens.
+    /// EVM, by probing: a privileged caller can move other holders' tokens away.
+    SeizeBalance = "seize_balance",
+    /// EVM, by probing: a privileged caller can burn other holders' tokens.
+    BurnFromOthers = "burn_from_others",
+    /// EVM, by probing: a privileged caller can stop chosen addresses (or the pool) from moving tokens.
     BlacklistCapability = "blacklist_capability",
-    /// EVM: the code lets a privileged caller stop all transfers.
+    /// EVM, by probing: a privileged caller can stop all trading.
     PauseCapability = "pause_capability",
-    /// EVM: buy, sell or transfer fees can be changed.
+    /// EVM, by probing: a privileged caller can raise buy, sell or transfer fees (the evidence gives the highest fee reached).
     TaxModifiable = "tax_modifiable",
-    /// EVM: a fee can be set for a single address.
+    /// EVM, by probing: a privileged caller can raise one address's fee alone.
     TaxModifiablePerAddress = "tax_modifiable_per_address",
-    /// EVM: maximum transaction or wallet sizes can be changed.
+    /// EVM, by probing: a privileged caller can lower transaction or wallet limits so that normal trades fail.
     MaxTxModifiable = "max_tx_modifiable",
-    /// EVM: ownership that was given up can be taken back.
+    /// EVM, by probing: a caller other than the owner can make itself the owner.
     OwnershipReclaimable = "ownership_reclaimable",
     /// EVM: the contract still has an owner.
     OwnerNotRenounced = "owner_not_renounced",
@@ -85,6 +89,10 @@ check_ids! {
     TransferTax = "transfer_tax",
     /// EVM, by trade simulation: only part of a position can be sold at once.
     SellLimit = "sell_limit",
+    /// EVM, by trade simulation across blocks: a sell fails right after buying but passes later.
+    TradingCooldown = "trading_cooldown",
+    /// EVM, by trade simulation across blocks: a second sell in the same block fails.
+    OneSellPerBlock = "one_sell_per_block",
     /// Solana: the mint authority can mint new tokens.
     MintAuthorityActive = "mint_authority_active",
     /// Solana: the freeze authority can freeze any holder's tokens.
@@ -134,7 +142,10 @@ mod tests {
     #[test]
     fn wire_names_are_the_serde_names() {
         for id in CheckId::ALL {
-            assert_eq!(serde_json::to_value(id).unwrap(), serde_json::json!(id.as_str()));
+            assert_eq!(
+                serde_json::to_value(id).unwrap(),
+                serde_json::json!(id.as_str())
+            );
         }
     }
 }

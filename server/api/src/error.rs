@@ -179,7 +179,10 @@ pub fn set_docs_base_url(url: &str) {
 
 /// The base of every `docs_url`.
 pub fn docs_base_url() -> &'static str {
-    DOCS_BASE_URL.get().map(String::as_str).unwrap_or(DEFAULT_DOCS_BASE_URL)
+    DOCS_BASE_URL
+        .get()
+        .map(String::as_str)
+        .unwrap_or(DEFAULT_DOCS_BASE_URL)
 }
 
 /// Used until the server configures the published address of the reference.

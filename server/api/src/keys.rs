@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 
 /// A permission a key can hold. A key without the scope an operation needs
 /// gets 403 `FORBIDDEN`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 pub enum Scope {
     /// Token analysis, metadata, explanation, sentiment and badges.
     #[serde(rename = "token:read")]

@@ -22,23 +22,25 @@ use dropshot::{
 
 pub use billing::{BillingStatus, Plan};
 pub use checks::CheckId;
-pub use stored::WireName;
 pub use error::{ApiError, ErrorCode, ErrorDetail};
 pub use health::{DatabaseHealth, Health, HealthStatus};
 pub use keys::{ApiKey, ApiKeyCreate, ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, Scope};
+pub use market::{
+    Alert, AlertFilter, AlertKind, AlertPageSelector, FlowWindow, LabelCounts, MarketOverview,
+    MarketSummary, Mover, OverviewQuery, SentimentComponents, SentimentLabel, TokenSentiment,
+    TopToken, TopTokensFilter, TopTokensPageSelector, TopTokensSort,
+};
 pub use metered::{Metered, RateLimitHeaders};
 pub use openapi::{openapi_document, OPENAPI_TITLE, OPENAPI_VERSION};
+pub use stored::WireName;
 pub use token::{
-    AnalysisOptions, Check, CheckStatus, Coverage, Evidence, Pool, RiskLabel, Severity, Signal, SignalCategory,
-    SignalExplanation, TokenAnalysis, TokenExplanation, TokenMeta, TokenMetaReport, TokenPath, TradeSimulation,
-    TradeStep, UncheckedItem,
+    AnalysisOptions, Check, CheckStatus, Coverage, Evidence, Horizon, HorizonSell, Pool, RiskLabel,
+    Severity, Signal, SignalCategory, SignalExplanation, TokenAnalysis, TokenExplanation,
+    TokenMeta, TokenMetaReport, TokenPath, TradeSimulation, TradeStep, UncheckedItem,
 };
-pub use market::{
-    Alert, AlertFilter, AlertKind, AlertPageSelector, FlowWindow, LabelCounts, MarketOverview, MarketSummary, Mover,
-    OverviewQuery, SentimentComponents, SentimentLabel, TokenSentiment, TopToken, TopTokensFilter, TopTokensPageSelector,
-    TopTokensSort,
+pub use wallet::{
+    AccountKind, Approval, Exposure, Holding, HoldingRisk, WalletAnalysis, WalletFacts, WalletPath,
 };
-pub use wallet::{AccountKind, Approval, Exposure, Holding, HoldingRisk, WalletAnalysis, WalletFacts, WalletPath};
 
 /// The HTTP interface of the service.
 #[dropshot::api_description {

@@ -6,8 +6,7 @@
 //! headers (plus `Retry-After` where it applies) when the outcome is an error.
 
 use dropshot::{
-    ApiEndpointResponse, Body, HttpCodedResponse, HttpError, HttpResponse,
-    HttpResponseHeaders,
+    ApiEndpointResponse, Body, HttpCodedResponse, HttpError, HttpResponse, HttpResponseHeaders,
 };
 use http::{HeaderValue, StatusCode};
 use schemars::JsonSchema;
@@ -55,7 +54,11 @@ pub struct Metered<R: HttpCodedResponse> {
 impl<R: HttpCodedResponse> Metered<R> {
     /// A response with the given outcome and no headers yet.
     pub fn new(outcome: Result<R, ApiError>) -> Self {
-        Metered { outcome, headers: None, success_headers: http::HeaderMap::new() }
+        Metered {
+            outcome,
+            headers: None,
+            success_headers: http::HeaderMap::new(),
+        }
     }
 
     /// Attach the rate-limit headers.
@@ -66,7 +69,11 @@ impl<R: HttpCodedResponse> Metered<R> {
 
     /// Headers set on a successful answer only (replacing the body's own,
     /// e.g. `Content-Type` of an image).
-    pub fn with_success_header(mut self, name: http::header::HeaderName, value: HeaderValue) -> Self {
+    pub fn with_success_header(
+        mut self,
+        name: http::header::HeaderName,
+        value: HeaderValue,
+    ) -> Self {
         self.success_headers.insert(name, value);
         self
     }
@@ -77,9 +84,8 @@ impl<R: HttpCodedResponse> Metered<R> {
     }
 
     fn error_response(error: ApiError, headers: Option<RateLimitHeaders>) -> HttpHandlerResult {
-        let body = serde_json::to_vec(&error).map_err(|e| {
-            HttpError::for_internal_error(format!("serialising error: {e}"))
-        })?;
+        let body = serde_json::to_vec(&error)
+            .map_err(|e| HttpError::for_internal_error(format!("serialising error: {e}")))?;
         let mut response = http::Response::builder()
             .status(error.http_status())
             .header(http::header::CONTENT_TYPE, "application/json")
@@ -110,7 +116,11 @@ fn insert_rate_limit(map: &mut http::HeaderMap, h: &RateLimitHeaders) {
 
 impl<R: HttpCodedResponse> HttpResponse for Metered<R> {
     fn to_result(self) -> HttpHandlerResult {
-        let Metered { outcome, headers, success_headers } = self;
+        let Metered {
+            outcome,
+            headers,
+            success_headers,
+        } = self;
         match outcome {
             Ok(body) => {
                 let mut response = body.into()?;

@@ -25,8 +25,8 @@ methods the API does not have, which keep the HTTP framework's own body \
 
 /// The OpenAPI document of the API, as published in `openapi/riskintel.json`.
 pub fn openapi_document() -> String {
-    let description = risk_intel_api_mod::stub_api_description()
-        .expect("the API description is valid");
+    let description =
+        risk_intel_api_mod::stub_api_description().expect("the API description is valid");
     let mut openapi = description.openapi(OPENAPI_TITLE, OPENAPI_VERSION);
     openapi.description(DESCRIPTION);
     let mut document = openapi.json().expect("the OpenAPI document serialises");
@@ -67,12 +67,16 @@ fn add_what_dropshot_cannot_express(document: &mut Value) {
             "Maximum requests allowed in the current one-minute window (authenticated requests; \
              for failed authentication, the client IP's limit).",
         );
-        headers["Retry-After"] = header_doc("Seconds to wait before retrying; sent with 429 and 503.");
+        headers["Retry-After"] =
+            header_doc("Seconds to wait before retrying; sent with 429 and 503.");
         error["headers"] = headers;
     }
     if let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) {
         if let Some(mut item) = paths.remove("/v1/token/{chain}") {
-            if let Some(params) = item.pointer_mut("/get/parameters").and_then(Value::as_array_mut) {
+            if let Some(params) = item
+                .pointer_mut("/get/parameters")
+                .and_then(Value::as_array_mut)
+            {
                 params.retain(|p| p["in"] != "path");
                 params.splice(
                     0..0,
@@ -92,7 +96,9 @@ fn add_what_dropshot_cannot_express(document: &mut Value) {
             ok["headers"] = rate_limit_headers();
         }
         for (path, item) in paths.iter_mut() {
-            let Some(item) = item.as_object_mut() else { continue };
+            let Some(item) = item.as_object_mut() else {
+                continue;
+            };
             for (_, operation) in item.iter_mut() {
                 if path != "/v1/health" {
                     operation["security"] = json!([{ "apiKey": [] }]);

@@ -11,7 +11,10 @@ pub trait WireName: Sized + Copy + 'static {
     fn wire_name(self) -> &'static str;
     /// The variant with this wire name.
     fn from_wire_name(name: &str) -> Option<Self> {
-        Self::VARIANTS.iter().copied().find(|v| v.wire_name() == name)
+        Self::VARIANTS
+            .iter()
+            .copied()
+            .find(|v| v.wire_name() == name)
     }
 }
 
@@ -101,8 +104,14 @@ mod tests {
 
     fn serde_agrees<T: WireName + serde::Serialize>() {
         for v in T::VARIANTS {
-            assert_eq!(serde_json::to_value(v).unwrap(), serde_json::json!(v.wire_name()));
-            assert_eq!(T::from_wire_name(v.wire_name()).map(|x| x.wire_name()), Some(v.wire_name()));
+            assert_eq!(
+                serde_json::to_value(v).unwrap(),
+                serde_json::json!(v.wire_name())
+            );
+            assert_eq!(
+                T::from_wire_name(v.wire_name()).map(|x| x.wire_name()),
+                Some(v.wire_name())
+            );
         }
     }
 

@@ -42,7 +42,9 @@ pub struct AnalysisOptions {
 
 /// Risk label, from the score: safe < 20, caution < 50, risky < 80, critical ≥ 80.
 /// A result whose coverage is under 0.6 is never labelled safe.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum RiskLabel {
     /// Score under 20 with enough coverage.
@@ -56,7 +58,9 @@ pub enum RiskLabel {
 }
 
 /// How serious a signal is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Context only; does not raise the score.
@@ -259,6 +263,49 @@ pub struct TradeSimulation {
     pub sell: Option<TradeStep>,
     /// Largest sell that succeeds as a share of what was bought (1 when the full sell succeeds).
     pub max_sell_share: Option<f64>,
+    /// Sells tried later than their buy, by other fresh wallets, in blocks
+    /// simulated one after another with the clock moved forward
+    /// (`eth_simulateV1`); absent when the node could not simulate them.
+    pub horizons: Option<Vec<HorizonSell>>,
+    /// Why the later sells could not be simulated, when they could not.
+    pub horizons_error: Option<String>,
+}
+
+/// When a simulated sell was tried, after its buy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Horizon {
+    /// In the buy's block, right after it.
+    SameBlock,
+    /// In the next block (one block, about 12 seconds, later).
+    NextBlock,
+    /// One hour later.
+    OneHour,
+    /// One day later.
+    OneDay,
+}
+
+/// One fresh wallet's buy and later sell of everything it bought.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HorizonSell {
+    /// When the sell was tried.
+    pub horizon: Horizon,
+    /// Seconds between the buy and the sell, in chain time.
+    pub seconds_after_buy: u64,
+    /// Whether this sell shared its block with another wallet's sell that came first.
+    pub second_in_block: bool,
+    /// The fresh wallet (derived like the simulator's address).
+    pub wallet: String,
+    /// Whether its buy succeeded.
+    pub bought: bool,
+    /// Whether selling everything it bought succeeded.
+    pub ok: bool,
+    /// Share of what it bought that it could sell: 1, a thousandth when only that passed, or 0.
+    pub sold_share: Option<f64>,
+    /// `1 − received / expected` of the full sell, 0..1.
+    pub tax: Option<f64>,
+    /// Decoded revert reason of the buy or of the full sell, when it failed.
+    pub revert_reason: Option<String>,
 }
 
 /// A token analysis result.

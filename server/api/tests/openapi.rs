@@ -2,5 +2,8 @@
 
 #[test]
 fn openapi_document_is_current() {
-    expectorate::assert_contents("../../openapi/riskintel.json", &riskintel_api::openapi_document());
+    expectorate::assert_contents(
+        "../../openapi/riskintel.json",
+        &riskintel_api::openapi_document(),
+    );
 }

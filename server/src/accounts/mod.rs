@@ -21,7 +21,12 @@ pub struct NewAccount {
 
 /// Parse a plan name as operators type it.
 pub fn parse_plan(text: &str) -> Option<Plan> {
-    match text.trim().to_ascii_lowercase().replace(['-', '+'], "_").as_str() {
+    match text
+        .trim()
+        .to_ascii_lowercase()
+        .replace(['-', '+'], "_")
+        .as_str()
+    {
         "free" => Some(Plan::Free),
         "pro" => Some(Plan::Pro),
         "pro_plus" | "pro_" | "proplus" => Some(Plan::ProPlus),
@@ -32,7 +37,9 @@ pub fn parse_plan(text: &str) -> Option<Plan> {
 fn new_account_id() -> String {
     const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
     let mut rng = rand::rng();
-    let tail: String = (0..16).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect();
+    let tail: String = (0..16)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect();
     format!("acct_{tail}")
 }
 
@@ -45,7 +52,9 @@ pub async fn create_account(
 ) -> Result<NewAccount, KeyError> {
     let name = name.trim();
     if name.is_empty() || name.chars().any(char::is_control) {
-        return Err(KeyError::Invalid("name: must be non-empty, without control characters".into()));
+        return Err(KeyError::Invalid(
+            "name: must be non-empty, without control characters".into(),
+        ));
     }
     let account = Account {
         id: new_account_id(),
@@ -55,7 +64,9 @@ pub async fn create_account(
     };
     store.account_insert(&account).await?;
     let keys = Keys::new(store.clone(), clock.clone());
-    let key = keys.create(&account, "default", Some(Scope::ALL.to_vec()), None, None).await?;
+    let key = keys
+        .create(&account, "default", Some(Scope::ALL.to_vec()), None, None)
+        .await?;
     Ok(NewAccount { account, key })
 }
 
@@ -68,5 +79,7 @@ pub async fn bootstrap_owner(
     if store.account_count().await? > 0 {
         return Ok(None);
     }
-    create_account(store, clock, "owner", Plan::ProPlus).await.map(Some)
+    create_account(store, clock, "owner", Plan::ProPlus)
+        .await
+        .map(Some)
 }

@@ -28,21 +28,65 @@ pub struct PlanSpec {
 
 /// The plans.
 const PLANS: [(Plan, PlanSpec); 3] = [
-    (Plan::Free, PlanSpec { title: "Free", per_minute: 60, included: Some(10_000), hard_cap: true, premium: false, upgrade: "Pro (600 requests per minute)" }),
-    (Plan::Pro, PlanSpec { title: "Pro", per_minute: 600, included: Some(500_000), hard_cap: false, premium: true, upgrade: "Pro+ (6,000 requests per minute)" }),
-    (Plan::ProPlus, PlanSpec { title: "Pro+", per_minute: 6_000, included: None, hard_cap: false, premium: true, upgrade: "a dedicated plan (contact us)" }),
+    (
+        Plan::Free,
+        PlanSpec {
+            title: "Free",
+            per_minute: 60,
+            included: Some(10_000),
+            hard_cap: true,
+            premium: false,
+            upgrade: "Pro (600 requests per minute)",
+        },
+    ),
+    (
+        Plan::Pro,
+        PlanSpec {
+            title: "Pro",
+            per_minute: 600,
+            included: Some(500_000),
+            hard_cap: false,
+            premium: true,
+            upgrade: "Pro+ (6,000 requests per minute)",
+        },
+    ),
+    (
+        Plan::ProPlus,
+        PlanSpec {
+            title: "Pro+",
+            per_minute: 6_000,
+            included: None,
+            hard_cap: false,
+            premium: true,
+            upgrade: "a dedicated plan (contact us)",
+        },
+    ),
 ];
 
 /// What `plan` allows.
 pub fn plan(which: Plan) -> &'static PlanSpec {
-    &PLANS.iter().find(|(p, _)| *p == which).expect("every plan is in the table").1
+    &PLANS
+        .iter()
+        .find(|(p, _)| *p == which)
+        .expect("every plan is in the table")
+        .1
 }
 
 /// The billing period (UTC calendar month) containing `now`: (start, end).
 pub fn billing_period(now: DateTime<Utc>) -> (DateTime<Utc>, DateTime<Utc>) {
-    let start = Utc.with_ymd_and_hms(now.year(), now.month(), 1, 0, 0, 0).single().expect("first of the month exists");
-    let (year, month) = if now.month() == 12 { (now.year() + 1, 1) } else { (now.year(), now.month() + 1) };
-    let end = Utc.with_ymd_and_hms(year, month, 1, 0, 0, 0).single().expect("first of the month exists");
+    let start = Utc
+        .with_ymd_and_hms(now.year(), now.month(), 1, 0, 0, 0)
+        .single()
+        .expect("first of the month exists");
+    let (year, month) = if now.month() == 12 {
+        (now.year() + 1, 1)
+    } else {
+        (now.year(), now.month() + 1)
+    };
+    let end = Utc
+        .with_ymd_and_hms(year, month, 1, 0, 0, 0)
+        .single()
+        .expect("first of the month exists");
     (start, end)
 }
 
@@ -64,7 +108,8 @@ impl Billing {
         let now = self.clock.now();
         let limits = plan(account.plan);
         let (period_start, period_end) = billing_period(now);
-        let used = u64::try_from(self.store.usage_get(&account.id, period_start).await?).unwrap_or(0);
+        let used =
+            u64::try_from(self.store.usage_get(&account.id, period_start).await?).unwrap_or(0);
         Ok(BillingStatus {
             account_id: account.id.clone(),
             plan: account.plan,

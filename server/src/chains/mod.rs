@@ -36,8 +36,16 @@ pub enum Chain {
 
 impl Chain {
     /// Every chain.
-    pub const ALL: [Chain; 8] =
-        [Chain::Eth, Chain::Bsc, Chain::Sol, Chain::Base, Chain::Arb, Chain::Poly, Chain::Avax, Chain::Ftm];
+    pub const ALL: [Chain; 8] = [
+        Chain::Eth,
+        Chain::Bsc,
+        Chain::Sol,
+        Chain::Base,
+        Chain::Arb,
+        Chain::Poly,
+        Chain::Avax,
+        Chain::Ftm,
+    ];
 
     /// The chain id as written in paths.
     pub fn id(self) -> &'static str {
@@ -73,7 +81,9 @@ impl Chain {
 #[derive(Clone, Debug, thiserror::Error, PartialEq)]
 pub enum InputError {
     /// Unknown chain id.
-    #[error("chain: {0:?} is not a supported chain (use eth, bsc, sol, base, arb, poly, avax or ftm)")]
+    #[error(
+        "chain: {0:?} is not a supported chain (use eth, bsc, sol, base, arb, poly, avax or ftm)"
+    )]
     UnknownChain(String),
     /// Bad address.
     #[error("address: {0}")]
@@ -84,15 +94,20 @@ pub enum InputError {
 /// must carry a valid EIP-55 checksum.
 pub fn parse_evm_address(text: &str) -> Result<Address, InputError> {
     let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) else {
-        return Err(InputError::BadAddress(format!("{text:?} must start with 0x")));
+        return Err(InputError::BadAddress(format!(
+            "{text:?} must start with 0x"
+        )));
     };
     if hex.len() != 40 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(InputError::BadAddress(format!(
             "{text:?} must be 0x followed by 40 hexadecimal digits"
         )));
     }
-    let address: Address = format!("0x{hex}").parse().map_err(|_| InputError::BadAddress(format!("{text:?} is not an address")))?;
-    let mixed = hex.bytes().any(|b| b.is_ascii_lowercase()) && hex.bytes().any(|b| b.is_ascii_uppercase());
+    let address: Address = format!("0x{hex}")
+        .parse()
+        .map_err(|_| InputError::BadAddress(format!("{text:?} is not an address")))?;
+    let mixed =
+        hex.bytes().any(|b| b.is_ascii_lowercase()) && hex.bytes().any(|b| b.is_ascii_uppercase());
     if mixed && address.to_checksum(None) != format!("0x{hex}") {
         return Err(InputError::BadAddress(format!(
             "{text:?} has an invalid EIP-55 checksum (mixed case must match the checksum; use all lower case to skip it)"
@@ -154,7 +169,11 @@ impl Default for ChainConfig {
         ChainConfig {
             rpc_url: String::new(),
             multicall3: evm::MULTICALL3.to_string(),
-            wrapped_native: ConfiguredToken { address: String::new(), symbol: String::new(), decimals: 18 },
+            wrapped_native: ConfiguredToken {
+                address: String::new(),
+                symbol: String::new(),
+                decimals: 18,
+            },
             stablecoins: Vec::new(),
             dexes: Vec::new(),
             lp_lockers: Vec::new(),
@@ -172,9 +191,17 @@ mod tests {
         let good = "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2";
         assert!(parse_evm_address(good).is_ok());
         assert!(parse_evm_address(&good.to_ascii_lowercase()).is_ok());
-        assert!(parse_evm_address("0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2".to_ascii_uppercase().replacen("0X", "0x", 1).as_str()).is_ok());
+        assert!(parse_evm_address(
+            "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2"
+                .to_ascii_uppercase()
+                .replacen("0X", "0x", 1)
+                .as_str()
+        )
+        .is_ok());
         let bad_checksum = "0xc02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2";
-        assert!(matches!(parse_evm_address(bad_checksum), Err(InputError::BadAddress(m)) if m.contains("EIP-55")));
+        assert!(
+            matches!(parse_evm_address(bad_checksum), Err(InputError::BadAddress(m)) if m.contains("EIP-55"))
+        );
         assert!(parse_evm_address("0x1234").is_err());
         assert!(parse_evm_address("C02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2").is_err());
         assert!(parse_evm_address("0xZZ2aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2").is_err());

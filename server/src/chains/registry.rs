@@ -31,7 +31,11 @@ impl Chains {
     /// The chains of `configs` that have an RPC URL, their clients tuned
     /// by `settings`; each EVM chain also gets a background client capped at
     /// `background_concurrency` requests in flight.
-    pub fn from_config(configs: &BTreeMap<String, ChainConfig>, settings: &RpcSettings, background_concurrency: u32) -> anyhow::Result<Chains> {
+    pub fn from_config(
+        configs: &BTreeMap<String, ChainConfig>,
+        settings: &RpcSettings,
+        background_concurrency: u32,
+    ) -> anyhow::Result<Chains> {
         let http = reqwest::Client::builder()
             .connect_timeout(settings.timeout)
             .build()
@@ -39,18 +43,34 @@ impl Chains {
         let mut evm = BTreeMap::new();
         let mut solana = None;
         for (id, chain_config) in configs {
-            let chain = Chain::parse(id).ok_or_else(|| anyhow::anyhow!("chains.{id}: unknown chain id"))?;
+            let chain =
+                Chain::parse(id).ok_or_else(|| anyhow::anyhow!("chains.{id}: unknown chain id"))?;
             if chain_config.rpc_url.is_empty() {
                 continue;
             }
             let client = |concurrency: usize| {
-                RpcClient::new(http.clone(), &chain_config.rpc_url, RpcSettings { concurrency: concurrency.max(1), ..settings.clone() })
+                RpcClient::new(
+                    http.clone(),
+                    &chain_config.rpc_url,
+                    RpcSettings {
+                        concurrency: concurrency.max(1),
+                        ..settings.clone()
+                    },
+                )
             };
             if chain.is_evm() {
-                let node = EvmChain::from_config(id, chain_config, client(settings.concurrency), client(background_concurrency as usize))?;
+                let node = EvmChain::from_config(
+                    id,
+                    chain_config,
+                    client(settings.concurrency),
+                    client(background_concurrency as usize),
+                )?;
                 evm.insert(chain, Arc::new(node));
             } else {
-                solana = Some(Arc::new(SolanaChain::from_config(chain_config, client(settings.concurrency))?));
+                solana = Some(Arc::new(SolanaChain::from_config(
+                    chain_config,
+                    client(settings.concurrency),
+                )?));
             }
         }
         Ok(Chains { evm, solana })
@@ -58,12 +78,16 @@ impl Chains {
 
     /// A served EVM chain.
     pub fn evm(&self, chain: Chain) -> Result<&Arc<EvmChain>, ChainError> {
-        self.evm.get(&chain).ok_or_else(|| ChainError::NotServed(chain.id().to_string()))
+        self.evm
+            .get(&chain)
+            .ok_or_else(|| ChainError::NotServed(chain.id().to_string()))
     }
 
     /// The Solana chain, when served.
     pub fn solana(&self) -> Result<&Arc<SolanaChain>, ChainError> {
-        self.solana.as_ref().ok_or_else(|| ChainError::NotServed(Chain::Sol.id().to_string()))
+        self.solana
+            .as_ref()
+            .ok_or_else(|| ChainError::NotServed(Chain::Sol.id().to_string()))
     }
 
     /// The served EVM chains, in order.

@@ -67,7 +67,11 @@ impl RpcClient {
     }
 
     /// One call, its answer decoded as `T`.
-    pub async fn call<T: DeserializeOwned>(&self, method: &str, params: Value) -> Result<T, RpcError> {
+    pub async fn call<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Result<T, RpcError> {
         let mut batch = Batch::new();
         let slot = batch.call(method, params);
         let mut answers = self.send(batch).await?;
@@ -77,15 +81,27 @@ impl RpcClient {
     /// Every call of `batch` in one HTTP request. The outer error fails
     /// them all; each slot then yields its own answer or error.
     pub async fn send(&self, batch: Batch) -> Result<Answers, RpcError> {
-        Ok(Answers { results: self.raw_batch(batch.calls).await?.into_iter().map(Some).collect() })
+        Ok(Answers {
+            results: self
+                .raw_batch(batch.calls)
+                .await?
+                .into_iter()
+                .map(Some)
+                .collect(),
+        })
     }
 
     /// Several calls in one HTTP request, answered in order.
-    async fn raw_batch(&self, calls: Vec<(String, Value)>) -> Result<Vec<Result<Value, RpcError>>, RpcError> {
+    async fn raw_batch(
+        &self,
+        calls: Vec<(String, Value)>,
+    ) -> Result<Vec<Result<Value, RpcError>>, RpcError> {
         if calls.is_empty() {
             return Ok(Vec::new());
         }
-        let first_id = self.next_id.fetch_add(calls.len() as u64, Ordering::Relaxed);
+        let first_id = self
+            .next_id
+            .fetch_add(calls.len() as u64, Ordering::Relaxed);
         let body: Vec<Value> = calls
             .iter()
             .enumerate()
@@ -103,21 +119,31 @@ impl RpcClient {
         };
         let mut results: Vec<Option<Result<Value, RpcError>>> = vec![None; calls.len()];
         for item in items {
-            let Some(index) = item.get("id").and_then(Value::as_u64).and_then(|id| id.checked_sub(first_id)) else {
+            let Some(index) = item
+                .get("id")
+                .and_then(Value::as_u64)
+                .and_then(|id| id.checked_sub(first_id))
+            else {
                 continue;
             };
-            let Some(slot) = results.get_mut(index as usize) else { continue };
+            let Some(slot) = results.get_mut(index as usize) else {
+                continue;
+            };
             *slot = Some(if let Some(error) = item.get("error") {
                 Err(RpcError::Upstream(node_error_text(error)))
             } else if let Some(result) = item.get("result") {
                 Ok(result.clone())
             } else {
-                Err(RpcError::Upstream("answer has neither result nor error".into()))
+                Err(RpcError::Upstream(
+                    "answer has neither result nor error".into(),
+                ))
             });
         }
         Ok(results
             .into_iter()
-            .map(|r| r.unwrap_or_else(|| Err(RpcError::Upstream("node left a call unanswered".into()))))
+            .map(|r| {
+                r.unwrap_or_else(|| Err(RpcError::Upstream("node left a call unanswered".into())))
+            })
             .collect())
     }
 
@@ -137,19 +163,32 @@ impl RpcClient {
     }
 
     async fn post(&self, body: &Value) -> Result<Value, RpcError> {
-        let _permit = self.permits.acquire().await.map_err(|_| RpcError::Unavailable("client closed".into()))?;
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| RpcError::Unavailable("client closed".into()))?;
         self.requests.fetch_add(1, Ordering::Relaxed);
-        let request = self.http.post(&self.url).timeout(self.settings.timeout).json(body);
+        let request = self
+            .http
+            .post(&self.url)
+            .timeout(self.settings.timeout)
+            .json(body);
         let response = request.send().await.map_err(|e| {
             if e.is_timeout() {
                 RpcError::Unavailable("the node timed out".into())
             } else {
-                RpcError::Unavailable(format!("the node could not be reached ({})", e.without_url()))
+                RpcError::Unavailable(format!(
+                    "the node could not be reached ({})",
+                    e.without_url()
+                ))
             }
         })?;
         let status = response.status();
         if status.is_server_error() || status == reqwest::StatusCode::TOO_MANY_REQUESTS {
-            return Err(RpcError::Unavailable(format!("the node answered HTTP {status}")));
+            return Err(RpcError::Unavailable(format!(
+                "the node answered HTTP {status}"
+            )));
         }
         let text = response.text().await.map_err(|e| {
             if e.is_timeout() {
@@ -160,7 +199,9 @@ impl RpcClient {
         })?;
         serde_json::from_str(&text).map_err(|_| {
             let start: String = text.chars().take(80).collect();
-            RpcError::Upstream(format!("the node answered HTTP {status} with something that is not JSON: {start:?}"))
+            RpcError::Upstream(format!(
+                "the node answered HTTP {status} with something that is not JSON: {start:?}"
+            ))
         })
     }
 }
@@ -195,15 +236,31 @@ impl Batch {
         self.call_with(method, params, decode_json::<T>)
     }
 
+    /// The calls added so far (method, params), for tests of what is sent.
+    #[cfg(test)]
+    pub(crate) fn calls(&self) -> &[(String, Value)] {
+        &self.calls
+    }
+
     /// Add a call with its own decoder.
-    pub fn call_with<T>(&mut self, method: &str, params: Value, decode: fn(Value) -> Result<T, RpcError>) -> Slot<T> {
+    pub fn call_with<T>(
+        &mut self,
+        method: &str,
+        params: Value,
+        decode: fn(Value) -> Result<T, RpcError>,
+    ) -> Slot<T> {
         self.calls.push((method.to_string(), params));
-        Slot { index: self.calls.len() - 1, decode, _answer: PhantomData }
+        Slot {
+            index: self.calls.len() - 1,
+            decode,
+            _answer: PhantomData,
+        }
     }
 }
 
 fn decode_json<T: DeserializeOwned>(value: Value) -> Result<T, RpcError> {
-    serde_json::from_value(value).map_err(|e| RpcError::Upstream(format!("undecodable answer: {e}")))
+    serde_json::from_value(value)
+        .map_err(|e| RpcError::Upstream(format!("undecodable answer: {e}")))
 }
 
 /// The answers of a sent batch.
@@ -224,7 +281,10 @@ impl Answers {
 }
 
 fn node_error_text(error: &Value) -> String {
-    let message = error.get("message").and_then(Value::as_str).unwrap_or("unknown error");
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("unknown error");
     match error.get("code") {
         Some(code) => format!("node error {code}: {message}"),
         None => format!("node error: {message}"),

@@ -31,7 +31,12 @@ pub fn row(
 ) -> AlertRow {
     AlertRow {
         id: 0,
-        event_key: format!("{}:{}:{}:{event}", after.chain, after.address, kind.wire_name()),
+        event_key: format!(
+            "{}:{}:{}:{event}",
+            after.chain,
+            after.address,
+            kind.wire_name()
+        ),
         chain: after.chain.clone(),
         token: after.address.clone(),
         kind,
@@ -67,9 +72,18 @@ fn label_severity(label: RiskLabel) -> Severity {
 
 /// The alerts that going from `before` to `after` raises. `new` marks a
 /// token just discovered (a `new_token` alert with its first label).
-pub fn diff(before: Option<&TokenAnalysis>, after: &TokenAnalysis, new: bool, at: DateTime<Utc>) -> Vec<AlertRow> {
+pub fn diff(
+    before: Option<&TokenAnalysis>,
+    after: &TokenAnalysis,
+    new: bool,
+    at: DateTime<Utc>,
+) -> Vec<AlertRow> {
     let block = after.as_of_block.unwrap_or_default();
-    let symbol = if after.meta.symbol.is_empty() { after.address.clone() } else { after.meta.symbol.clone() };
+    let symbol = if after.meta.symbol.is_empty() {
+        after.address.clone()
+    } else {
+        after.meta.symbol.clone()
+    };
     let mut alerts = Vec::new();
     if new {
         alerts.push(row(
@@ -89,17 +103,44 @@ pub fn diff(before: Option<&TokenAnalysis>, after: &TokenAnalysis, new: bool, at
         ));
     }
     if has(after, CheckId::Honeypot) && !before.is_some_and(|b| has(b, CheckId::Honeypot)) {
-        let detail = after.signals.iter().find(|s| s.id == CheckId::Honeypot).map(|s| s.detail.clone()).unwrap_or_default();
-        alerts.push(row(AlertKind::HoneypotDetected, Severity::Critical, &format!("{block}"), format!("{symbol} is a honeypot"), detail, before, after, block, at));
+        let detail = after
+            .signals
+            .iter()
+            .find(|s| s.id == CheckId::Honeypot)
+            .map(|s| s.detail.clone())
+            .unwrap_or_default();
+        alerts.push(row(
+            AlertKind::HoneypotDetected,
+            Severity::Critical,
+            &format!("{block}"),
+            format!("{symbol} is a honeypot"),
+            detail,
+            before,
+            after,
+            block,
+            at,
+        ));
     }
     let Some(before) = before else { return alerts };
     if before.label != after.label {
         let worse = after.label > before.label;
         alerts.push(row(
             AlertKind::LabelChanged,
-            if worse { label_severity(after.label) } else { Severity::Info },
-            &format!("{}->{}@{block}", label_of(before.label), label_of(after.label)),
-            format!("{symbol}: {} → {}", label_of(before.label), label_of(after.label)),
+            if worse {
+                label_severity(after.label)
+            } else {
+                Severity::Info
+            },
+            &format!(
+                "{}->{}@{block}",
+                label_of(before.label),
+                label_of(after.label)
+            ),
+            format!(
+                "{symbol}: {} → {}",
+                label_of(before.label),
+                label_of(after.label)
+            ),
             format!(
                 "The label of {symbol} went {} from {} (score {:.1}) to {} (score {:.1}).",
                 if worse { "up" } else { "down" },
@@ -116,10 +157,15 @@ pub fn diff(before: Option<&TokenAnalysis>, after: &TokenAnalysis, new: bool, at
     }
     if before.meta.owner != after.meta.owner {
         let new_owner = after.meta.owner.clone().unwrap_or_else(|| "none".into());
-        let renounced = new_owner == "0x0000000000000000000000000000000000000000" || new_owner.eq_ignore_ascii_case("0x000000000000000000000000000000000000dEaD");
+        let renounced = new_owner == "0x0000000000000000000000000000000000000000"
+            || new_owner.eq_ignore_ascii_case("0x000000000000000000000000000000000000dEaD");
         alerts.push(row(
             AlertKind::OwnershipChanged,
-            if renounced { Severity::Info } else { Severity::High },
+            if renounced {
+                Severity::Info
+            } else {
+                Severity::High
+            },
             &new_owner,
             format!("{symbol}: ownership changed"),
             format!(
@@ -133,7 +179,9 @@ pub fn diff(before: Option<&TokenAnalysis>, after: &TokenAnalysis, new: bool, at
             at,
         ));
     }
-    if before.meta.implementation != after.meta.implementation && after.meta.implementation.is_some() {
+    if before.meta.implementation != after.meta.implementation
+        && after.meta.implementation.is_some()
+    {
         let implementation = after.meta.implementation.clone().unwrap_or_default();
         alerts.push(row(
             AlertKind::ProxyUpgraded,
@@ -142,7 +190,11 @@ pub fn diff(before: Option<&TokenAnalysis>, after: &TokenAnalysis, new: bool, at
             format!("{symbol}: proxy upgraded"),
             format!(
                 "The code behind {symbol} was replaced: implementation {} → {implementation}.",
-                before.meta.implementation.clone().unwrap_or_else(|| "none".into())
+                before
+                    .meta
+                    .implementation
+                    .clone()
+                    .unwrap_or_else(|| "none".into())
             ),
             Some(before),
             after,
@@ -150,7 +202,12 @@ pub fn diff(before: Option<&TokenAnalysis>, after: &TokenAnalysis, new: bool, at
             at,
         ));
     }
-    let supply = |a: &TokenAnalysis| a.meta.total_supply.as_deref().and_then(|s| s.parse::<f64>().ok());
+    let supply = |a: &TokenAnalysis| {
+        a.meta
+            .total_supply
+            .as_deref()
+            .and_then(|s| s.parse::<f64>().ok())
+    };
     if let (Some(old), Some(new_supply)) = (supply(before), supply(after)) {
         if new_supply > old {
             alerts.push(row(
@@ -197,7 +254,14 @@ pub fn to_wire(row: &AlertRow) -> Alert {
 mod tests {
     use super::*;
 
-    fn analysis(label: &str, score: f64, owner: &str, implementation: Option<&str>, supply: &str, signals: &[&str]) -> TokenAnalysis {
+    fn analysis(
+        label: &str,
+        score: f64,
+        owner: &str,
+        implementation: Option<&str>,
+        supply: &str,
+        signals: &[&str],
+    ) -> TokenAnalysis {
         let signals: Vec<serde_json::Value> = signals
             .iter()
             .map(|id| serde_json::json!({"id": id, "severity": "critical", "weight": 1.0, "category": "trading",
@@ -222,19 +286,46 @@ mod tests {
     fn every_change_raises_its_alert_once() {
         let at = chrono::Utc::now();
         let before = analysis("caution", 30.0, "0xaa", Some("0x01"), "1000", &[]);
-        let after = analysis("critical", 100.0, "0xbb", Some("0x02"), "1500", &["honeypot"]);
+        let after = analysis(
+            "critical",
+            100.0,
+            "0xbb",
+            Some("0x02"),
+            "1500",
+            &["honeypot"],
+        );
         let rows = diff(Some(&before), &after, false, at);
-        assert_eq!(kinds(&rows), ["honeypot_detected", "label_changed", "ownership_changed", "proxy_upgraded", "supply_minted"]);
+        assert_eq!(
+            kinds(&rows),
+            [
+                "honeypot_detected",
+                "label_changed",
+                "ownership_changed",
+                "proxy_upgraded",
+                "supply_minted"
+            ]
+        );
         let label = &rows[1];
-        assert_eq!((label.label_before, label.label_after), (Some(RiskLabel::Caution), Some(RiskLabel::Critical)));
+        assert_eq!(
+            (label.label_before, label.label_after),
+            (Some(RiskLabel::Caution), Some(RiskLabel::Critical))
+        );
         assert_eq!(label.severity, Severity::Critical);
         assert!(rows[4].detail.contains("50.0%"));
         // The same change seen again has the same event keys: stored once.
         let again = diff(Some(&before), &after, false, at);
-        assert_eq!(rows.iter().map(|r| &r.event_key).collect::<Vec<_>>(), again.iter().map(|r| &r.event_key).collect::<Vec<_>>());
+        assert_eq!(
+            rows.iter().map(|r| &r.event_key).collect::<Vec<_>>(),
+            again.iter().map(|r| &r.event_key).collect::<Vec<_>>()
+        );
         // Nothing changed, nothing to say; a better label is news of low severity.
         assert!(diff(Some(&after), &after, false, at).is_empty());
-        let better = diff(Some(&after), &analysis("safe", 5.0, "0xbb", Some("0x02"), "1500", &[]), false, at);
+        let better = diff(
+            Some(&after),
+            &analysis("safe", 5.0, "0xbb", Some("0x02"), "1500", &[]),
+            false,
+            at,
+        );
         assert_eq!(kinds(&better), ["label_changed"]);
         assert_eq!(better[0].severity, Severity::Info);
         // A new token: its first label.
@@ -242,7 +333,19 @@ mod tests {
         assert_eq!(kinds(&new), ["new_token"]);
         assert!(new[0].label_before.is_none() && new[0].label_after == Some(RiskLabel::Caution));
         // Renouncing is reported, as info.
-        let renounced = diff(Some(&before), &analysis("caution", 30.0, "0x0000000000000000000000000000000000000000", Some("0x01"), "1000", &[]), false, at);
+        let renounced = diff(
+            Some(&before),
+            &analysis(
+                "caution",
+                30.0,
+                "0x0000000000000000000000000000000000000000",
+                Some("0x01"),
+                "1000",
+                &[],
+            ),
+            false,
+            at,
+        );
         assert_eq!(kinds(&renounced), ["ownership_changed"]);
         assert_eq!(renounced[0].severity, Severity::Info);
         assert_eq!(to_wire(&renounced[0]).kind, AlertKind::OwnershipChanged);

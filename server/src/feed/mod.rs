@@ -24,7 +24,12 @@ impl Feed {
     }
 
     /// A page of the alert feed, newest first, after `before_id`.
-    pub async fn page(&self, filter: &AlertFilter, before_id: Option<i64>, limit: usize) -> Result<Vec<(Alert, i64)>, AnalysisError> {
+    pub async fn page(
+        &self,
+        filter: &AlertFilter,
+        before_id: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<(Alert, i64)>, AnalysisError> {
         if let Some(chain) = filter.chain.as_deref() {
             Chain::from_id(chain)?;
         }
@@ -36,6 +41,12 @@ impl Feed {
             before_id,
             limit: limit as i64,
         };
-        Ok(self.store.alerts(&query).await?.iter().map(|r| (alerts::to_wire(r), r.id)).collect())
+        Ok(self
+            .store
+            .alerts(&query)
+            .await?
+            .iter()
+            .map(|r| (alerts::to_wire(r), r.id))
+            .collect())
     }
 }

@@ -16,11 +16,19 @@ pub struct Access {
 }
 
 const fn open(operation: &'static str, scope: Scope) -> Access {
-    Access { operation, scope, premium: None }
+    Access {
+        operation,
+        scope,
+        premium: None,
+    }
 }
 
 const fn premium(operation: &'static str, scope: Scope, feature: &'static str) -> Access {
-    Access { operation, scope, premium: Some(feature) }
+    Access {
+        operation,
+        scope,
+        premium: Some(feature),
+    }
 }
 
 /// Every metered operation. Health and the error reference need no key.
@@ -40,7 +48,11 @@ pub const OPERATIONS: &[Access] = &[
     premium("wallet_analyze", Scope::WalletRead, "wallet analysis"),
     open("market_overview_get", Scope::MarketRead),
     open("market_top_tokens_list", Scope::MarketRead),
-    premium("feed_risk_alerts_list", Scope::FeedRead, "the risk-alert feed"),
+    premium(
+        "feed_risk_alerts_list",
+        Scope::FeedRead,
+        "the risk-alert feed",
+    ),
 ];
 
 /// The operations that need no key.
@@ -57,16 +69,26 @@ mod tests {
 
     #[test]
     fn every_operation_of_the_api_has_exactly_one_rule() {
-        let document: serde_json::Value = serde_json::from_str(&riskintel_api::openapi_document()).expect("document");
+        let document: serde_json::Value =
+            serde_json::from_str(&riskintel_api::openapi_document()).expect("document");
         let mut described: Vec<String> = document["paths"]
             .as_object()
             .expect("paths")
             .values()
-            .flat_map(|item| item.as_object().expect("path item").values().map(|op| op["operationId"].as_str().expect("id").to_string()))
+            .flat_map(|item| {
+                item.as_object()
+                    .expect("path item")
+                    .values()
+                    .map(|op| op["operationId"].as_str().expect("id").to_string())
+            })
             .chain(["error_reference_get".to_string()])
             .collect();
         described.sort();
-        let mut ruled: Vec<String> = OPERATIONS.iter().map(|a| a.operation.to_string()).chain(UNMETERED.iter().map(|o| o.to_string())).collect();
+        let mut ruled: Vec<String> = OPERATIONS
+            .iter()
+            .map(|a| a.operation.to_string())
+            .chain(UNMETERED.iter().map(|o| o.to_string()))
+            .collect();
         ruled.sort();
         assert_eq!(described, ruled);
     }

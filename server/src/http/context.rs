@@ -91,7 +91,10 @@ impl ServerContext {
         operation: impl AsyncFnOnce(Caller) -> Result<R, ApiError>,
     ) -> Result<Metered<R>, ApiError> {
         let Some(rule) = access::rule(&rqctx.endpoint.operation_id) else {
-            return Err(ApiError::new(ErrorCode::InternalError, "internal error: the operation has no access rule"));
+            return Err(ApiError::new(
+                ErrorCode::InternalError,
+                "internal error: the operation has no access rule",
+            ));
         };
         let request = &rqctx.request;
         if let Some(param) = key_in_query(request.uri().query()) {
@@ -115,10 +118,16 @@ impl ServerContext {
             Err(error) => return Ok(Metered::new(Err(error.into()))),
         };
         if window.exceeded {
-            return Ok(refuse(Meter::rate_limited(&caller.account, &window).into(), Some(window)));
+            return Ok(refuse(
+                Meter::rate_limited(&caller.account, &window).into(),
+                Some(window),
+            ));
         }
         if !caller.key.scopes.contains(&rule.scope) {
-            return Ok(refuse(KeyError::MissingScope(rule.scope).into(), Some(window)));
+            return Ok(refuse(
+                KeyError::MissingScope(rule.scope).into(),
+                Some(window),
+            ));
         }
         if let Some(feature) = rule.premium {
             if let Err(refused) = Meter::require_premium(&caller.account, feature) {
@@ -161,10 +170,15 @@ impl ServerContext {
         };
         let outcome = match raw.to_str() {
             Ok(raw) => self.keys.authenticate(raw.trim()).await,
-            Err(_) => Err(KeyError::Unauthenticated("malformed API key: not printable ASCII")),
+            Err(_) => Err(KeyError::Unauthenticated(
+                "malformed API key: not printable ASCII",
+            )),
         };
         match outcome {
-            Ok(found) => Ok(Caller { key: found.key, account: found.account }),
+            Ok(found) => Ok(Caller {
+                key: found.key,
+                account: found.account,
+            }),
             Err(error @ KeyError::Unauthenticated(_)) => {
                 let window = self.meter.failed_auth_record(ip);
                 Err((error.into(), Some(window)))
@@ -195,4 +209,3 @@ fn key_in_query(query: Option<&str>) -> Option<String> {
         KEY_QUERY_PARAMS.contains(&name.as_str()).then_some(name)
     })
 }
-

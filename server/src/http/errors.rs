@@ -4,9 +4,9 @@ use riskintel_api::{ApiError, ErrorCode};
 
 use crate::chains::rpc::RpcError;
 use crate::keys::KeyError;
-use crate::tokens::AnalysisError;
 use crate::metering::MeterError;
 use crate::store::StoreError;
+use crate::tokens::AnalysisError;
 
 /// Seconds to wait after the database failed to answer.
 const STORE_RETRY_AFTER: u64 = 5;
@@ -20,9 +20,9 @@ impl From<StoreError> for ApiError {
             )
             .with_retry_after(STORE_RETRY_AFTER),
             StoreError::Conflict(what) => ApiError::new(ErrorCode::Conflict, what),
-            StoreError::UnsupportedUrl(_)
-            | StoreError::Database(_)
-            | StoreError::Corrupt(_) => ApiError::new(ErrorCode::InternalError, "internal error"),
+            StoreError::UnsupportedUrl(_) | StoreError::Database(_) | StoreError::Corrupt(_) => {
+                ApiError::new(ErrorCode::InternalError, "internal error")
+            }
         }
     }
 }
@@ -50,7 +50,9 @@ impl From<MeterError> for ApiError {
                 ApiError::new(ErrorCode::RateLimited, message)
             }
             MeterError::QuotaExhausted { .. } => ApiError::new(ErrorCode::PaymentRequired, message),
-            MeterError::PremiumRequired { .. } => ApiError::new(ErrorCode::PremiumRequired, message),
+            MeterError::PremiumRequired { .. } => {
+                ApiError::new(ErrorCode::PremiumRequired, message)
+            }
             MeterError::Store(store) => return store.into(),
         };
         match retry_after {
@@ -67,11 +69,16 @@ impl From<AnalysisError> for ApiError {
     fn from(error: AnalysisError) -> Self {
         let message = error.to_string();
         match error {
-            AnalysisError::Input(_) | AnalysisError::ChainNotServed(_) => ApiError::new(ErrorCode::ValidationError, message),
+            AnalysisError::Input(_) | AnalysisError::ChainNotServed(_) => {
+                ApiError::new(ErrorCode::ValidationError, message)
+            }
             AnalysisError::NotFound(_) => ApiError::new(ErrorCode::NotFound, message),
-            AnalysisError::Rpc(RpcError::Upstream(_)) => ApiError::new(ErrorCode::UpstreamError, message),
+            AnalysisError::Rpc(RpcError::Upstream(_)) => {
+                ApiError::new(ErrorCode::UpstreamError, message)
+            }
             AnalysisError::Rpc(RpcError::Unavailable(_)) => {
-                ApiError::new(ErrorCode::UpstreamUnavailable, message).with_retry_after(UPSTREAM_RETRY_AFTER)
+                ApiError::new(ErrorCode::UpstreamUnavailable, message)
+                    .with_retry_after(UPSTREAM_RETRY_AFTER)
             }
             AnalysisError::Store(store) => store.into(),
         }
@@ -109,16 +116,25 @@ mod tests {
     use crate::store::Account;
 
     fn account(plan: Plan) -> Account {
-        Account { id: "acct_x".into(), name: "x".into(), plan, created_at: chrono::Utc::now() }
+        Account {
+            id: "acct_x".into(),
+            name: "x".into(),
+            plan,
+            created_at: chrono::Utc::now(),
+        }
     }
 
     #[test]
     fn premium_helper_refuses_free_with_premium_required() {
-        let refused = Meter::require_premium(&account(Plan::Free), "the risk-alert feed").unwrap_err();
+        let refused =
+            Meter::require_premium(&account(Plan::Free), "the risk-alert feed").unwrap_err();
         let wire = ApiError::from(refused);
         assert_eq!(wire.code(), ErrorCode::PremiumRequired);
         assert_eq!(wire.http_status(), 403);
-        assert!(wire.error.message.contains("the risk-alert feed needs the Pro or Pro+ plan"));
+        assert!(wire
+            .error
+            .message
+            .contains("the risk-alert feed needs the Pro or Pro+ plan"));
         assert!(Meter::require_premium(&account(Plan::Pro), "x").is_ok());
         assert!(Meter::require_premium(&account(Plan::ProPlus), "x").is_ok());
     }
@@ -130,15 +146,22 @@ mod tests {
         assert_eq!(wire.retry_after, Some(STORE_RETRY_AFTER));
         let wire = ApiError::from(StoreError::Database("syntax".into()));
         assert_eq!(wire.code(), ErrorCode::InternalError);
-        assert!(!wire.error.message.contains("syntax"), "internals are not shown");
+        assert!(
+            !wire.error.message.contains("syntax"),
+            "internals are not shown"
+        );
     }
 
     #[test]
     fn a_database_outage_in_any_domain_is_503_with_retry_after() {
-        let wire = ApiError::from(AnalysisError::Store(StoreError::Unavailable("pool closed".into())));
+        let wire = ApiError::from(AnalysisError::Store(StoreError::Unavailable(
+            "pool closed".into(),
+        )));
         assert_eq!(wire.code(), ErrorCode::UpstreamUnavailable);
         assert_eq!(wire.retry_after, Some(STORE_RETRY_AFTER));
-        let wire = ApiError::from(MeterError::Store(StoreError::Unavailable("pool closed".into())));
+        let wire = ApiError::from(MeterError::Store(StoreError::Unavailable(
+            "pool closed".into(),
+        )));
         assert_eq!(wire.code(), ErrorCode::UpstreamUnavailable);
     }
 
@@ -150,7 +173,11 @@ mod tests {
         }
         let markdown = include_str!("../../../docs/errors.md");
         for code in ErrorCode::ALL {
-            assert!(markdown.contains(&format!("## {}", code.as_str())), "docs/errors.md lacks {}", code.as_str());
+            assert!(
+                markdown.contains(&format!("## {}", code.as_str())),
+                "docs/errors.md lacks {}",
+                code.as_str()
+            );
         }
     }
 }

@@ -10,15 +10,16 @@ mod errors;
 use std::time::Instant;
 
 use dropshot::{
-    Body, EmptyScanParams, FreeformBody, HttpResponseCreated, HttpResponseDeleted, HttpResponseOk, PaginationParams,
-    Path, Query, RequestContext, ResultsPage, TypedBody, WhichPage,
+    Body, EmptyScanParams, FreeformBody, HttpResponseCreated, HttpResponseDeleted, HttpResponseOk,
+    PaginationParams, Path, Query, RequestContext, ResultsPage, TypedBody, WhichPage,
 };
 use riskintel_api::token::{TokenQueryParams, TokenQueryRoute};
 use riskintel_api::{
-    Alert, AlertFilter, AlertPageSelector, AnalysisOptions, ApiError, ApiKey, ApiKeyCreate, ApiKeyPageSelector,
-    ApiKeyPath, ApiKeySecret, BillingStatus, DatabaseHealth, ErrorCode, Health, HealthStatus, MarketOverview, Metered,
-    OverviewQuery, RiskIntelApi, TokenAnalysis, TokenExplanation, TokenMetaReport, TokenPath, TokenSentiment, TopToken,
-    TopTokensFilter, TopTokensPageSelector, WalletAnalysis, WalletPath,
+    Alert, AlertFilter, AlertPageSelector, AnalysisOptions, ApiError, ApiKey, ApiKeyCreate,
+    ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, BillingStatus, DatabaseHealth, ErrorCode, Health,
+    HealthStatus, MarketOverview, Metered, OverviewQuery, RiskIntelApi, TokenAnalysis,
+    TokenExplanation, TokenMetaReport, TokenPath, TokenSentiment, TopToken, TopTokensFilter,
+    TopTokensPageSelector, WalletAnalysis, WalletPath,
 };
 
 pub use context::{Caller, ServerContext};
@@ -30,7 +31,13 @@ use crate::scoring::{badge, explain};
 use crate::store::KeyRecord;
 
 /// The analysis of a token, for an authenticated caller.
-async fn token_analysis(ctx: &ServerContext, caller: &Caller, chain: &str, address: &str, options: &AnalysisOptions) -> Result<TokenAnalysis, ApiError> {
+async fn token_analysis(
+    ctx: &ServerContext,
+    caller: &Caller,
+    chain: &str,
+    address: &str,
+    options: &AnalysisOptions,
+) -> Result<TokenAnalysis, ApiError> {
     let target = ctx.analyzer.target(chain, address)?;
     let fresh = options.fresh.unwrap_or(false);
     if fresh {
@@ -67,7 +74,11 @@ impl RiskIntelApi for RiskIntelImpl {
         let started = Instant::now();
         let reachable = ctx.store.ping().await.is_ok();
         Ok(HttpResponseOk(Health {
-            status: if reachable { HealthStatus::Ok } else { HealthStatus::Degraded },
+            status: if reachable {
+                HealthStatus::Ok
+            } else {
+                HealthStatus::Degraded
+            },
             version: env!("CARGO_PKG_VERSION").to_string(),
             database: DatabaseHealth {
                 backend: ctx.store.backend().to_string(),
@@ -115,9 +126,11 @@ impl RiskIntelApi for RiskIntelImpl {
             let records = ctx.keys.list(&caller.account.id, after, limit).await?;
             let now = ctx.clock.now();
             let items = records.iter().map(|r| api_key_view(r, now)).collect();
-            let page = ResultsPage::new(items, &EmptyScanParams {}, |key: &ApiKey, _| ApiKeyPageSelector {
-                created_at: key.created_at,
-                id: key.id.clone(),
+            let page = ResultsPage::new(items, &EmptyScanParams {}, |key: &ApiKey, _| {
+                ApiKeyPageSelector {
+                    created_at: key.created_at,
+                    id: key.id.clone(),
+                }
             })?;
             Ok(HttpResponseOk(page))
         })
@@ -133,10 +146,19 @@ impl RiskIntelApi for RiskIntelImpl {
         ctx.metered(&rqctx, async |caller| {
             let issued = ctx
                 .keys
-                .create(&caller.account, &body.name, body.scopes, body.expires_at, Some(&caller.key))
+                .create(
+                    &caller.account,
+                    &body.name,
+                    body.scopes,
+                    body.expires_at,
+                    Some(&caller.key),
+                )
                 .await?;
             let api_key = api_key_view(&issued.record, ctx.clock.now());
-            Ok(HttpResponseCreated(ApiKeySecret { key: issued.key, api_key }))
+            Ok(HttpResponseCreated(ApiKeySecret {
+                key: issued.key,
+                api_key,
+            }))
         })
         .await
     }
@@ -176,7 +198,10 @@ impl RiskIntelApi for RiskIntelImpl {
         ctx.metered(&rqctx, async |caller| {
             let issued = ctx.keys.rotate(&caller.account.id, &key_id).await?;
             let api_key = api_key_view(&issued.record, ctx.clock.now());
-            Ok(HttpResponseOk(ApiKeySecret { key: issued.key, api_key }))
+            Ok(HttpResponseOk(ApiKeySecret {
+                key: issued.key,
+                api_key,
+            }))
         })
         .await
     }
@@ -189,7 +214,8 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
         ctx.metered(&rqctx, async |caller| {
-            let analysis = token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
+            let analysis =
+                token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
             Ok(HttpResponseOk(TokenMetaReport {
                 chain: analysis.chain,
                 address: analysis.address,
@@ -210,7 +236,9 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
         ctx.metered(&rqctx, async |caller| {
-            Ok(HttpResponseOk(token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?))
+            Ok(HttpResponseOk(
+                token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?,
+            ))
         })
         .await
     }
@@ -229,13 +257,26 @@ impl RiskIntelApi for RiskIntelImpl {
             serde_urlencoded::from_str(rqctx.request.uri().query().unwrap_or_default());
         ctx.metered(&rqctx, async |caller| {
             if route.chain != "analyze" {
-                return Err(ApiError::new(ErrorCode::NotFound, "no such path: did you mean /v1/token/analyze?chain=…&address=…"));
+                return Err(ApiError::new(
+                    ErrorCode::NotFound,
+                    "no such path: did you mean /v1/token/analyze?chain=…&address=…",
+                ));
             }
-            let params = params.map_err(|e| ApiError::new(ErrorCode::BadRequest, format!("unable to parse query string: {e}")))?;
+            let params = params.map_err(|e| {
+                ApiError::new(
+                    ErrorCode::BadRequest,
+                    format!("unable to parse query string: {e}"),
+                )
+            })?;
             let (Some(chain), Some(address)) = (params.chain, params.address) else {
-                return Err(ApiError::new(ErrorCode::BadRequest, "the query parameters `chain` and `address` are required"));
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    "the query parameters `chain` and `address` are required",
+                ));
             };
-            Ok(HttpResponseOk(token_analysis(ctx, &caller, &chain, &address, &options).await?))
+            Ok(HttpResponseOk(
+                token_analysis(ctx, &caller, &chain, &address, &options).await?,
+            ))
         })
         .await
     }
@@ -248,7 +289,8 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
         ctx.metered(&rqctx, async |caller| {
-            let analysis = token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
+            let analysis =
+                token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
             Ok(HttpResponseOk(explain::explain(&analysis)))
         })
         .await
@@ -262,14 +304,29 @@ impl RiskIntelApi for RiskIntelImpl {
         let path = path.into_inner();
         let response = ctx
             .metered(&rqctx, async |caller| {
-                let analysis = token_analysis(ctx, &caller, &path.chain, &path.address, &AnalysisOptions::default()).await?;
-                Ok(HttpResponseOk(FreeformBody(Body::from(badge::render(&analysis)))))
+                let analysis = token_analysis(
+                    ctx,
+                    &caller,
+                    &path.chain,
+                    &path.address,
+                    &AnalysisOptions::default(),
+                )
+                .await?;
+                Ok(HttpResponseOk(FreeformBody(Body::from(badge::render(
+                    &analysis,
+                )))))
             })
             .await?;
         // Badges are embedded in pages: cache them about as long as analyses live.
         Ok(response
-            .with_success_header(http::header::CONTENT_TYPE, http::HeaderValue::from_static("image/svg+xml; charset=utf-8"))
-            .with_success_header(http::header::CACHE_CONTROL, http::HeaderValue::from_static("public, max-age=300")))
+            .with_success_header(
+                http::header::CONTENT_TYPE,
+                http::HeaderValue::from_static("image/svg+xml; charset=utf-8"),
+            )
+            .with_success_header(
+                http::header::CACHE_CONTROL,
+                http::HeaderValue::from_static("public, max-age=300"),
+            ))
     }
 
     async fn wallet_analyze(
@@ -279,7 +336,9 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let path = path.into_inner();
         ctx.metered(&rqctx, async |_caller| {
-            Ok(HttpResponseOk(ctx.wallets.analyze(&path.chain, &path.address).await?))
+            Ok(HttpResponseOk(
+                ctx.wallets.analyze(&path.chain, &path.address).await?,
+            ))
         })
         .await
     }
@@ -291,7 +350,9 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let path = path.into_inner();
         ctx.metered(&rqctx, async |_caller| {
-            Ok(HttpResponseOk(ctx.sentiment.of(&path.chain, &path.address).await?))
+            Ok(HttpResponseOk(
+                ctx.sentiment.of(&path.chain, &path.address).await?,
+            ))
         })
         .await
     }
@@ -303,7 +364,9 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let query = query.into_inner();
         ctx.metered(&rqctx, async |_caller| {
-            Ok(HttpResponseOk(ctx.market.overview(query.chain.as_deref()).await?))
+            Ok(HttpResponseOk(
+                ctx.market.overview(query.chain.as_deref()).await?,
+            ))
         })
         .await
     }
@@ -318,18 +381,29 @@ impl RiskIntelApi for RiskIntelImpl {
         ctx.metered(&rqctx, async |_caller| {
             let (filter, after) = match &query.page {
                 WhichPage::First(filter) => (filter.clone(), None),
-                WhichPage::Next(s) => (s.filter.clone(), Some((s.last_value, s.last_chain.clone(), s.last_address.clone()))),
+                WhichPage::Next(s) => (
+                    s.filter.clone(),
+                    Some((s.last_value, s.last_chain.clone(), s.last_address.clone())),
+                ),
             };
             let rows = ctx.market.top_tokens(&filter, after, limit).await?;
-            let values: std::collections::HashMap<(String, String), f64> =
-                rows.iter().map(|(t, v)| ((t.chain.clone(), t.address.clone()), *v)).collect();
+            let values: std::collections::HashMap<(String, String), f64> = rows
+                .iter()
+                .map(|(t, v)| ((t.chain.clone(), t.address.clone()), *v))
+                .collect();
             let items: Vec<TopToken> = rows.into_iter().map(|(t, _)| t).collect();
-            let page = ResultsPage::new(items, &filter, |t: &TopToken, filter: &TopTokensFilter| TopTokensPageSelector {
-                filter: filter.clone(),
-                last_value: values.get(&(t.chain.clone(), t.address.clone())).copied().unwrap_or_default(),
-                last_chain: t.chain.clone(),
-                last_address: t.address.clone(),
-            })?;
+            let page =
+                ResultsPage::new(items, &filter, |t: &TopToken, filter: &TopTokensFilter| {
+                    TopTokensPageSelector {
+                        filter: filter.clone(),
+                        last_value: values
+                            .get(&(t.chain.clone(), t.address.clone()))
+                            .copied()
+                            .unwrap_or_default(),
+                        last_chain: t.chain.clone(),
+                        last_address: t.address.clone(),
+                    }
+                })?;
             Ok(HttpResponseOk(page))
         })
         .await
@@ -348,11 +422,14 @@ impl RiskIntelApi for RiskIntelImpl {
                 WhichPage::Next(s) => (s.filter.clone(), Some(s.last_id)),
             };
             let rows = ctx.feed.page(&filter, before, limit).await?;
-            let ids: std::collections::HashMap<String, i64> = rows.iter().map(|(a, id)| (a.id.clone(), *id)).collect();
+            let ids: std::collections::HashMap<String, i64> =
+                rows.iter().map(|(a, id)| (a.id.clone(), *id)).collect();
             let items: Vec<Alert> = rows.into_iter().map(|(a, _)| a).collect();
-            let page = ResultsPage::new(items, &filter, |a: &Alert, filter: &AlertFilter| AlertPageSelector {
-                filter: filter.clone(),
-                last_id: ids.get(&a.id).copied().unwrap_or_default(),
+            let page = ResultsPage::new(items, &filter, |a: &Alert, filter: &AlertFilter| {
+                AlertPageSelector {
+                    filter: filter.clone(),
+                    last_id: ids.get(&a.id).copied().unwrap_or_default(),
+                }
             })?;
             Ok(HttpResponseOk(page))
         })

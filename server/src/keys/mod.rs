@@ -61,13 +61,18 @@ pub fn parse_key(raw: &str) -> Option<PresentedKey<'_>> {
     let (id, secret) = rest.split_once('.')?;
     let id_ok = is_key_id(id);
     let secret_ok = secret.len() == SECRET_HEX_LEN
-        && secret.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        && secret
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
     (id_ok && secret_ok).then_some(PresentedKey { id, secret })
 }
 
 /// Whether `id` has the shape of a key id (12 of `[a-z0-9]`).
 pub fn is_key_id(id: &str) -> bool {
-    id.len() == KEY_ID_LEN && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    id.len() == KEY_ID_LEN
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 /// SHA-256 of a secret, hex.
@@ -84,13 +89,17 @@ fn hashes_equal(a: &str, b: &str) -> bool {
 pub fn new_key_id() -> String {
     const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
     let mut rng = rand::rng();
-    (0..KEY_ID_LEN).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+    (0..KEY_ID_LEN)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
 }
 
 /// A fresh secret: 32 bytes from the OS RNG, as 64 hex.
 pub fn new_secret() -> String {
     let mut bytes = [0u8; 32];
-    rand::rngs::OsRng.try_fill_bytes(&mut bytes).expect("the OS random source works");
+    rand::rngs::OsRng
+        .try_fill_bytes(&mut bytes)
+        .expect("the OS random source works");
     hex::encode(bytes)
 }
 
@@ -165,9 +174,14 @@ impl Keys {
             return Err(KeyError::Unauthenticated(INVALID));
         }
         // Coarse last-use tracking: at most one write a minute per key.
-        let stale = found.key.last_used_at.is_none_or(|t| now - t >= Duration::minutes(1));
+        let stale = found
+            .key
+            .last_used_at
+            .is_none_or(|t| now - t >= Duration::minutes(1));
         if stale {
-            self.store.key_touch(&found.key.id, self.clock.now_seconds()).await?;
+            self.store
+                .key_touch(&found.key.id, self.clock.now_seconds())
+                .await?;
         }
         Ok(found)
     }
@@ -187,7 +201,9 @@ impl Keys {
         scopes.sort();
         scopes.dedup();
         if scopes.is_empty() {
-            return Err(KeyError::Invalid("scopes: must name at least one scope".into()));
+            return Err(KeyError::Invalid(
+                "scopes: must name at least one scope".into(),
+            ));
         }
         if let Some(granting) = granting {
             if scopes.contains(&Scope::KeysWrite) && !granting.scopes.contains(&Scope::KeysWrite) {
@@ -196,7 +212,9 @@ impl Keys {
         }
         let now = self.clock.now_seconds();
         if expires_at.is_some_and(|t| t <= now) {
-            return Err(KeyError::Invalid("expires_at: must be in the future".into()));
+            return Err(KeyError::Invalid(
+                "expires_at: must be in the future".into(),
+            ));
         }
         let secret = new_secret();
         let record = KeyRecord {
@@ -214,7 +232,10 @@ impl Keys {
             revoked_at: None,
         };
         match self.store.key_insert(&record).await {
-            Ok(()) => Ok(IssuedKey { key: full_key(&record.id, &secret), record }),
+            Ok(()) => Ok(IssuedKey {
+                key: full_key(&record.id, &secret),
+                record,
+            }),
             Err(StoreError::Conflict(_)) => Err(KeyError::DuplicateName(name.to_string())),
             Err(e) => Err(e.into()),
         }
@@ -247,7 +268,11 @@ impl Keys {
     /// Revoke a key of `account_id` at once, grace secret included.
     pub async fn revoke(&self, account_id: &str, key_id: &str) -> Result<(), KeyError> {
         self.get(account_id, key_id).await?;
-        if self.store.key_revoke(key_id, self.clock.now_seconds()).await? {
+        if self
+            .store
+            .key_revoke(key_id, self.clock.now_seconds())
+            .await?
+        {
             Ok(())
         } else {
             Err(KeyError::NotFound(key_id.to_string()))
@@ -277,7 +302,10 @@ impl Keys {
             rotated_at: Some(now),
             ..current
         };
-        Ok(IssuedKey { key: full_key(key_id, &secret), record })
+        Ok(IssuedKey {
+            key: full_key(key_id, &secret),
+            record,
+        })
     }
 }
 
@@ -287,10 +315,14 @@ fn validate_name(name: &str) -> Result<&str, KeyError> {
         return Err(KeyError::Invalid("name: must not be empty".into()));
     }
     if name.chars().count() > MAX_NAME_LEN {
-        return Err(KeyError::Invalid(format!("name: must be at most {MAX_NAME_LEN} characters")));
+        return Err(KeyError::Invalid(format!(
+            "name: must be at most {MAX_NAME_LEN} characters"
+        )));
     }
     if name.chars().any(char::is_control) {
-        return Err(KeyError::Invalid("name: must not contain control characters".into()));
+        return Err(KeyError::Invalid(
+            "name: must not contain control characters".into(),
+        ));
     }
     Ok(name)
 }
@@ -305,7 +337,13 @@ mod tests {
         let secret = new_secret();
         let key = full_key(&id, &secret);
         assert!(key.starts_with("ri_live_"));
-        assert_eq!(parse_key(&key), Some(PresentedKey { id: &id, secret: &secret }));
+        assert_eq!(
+            parse_key(&key),
+            Some(PresentedKey {
+                id: &id,
+                secret: &secret
+            })
+        );
         assert_ne!(new_secret(), secret);
     }
 
@@ -346,9 +384,15 @@ mod tests {
         assert!(secret_matches(&key, "old", now));
         assert!(!secret_matches(&key, "old", now + Duration::hours(1)));
         assert!(!secret_matches(&key, "other", now));
-        let revoked = KeyRecord { revoked_at: Some(now), ..key.clone() };
+        let revoked = KeyRecord {
+            revoked_at: Some(now),
+            ..key.clone()
+        };
         assert!(!secret_matches(&revoked, "new", now));
-        let expired = KeyRecord { expires_at: Some(now), ..key };
+        let expired = KeyRecord {
+            expires_at: Some(now),
+            ..key
+        };
         assert!(!secret_matches(&expired, "new", now));
     }
 }

@@ -16,11 +16,11 @@ use alloy_sol_types::SolEvent;
 use riskintel_api::{AlertKind, Severity, TokenAnalysis};
 use serde_json::json;
 
-use crate::chains::evm::abi::{units, IBeacon, IERC20, IUniswapV2Factory, IUniswapV2Pair};
+use crate::chains::evm::abi::{units, IBeacon, IUniswapV2Factory, IUniswapV2Pair, IERC20};
 use crate::chains::evm::logs::{self, ScanLimits};
+use crate::chains::evm::multicall::Multicall;
 use crate::chains::evm::pools;
 use crate::chains::evm::types::{Block, BlockTag};
-use crate::chains::evm::multicall::Multicall;
 use crate::chains::evm::EvmChain;
 use crate::chains::rpc::{Batch, RpcError};
 use crate::chains::Chain;
@@ -64,7 +64,13 @@ struct Drop {
 
 /// The hash of block `number`, or None if the chain does not reach it.
 async fn block_hash(evm: &EvmChain, number: u64) -> Result<Option<B256>, RpcError> {
-    let block: Option<Block> = evm.background.call("eth_getBlockByNumber", json!([BlockTag::Number(number), false])).await?;
+    let block: Option<Block> = evm
+        .background
+        .call(
+            "eth_getBlockByNumber",
+            json!([BlockTag::Number(number), false]),
+        )
+        .await?;
     Ok(block.map(|b| b.hash))
 }
 
@@ -74,20 +80,40 @@ async fn cursor_on_chain(evm: &EvmChain, next: u64, last_hash: &str) -> Result<b
     if last_hash.is_empty() || next == 0 {
         return Ok(true);
     }
-    Ok(block_hash(evm, next - 1).await?.map(|h| format!("{h:#x}")).as_deref() == Some(last_hash))
+    Ok(block_hash(evm, next - 1)
+        .await?
+        .map(|h| format!("{h:#x}"))
+        .as_deref()
+        == Some(last_hash))
 }
 
 impl Indexer {
     /// An index for every EVM chain `analyzer` serves, reading through
     /// each chain's background client (user requests keep priority).
-    pub fn new(settings: &MarketConfig, analyzer: Arc<Analyzer>, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Indexer {
-        Indexer { analyzer, store, clock, settings: settings.clone() }
+    pub fn new(
+        settings: &MarketConfig,
+        analyzer: Arc<Analyzer>,
+        store: Arc<dyn Store>,
+        clock: Arc<dyn Clock>,
+    ) -> Indexer {
+        Indexer {
+            analyzer,
+            store,
+            clock,
+            settings: settings.clone(),
+        }
     }
 
     /// Poll every chain every `poll_interval_ms` until `stop` turns true;
     /// a poll under way is finished first.
-    pub async fn run(self: Arc<Self>, log: slog::Logger, mut stop: tokio::sync::watch::Receiver<bool>) {
-        let mut tick = tokio::time::interval(Duration::from_millis(self.settings.poll_interval_ms.max(10)));
+    pub async fn run(
+        self: Arc<Self>,
+        log: slog::Logger,
+        mut stop: tokio::sync::watch::Receiver<bool>,
+    ) {
+        let mut tick = tokio::time::interval(Duration::from_millis(
+            self.settings.poll_interval_ms.max(10),
+        ));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
@@ -97,7 +123,12 @@ impl Indexer {
             if *stop.borrow() {
                 return;
             }
-            let chains: Vec<(Chain, Arc<EvmChain>)> = self.analyzer.chains().evm_chains().map(|(c, e)| (c, e.clone())).collect();
+            let chains: Vec<(Chain, Arc<EvmChain>)> = self
+                .analyzer
+                .chains()
+                .evm_chains()
+                .map(|(c, e)| (c, e.clone()))
+                .collect();
             for (chain, evm) in &chains {
                 if let Err(error) = self.poll(*chain, evm).await {
                     slog::warn!(log, "market index poll failed"; "chain" => chain.id(), "error" => %error);
@@ -108,22 +139,35 @@ impl Indexer {
 
     /// One poll of one chain.
     pub async fn poll(&self, chain: Chain, evm: &EvmChain) -> Result<(), IndexerError> {
-        let head: Block = evm.background.call("eth_getBlockByNumber", json!(["latest", false])).await?;
+        let head: Block = evm
+            .background
+            .call("eth_getBlockByNumber", json!(["latest", false]))
+            .await?;
         let latest = head.number();
         let cursor = self.store.cursor_get(chain.id(), SOURCE).await?;
         let (next, expected, last_hash) = match cursor {
             Some(c) => (c.next_block as u64, Some(c.next_block), c.last_hash),
-            None => (latest.saturating_sub(self.settings.backfill_blocks), None, String::new()),
+            None => (
+                latest.saturating_sub(self.settings.backfill_blocks),
+                None,
+                String::new(),
+            ),
         };
         // The range to read, and its last block's hash before anything is
         // checked or read: a re-organisation after this point changes that
         // hash by the time the read is done (compared before the cursor moves).
         let to = latest.min(next + self.settings.max_blocks_per_poll.max(1) - 1);
-        let to_hash = if to == latest { Some(head.hash) } else { block_hash(evm, to).await? };
+        let to_hash = if to == latest {
+            Some(head.hash)
+        } else {
+            block_hash(evm, to).await?
+        };
         // A re-organisation before it: the block we stopped at is no longer on the chain.
         if !cursor_on_chain(evm, next, &last_hash).await? {
             let to = next.saturating_sub(self.settings.reorg_depth + 1);
-            self.store.cursor_rewind(chain.id(), SOURCE, to as i64).await?;
+            self.store
+                .cursor_rewind(chain.id(), SOURCE, to as i64)
+                .await?;
             return Ok(());
         }
         if next > latest {
@@ -131,19 +175,44 @@ impl Indexer {
         }
         let pairs = self.store.tracked_pairs(chain.id()).await?;
         let tokens = self.store.tracked_tokens(Some(chain.id())).await?;
-        let swap_topics = json!([[IUniswapV2Pair::Swap::SIGNATURE_HASH, IUniswapV2Pair::Sync::SIGNATURE_HASH]]);
+        let swap_topics = json!([[
+            IUniswapV2Pair::Swap::SIGNATURE_HASH,
+            IUniswapV2Pair::Sync::SIGNATURE_HASH
+        ]]);
         let factories: Vec<Address> = evm.dexes.iter().map(|d| d.factory).collect();
-        let mut filters = vec![logs::filter(Some(json!(factories)), json!([IUniswapV2Factory::PairCreated::SIGNATURE_HASH]))];
+        let mut filters = vec![logs::filter(
+            Some(json!(factories)),
+            json!([IUniswapV2Factory::PairCreated::SIGNATURE_HASH]),
+        )];
         if !pairs.is_empty() {
-            filters.push(logs::filter(Some(json!(pairs.iter().map(|p| p.pair.clone()).collect::<Vec<_>>())), swap_topics.clone()));
+            filters.push(logs::filter(
+                Some(json!(pairs
+                    .iter()
+                    .map(|p| p.pair.clone())
+                    .collect::<Vec<_>>())),
+                swap_topics.clone(),
+            ));
         }
         if !tokens.is_empty() {
-            let addresses = json!(tokens.iter().map(|t| t.token.to_ascii_lowercase()).collect::<Vec<_>>());
-            let events = json!([[IERC20::OwnershipTransferred::SIGNATURE_HASH, IBeacon::Upgraded::SIGNATURE_HASH]]);
+            let addresses = json!(tokens
+                .iter()
+                .map(|t| t.token.to_ascii_lowercase())
+                .collect::<Vec<_>>());
+            let events = json!([[
+                IERC20::OwnershipTransferred::SIGNATURE_HASH,
+                IBeacon::Upgraded::SIGNATURE_HASH
+            ]]);
             filters.push(logs::filter(Some(addresses.clone()), events));
-            filters.push(logs::filter(Some(addresses), json!([IERC20::Transfer::SIGNATURE_HASH, B256::ZERO])));
+            filters.push(logs::filter(
+                Some(addresses),
+                json!([IERC20::Transfer::SIGNATURE_HASH, B256::ZERO]),
+            ));
         }
-        let limits = ScanLimits { lookback_blocks: 0, chunk_blocks: to - next + 1, max_requests: 4 * filters.len() as u32 };
+        let limits = ScanLimits {
+            lookback_blocks: 0,
+            chunk_blocks: to - next + 1,
+            max_requests: 4 * filters.len() as u32,
+        };
         let scan = logs::scan(&evm.background, &filters, next, to, limits).await?;
         if scan.next <= next {
             return Ok(());
@@ -152,19 +221,25 @@ impl Indexer {
         let mut logs = scan.logs;
         logs.sort_by_key(|l| (l.block(), l.index()));
 
-        let quotes: HashMap<Address, (u8, bool)> = std::iter::once((evm.wrapped.address, (evm.wrapped.decimals, false)))
-            .chain(evm.stables.iter().map(|s| (s.address, (s.decimals, true))))
-            .collect();
+        let quotes: HashMap<Address, (u8, bool)> =
+            std::iter::once((evm.wrapped.address, (evm.wrapped.decimals, false)))
+                .chain(evm.stables.iter().map(|s| (s.address, (s.decimals, true))))
+                .collect();
         let now = self.clock.now_seconds();
         let mut marked: BTreeMap<Address, bool> = BTreeMap::new();
         let mut drops = Vec::new();
         // New pairs first, so their swaps in the same range count.
-        let known_pairs: std::collections::HashSet<String> = pairs.iter().map(|p| p.pair.clone()).collect();
-        let mut pair_map: HashMap<String, TrackedPair> = pairs.into_iter().map(|p| (p.pair.clone(), p)).collect();
+        let known_pairs: std::collections::HashSet<String> =
+            pairs.iter().map(|p| p.pair.clone()).collect();
+        let mut pair_map: HashMap<String, TrackedPair> =
+            pairs.into_iter().map(|p| (p.pair.clone(), p)).collect();
         for log in &logs {
-            let Some(created) = log.decode::<IUniswapV2Factory::PairCreated>() else { continue };
+            let Some(created) = log.decode::<IUniswapV2Factory::PairCreated>() else {
+                continue;
+            };
             let (token0, token1, pair) = (created.token0, created.token1, created.pair);
-            let (token, quote) = match (quotes.contains_key(&token0), quotes.contains_key(&token1)) {
+            let (token, quote) = match (quotes.contains_key(&token0), quotes.contains_key(&token1))
+            {
                 (false, true) => (token0, token1),
                 (true, false) => (token1, token0),
                 _ => continue,
@@ -197,10 +272,18 @@ impl Indexer {
             }
         }
         // Pairs discovered in this range: read their swaps and syncs of the same range too.
-        let new_pairs: Vec<String> = pair_map.keys().filter(|p| !known_pairs.contains(*p)).cloned().collect();
+        let new_pairs: Vec<String> = pair_map
+            .keys()
+            .filter(|p| !known_pairs.contains(*p))
+            .cloned()
+            .collect();
         if !new_pairs.is_empty() {
             let filter = logs::filter(Some(json!(new_pairs)), swap_topics);
-            let limits = ScanLimits { lookback_blocks: 0, chunk_blocks: read_to - next + 1, max_requests: 4 };
+            let limits = ScanLimits {
+                lookback_blocks: 0,
+                chunk_blocks: read_to - next + 1,
+                max_requests: 4,
+            };
             let extra = logs::scan(&evm.background, &[filter], next, read_to, limits).await?;
             if extra.next <= read_to {
                 return Ok(());
@@ -208,7 +291,11 @@ impl Indexer {
             logs.extend(extra.logs);
             logs.sort_by_key(|l| (l.block(), l.index()));
         }
-        let native_usd = pools::read_native_price(evm, &evm.background).await.ok().flatten().unwrap_or(0.0);
+        let native_usd = pools::read_native_price(evm, &evm.background)
+            .await
+            .ok()
+            .flatten()
+            .unwrap_or(0.0);
         let mut decimals: HashMap<String, u8> = HashMap::new();
         let mut swaps = Vec::new();
         let mut syncs = Vec::new();
@@ -216,18 +303,37 @@ impl Indexer {
         for log in &logs {
             let block = log.block_number.map_or(next, |_| log.block());
             let topic0 = log.topic0().unwrap_or_default();
-            if [IERC20::OwnershipTransferred::SIGNATURE_HASH, IBeacon::Upgraded::SIGNATURE_HASH, IERC20::Transfer::SIGNATURE_HASH].contains(&topic0) {
+            if [
+                IERC20::OwnershipTransferred::SIGNATURE_HASH,
+                IBeacon::Upgraded::SIGNATURE_HASH,
+                IERC20::Transfer::SIGNATURE_HASH,
+            ]
+            .contains(&topic0)
+            {
                 marked.entry(log.address).or_insert(false);
                 continue;
             }
-            let Some(pair) = pair_map.get(&format!("{:#x}", log.address)) else { continue };
-            let Ok(token) = pair.token.parse::<Address>() else { continue };
-            let Ok(quote) = pair.quote.parse::<Address>() else { continue };
+            let Some(pair) = pair_map.get(&format!("{:#x}", log.address)) else {
+                continue;
+            };
+            let Ok(token) = pair.token.parse::<Address>() else {
+                continue;
+            };
+            let Ok(quote) = pair.quote.parse::<Address>() else {
+                continue;
+            };
             let (quote_decimals, stable) = quotes.get(&quote).copied().unwrap_or((18, false));
             let quote_usd = if stable { 1.0 } else { native_usd };
             let token_is_0 = token < quote;
             if let Some(sync) = log.decode::<IUniswapV2Pair::Sync>() {
-                let quote_reserve = units(U256::from(if token_is_0 { sync.reserve1 } else { sync.reserve0 }), quote_decimals);
+                let quote_reserve = units(
+                    U256::from(if token_is_0 {
+                        sync.reserve1
+                    } else {
+                        sync.reserve0
+                    }),
+                    quote_decimals,
+                );
                 reserves.insert(pair.pair.clone(), (quote_reserve, block));
                 syncs.push(SyncRow {
                     chain: chain.id().into(),
@@ -239,7 +345,9 @@ impl Indexer {
                 });
                 continue;
             }
-            let Some(swap) = log.decode::<IUniswapV2Pair::Swap>() else { continue };
+            let Some(swap) = log.decode::<IUniswapV2Pair::Swap>() else {
+                continue;
+            };
             let token_decimals = match decimals.get(&pair.token) {
                 Some(d) => *d,
                 None => {
@@ -249,9 +357,19 @@ impl Indexer {
                 }
             };
             let (token_in, token_out, quote_in, quote_out) = if token_is_0 {
-                (swap.amount0In, swap.amount0Out, swap.amount1In, swap.amount1Out)
+                (
+                    swap.amount0In,
+                    swap.amount0Out,
+                    swap.amount1In,
+                    swap.amount1Out,
+                )
             } else {
-                (swap.amount1In, swap.amount1Out, swap.amount0In, swap.amount0Out)
+                (
+                    swap.amount1In,
+                    swap.amount1Out,
+                    swap.amount0In,
+                    swap.amount0Out,
+                )
             };
             let buy = !token_out.is_zero();
             let amount_token = units(if buy { token_out } else { token_in }, token_decimals);
@@ -274,13 +392,25 @@ impl Indexer {
             });
         }
         for (pair_address, (reserve, block)) in &reserves {
-            let Some(pair) = pair_map.get(pair_address) else { continue };
+            let Some(pair) = pair_map.get(pair_address) else {
+                continue;
+            };
             if pair.reserve_quote > 0.0 && *reserve <= pair.reserve_quote * 0.5 {
                 if let Ok(token) = pair.token.parse::<Address>() {
                     marked.entry(token).or_insert(false);
-                    drops.push((token, Drop { pair: pair_address.clone(), before: pair.reserve_quote, after: *reserve, block: *block }));
+                    drops.push((
+                        token,
+                        Drop {
+                            pair: pair_address.clone(),
+                            before: pair.reserve_quote,
+                            after: *reserve,
+                            block: *block,
+                        },
+                    ));
                 }
-                self.store.tracked_pair_reserve(chain.id(), pair_address, *reserve).await?;
+                self.store
+                    .tracked_pair_reserve(chain.id(), pair_address, *reserve)
+                    .await?;
             } else if *reserve > pair.reserve_quote {
                 if pair.reserve_quote == 0.0 {
                     // First liquidity: the token just became tradeable; look at it again.
@@ -288,19 +418,37 @@ impl Indexer {
                         marked.entry(token).or_insert(false);
                     }
                 }
-                self.store.tracked_pair_reserve(chain.id(), pair_address, *reserve).await?;
+                self.store
+                    .tracked_pair_reserve(chain.id(), pair_address, *reserve)
+                    .await?;
             }
         }
         // Every read above happened between the two looks at `to`; if its hash
         // is as it was, the logs are of one chain. Otherwise leave the cursor;
         // the next poll rewinds.
         let hash = block_hash(evm, read_to).await?;
-        let to_now = if read_to == to { hash } else { block_hash(evm, to).await? };
+        let to_now = if read_to == to {
+            hash
+        } else {
+            block_hash(evm, to).await?
+        };
         if to_now != to_hash {
             return Ok(());
         }
         let hash = hash.map(|h| format!("{h:#x}")).unwrap_or_default();
-        if !self.store.cursor_advance(chain.id(), SOURCE, expected, scan.next as i64, &hash, &swaps, &syncs).await? {
+        if !self
+            .store
+            .cursor_advance(
+                chain.id(),
+                SOURCE,
+                expected,
+                scan.next as i64,
+                &hash,
+                &swaps,
+                &syncs,
+            )
+            .await?
+        {
             // Another instance indexed this range; its swaps and alerts stand.
             return Ok(());
         }
@@ -309,31 +457,56 @@ impl Indexer {
 
     /// A token's decimals: from its analysis, or asked of the token (a pair found in this very poll).
     async fn decimals_of(&self, chain: Chain, evm: &EvmChain, token: Address) -> Option<u8> {
-        if let Some(d) = self.analyzer.latest(TokenRef { chain, address: token }).await.ok().flatten().and_then(|a| a.meta.decimals) {
+        if let Some(d) = self
+            .analyzer
+            .latest(TokenRef {
+                chain,
+                address: token,
+            })
+            .await
+            .ok()
+            .flatten()
+            .and_then(|a| a.meta.decimals)
+        {
             return Some(d);
         }
         let mut calls = Multicall::new();
         let decimals = calls.add(token, IERC20::decimalsCall {});
         let mut batch = Batch::new();
         let pending = calls.into_batch(&mut batch, evm.multicall, &BlockTag::Latest);
-        let results = pending.take(&mut evm.background.send(batch).await.ok()?).ok()?;
+        let results = pending
+            .take(&mut evm.background.send(batch).await.ok()?)
+            .ok()?;
         results.get(decimals)
     }
 
     /// Re-analyse the marked tokens (`true`: newly discovered) and the
     /// tracked tokens due for it, and raise the alerts the changes mean.
-    async fn reanalyse(&self, chain: Chain, mut marked: BTreeMap<Address, bool>, drops: Vec<(Address, Drop)>) -> Result<(), IndexerError> {
+    async fn reanalyse(
+        &self,
+        chain: Chain,
+        mut marked: BTreeMap<Address, bool>,
+        drops: Vec<(Address, Drop)>,
+    ) -> Result<(), IndexerError> {
         let now = self.clock.now_seconds();
         let due = chrono::Duration::seconds(self.settings.reanalyse_interval_seconds as i64);
         for tracked in self.store.tracked_tokens(Some(chain.id())).await? {
             if tracked.last_analysed_at.is_none_or(|at| now - at >= due) {
                 if let Ok(token) = tracked.token.parse::<Address>() {
-                    marked.entry(token).or_insert(tracked.last_analysed_at.is_none());
+                    marked
+                        .entry(token)
+                        .or_insert(tracked.last_analysed_at.is_none());
                 }
             }
         }
-        for (token, new) in marked.into_iter().take(self.settings.max_analyses_per_poll as usize) {
-            let reference = TokenRef { chain, address: token };
+        for (token, new) in marked
+            .into_iter()
+            .take(self.settings.max_analyses_per_poll as usize)
+        {
+            let reference = TokenRef {
+                chain,
+                address: token,
+            };
             let before = self.analyzer.latest(reference).await?;
             let after = match self.analyzer.analyze(Target::Evm(reference), true).await {
                 Ok(after) => after,
@@ -348,18 +521,33 @@ impl Indexer {
             for row in rows {
                 self.store.alert_insert(&row).await?;
             }
-            self.store.tracked_token_analysed(chain.id(), &after.address, at).await?;
+            self.store
+                .tracked_token_analysed(chain.id(), &after.address, at)
+                .await?;
         }
         Ok(())
     }
 }
 
-fn liquidity_alert(drop: &Drop, before: Option<&TokenAnalysis>, after: &TokenAnalysis, at: chrono::DateTime<chrono::Utc>) -> crate::store::AlertRow {
-    let symbol = if after.meta.symbol.is_empty() { after.address.clone() } else { after.meta.symbol.clone() };
+fn liquidity_alert(
+    drop: &Drop,
+    before: Option<&TokenAnalysis>,
+    after: &TokenAnalysis,
+    at: chrono::DateTime<chrono::Utc>,
+) -> crate::store::AlertRow {
+    let symbol = if after.meta.symbol.is_empty() {
+        after.address.clone()
+    } else {
+        after.meta.symbol.clone()
+    };
     let fall = 1.0 - drop.after / drop.before;
     alerts::row(
         AlertKind::LiquidityRemoved,
-        if fall >= 0.9 { Severity::Critical } else { Severity::High },
+        if fall >= 0.9 {
+            Severity::Critical
+        } else {
+            Severity::High
+        },
         &format!("{}:{}", drop.pair, drop.block),
         format!("{symbol}: liquidity removed"),
         format!(

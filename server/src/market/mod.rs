@@ -8,14 +8,15 @@ use std::sync::Arc;
 use alloy_primitives::Address;
 use chrono::{DateTime, Duration, Utc};
 use riskintel_api::{
-    LabelCounts, MarketOverview, MarketSummary, Mover, RiskLabel, TokenAnalysis, TopToken, TopTokensFilter, TopTokensSort,
+    LabelCounts, MarketOverview, MarketSummary, Mover, RiskLabel, TokenAnalysis, TopToken,
+    TopTokensFilter, TopTokensSort,
 };
 
 use crate::chains::Chain;
 use crate::clock::Clock;
 use crate::sentiment::price_change;
-use crate::tokens::{AnalysisError, Analyzer, TokenRef};
 use crate::store::{AlertQuery, Store};
+use crate::tokens::{AnalysisError, Analyzer, TokenRef};
 
 /// Market queries over the index.
 #[derive(Clone)]
@@ -37,7 +38,11 @@ struct Row {
 impl Market {
     /// Market queries over `analyzer`'s chains and `store`'s index.
     pub fn new(analyzer: Arc<Analyzer>, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Market {
-        Market { analyzer, store, clock }
+        Market {
+            analyzer,
+            store,
+            clock,
+        }
     }
 
     fn chain_filter(chain: Option<&str>) -> Result<Option<Chain>, AnalysisError> {
@@ -50,9 +55,26 @@ impl Market {
         let since = self.clock.now() - Duration::hours(24);
         let mut rows = Vec::new();
         for tracked in self.store.tracked_tokens(chain).await? {
-            let (Some(chain_id), Ok(address)) = (Chain::parse(&tracked.chain), tracked.token.parse::<Address>()) else { continue };
-            let Some(analysis) = self.analyzer.latest(TokenRef { chain: chain_id, address }).await? else { continue };
-            let swaps = self.store.swaps_since(&tracked.chain, &tracked.token, since).await?;
+            let (Some(chain_id), Ok(address)) = (
+                Chain::parse(&tracked.chain),
+                tracked.token.parse::<Address>(),
+            ) else {
+                continue;
+            };
+            let Some(analysis) = self
+                .analyzer
+                .latest(TokenRef {
+                    chain: chain_id,
+                    address,
+                })
+                .await?
+            else {
+                continue;
+            };
+            let swaps = self
+                .store
+                .swaps_since(&tracked.chain, &tracked.token, since)
+                .await?;
             rows.push(Row {
                 chain: tracked.chain.clone(),
                 added_at: tracked.added_at,
@@ -70,8 +92,21 @@ impl Market {
         let now = self.clock.now();
         let since = now - Duration::hours(24);
         let rows = self.rows(chain).await?;
-        let alerts = self.store.alerts(&AlertQuery { chain: chain.map(String::from), since: Some(since), limit: i64::MAX >> 1, ..Default::default() }).await?;
-        let mut chains: Vec<String> = self.analyzer.chains().evm_chains().map(|(c, _)| c.id().to_string()).collect();
+        let alerts = self
+            .store
+            .alerts(&AlertQuery {
+                chain: chain.map(String::from),
+                since: Some(since),
+                limit: i64::MAX >> 1,
+                ..Default::default()
+            })
+            .await?;
+        let mut chains: Vec<String> = self
+            .analyzer
+            .chains()
+            .evm_chains()
+            .map(|(c, _)| c.id().to_string())
+            .collect();
         if let Some(c) = chain {
             chains.retain(|x| x == c);
         }
@@ -98,13 +133,20 @@ impl Market {
                     })
                 })
                 .collect();
-            movers.sort_by(|a, b| b.price_change_24h.abs().total_cmp(&a.price_change_24h.abs()));
+            movers.sort_by(|a, b| {
+                b.price_change_24h
+                    .abs()
+                    .total_cmp(&a.price_change_24h.abs())
+            });
             movers.truncate(5);
             MarketSummary {
                 chain: name.to_string(),
                 tokens_tracked: rows.len() as u64,
                 new_tokens_24h: rows.iter().filter(|r| r.added_at >= since).count() as u64,
-                liquidity_usd: rows.iter().filter_map(|r| r.analysis.meta.liquidity_usd).sum(),
+                liquidity_usd: rows
+                    .iter()
+                    .filter_map(|r| r.analysis.meta.liquidity_usd)
+                    .sum(),
                 volume_24h_usd: rows.iter().map(|r| r.volume_24h).sum(),
                 labels,
                 alerts_24h: alerts as u64,
@@ -115,21 +157,34 @@ impl Market {
         let mut per_chain = Vec::new();
         for name in &chains {
             let chain_rows: Vec<&Row> = rows.iter().filter(|r| &r.chain == name).collect();
-            let wrapped = Chain::parse(name).and_then(|c| self.analyzer.wrapped_native(c)).map(|a| a.to_checksum(None));
+            let wrapped = Chain::parse(name)
+                .and_then(|c| self.analyzer.wrapped_native(c))
+                .map(|a| a.to_checksum(None));
             let native = chain_rows.iter().find_map(|r| {
                 // Any priced pool against the wrapped native gives its price: liquidity is twice its side.
-                let pool = r.analysis.meta.pools.iter().find(|p| Some(&p.quote_address) == wrapped.as_ref() && p.reserve_quote > 0.0)?;
+                let pool = r.analysis.meta.pools.iter().find(|p| {
+                    Some(&p.quote_address) == wrapped.as_ref() && p.reserve_quote > 0.0
+                })?;
                 pool.liquidity_usd.map(|l| l / 2.0 / pool.reserve_quote)
             });
             let chain_alerts = alerts.iter().filter(|a| &a.chain == name).count();
             per_chain.push(summarise(name, chain_rows, chain_alerts, native));
         }
         let total = summarise("all", rows.iter().collect(), alerts.len(), None);
-        Ok(MarketOverview { chains: per_chain, total, generated_at: self.clock.now_seconds() })
+        Ok(MarketOverview {
+            chains: per_chain,
+            total,
+            generated_at: self.clock.now_seconds(),
+        })
     }
 
     /// Top tokens, sorted and filtered; (rows after the cursor, the sort value of each).
-    pub async fn top_tokens(&self, filter: &TopTokensFilter, after: Option<(f64, String, String)>, limit: usize) -> Result<Vec<(TopToken, f64)>, AnalysisError> {
+    pub async fn top_tokens(
+        &self,
+        filter: &TopTokensFilter,
+        after: Option<(f64, String, String)>,
+        limit: usize,
+    ) -> Result<Vec<(TopToken, f64)>, AnalysisError> {
         Self::chain_filter(filter.chain.as_deref())?;
         let sort = filter.sort.unwrap_or_default();
         let mut rows: Vec<(TopToken, f64)> = self
@@ -161,10 +216,16 @@ impl Market {
             })
             .collect();
         // Largest first; chain and address break ties, so the order is total and pages are stable.
-        rows.sort_by(|(a, va), (b, vb)| vb.total_cmp(va).then_with(|| a.chain.cmp(&b.chain)).then_with(|| a.address.cmp(&b.address)));
+        rows.sort_by(|(a, va), (b, vb)| {
+            vb.total_cmp(va)
+                .then_with(|| a.chain.cmp(&b.chain))
+                .then_with(|| a.address.cmp(&b.address))
+        });
         if let Some((value, chain, address)) = after {
             rows.retain(|(t, v)| {
-                v.total_cmp(&value).is_lt() || (*v == value && (t.chain.clone(), t.address.clone()) > (chain.clone(), address.clone()))
+                v.total_cmp(&value).is_lt()
+                    || (*v == value
+                        && (t.chain.clone(), t.address.clone()) > (chain.clone(), address.clone()))
             });
         }
         rows.truncate(limit);

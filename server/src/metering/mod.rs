@@ -97,7 +97,9 @@ pub struct WindowState {
 
 /// The fixed UTC-minute window containing `now`: (start, end).
 pub fn minute_window(now: DateTime<Utc>) -> (DateTime<Utc>, DateTime<Utc>) {
-    let start = now.duration_trunc(Duration::minutes(1)).expect("minute truncation");
+    let start = now
+        .duration_trunc(Duration::minutes(1))
+        .expect("minute truncation");
     (start, start + Duration::minutes(1))
 }
 
@@ -131,7 +133,11 @@ pub struct Meter {
 impl Meter {
     /// Metering on `store`, timed by `clock`, allowing `failed_auth_per_minute` failures per IP.
     pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, failed_auth_per_minute: u64) -> Self {
-        Meter { store, clock, failed_auth: Arc::new(FailedAuthLimiter::new(failed_auth_per_minute)) }
+        Meter {
+            store,
+            clock,
+            failed_auth: Arc::new(FailedAuthLimiter::new(failed_auth_per_minute)),
+        }
     }
 
     /// Count a request in the account's current window.
@@ -140,7 +146,11 @@ impl Meter {
         let limits = plan(account.plan);
         let (start, _) = minute_window(now);
         let count = self.store.rate_window_hit(&account.id, start).await?;
-        Ok(window_state(limits.per_minute, u64::try_from(count).unwrap_or(0), now))
+        Ok(window_state(
+            limits.per_minute,
+            u64::try_from(count).unwrap_or(0),
+            now,
+        ))
     }
 
     /// The error for an exceeded window.
@@ -159,9 +169,20 @@ impl Meter {
         let now = self.clock.now();
         let limits = plan(account.plan);
         let (period_start, period_end) = billing_period(now);
-        let cap = if limits.hard_cap { limits.included.map(|n| n as i64) } else { None };
-        match self.store.usage_reserve(&account.id, period_start, cap).await? {
-            Some(_) => Ok(Reservation { account_id: account.id.clone(), period_start }),
+        let cap = if limits.hard_cap {
+            limits.included.map(|n| n as i64)
+        } else {
+            None
+        };
+        match self
+            .store
+            .usage_reserve(&account.id, period_start, cap)
+            .await?
+        {
+            Some(_) => Ok(Reservation {
+                account_id: account.id.clone(),
+                period_start,
+            }),
             None => Err(MeterError::QuotaExhausted {
                 included: limits.included.unwrap_or_default(),
                 renews: period_end.format("%Y-%m-%d 00:00 UTC").to_string(),
@@ -171,7 +192,9 @@ impl Meter {
 
     /// Take a reservation back: the answer was not 2xx.
     pub async fn release(&self, reservation: Reservation) -> Result<(), MeterError> {
-        self.store.usage_release(&reservation.account_id, reservation.period_start).await?;
+        self.store
+            .usage_release(&reservation.account_id, reservation.period_start)
+            .await?;
         Ok(())
     }
 
@@ -180,7 +203,10 @@ impl Meter {
         if plan(account.plan).premium {
             Ok(())
         } else {
-            Err(MeterError::PremiumRequired { feature, plan: account.plan })
+            Err(MeterError::PremiumRequired {
+                feature,
+                plan: account.plan,
+            })
         }
     }
 
@@ -199,7 +225,10 @@ impl Meter {
     pub async fn prune(&self) -> Result<u64, MeterError> {
         let (start, _) = minute_window(self.clock.now());
         self.failed_auth.prune(start);
-        Ok(self.store.rate_window_prune(start - Duration::minutes(1)).await?)
+        Ok(self
+            .store
+            .rate_window_prune(start - Duration::minutes(1))
+            .await?)
     }
 }
 
@@ -214,7 +243,10 @@ pub struct FailedAuthLimiter {
 impl FailedAuthLimiter {
     /// Allow `limit` failures per IP per minute.
     pub fn new(limit: u64) -> Self {
-        FailedAuthLimiter { limit, windows: Mutex::new(HashMap::new()) }
+        FailedAuthLimiter {
+            limit,
+            windows: Mutex::new(HashMap::new()),
+        }
     }
 
     fn count(&self, ip: IpAddr, start: DateTime<Utc>, add: u64) -> u64 {
@@ -243,7 +275,10 @@ impl FailedAuthLimiter {
     }
 
     fn prune(&self, current_start: DateTime<Utc>) {
-        self.windows.lock().expect("limiter lock").retain(|_, (start, _)| *start >= current_start);
+        self.windows
+            .lock()
+            .expect("limiter lock")
+            .retain(|_, (start, _)| *start >= current_start);
     }
 }
 
@@ -256,7 +291,10 @@ mod tests {
     fn windows_align_to_the_utc_minute() {
         let now = Utc.with_ymd_and_hms(2026, 11, 21, 10, 15, 42).unwrap();
         let (start, end) = minute_window(now);
-        assert_eq!(start, Utc.with_ymd_and_hms(2026, 11, 21, 10, 15, 0).unwrap());
+        assert_eq!(
+            start,
+            Utc.with_ymd_and_hms(2026, 11, 21, 10, 15, 0).unwrap()
+        );
         assert_eq!(end, Utc.with_ymd_and_hms(2026, 11, 21, 10, 16, 0).unwrap());
         let state = window_state(60, 61, now);
         assert!(state.exceeded);

@@ -42,7 +42,11 @@ pub fn render(analysis: &TokenAnalysis) -> String {
     let left_w = 10 + left.len() * 7;
     let right_w = 10 + right.len() * 7;
     let width = left_w + right_w;
-    let symbol = if analysis.meta.symbol.is_empty() { "token".to_string() } else { analysis.meta.symbol.clone() };
+    let symbol = if analysis.meta.symbol.is_empty() {
+        "token".to_string()
+    } else {
+        analysis.meta.symbol.clone()
+    };
     let title = escape(&format!(
         "Risk of {symbol} ({} on {}): {}, score {:.1} of 100",
         analysis.address,

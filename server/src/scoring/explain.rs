@@ -1,7 +1,8 @@
 //! A human-readable account of an analysis.
 
 use riskintel_api::{
-    CheckId, CheckStatus, RiskLabel, Severity, SignalExplanation, TokenAnalysis, TokenExplanation, UncheckedItem,
+    CheckId, CheckStatus, RiskLabel, Severity, SignalExplanation, TokenAnalysis, TokenExplanation,
+    UncheckedItem,
 };
 
 /// What a signal means for someone holding or buying the token (or, for
@@ -10,6 +11,8 @@ use riskintel_api::{
 pub fn meaning(id: CheckId) -> &'static str {
     match id {
         CheckId::MintCapability => "New tokens can be created at will, diluting every holder; a sudden mint followed by a sell-off is a classic rug pull.",
+        CheckId::SeizeBalance => "Tokens can be taken out of your wallet without your signature: whoever holds this power can empty any holder, the pool included.",
+        CheckId::BurnFromOthers => "Tokens in your wallet can be destroyed without your signature, wiping out what you hold.",
         CheckId::BlacklistCapability => "Your address can be blocked from selling or transferring, trapping your tokens.",
         CheckId::PauseCapability => "All trading can be frozen at any moment, so you may be unable to sell when you want to.",
         CheckId::TaxModifiable => "The buy or sell fee can be raised after you buy, up to the point where selling returns almost nothing.",
@@ -37,6 +40,8 @@ pub fn meaning(id: CheckId) -> &'static str {
         CheckId::TransferBlocked => "Moving tokens between wallets fails, so you may not be able to move or sell them.",
         CheckId::TransferTax => "A share of every wallet-to-wallet transfer is taken as a fee.",
         CheckId::SellLimit => "Only small sales go through, so exiting a position takes many transactions, or is impossible in practice.",
+        CheckId::TradingCooldown => "You cannot sell right after buying; a sell goes through only after a waiting time, so you cannot exit at once if the price turns.",
+        CheckId::OneSellPerBlock => "Only one sell goes through per block across all holders, so in a rush to exit most sellers fail and must retry.",
         CheckId::MintAuthorityActive => "The mint authority can create new tokens at will, diluting every holder.",
         CheckId::FreezeAuthorityActive => "The freeze authority can freeze your token account, so you cannot move or sell what you hold.",
         CheckId::PermanentDelegate => "A permanent delegate can move or burn the tokens in your account without your signature.",
@@ -68,16 +73,26 @@ fn label_phrase(label: RiskLabel) -> &'static str {
 
 /// Explain an analysis.
 pub fn explain(analysis: &TokenAnalysis) -> TokenExplanation {
-    let name = if analysis.meta.symbol.is_empty() { analysis.address.clone() } else { analysis.meta.symbol.clone() };
-    let mut serious: Vec<&riskintel_api::Signal> =
-        analysis.signals.iter().filter(|s| s.severity >= Severity::Medium).collect();
+    let name = if analysis.meta.symbol.is_empty() {
+        analysis.address.clone()
+    } else {
+        analysis.meta.symbol.clone()
+    };
+    let mut serious: Vec<&riskintel_api::Signal> = analysis
+        .signals
+        .iter()
+        .filter(|s| s.severity >= Severity::Medium)
+        .collect();
     serious.sort_by(|a, b| b.weight.total_cmp(&a.weight));
     let not_checked: Vec<UncheckedItem> = analysis
         .coverage
         .checks
         .iter()
         .filter(|c| c.status == CheckStatus::Unknown)
-        .map(|c| UncheckedItem { id: c.id, reason: c.reason.clone().unwrap_or_default() })
+        .map(|c| UncheckedItem {
+            id: c.id,
+            reason: c.reason.clone().unwrap_or_default(),
+        })
         .collect();
     let mut summary = format!(
         "{name} on {} scores {:.1} out of 100 and {}.",
@@ -88,12 +103,18 @@ pub fn explain(analysis: &TokenAnalysis) -> TokenExplanation {
     if serious.is_empty() {
         summary.push_str(" We found no medium or serious risk.");
     } else {
-        let titles: Vec<String> = serious.iter().take(3).map(|s| s.title.to_lowercase()).collect();
+        let titles: Vec<String> = serious
+            .iter()
+            .take(3)
+            .map(|s| s.title.to_lowercase())
+            .collect();
         summary.push_str(&format!(" The main concerns: {}.", titles.join("; ")));
     }
     match analysis.meta.liquidity_usd {
         Some(l) => summary.push_str(&format!(" Its pools hold about ${l:.0} of liquidity.")),
-        None if analysis.meta.pools.is_empty() => summary.push_str(" It has no pool on the DEXes we watch."),
+        None if analysis.meta.pools.is_empty() => {
+            summary.push_str(" It has no pool on the DEXes we watch.")
+        }
         None => {}
     }
     if !not_checked.is_empty() {
@@ -104,7 +125,8 @@ pub fn explain(analysis: &TokenAnalysis) -> TokenExplanation {
         ));
     }
     if analysis.stale {
-        summary.push_str(" The chain could not be read just now; this rests on an earlier analysis.");
+        summary
+            .push_str(" The chain could not be read just now; this rests on an earlier analysis.");
     }
     TokenExplanation {
         chain: analysis.chain.clone(),

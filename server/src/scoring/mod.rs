@@ -5,7 +5,9 @@
 pub mod badge;
 pub mod explain;
 
-use riskintel_api::{Check, CheckId, CheckStatus, Coverage, Evidence, RiskLabel, Severity, Signal, SignalCategory};
+use riskintel_api::{
+    Check, CheckId, CheckStatus, Coverage, Evidence, RiskLabel, Severity, Signal, SignalCategory,
+};
 
 /// Weights at the lower edge of a label's band. One signal of such a weight
 /// scores exactly the band's threshold and other signals only raise the
@@ -41,8 +43,12 @@ pub fn low_liquidity_degree(usd: f64) -> Option<(Severity, f64)> {
 /// in caution at least, 25% in risky, 50% in critical, whoever owns the
 /// contract); `raised` moves it one level up (a fee that can be changed).
 pub fn tax_degree(tax: f64, raised: bool) -> (Severity, f64) {
-    const LEVELS: [(Severity, f64); 4] =
-        [(Severity::Low, 0.05), (Severity::Medium, band::CAUTION), (Severity::High, band::RISKY), (Severity::Critical, band::CRITICAL)];
+    const LEVELS: [(Severity, f64); 4] = [
+        (Severity::Low, 0.05),
+        (Severity::Medium, band::CAUTION),
+        (Severity::High, band::RISKY),
+        (Severity::Critical, band::CRITICAL),
+    ];
     let level = if tax >= 0.5 {
         3
     } else if tax >= 0.25 {
@@ -66,7 +72,11 @@ pub struct Builder {
 impl Builder {
     /// A builder for an assessment read at `block` (slot on Solana).
     pub fn new(block: u64) -> Builder {
-        Builder { signals: Vec::new(), checks: Vec::new(), block }
+        Builder {
+            signals: Vec::new(),
+            checks: Vec::new(),
+            block,
+        }
     }
 
     /// The check found its risk: a signal with its degree (severity and
@@ -84,7 +94,11 @@ impl Builder {
         rpc: &str,
         raw: serde_json::Value,
     ) {
-        self.checks.push(Check { id, status: CheckStatus::Detected, reason: None });
+        self.checks.push(Check {
+            id,
+            status: CheckStatus::Detected,
+            reason: None,
+        });
         self.signals.push(Signal {
             id,
             severity,
@@ -92,18 +106,30 @@ impl Builder {
             category,
             title: title.into(),
             detail,
-            evidence: Evidence { rpc: rpc.into(), block: Some(self.block), raw },
+            evidence: Evidence {
+                rpc: rpc.into(),
+                block: Some(self.block),
+                raw,
+            },
         });
     }
 
     /// The check ran and found nothing.
     pub fn clear(&mut self, id: CheckId) {
-        self.checks.push(Check { id, status: CheckStatus::Clear, reason: None });
+        self.checks.push(Check {
+            id,
+            status: CheckStatus::Clear,
+            reason: None,
+        });
     }
 
     /// The check could not run.
     pub fn unknown(&mut self, id: CheckId, reason: impl Into<String>) {
-        self.checks.push(Check { id, status: CheckStatus::Unknown, reason: Some(reason.into()) });
+        self.checks.push(Check {
+            id,
+            status: CheckStatus::Unknown,
+            reason: Some(reason.into()),
+        });
     }
 
     /// Score, label and coverage of what was recorded.
@@ -111,7 +137,12 @@ impl Builder {
         let score = score(&self.signals);
         let coverage = coverage(self.checks);
         let label = label_for(score, &coverage);
-        Verdict { score, label, coverage, signals: self.signals }
+        Verdict {
+            score,
+            label,
+            coverage,
+            signals: self.signals,
+        }
     }
 }
 
@@ -129,14 +160,24 @@ pub struct Verdict {
 
 /// Score from weights: `100 × (1 − Π(1 − w))`, to one decimal.
 pub fn score(signals: &[Signal]) -> f64 {
-    let keep: f64 = signals.iter().map(|s| 1.0 - s.weight.clamp(0.0, 1.0)).product();
+    let keep: f64 = signals
+        .iter()
+        .map(|s| 1.0 - s.weight.clamp(0.0, 1.0))
+        .product();
     ((1.0_f64 - keep) * 1000.0).round() / 10.0
 }
 
 /// Coverage of a set of checks.
 pub fn coverage(checks: Vec<Check>) -> Coverage {
-    let ran = checks.iter().filter(|c| c.status != CheckStatus::Unknown).count();
-    let ratio = if checks.is_empty() { 0.0 } else { ((ran as f64 / checks.len() as f64) * 1000.0).round() / 1000.0 };
+    let ran = checks
+        .iter()
+        .filter(|c| c.status != CheckStatus::Unknown)
+        .count();
+    let ratio = if checks.is_empty() {
+        0.0
+    } else {
+        ((ran as f64 / checks.len() as f64) * 1000.0).round() / 1000.0
+    };
     Coverage { ratio, checks }
 }
 
@@ -147,8 +188,10 @@ const REQUIRED_FOR_SAFE: [CheckId; 1] = [CheckId::Honeypot];
 /// Label from score and coverage: under 0.6 coverage, or with a check of
 /// [`REQUIRED_FOR_SAFE`] unknown, a result is never `safe`.
 pub fn label_for(score: f64, coverage: &Coverage) -> RiskLabel {
-    let required_unknown =
-        coverage.checks.iter().any(|c| c.status == CheckStatus::Unknown && REQUIRED_FOR_SAFE.contains(&c.id));
+    let required_unknown = coverage
+        .checks
+        .iter()
+        .any(|c| c.status == CheckStatus::Unknown && REQUIRED_FOR_SAFE.contains(&c.id));
     match label(score, coverage.ratio) {
         RiskLabel::Safe if required_unknown => RiskLabel::Caution,
         other => other,
@@ -200,7 +243,11 @@ mod tests {
             category: SignalCategory::Contract,
             title: String::new(),
             detail: String::new(),
-            evidence: Evidence { rpc: String::new(), block: None, raw: json!(null) },
+            evidence: Evidence {
+                rpc: String::new(),
+                block: None,
+                raw: json!(null),
+            },
         }
     }
 
@@ -218,7 +265,12 @@ mod tests {
 
     #[test]
     fn liquidity_bands_follow_the_policy() {
-        let label_of = |usd: f64| label(score(&[signal(low_liquidity_degree(usd).map_or(0.0, |(_, w)| w))]), 1.0);
+        let label_of = |usd: f64| {
+            label(
+                score(&[signal(low_liquidity_degree(usd).map_or(0.0, |(_, w)| w))]),
+                1.0,
+            )
+        };
         assert_eq!(label_of(4_999.0), RiskLabel::Risky);
         assert_eq!(label_of(5_000.0), RiskLabel::Caution);
         assert_eq!(label_of(49_999.0), RiskLabel::Caution);
@@ -230,17 +282,30 @@ mod tests {
         assert_eq!(tax_degree(0.03, false), (Severity::Low, 0.05));
         assert_eq!(tax_degree(0.10, false), (Severity::Medium, band::CAUTION));
         assert_eq!(tax_degree(0.25, false), (Severity::High, band::RISKY));
-        assert_eq!(tax_degree(0.50, false), (Severity::Critical, band::CRITICAL));
+        assert_eq!(
+            tax_degree(0.50, false),
+            (Severity::Critical, band::CRITICAL)
+        );
         assert_eq!(tax_degree(0.10, true), (Severity::High, band::RISKY));
         assert_eq!(tax_degree(0.99, true), (Severity::Critical, band::CRITICAL));
     }
 
     #[test]
     fn a_band_edge_weight_alone_reaches_its_band() {
-        assert_eq!(label(score(&[signal(band::CAUTION)]), 1.0), RiskLabel::Caution);
+        assert_eq!(
+            label(score(&[signal(band::CAUTION)]), 1.0),
+            RiskLabel::Caution
+        );
         assert_eq!(label(score(&[signal(band::RISKY)]), 1.0), RiskLabel::Risky);
-        assert_eq!(label(score(&[signal(band::CRITICAL)]), 1.0), RiskLabel::Critical);
-        assert_eq!(label(score(&[signal(band::RISKY), signal(0.05)]), 1.0), RiskLabel::Risky, "others only raise it");
+        assert_eq!(
+            label(score(&[signal(band::CRITICAL)]), 1.0),
+            RiskLabel::Critical
+        );
+        assert_eq!(
+            label(score(&[signal(band::RISKY), signal(0.05)]), 1.0),
+            RiskLabel::Risky,
+            "others only raise it"
+        );
     }
 
     #[test]

@@ -40,8 +40,16 @@ fn flow(window: &str, swaps: &[SwapRow]) -> FlowWindow {
         sells: sells.len() as u64,
         buy_volume_usd: buy_volume,
         sell_volume_usd: sell_volume,
-        unique_buyers: buys.iter().map(|s| s.trader.as_str()).collect::<BTreeSet<_>>().len() as u64,
-        unique_sellers: sells.iter().map(|s| s.trader.as_str()).collect::<BTreeSet<_>>().len() as u64,
+        unique_buyers: buys
+            .iter()
+            .map(|s| s.trader.as_str())
+            .collect::<BTreeSet<_>>()
+            .len() as u64,
+        unique_sellers: sells
+            .iter()
+            .map(|s| s.trader.as_str())
+            .collect::<BTreeSet<_>>()
+            .len() as u64,
         net_flow_usd: buy_volume - sell_volume,
         price_change: price_change(swaps),
     }
@@ -58,7 +66,11 @@ fn imbalance(a: f64, b: f64) -> f64 {
 impl Sentiment {
     /// Sentiment over `store`'s swaps.
     pub fn new(analyzer: Arc<Analyzer>, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Sentiment {
-        Sentiment { analyzer, store, clock }
+        Sentiment {
+            analyzer,
+            store,
+            clock,
+        }
     }
 
     /// Sentiment of a token from its swaps.
@@ -66,8 +78,15 @@ impl Sentiment {
         let token = self.analyzer.token_ref(chain, address)?;
         let checksummed = token.address.to_checksum(None);
         let now = self.clock.now();
-        let day = self.store.swaps_since(chain, &checksummed, now - Duration::hours(24)).await?;
-        let hour: Vec<SwapRow> = day.iter().filter(|s| s.observed_at >= now - Duration::hours(1)).cloned().collect();
+        let day = self
+            .store
+            .swaps_since(chain, &checksummed, now - Duration::hours(24))
+            .await?;
+        let hour: Vec<SwapRow> = day
+            .iter()
+            .filter(|s| s.observed_at >= now - Duration::hours(1))
+            .cloned()
+            .collect();
         let windows = vec![flow("1h", &hour), flow("24h", &day)];
         let (d, h) = (&windows[1], &windows[0]);
         let (score, label, reason, components) = if day.len() < MIN_TRADES_FOR_SENTIMENT {
@@ -87,7 +106,12 @@ impl Sentiment {
                 trader_imbalance: imbalance(d.unique_buyers as f64, d.unique_sellers as f64),
                 recent_volume_imbalance: imbalance(h.buy_volume_usd, h.sell_volume_usd),
             };
-            let score = (100.0 * (0.4 * c.volume_imbalance + 0.2 * c.count_imbalance + 0.2 * c.trader_imbalance + 0.2 * c.recent_volume_imbalance)).clamp(-100.0, 100.0);
+            let score = (100.0
+                * (0.4 * c.volume_imbalance
+                    + 0.2 * c.count_imbalance
+                    + 0.2 * c.trader_imbalance
+                    + 0.2 * c.recent_volume_imbalance))
+                .clamp(-100.0, 100.0);
             let score = (score * 10.0).round() / 10.0;
             let label = if score >= 20.0 {
                 SentimentLabel::Bullish
@@ -109,5 +133,4 @@ impl Sentiment {
             generated_at: self.clock.now_seconds(),
         })
     }
-
 }

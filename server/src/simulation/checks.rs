@@ -2,14 +2,25 @@
 //! transfer and sell, and what each costs. One check per question; the
 //! severity carries the degree.
 
-use riskintel_api::{CheckId, Severity, SignalCategory, TradeSimulation, TradeStep};
+use riskintel_api::{
+    CheckId, Horizon, HorizonSell, Severity, SignalCategory, TradeSimulation, TradeStep,
+};
 use serde_json::json;
 
-use crate::scoring::{pct, tax_degree, Builder};
+use crate::scoring::{band, pct, tax_degree, Builder};
 
 /// Every trading check, for recording them as unknown when no simulation ran.
-pub const TRADING_CHECKS: [CheckId; 7] =
-    [CheckId::CannotBuy, CheckId::Honeypot, CheckId::SellLimit, CheckId::BuyTax, CheckId::SellTax, CheckId::TransferBlocked, CheckId::TransferTax];
+pub const TRADING_CHECKS: [CheckId; 9] = [
+    CheckId::CannotBuy,
+    CheckId::Honeypot,
+    CheckId::TradingCooldown,
+    CheckId::OneSellPerBlock,
+    CheckId::SellLimit,
+    CheckId::BuyTax,
+    CheckId::SellTax,
+    CheckId::TransferBlocked,
+    CheckId::TransferTax,
+];
 
 /// A tax under this is rounding, not a tax.
 const TAX_FLOOR: f64 = 0.005;
@@ -18,7 +29,10 @@ const HONEYPOT_SELL_TAX: f64 = 0.9;
 
 /// Record the trading checks from the simulation of the deepest simulated pool.
 pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
-    let rpc = format!("eth_call simulate() with a state override at {} on pool {} ({})", sim.simulator, sim.pool, sim.dex);
+    let rpc = format!(
+        "eth_call simulate() with a state override at {} on pool {} ({})",
+        sim.simulator, sim.pool, sim.dex
+    );
     let step_raw = |step: &TradeStep| {
         json!({"ok": step.ok, "amount_in": step.amount_in, "expected_out": step.expected_out, "actual_out": step.actual_out,
                "tax": step.tax, "gas_used": step.gas_used, "revert_reason": step.revert_reason})
@@ -35,8 +49,14 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
             &rpc,
             json!({"buy": step_raw(&sim.buy)}),
         );
-        for id in [CheckId::Honeypot, CheckId::SellLimit, CheckId::BuyTax, CheckId::SellTax, CheckId::TransferBlocked, CheckId::TransferTax] {
-            b.unknown(id, "the simulated buy failed, so there was nothing to sell or transfer");
+        for id in TRADING_CHECKS
+            .into_iter()
+            .filter(|id| *id != CheckId::CannotBuy)
+        {
+            b.unknown(
+                id,
+                "the simulated buy failed, so there was nothing to sell or transfer",
+            );
         }
         return;
     }
@@ -50,7 +70,11 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
                 severity,
                 weight,
                 "Buy tax",
-                format!("A simulated buy received {} of the expected tokens: a buy tax of {}.", pct(1.0 - tax), pct(tax)),
+                format!(
+                    "A simulated buy received {} of the expected tokens: a buy tax of {}.",
+                    pct(1.0 - tax),
+                    pct(tax)
+                ),
                 &rpc,
                 json!({"buy": step_raw(&sim.buy)}),
             );
@@ -64,7 +88,10 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
             Severity::High,
             0.35,
             "Transfers are blocked",
-            format!("A simulated transfer between two fresh wallets reverted ({}).", t.revert_reason.clone().unwrap_or_default()),
+            format!(
+                "A simulated transfer between two fresh wallets reverted ({}).",
+                t.revert_reason.clone().unwrap_or_default()
+            ),
             &rpc,
             json!({"transfer": step_raw(t)}),
         ),
@@ -85,28 +112,29 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
             }
         }
         None => {
-            b.unknown(CheckId::TransferBlocked, "no tokens were bought to transfer");
+            b.unknown(
+                CheckId::TransferBlocked,
+                "no tokens were bought to transfer",
+            );
             b.unknown(CheckId::TransferTax, "no tokens were bought to transfer");
         }
     }
     let Some(sell) = &sim.sell else {
-        for id in [CheckId::Honeypot, CheckId::SellLimit, CheckId::SellTax] {
+        for id in [
+            CheckId::Honeypot,
+            CheckId::TradingCooldown,
+            CheckId::OneSellPerBlock,
+            CheckId::SellLimit,
+            CheckId::SellTax,
+        ] {
             b.unknown(id, "no tokens were bought to sell");
         }
         return;
     };
     let max_share = sim.max_sell_share.unwrap_or(0.0);
     let sell_tax = sell.tax.unwrap_or(0.0);
-    if (!sell.ok && max_share == 0.0) || (sell.ok && sell_tax >= HONEYPOT_SELL_TAX) {
-        let detail = if sell.ok {
-            format!("A simulated sell returned only {} of its value (a {} sell tax): holders cannot get their money out.", pct(1.0 - sell_tax), pct(sell_tax))
-        } else {
-            format!("Every simulated sell reverted ({}), even of a tiny amount: holders cannot sell.", sell.revert_reason.clone().unwrap_or_default())
-        };
-        b.detected(CheckId::Honeypot, SignalCategory::Trading, Severity::Critical, 1.0, "Honeypot: cannot sell", detail, &rpc, json!({"sell": step_raw(sell), "max_sell_share": max_share}));
-    } else {
-        b.clear(CheckId::Honeypot);
-    }
+    let fails_now = (!sell.ok && max_share == 0.0) || (sell.ok && sell_tax >= HONEYPOT_SELL_TAX);
+    let later = assess_time(b, sim, fails_now, &rpc, step_raw(sell));
     if !sell.ok && max_share > 0.0 {
         let (severity, weight) = if max_share < 0.01 {
             (Severity::Critical, 0.9)
@@ -141,12 +169,167 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
                 severity,
                 weight,
                 "Sell tax",
-                format!("A simulated sell received {} of the expected value: a sell tax of {}.", pct(1.0 - tax), pct(tax)),
+                format!(
+                    "A simulated sell received {} of the expected value: a sell tax of {}.",
+                    pct(1.0 - tax),
+                    pct(tax)
+                ),
                 &rpc,
                 json!({"sell": step_raw(sell)}),
             );
         }
         Some(_) => b.clear(CheckId::SellTax),
-        None => b.unknown(CheckId::SellTax, "the full sell failed, so its tax could not be measured"),
+        None => match later.and_then(|l| l.tax) {
+            Some(tax) if tax > TAX_FLOOR => {
+                let (severity, weight) = tax_degree(tax, false);
+                b.detected(
+                    CheckId::SellTax,
+                    SignalCategory::Trading,
+                    severity,
+                    weight,
+                    "Sell tax",
+                    format!("A simulated sell after the waiting time received {} of the expected value: a sell tax of {}.", pct(1.0 - tax), pct(tax)),
+                    HORIZONS_RPC,
+                    json!({"later_sell": later}),
+                );
+            }
+            Some(_) => b.clear(CheckId::SellTax),
+            None => b.unknown(
+                CheckId::SellTax,
+                "the full sell failed, so its tax could not be measured",
+            ),
+        },
+    }
+}
+
+const HORIZONS_RPC: &str = "eth_simulateV1: five fresh wallets buy in one block, then sell in it, in the next block (two sellers), one hour and one day later";
+
+/// A horizon as words.
+fn horizon_words(h: Horizon) -> &'static str {
+    match h {
+        Horizon::SameBlock => "in the same block",
+        Horizon::NextBlock => "one block later",
+        Horizon::OneHour => "one hour later",
+        Horizon::OneDay => "one day later",
+    }
+}
+
+/// Honeypot, cooldown and one sell per block, from the sell now and the
+/// sells at later horizons. Returns the first later sell that passed.
+fn assess_time<'a>(
+    b: &mut Builder,
+    sim: &'a TradeSimulation,
+    fails_now: bool,
+    rpc: &str,
+    sell_raw: serde_json::Value,
+) -> Option<&'a HorizonSell> {
+    let Some(horizons) = &sim.horizons else {
+        let error = sim
+            .horizons_error
+            .clone()
+            .unwrap_or_else(|| "later blocks were not simulated".into());
+        if fails_now {
+            b.detected(
+                CheckId::Honeypot,
+                SignalCategory::Trading,
+                Severity::Critical,
+                band::CRITICAL,
+                "Honeypot: cannot sell",
+                format!("Every simulated sell right after buying failed or returned almost nothing, and whether a later sell passes could not be simulated ({error})."),
+                rpc,
+                json!({"sell": sell_raw, "max_sell_share": sim.max_sell_share, "horizons_error": error}),
+            );
+            b.unknown(CheckId::TradingCooldown, error.clone());
+        } else {
+            b.clear(CheckId::Honeypot);
+            b.clear(CheckId::TradingCooldown);
+        }
+        b.unknown(CheckId::OneSellPerBlock, error);
+        return None;
+    };
+    let passes = |s: &&HorizonSell| s.ok && s.tax.unwrap_or(0.0) < HONEYPOT_SELL_TAX;
+    let later = horizons
+        .iter()
+        .filter(|s| s.horizon != Horizon::SameBlock)
+        .filter(passes)
+        .min_by_key(|s| s.seconds_after_buy);
+    match (fails_now, later) {
+        (true, Some(first)) => {
+            b.clear(CheckId::Honeypot);
+            let waited: Vec<&HorizonSell> = horizons
+                .iter()
+                .filter(|s| s.seconds_after_buy < first.seconds_after_buy)
+                .collect();
+            let reason = sell_raw["revert_reason"]
+                .as_str()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
+            b.detected(
+                CheckId::TradingCooldown,
+                SignalCategory::Trading,
+                Severity::Medium,
+                band::CAUTION,
+                "Sells must wait after a buy",
+                format!(
+                    "A sell right after buying failed{reason}, but a fresh wallet's sell passed {}: holders wait up to {} after buying before they can sell.",
+                    horizon_words(first.horizon),
+                    duration_words(first.seconds_after_buy)
+                ),
+                HORIZONS_RPC,
+                json!({"sell_now": sell_raw, "failed": waited, "first_passing": first, "wait_at_most_seconds": first.seconds_after_buy}),
+            );
+        }
+        (true, None) => {
+            b.detected(
+                CheckId::Honeypot,
+                SignalCategory::Trading,
+                Severity::Critical,
+                1.0,
+                "Honeypot: cannot sell",
+                format!(
+                    "Every simulated sell failed or returned almost nothing ({}), right after buying and one block, one hour and one day later, from {} fresh wallets: holders cannot sell.",
+                    sell_raw["revert_reason"].as_str().unwrap_or("its value was taken"),
+                    horizons.len()
+                ),
+                rpc,
+                json!({"sell": sell_raw, "max_sell_share": sim.max_sell_share, "horizons": horizons}),
+            );
+            b.clear(CheckId::TradingCooldown);
+        }
+        (false, _) => {
+            b.clear(CheckId::Honeypot);
+            b.clear(CheckId::TradingCooldown);
+        }
+    }
+    let next: Vec<&HorizonSell> = horizons
+        .iter()
+        .filter(|s| s.horizon == Horizon::NextBlock && s.bought)
+        .collect();
+    match (next.iter().find(|s| !s.second_in_block), next.iter().find(|s| s.second_in_block)) {
+        (Some(first), Some(second)) if first.ok && !second.ok => b.detected(
+            CheckId::OneSellPerBlock,
+            SignalCategory::Trading,
+            Severity::Medium,
+            band::CAUTION,
+            "One sell per block",
+            format!(
+                "Of two fresh wallets selling in the same block, the first passed and the second failed ({}): only one sell goes through per block.",
+                second.revert_reason.clone().unwrap_or_default()
+            ),
+            HORIZONS_RPC,
+            json!({"first": first, "second": second}),
+        ),
+        (Some(first), Some(second)) if first.ok && second.ok => b.clear(CheckId::OneSellPerBlock),
+        _ => b.unknown(CheckId::OneSellPerBlock, "no sell passed one block after buying, so two sells in one block could not be compared"),
+    }
+    later
+}
+
+fn duration_words(seconds: u64) -> String {
+    match seconds {
+        s if s < 120 => format!("{s} seconds"),
+        s if s < 7_200 => format!("{} minutes", s / 60),
+        s if s < 172_800 => format!("{} hours", s / 3_600),
+        s => format!("{} days", s / 86_400),
     }
 }

@@ -5,105 +5,98 @@
 //! pool. Nothing is sent; no state changes. `checks` turns the outcomes
 //! into the trading checks.
 
+pub mod abi;
 pub mod checks;
+pub mod horizons;
+pub mod probe;
 
 use alloy_primitives::{keccak256, Address, Bytes, U256};
-use alloy_sol_types::{sol, SolCall};
+use alloy_sol_types::SolCall;
 use riskintel_api::{TradeSimulation, TradeStep};
 use serde_json::json;
 
+pub use self::abi::SIMULATOR_RUNTIME_HEX;
+use self::abi::{ITradeSimulator, Plan};
 use crate::chains::evm::abi::{revert_reason, units};
 use crate::chains::evm::pools::Pair;
-use crate::chains::evm::types::BlockTag;
+use crate::chains::evm::types::{Block, BlockTag};
 use crate::chains::evm::EvmChain;
 use crate::chains::rpc::{Answers, Batch, Slot};
-
-/// The simulator's runtime code, compiled from `simulator/TradeSimulator.sol`.
-pub const SIMULATOR_RUNTIME_HEX: &str = include_str!("simulator/TradeSimulator.runtime.hex");
 
 /// Share of the pool's quote reserve spent on the buy (basis points).
 const BUY_BPS: u64 = 100;
 /// Steps of the binary search for the largest sellable amount.
 const SEARCH_STEPS: u64 = 16;
 
-sol! {
-    /// The simulator's entry point (see `simulator/TradeSimulator.sol`).
-    interface ITradeSimulator {
-        struct Plan {
-            address pair;
-            address token;
-            address wrapped;
-            address quote;
-            address pricePair;
-            uint256 feeBps;
-            address recipient;
-            uint256 searchSteps;
-        }
-        struct Outcome {
-            uint256 amountIn;
-            bool buyOk;
-            bytes buyRevert;
-            uint256 expectedBuy;
-            uint256 received;
-            uint256 buyGas;
-            bool transferOk;
-            bytes transferRevert;
-            uint256 transferSent;
-            uint256 transferReceived;
-            bool sellOk;
-            bytes sellRevert;
-            uint256 sellAmount;
-            uint256 expectedSell;
-            uint256 sellReceived;
-            uint256 sellGas;
-            uint256 maxSellable;
-        }
-        function simulate(Plan plan, uint256 amountBps) external returns (Outcome o);
-    }
-}
-
 /// A simulation sent for one pool, waiting for its answer.
 pub struct Planned {
     pair: Pair,
     simulator: Address,
     slot: Slot<Bytes>,
+    horizons: horizons::Planned,
 }
 
 /// A fresh address for one role of one simulation: derived from the
 /// token, the pool and the block, so it is nobody's (never the deployer's
 /// or the owner's) and an analysis of an unchanged chain is repeatable.
-fn fresh_address(token: Address, pair: Address, block: &BlockTag, role: &str) -> Address {
-    let seed = format!("riskintel simulation {token:#x} {pair:#x} {block:?} {role}");
+pub fn fresh_address(token: Address, pair: Address, block: u64, role: &str) -> Address {
+    let seed = format!(
+        "riskintel simulation {token:#x} {pair:#x} {:?} {role}",
+        BlockTag::Number(block)
+    );
     Address::from_slice(&keccak256(seed.as_bytes())[12..])
 }
 
-/// Add to `batch` the `eth_call`s that simulate trades of `token` at
-/// `block`: on pools quoted in the wrapped native, and on pools quoted in a
-/// stablecoin that one of `price_pairs` (wrapped native/stablecoin) lets the
-/// simulator buy first.
-pub fn plan(chain: &EvmChain, token: Address, pairs: &[Pair], price_pairs: &[Pair], block: &BlockTag, batch: &mut Batch) -> Vec<Planned> {
+/// The simulator's plan for trading `token` on `pair`, when the simulator
+/// can buy its quote: the wrapped native, or a stablecoin that one of
+/// `price_pairs` (wrapped native/stablecoin) sells.
+pub fn trade_plan(
+    chain: &EvmChain,
+    token: Address,
+    pair: &Pair,
+    price_pairs: &[Pair],
+    block: u64,
+) -> Option<Plan> {
+    let price_pair = if pair.quote.address == chain.wrapped.address {
+        Address::ZERO
+    } else {
+        price_pairs
+            .iter()
+            .find(|p| p.quote.address == pair.quote.address)?
+            .address
+    };
+    Some(Plan {
+        pair: pair.address,
+        token,
+        wrapped: chain.wrapped.address,
+        quote: pair.quote.address,
+        pricePair: price_pair,
+        feeBps: U256::from(pair.dex.fee_bps),
+        recipient: fresh_address(token, pair.address, block, "recipient"),
+        searchSteps: U256::from(SEARCH_STEPS),
+    })
+}
+
+/// Add to `batch`, for every pool of `token` the simulator can buy into,
+/// the `eth_call` that buys, transfers and sells at `head`, and the
+/// `eth_simulateV1` of sells at later horizons.
+pub fn plan(
+    chain: &EvmChain,
+    token: Address,
+    pairs: &[Pair],
+    price_pairs: &[Pair],
+    head: &Block,
+    batch: &mut Batch,
+) -> Vec<Planned> {
+    let block = head.number();
     pairs
         .iter()
         .filter_map(|pair| {
-            let price_pair = if pair.quote.address == chain.wrapped.address {
-                Address::ZERO
-            } else {
-                price_pairs.iter().find(|p| p.quote.address == pair.quote.address)?.address
-            };
+            let plan = trade_plan(chain, token, pair, price_pairs, block)?;
             let simulator = fresh_address(token, pair.address, block, "simulator");
-            let call = ITradeSimulator::simulateCall {
-                plan: ITradeSimulator::Plan {
-                    pair: pair.address,
-                    token,
-                    wrapped: chain.wrapped.address,
-                    quote: pair.quote.address,
-                    pricePair: price_pair,
-                    feeBps: U256::from(pair.dex.fee_bps),
-                    recipient: fresh_address(token, pair.address, block, "recipient"),
-                    searchSteps: U256::from(SEARCH_STEPS),
-                },
-                amountBps: U256::from(BUY_BPS),
-            };
+            let caller = fresh_address(token, pair.address, block, "caller");
+            let horizons = horizons::plan(&plan, BUY_BPS, head, caller, |i| fresh_address(token, pair.address, block, &format!("seller {i}")), batch);
+            let call = ITradeSimulator::simulateCall { plan, amountBps: U256::from(BUY_BPS) };
             let overrides = json!({
                 format!("{simulator:#x}"): {
                     "code": SIMULATOR_RUNTIME_HEX.trim(),
@@ -111,10 +104,9 @@ pub fn plan(chain: &EvmChain, token: Address, pairs: &[Pair], price_pairs: &[Pai
                     "balance": format!("{:#x}", U256::from(10).pow(U256::from(30))),
                 }
             });
-            let caller = fresh_address(token, pair.address, block, "caller");
             let request = json!({"from": caller, "to": simulator, "data": Bytes::from(call.abi_encode()), "gas": "0x2faf080"});
-            let slot = batch.call::<Bytes>("eth_call", json!([request, block, overrides]));
-            Some(Planned { pair: pair.clone(), simulator, slot })
+            let slot = batch.call::<Bytes>("eth_call", json!([request, BlockTag::Number(block), overrides]));
+            Some(Planned { pair: pair.clone(), simulator, slot, horizons })
         })
         .collect()
 }
@@ -129,18 +121,29 @@ fn tax(expected: U256, actual: U256) -> Option<f64> {
 impl Planned {
     /// A label for messages: the DEX and the pool.
     pub fn describe(&self) -> String {
-        format!("{} pool {}", self.pair.dex.name, self.pair.address.to_checksum(None))
+        format!(
+            "{} pool {}",
+            self.pair.dex.name,
+            self.pair.address.to_checksum(None)
+        )
     }
 
     /// The simulation's result from the batch's answers; `Err` with a
     /// reason when it did not run.
-    pub fn take(self, answers: &mut Answers, token_decimals: u8) -> Result<TradeSimulation, String> {
+    pub fn take(
+        self,
+        answers: &mut Answers,
+        token_decimals: u8,
+    ) -> Result<TradeSimulation, String> {
         let data = answers
             .take(self.slot)
             .map_err(|e| format!("the node refused the simulation call ({e}); it may not support eth_call state overrides"))?;
         if data.is_empty() {
-            return Err("the node ignored the eth_call state override (the simulator had no code)".into());
+            return Err(
+                "the node ignored the eth_call state override (the simulator had no code)".into(),
+            );
         }
+        let horizons = self.horizons.take(answers);
         let o = ITradeSimulator::simulateCall::abi_decode_returns(&data)
             .map_err(|_| "the simulation answer could not be decoded".to_string())?;
         let quote_decimals = self.pair.quote.decimals;
@@ -153,7 +156,11 @@ impl Planned {
             amount_in: Some(units(o.amountIn, quote_decimals)),
             expected_out: Some(units(o.expectedBuy, token_decimals)),
             actual_out: o.buyOk.then(|| units(o.received, token_decimals)),
-            tax: if o.buyOk { tax(o.expectedBuy, o.received) } else { None },
+            tax: if o.buyOk {
+                tax(o.expectedBuy, o.received)
+            } else {
+                None
+            },
             gas_used: gas(o.buyGas),
             revert_reason: (!o.buyOk).then(|| revert_reason(&o.buyRevert)),
         };
@@ -162,8 +169,14 @@ impl Planned {
             ok: o.transferOk,
             amount_in: Some(units(o.transferSent, token_decimals)),
             expected_out: Some(units(o.transferSent, token_decimals)),
-            actual_out: o.transferOk.then(|| units(o.transferReceived, token_decimals)),
-            tax: if o.transferOk { tax(o.transferSent, o.transferReceived) } else { None },
+            actual_out: o
+                .transferOk
+                .then(|| units(o.transferReceived, token_decimals)),
+            tax: if o.transferOk {
+                tax(o.transferSent, o.transferReceived)
+            } else {
+                None
+            },
             gas_used: None,
             revert_reason: (!o.transferOk).then(|| revert_reason(&o.transferRevert)),
         });
@@ -172,7 +185,11 @@ impl Planned {
             amount_in: Some(units(o.sellAmount, token_decimals)),
             expected_out: Some(units(o.expectedSell, quote_decimals)),
             actual_out: o.sellOk.then(|| units(o.sellReceived, quote_decimals)),
-            tax: if o.sellOk { tax(o.expectedSell, o.sellReceived) } else { None },
+            tax: if o.sellOk {
+                tax(o.expectedSell, o.sellReceived)
+            } else {
+                None
+            },
             gas_used: gas(o.sellGas),
             revert_reason: (!o.sellOk).then(|| revert_reason(&o.sellRevert)),
         });
@@ -185,25 +202,8 @@ impl Planned {
             transfer,
             sell,
             max_sell_share: bought.then(|| units(o.maxSellable, 0) / units(o.received, 0)),
+            horizons_error: horizons.as_ref().err().cloned(),
+            horizons: horizons.ok(),
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn committed_runtime_is_hex() {
-        let code = hex::decode(SIMULATOR_RUNTIME_HEX.trim().trim_start_matches("0x")).expect("hex");
-        assert!(code.len() > 1000);
-    }
-
-    #[test]
-    fn the_entry_point_matches_the_contract() {
-        assert_eq!(
-            ITradeSimulator::simulateCall::SIGNATURE,
-            "simulate((address,address,address,address,address,uint256,address,uint256),uint256)"
-        );
     }
 }

@@ -73,7 +73,9 @@ impl TryFrom<KeyRow> for KeyRecord {
         let scopes = row
             .scopes
             .split_whitespace()
-            .map(|s| Scope::from_wire_name(s).ok_or_else(|| StoreError::Corrupt(format!("scope {s:?}"))))
+            .map(|s| {
+                Scope::from_wire_name(s).ok_or_else(|| StoreError::Corrupt(format!("scope {s:?}")))
+            })
             .collect::<Result<_, _>>()?;
         Ok(KeyRecord {
             id: row.id,
@@ -115,7 +117,11 @@ const KEY_COLUMNS: &str = "k.id, k.account_id, k.name, k.scopes, k.secret_hash, 
      k.previous_valid_until, k.created_at, k.expires_at, k.last_used_at, k.rotated_at, k.revoked_at";
 
 fn scopes_text(scopes: &[Scope]) -> String {
-    scopes.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
+    scopes
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Accounts and keys.
@@ -136,7 +142,12 @@ pub trait AccountStore {
     /// A key (revoked ones included) with its account.
     async fn key_get(&self, id: &str) -> Result<Option<KeyWithAccount>, StoreError>;
     /// An account's active keys after the given `(created_at, id)`, in that order.
-    async fn key_list(&self, account_id: &str, after: Option<(DateTime<Utc>, String)>, limit: i64) -> Result<Vec<KeyRecord>, StoreError>;
+    async fn key_list(
+        &self,
+        account_id: &str,
+        after: Option<(DateTime<Utc>, String)>,
+        limit: i64,
+    ) -> Result<Vec<KeyRecord>, StoreError>;
     /// Replace an active key's secret; the replaced hash stays valid until
     /// `previous_valid_until`. False when the key is not active.
     async fn key_rotate(
@@ -216,15 +227,29 @@ impl AccountStore for SqlStore {
             "SELECT {KEY_COLUMNS}, a.name AS a_name, a.plan AS a_plan, a.created_at AS a_created_at \
              FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = $1"
         );
-        let row: Option<KeyAccountRow> = on_db!(self.pool(), p => sqlx::query_as(&sql).bind(id).fetch_optional(p).await)?;
+        let row: Option<KeyAccountRow> =
+            on_db!(self.pool(), p => sqlx::query_as(&sql).bind(id).fetch_optional(p).await)?;
         row.map(|row| {
-            let account = Account { id: row.key.account_id.clone(), name: row.a_name, plan: row.a_plan, created_at: row.a_created_at };
-            Ok(KeyWithAccount { key: row.key.try_into()?, account })
+            let account = Account {
+                id: row.key.account_id.clone(),
+                name: row.a_name,
+                plan: row.a_plan,
+                created_at: row.a_created_at,
+            };
+            Ok(KeyWithAccount {
+                key: row.key.try_into()?,
+                account,
+            })
         })
         .transpose()
     }
 
-    async fn key_list(&self, account_id: &str, after: Option<(DateTime<Utc>, String)>, limit: i64) -> Result<Vec<KeyRecord>, StoreError> {
+    async fn key_list(
+        &self,
+        account_id: &str,
+        after: Option<(DateTime<Utc>, String)>,
+        limit: i64,
+    ) -> Result<Vec<KeyRecord>, StoreError> {
         let sql = format!(
             "SELECT {KEY_COLUMNS} FROM api_keys k WHERE k.account_id = $1 AND k.revoked_at IS NULL \
              AND ($2 IS NULL OR k.created_at > $2 OR (k.created_at = $2 AND k.id > $3)) \

@@ -50,7 +50,11 @@ impl Pools {
         let options = SqliteConnectOptions::from_str(url)
             .map_err(|e| StoreError::UnsupportedUrl(format!("{url}: {e}")))?
             .create_if_missing(true)
-            .journal_mode(if in_memory { SqliteJournalMode::Memory } else { SqliteJournalMode::Wal })
+            .journal_mode(if in_memory {
+                SqliteJournalMode::Memory
+            } else {
+                SqliteJournalMode::Wal
+            })
             // With WAL, NORMAL is durable across a process crash; only an OS
             // crash can lose the last transactions.
             .synchronous(SqliteSynchronous::Normal)
@@ -60,15 +64,36 @@ impl Pools {
             SqlitePoolOptions::new()
                 .max_connections(connections)
                 .min_connections(if in_memory { 1 } else { 0 })
-                .idle_timeout(if in_memory { None } else { Some(Duration::from_secs(600)) })
-                .max_lifetime(if in_memory { None } else { Some(Duration::from_secs(3600)) })
+                .idle_timeout(if in_memory {
+                    None
+                } else {
+                    Some(Duration::from_secs(600))
+                })
+                .max_lifetime(if in_memory {
+                    None
+                } else {
+                    Some(Duration::from_secs(3600))
+                })
                 .acquire_timeout(Duration::from_secs(10))
         };
         let connect_error = |e: sqlx::Error| StoreError::Unavailable(format!("{url}: {e}"));
-        let writer = pool_options(1).connect_with(options.clone()).await.map_err(connect_error)?;
+        let writer = pool_options(1)
+            .connect_with(options.clone())
+            .await
+            .map_err(connect_error)?;
         // An in-memory database exists once per connection: share the writer.
-        let pool = if in_memory { writer.clone() } else { pool_options(8).connect_with(options).await.map_err(connect_error)? };
-        Ok(Pools { pool: Db::Sqlite(pool), writer: Db::Sqlite(writer) })
+        let pool = if in_memory {
+            writer.clone()
+        } else {
+            pool_options(8)
+                .connect_with(options)
+                .await
+                .map_err(connect_error)?
+        };
+        Ok(Pools {
+            pool: Db::Sqlite(pool),
+            writer: Db::Sqlite(writer),
+        })
     }
 
     /// Connect to the PostgreSQL database at `url`.
@@ -79,7 +104,10 @@ impl Pools {
             .connect(url)
             .await
             .map_err(|e| StoreError::Unavailable(format!("PostgreSQL: {e}")))?;
-        Ok(Pools { pool: Db::Postgres(pool.clone()), writer: Db::Postgres(pool) })
+        Ok(Pools {
+            pool: Db::Postgres(pool.clone()),
+            writer: Db::Postgres(pool),
+        })
     }
 
     /// `sqlite` or `postgres`.

@@ -72,9 +72,19 @@ pub struct WalletContact {
 #[async_trait]
 pub trait LogIndexStore {
     /// Progress of a log index.
-    async fn log_index_get(&self, chain: &str, kind: LogIndexKind, subject: &str) -> Result<Option<LogIndexState>, StoreError>;
+    async fn log_index_get(
+        &self,
+        chain: &str,
+        kind: LogIndexKind,
+        subject: &str,
+    ) -> Result<Option<LogIndexState>, StoreError>;
     /// Current net balances of these holders (absent ones are zero).
-    async fn holder_balances_get(&self, chain: &str, token: &str, holders: &[String]) -> Result<Vec<HolderBalance>, StoreError>;
+    async fn holder_balances_get(
+        &self,
+        chain: &str,
+        token: &str,
+        holders: &[String],
+    ) -> Result<Vec<HolderBalance>, StoreError>;
     /// Record newly indexed blocks of a token's holder index atomically: the
     /// new progress and the new balances. `expected_next` is the
     /// `next_block` read before indexing (None for a new index); false, and
@@ -88,7 +98,12 @@ pub trait LogIndexStore {
         balances: &[HolderBalance],
     ) -> Result<bool, StoreError>;
     /// The largest positive balances, largest first.
-    async fn holder_top(&self, chain: &str, token: &str, limit: i64) -> Result<Vec<HolderBalance>, StoreError>;
+    async fn holder_top(
+        &self,
+        chain: &str,
+        token: &str,
+        limit: i64,
+    ) -> Result<Vec<HolderBalance>, StoreError>;
     /// Holders with a positive balance.
     async fn holder_count(&self, chain: &str, token: &str) -> Result<i64, StoreError>;
     /// Record newly indexed blocks of a wallet's index and the contacts they
@@ -102,7 +117,11 @@ pub trait LogIndexStore {
         contacts: &[WalletContact],
     ) -> Result<bool, StoreError>;
     /// Every contact of a wallet.
-    async fn wallet_contacts(&self, chain: &str, wallet: &str) -> Result<Vec<WalletContact>, StoreError>;
+    async fn wallet_contacts(
+        &self,
+        chain: &str,
+        wallet: &str,
+    ) -> Result<Vec<WalletContact>, StoreError>;
 }
 
 /// Move a log index from `expected_next` (None: create it) to `state`,
@@ -145,7 +164,12 @@ macro_rules! claim_log_index {
 
 #[async_trait]
 impl LogIndexStore for SqlStore {
-    async fn log_index_get(&self, chain: &str, kind: LogIndexKind, subject: &str) -> Result<Option<LogIndexState>, StoreError> {
+    async fn log_index_get(
+        &self,
+        chain: &str,
+        kind: LogIndexKind,
+        subject: &str,
+    ) -> Result<Option<LogIndexState>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT start_block, next_block, first_block, first_party FROM log_indexes WHERE chain = $1 AND kind = $2 AND subject = $3",
         )
@@ -156,11 +180,17 @@ impl LogIndexStore for SqlStore {
         .await)?)
     }
 
-    async fn holder_balances_get(&self, chain: &str, token: &str, holders: &[String]) -> Result<Vec<HolderBalance>, StoreError> {
+    async fn holder_balances_get(
+        &self,
+        chain: &str,
+        token: &str,
+        holders: &[String],
+    ) -> Result<Vec<HolderBalance>, StoreError> {
         let mut found = Vec::new();
         for chunk in holders.chunks(500) {
             // Placeholders only ($3, $4, …); every value is bound.
-            let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
+            let placeholders: Vec<String> =
+                (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
             let sql = format!(
                 "SELECT holder, balance, sort_key FROM holder_balances WHERE chain = $1 AND token = $2 AND holder IN ({})",
                 placeholders.join(", ")
@@ -209,7 +239,12 @@ impl LogIndexStore for SqlStore {
         Ok(true)
     }
 
-    async fn holder_top(&self, chain: &str, token: &str, limit: i64) -> Result<Vec<HolderBalance>, StoreError> {
+    async fn holder_top(
+        &self,
+        chain: &str,
+        token: &str,
+        limit: i64,
+    ) -> Result<Vec<HolderBalance>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT holder, balance, sort_key FROM holder_balances \
              WHERE chain = $1 AND token = $2 AND sort_key > 0 ORDER BY sort_key DESC, holder LIMIT $3",
@@ -264,7 +299,11 @@ impl LogIndexStore for SqlStore {
         Ok(true)
     }
 
-    async fn wallet_contacts(&self, chain: &str, wallet: &str) -> Result<Vec<WalletContact>, StoreError> {
+    async fn wallet_contacts(
+        &self,
+        chain: &str,
+        wallet: &str,
+    ) -> Result<Vec<WalletContact>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT kind, token, spender FROM wallet_contacts WHERE chain = $1 AND wallet = $2 ORDER BY kind, token, spender",
         )

@@ -128,14 +128,24 @@ pub trait MarketStore {
     /// Watched tokens, of one chain or all.
     async fn tracked_tokens(&self, chain: Option<&str>) -> Result<Vec<TrackedToken>, StoreError>;
     /// Record that the index analysed a token.
-    async fn tracked_token_analysed(&self, chain: &str, token: &str, at: DateTime<Utc>) -> Result<(), StoreError>;
+    async fn tracked_token_analysed(
+        &self,
+        chain: &str,
+        token: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
     /// Watch a pair; when it is watched already without a liquidity
     /// baseline (it was just created), set the baseline.
     async fn tracked_pair_add(&self, pair: &TrackedPair) -> Result<(), StoreError>;
     /// Watched pairs of a chain.
     async fn tracked_pairs(&self, chain: &str) -> Result<Vec<TrackedPair>, StoreError>;
     /// Set a pair's liquidity baseline.
-    async fn tracked_pair_reserve(&self, chain: &str, pair: &str, reserve_quote: f64) -> Result<(), StoreError>;
+    async fn tracked_pair_reserve(
+        &self,
+        chain: &str,
+        pair: &str,
+        reserve_quote: f64,
+    ) -> Result<(), StoreError>;
     /// The index's cursor on a chain.
     async fn cursor_get(&self, chain: &str, source: &str) -> Result<Option<Cursor>, StoreError>;
     /// Advance the cursor from `expected_next` (None: create) and store the
@@ -154,9 +164,19 @@ pub trait MarketStore {
     /// Rewind the cursor to `block` after a re-organisation, forgetting swaps and syncs from it on.
     async fn cursor_rewind(&self, chain: &str, source: &str, block: i64) -> Result<(), StoreError>;
     /// A pair's liquidity history (quote reserve per Sync) since `since`, oldest first.
-    async fn liquidity_history(&self, chain: &str, pair: &str, since: DateTime<Utc>) -> Result<Vec<SyncRow>, StoreError>;
+    async fn liquidity_history(
+        &self,
+        chain: &str,
+        pair: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<SyncRow>, StoreError>;
     /// Swaps of a token observed at or after `since`, oldest first.
-    async fn swaps_since(&self, chain: &str, token: &str, since: DateTime<Utc>) -> Result<Vec<SwapRow>, StoreError>;
+    async fn swaps_since(
+        &self,
+        chain: &str,
+        token: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<SwapRow>, StoreError>;
 }
 
 #[async_trait]
@@ -188,7 +208,12 @@ impl MarketStore for SqlStore {
         .await)?)
     }
 
-    async fn tracked_token_analysed(&self, chain: &str, token: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
+    async fn tracked_token_analysed(
+        &self,
+        chain: &str,
+        token: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         on_db!(self.writer(), p => sqlx::query("UPDATE tracked_tokens SET last_analysed_at = $1 WHERE chain = $2 AND token = $3")
             .bind(at)
             .bind(chain)
@@ -225,7 +250,12 @@ impl MarketStore for SqlStore {
         .await)?)
     }
 
-    async fn tracked_pair_reserve(&self, chain: &str, pair: &str, reserve_quote: f64) -> Result<(), StoreError> {
+    async fn tracked_pair_reserve(
+        &self,
+        chain: &str,
+        pair: &str,
+        reserve_quote: f64,
+    ) -> Result<(), StoreError> {
         on_db!(self.writer(), p => sqlx::query("UPDATE tracked_pairs SET reserve_quote = $1 WHERE chain = $2 AND pair = $3")
             .bind(reserve_quote)
             .bind(chain)
@@ -237,11 +267,13 @@ impl MarketStore for SqlStore {
     }
 
     async fn cursor_get(&self, chain: &str, source: &str) -> Result<Option<Cursor>, StoreError> {
-        Ok(on_db!(self.pool(), p => sqlx::query_as("SELECT next_block, last_hash FROM index_cursors WHERE chain = $1 AND source = $2")
+        Ok(
+            on_db!(self.pool(), p => sqlx::query_as("SELECT next_block, last_hash FROM index_cursors WHERE chain = $1 AND source = $2")
             .bind(chain)
             .bind(source)
             .fetch_optional(p)
-            .await)?)
+            .await)?,
+        )
     }
 
     async fn cursor_advance(
@@ -337,7 +369,12 @@ impl MarketStore for SqlStore {
         Ok(())
     }
 
-    async fn liquidity_history(&self, chain: &str, pair: &str, since: DateTime<Utc>) -> Result<Vec<SyncRow>, StoreError> {
+    async fn liquidity_history(
+        &self,
+        chain: &str,
+        pair: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<SyncRow>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT chain, pair, block, log_index, reserve_quote, observed_at FROM liquidity_history \
              WHERE chain = $1 AND pair = $2 AND observed_at >= $3 ORDER BY block, log_index",
@@ -349,7 +386,12 @@ impl MarketStore for SqlStore {
         .await)?)
     }
 
-    async fn swaps_since(&self, chain: &str, token: &str, since: DateTime<Utc>) -> Result<Vec<SwapRow>, StoreError> {
+    async fn swaps_since(
+        &self,
+        chain: &str,
+        token: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<SwapRow>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT chain, pair, block, log_index, token, trader, side, amount_token, amount_usd, price_usd, observed_at \
              FROM swaps WHERE chain = $1 AND token = $2 AND observed_at >= $3 ORDER BY block, log_index",

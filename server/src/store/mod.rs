@@ -19,8 +19,12 @@ use async_trait::async_trait;
 pub use accounts::{Account, AccountStore, KeyRecord, KeyWithAccount};
 pub use alerts::{AlertQuery, AlertRow, AlertStore};
 pub use analyses::{AnalysisRow, AnalysisStore};
-pub use log_indexes::{ContactKind, HolderBalance, LogIndexKind, LogIndexState, LogIndexStore, WalletContact};
-pub use market::{Cursor, MarketStore, Side, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken};
+pub use log_indexes::{
+    ContactKind, HolderBalance, LogIndexKind, LogIndexState, LogIndexStore, WalletContact,
+};
+pub use market::{
+    Cursor, MarketStore, Side, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken,
+};
 pub use usage::UsageStore;
 
 use crate::on_db;
@@ -49,9 +53,15 @@ pub enum StoreError {
 impl From<sqlx::Error> for StoreError {
     fn from(error: sqlx::Error) -> Self {
         match &error {
-            sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(db.message().to_string()),
-            sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => StoreError::Unavailable(error.to_string()),
-            sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_) => StoreError::Corrupt(error.to_string()),
+            sqlx::Error::Database(db) if db.is_unique_violation() => {
+                StoreError::Conflict(db.message().to_string())
+            }
+            sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
+                StoreError::Unavailable(error.to_string())
+            }
+            sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_) => {
+                StoreError::Corrupt(error.to_string())
+            }
             _ => StoreError::Database(error.to_string()),
         }
     }
@@ -65,7 +75,17 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 
 /// Persistent state of the service: every concern's store.
 #[async_trait]
-pub trait Store: AccountStore + UsageStore + AnalysisStore + LogIndexStore + MarketStore + AlertStore + Send + Sync + 'static {
+pub trait Store:
+    AccountStore
+    + UsageStore
+    + AnalysisStore
+    + LogIndexStore
+    + MarketStore
+    + AlertStore
+    + Send
+    + Sync
+    + 'static
+{
     /// `sqlite` or `postgres`.
     fn backend(&self) -> &'static str;
     /// Apply pending migrations.

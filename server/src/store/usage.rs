@@ -12,23 +12,49 @@ use crate::on_db;
 pub trait UsageStore {
     /// Count one request in the account's window starting at `window_start`;
     /// returns the window's count including it.
-    async fn rate_window_hit(&self, account_id: &str, window_start: DateTime<Utc>) -> Result<i64, StoreError>;
+    async fn rate_window_hit(
+        &self,
+        account_id: &str,
+        window_start: DateTime<Utc>,
+    ) -> Result<i64, StoreError>;
     /// Forget windows that started before `before`.
     async fn rate_window_prune(&self, before: DateTime<Utc>) -> Result<u64, StoreError>;
     /// Count one request in the period unless the count has reached `cap`;
     /// returns the new count, or None when the cap was reached.
-    async fn usage_reserve(&self, account_id: &str, period_start: DateTime<Utc>, cap: Option<i64>) -> Result<Option<i64>, StoreError>;
+    async fn usage_reserve(
+        &self,
+        account_id: &str,
+        period_start: DateTime<Utc>,
+        cap: Option<i64>,
+    ) -> Result<Option<i64>, StoreError>;
     /// Take back one reserved request (the answer was not 2xx).
-    async fn usage_release(&self, account_id: &str, period_start: DateTime<Utc>) -> Result<(), StoreError>;
+    async fn usage_release(
+        &self,
+        account_id: &str,
+        period_start: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
     /// Requests counted in the period.
-    async fn usage_get(&self, account_id: &str, period_start: DateTime<Utc>) -> Result<i64, StoreError>;
+    async fn usage_get(
+        &self,
+        account_id: &str,
+        period_start: DateTime<Utc>,
+    ) -> Result<i64, StoreError>;
     /// Set the period's count (operators' corrections and tests).
-    async fn usage_set(&self, account_id: &str, period_start: DateTime<Utc>, requests: i64) -> Result<(), StoreError>;
+    async fn usage_set(
+        &self,
+        account_id: &str,
+        period_start: DateTime<Utc>,
+        requests: i64,
+    ) -> Result<(), StoreError>;
 }
 
 #[async_trait]
 impl UsageStore for SqlStore {
-    async fn rate_window_hit(&self, account_id: &str, window_start: DateTime<Utc>) -> Result<i64, StoreError> {
+    async fn rate_window_hit(
+        &self,
+        account_id: &str,
+        window_start: DateTime<Utc>,
+    ) -> Result<i64, StoreError> {
         let (count,): (i64,) = on_db!(self.writer(), p => sqlx::query_as(
             "INSERT INTO rate_windows (account_id, window_start, requests) VALUES ($1, $2, 1) \
              ON CONFLICT (account_id, window_start) DO UPDATE SET requests = rate_windows.requests + 1 RETURNING requests",
@@ -41,14 +67,21 @@ impl UsageStore for SqlStore {
     }
 
     async fn rate_window_prune(&self, before: DateTime<Utc>) -> Result<u64, StoreError> {
-        Ok(on_db!(self.writer(), p => sqlx::query("DELETE FROM rate_windows WHERE window_start < $1")
+        Ok(
+            on_db!(self.writer(), p => sqlx::query("DELETE FROM rate_windows WHERE window_start < $1")
             .bind(before)
             .execute(p)
             .await
-            .map(|d| d.rows_affected()))?)
+            .map(|d| d.rows_affected()))?,
+        )
     }
 
-    async fn usage_reserve(&self, account_id: &str, period_start: DateTime<Utc>, cap: Option<i64>) -> Result<Option<i64>, StoreError> {
+    async fn usage_reserve(
+        &self,
+        account_id: &str,
+        period_start: DateTime<Utc>,
+        cap: Option<i64>,
+    ) -> Result<Option<i64>, StoreError> {
         // One statement: the check and the increment cannot be split by a
         // concurrent request, so the cap is never overshot.
         let row: Option<(i64,)> = on_db!(self.writer(), p => sqlx::query_as(
@@ -64,7 +97,11 @@ impl UsageStore for SqlStore {
         Ok(row.map(|(count,)| count))
     }
 
-    async fn usage_release(&self, account_id: &str, period_start: DateTime<Utc>) -> Result<(), StoreError> {
+    async fn usage_release(
+        &self,
+        account_id: &str,
+        period_start: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         on_db!(self.writer(), p => sqlx::query(
             "UPDATE monthly_usage SET requests = requests - 1 WHERE account_id = $1 AND period_start = $2 AND requests > 0",
         )
@@ -76,7 +113,11 @@ impl UsageStore for SqlStore {
         Ok(())
     }
 
-    async fn usage_get(&self, account_id: &str, period_start: DateTime<Utc>) -> Result<i64, StoreError> {
+    async fn usage_get(
+        &self,
+        account_id: &str,
+        period_start: DateTime<Utc>,
+    ) -> Result<i64, StoreError> {
         let row: Option<(i64,)> = on_db!(self.pool(), p => sqlx::query_as(
             "SELECT requests FROM monthly_usage WHERE account_id = $1 AND period_start = $2",
         )
@@ -87,7 +128,12 @@ impl UsageStore for SqlStore {
         Ok(row.map_or(0, |(count,)| count))
     }
 
-    async fn usage_set(&self, account_id: &str, period_start: DateTime<Utc>, requests: i64) -> Result<(), StoreError> {
+    async fn usage_set(
+        &self,
+        account_id: &str,
+        period_start: DateTime<Utc>,
+        requests: i64,
+    ) -> Result<(), StoreError> {
         on_db!(self.writer(), p => sqlx::query(
             "INSERT INTO monthly_usage (account_id, period_start, requests) VALUES ($1, $2, $3) \
              ON CONFLICT (account_id, period_start) DO UPDATE SET requests = $3",

@@ -43,15 +43,24 @@ pub struct Analyzer {
 
 impl Analyzer {
     /// An engine over the configured `chains`.
-    pub fn new(config: &Config, chains: Arc<Chains>, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> anyhow::Result<Analyzer> {
+    pub fn new(
+        config: &Config,
+        chains: Arc<Chains>,
+        store: Arc<dyn Store>,
+        clock: Arc<dyn Clock>,
+    ) -> anyhow::Result<Analyzer> {
         let a = &config.analysis;
         let mut allowlist = HashMap::new();
         for entry in &config.allowlist {
-            let chain = Chain::parse(&entry.chain).ok_or_else(|| anyhow::anyhow!("allowlist: unknown chain {}", entry.chain))?;
+            let chain = Chain::parse(&entry.chain)
+                .ok_or_else(|| anyhow::anyhow!("allowlist: unknown chain {}", entry.chain))?;
             let address = if chain.is_evm() {
-                parse_evm_address(&entry.address).map_err(|e| anyhow::anyhow!("allowlist: {e}"))?.to_checksum(None)
+                parse_evm_address(&entry.address)
+                    .map_err(|e| anyhow::anyhow!("allowlist: {e}"))?
+                    .to_checksum(None)
             } else {
-                let key = crate::chains::solana::parse_pubkey(&entry.address).map_err(|e| anyhow::anyhow!("allowlist: {e}"))?;
+                let key = crate::chains::solana::parse_pubkey(&entry.address)
+                    .map_err(|e| anyhow::anyhow!("allowlist: {e}"))?;
                 crate::chains::solana::encode(&key)
             };
             allowlist.insert((chain, address), entry.clone());
@@ -61,7 +70,11 @@ impl Analyzer {
             store,
             clock,
             ttl: chrono::Duration::seconds(a.cache_ttl_seconds as i64),
-            limits: ScanLimits { lookback_blocks: a.holder_lookback_blocks, chunk_blocks: a.log_chunk_blocks, max_requests: a.max_log_requests },
+            limits: ScanLimits {
+                lookback_blocks: a.holder_lookback_blocks,
+                chunk_blocks: a.log_chunk_blocks,
+                max_requests: a.max_log_requests,
+            },
             simulate_trades: a.simulate_trades,
             wallet_max_analyses: a.wallet_max_analyses as usize,
             allowlist,
@@ -99,11 +112,16 @@ impl Analyzer {
     pub fn token_ref(&self, chain: &str, address: &str) -> Result<TokenRef, AnalysisError> {
         let chain_id = Chain::from_id(chain)?;
         if !chain_id.is_evm() {
-            return Err(AnalysisError::ChainNotServed(format!("chain: analysis on {chain:?} is not available on this server yet")));
+            return Err(AnalysisError::ChainNotServed(format!(
+                "chain: analysis on {chain:?} is not available on this server yet"
+            )));
         }
         let address = parse_evm_address(address)?;
         self.chains.evm(chain_id)?;
-        Ok(TokenRef { chain: chain_id, address })
+        Ok(TokenRef {
+            chain: chain_id,
+            address,
+        })
     }
 
     /// Validate a chain and address of any chain, Solana included.
@@ -130,7 +148,11 @@ impl Analyzer {
     /// `fresh`), otherwise made now — once, however many requests ask at
     /// the same time. When the chain cannot be read and an earlier analysis
     /// exists, that one is returned marked `stale`.
-    pub async fn analyze(self: &Arc<Self>, target: Target, fresh: bool) -> Result<TokenAnalysis, AnalysisError> {
+    pub async fn analyze(
+        self: &Arc<Self>,
+        target: Target,
+        fresh: bool,
+    ) -> Result<TokenAnalysis, AnalysisError> {
         if !fresh {
             if let Some(analysis) = self.recent_hit(target) {
                 return Ok((*analysis).clone());
@@ -159,11 +181,17 @@ impl Analyzer {
     }
 
     /// A cached analysis of any age (fresh or not): a wallet view may rest on it.
-    pub(crate) async fn any_cached(&self, target: Target) -> Result<Option<Arc<TokenAnalysis>>, AnalysisError> {
+    pub(crate) async fn any_cached(
+        &self,
+        target: Target,
+    ) -> Result<Option<Arc<TokenAnalysis>>, AnalysisError> {
         if let Some(analysis) = self.recent_hit(target) {
             return Ok(Some(analysis));
         }
-        Ok(self.cached(target).await?.map(|(analysis, _)| Arc::new(analysis)))
+        Ok(self
+            .cached(target)
+            .await?
+            .map(|(analysis, _)| Arc::new(analysis)))
     }
 
     fn is_fresh(&self, analysis: &TokenAnalysis) -> bool {
@@ -185,10 +213,21 @@ impl Analyzer {
         }
     }
 
-    async fn cached(&self, target: Target) -> Result<Option<(TokenAnalysis, DateTime<Utc>)>, AnalysisError> {
-        let Some(row) = self.store.analysis_get(target.chain().id(), &target.address()).await? else { return Ok(None) };
+    async fn cached(
+        &self,
+        target: Target,
+    ) -> Result<Option<(TokenAnalysis, DateTime<Utc>)>, AnalysisError> {
+        let Some(row) = self
+            .store
+            .analysis_get(target.chain().id(), &target.address())
+            .await?
+        else {
+            return Ok(None);
+        };
         // An unreadable cache entry (an older format) is simply not a hit.
-        Ok(serde_json::from_str(&row.result).ok().map(|analysis| (analysis, row.analysed_at)))
+        Ok(serde_json::from_str(&row.result)
+            .ok()
+            .map(|analysis| (analysis, row.analysed_at)))
     }
 
     /// The analysis under way for `target`, or a new one. A flight
@@ -210,7 +249,11 @@ impl Analyzer {
             if let Ok(analysis) = &result {
                 engine.remember(target, analysis.clone());
             }
-            engine.inflight.lock().expect("inflight lock").remove(&target);
+            engine
+                .inflight
+                .lock()
+                .expect("inflight lock")
+                .remove(&target);
             result
         }
         .boxed()
@@ -226,27 +269,52 @@ impl Analyzer {
         let analysis = match target {
             Target::Evm(token) => {
                 let chain = self.chains.evm(token.chain)?;
-                let facts = evm::facts::gather(chain, token.address, self.simulate_trades, |block, largest| {
-                    evm::holders::update(self.store.as_ref(), chain, token.address, block, self.limits, largest)
-                })
+                let facts = evm::facts::gather(
+                    chain,
+                    token.address,
+                    self.simulate_trades,
+                    |block, largest| {
+                        evm::holders::update(
+                            self.store.as_ref(),
+                            chain,
+                            token.address,
+                            block,
+                            self.limits,
+                            largest,
+                        )
+                    },
+                )
                 .await?;
                 let analysis = evm::analysis(token, &facts, allow, now);
                 self.track(&analysis, &facts).await?;
                 analysis
             }
             Target::Sol(mint) => {
-                let mut analysis = solana::analyze(self.chains.solana()?, mint, allow, self.clock.now()).await?;
+                let mut analysis =
+                    solana::analyze(self.chains.solana()?, mint, allow, self.clock.now()).await?;
                 analysis.cached_at = now;
                 analysis
             }
         };
-        let json = serde_json::to_string(&analysis).map_err(|e| crate::store::StoreError::Corrupt(e.to_string()))?;
-        self.store.analysis_put(&analysis.chain, &analysis.address, &json, analysis.cached_at).await?;
+        let json = serde_json::to_string(&analysis)
+            .map_err(|e| crate::store::StoreError::Corrupt(e.to_string()))?;
+        self.store
+            .analysis_put(
+                &analysis.chain,
+                &analysis.address,
+                &json,
+                analysis.cached_at,
+            )
+            .await?;
         Ok(analysis)
     }
 
     /// Every analysed EVM token joins the market index, with its pools.
-    async fn track(&self, analysis: &TokenAnalysis, facts: &evm::facts::EvmFacts) -> Result<(), AnalysisError> {
+    async fn track(
+        &self,
+        analysis: &TokenAnalysis,
+        facts: &evm::facts::EvmFacts,
+    ) -> Result<(), AnalysisError> {
         self.store
             .tracked_token_add(&TrackedToken {
                 chain: analysis.chain.clone(),

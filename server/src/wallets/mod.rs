@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use riskintel_api::{
-    AccountKind, Approval, CheckId, Exposure, Holding, HoldingRisk, RiskLabel, Severity, SignalCategory, TokenAnalysis,
-    WalletAnalysis, WalletFacts,
+    AccountKind, Approval, CheckId, Exposure, Holding, HoldingRisk, RiskLabel, Severity,
+    SignalCategory, TokenAnalysis, WalletAnalysis, WalletFacts,
 };
 use serde_json::json;
 
@@ -49,9 +49,15 @@ impl Wallets {
     }
 
     /// Analyse a wallet.
-    pub async fn analyze(&self, chain: &str, address: &str) -> Result<WalletAnalysis, AnalysisError> {
+    pub async fn analyze(
+        &self,
+        chain: &str,
+        address: &str,
+    ) -> Result<WalletAnalysis, AnalysisError> {
         if chain == Chain::Sol.id() {
-            let Target::Sol(owner) = self.analyzer.target(chain, address)? else { unreachable!("sol targets are Solana keys") };
+            let Target::Sol(owner) = self.analyzer.target(chain, address)? else {
+                unreachable!("sol targets are Solana keys")
+            };
             return solana::analyze(self, owner).await;
         }
         let wallet = self.analyzer.token_ref(chain, address)?;
@@ -82,8 +88,14 @@ impl Wallets {
             }
         }
         unknown.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let to_analyse: Vec<Target> = unknown.iter().take(self.analyzer.wallet_max_analyses()).map(|(t, _)| *t).collect();
-        let outcomes = futures::future::join_all(to_analyse.iter().map(|t| self.analyzer.analyze(*t, false))).await;
+        let to_analyse: Vec<Target> = unknown
+            .iter()
+            .take(self.analyzer.wallet_max_analyses())
+            .map(|(t, _)| *t)
+            .collect();
+        let outcomes =
+            futures::future::join_all(to_analyse.iter().map(|t| self.analyzer.analyze(*t, false)))
+                .await;
         for (token, outcome) in to_analyse.iter().zip(outcomes) {
             if let Ok(analysis) = outcome {
                 analyses.insert(*token, Arc::new(analysis));
@@ -95,10 +107,15 @@ impl Wallets {
                 let analysis = analyses.get(&h.target);
                 Holding {
                     token: h.target.address(),
-                    symbol: analysis.map(|a| a.meta.symbol.clone()).filter(|s| !s.is_empty()).unwrap_or_else(|| h.symbol.clone()),
+                    symbol: analysis
+                        .map(|a| a.meta.symbol.clone())
+                        .filter(|s| !s.is_empty())
+                        .unwrap_or_else(|| h.symbol.clone()),
                     amount: h.amount,
                     amount_raw: h.amount_raw.clone(),
-                    value_usd: analysis.and_then(|a| a.meta.price_usd).map(|p| p * h.amount),
+                    value_usd: analysis
+                        .and_then(|a| a.meta.price_usd)
+                        .map(|p| p * h.amount),
                     risk: analysis.map(|a| HoldingRisk {
                         score: a.score,
                         label: a.label,
@@ -107,14 +124,26 @@ impl Wallets {
                 }
             })
             .collect();
-        holdings.sort_by(|a, b| b.value_usd.unwrap_or(-1.0).total_cmp(&a.value_usd.unwrap_or(-1.0)));
+        holdings.sort_by(|a, b| {
+            b.value_usd
+                .unwrap_or(-1.0)
+                .total_cmp(&a.value_usd.unwrap_or(-1.0))
+        });
         let exposure = exposure_of(&holdings);
         let mut b = Builder::new(block);
         assess_approvals(&mut b, &approval_list, &index);
         assess_exposure(&mut b, &holdings, &exposure);
         let verdict = b.verdict();
         let (score, label, coverage) = (verdict.score, verdict.label, verdict.coverage);
-        let explanation = explain(&holdings, &exposure, &approval_list, &verdict.signals, &coverage, label, score);
+        let explanation = explain(
+            &holdings,
+            &exposure,
+            &approval_list,
+            &verdict.signals,
+            &coverage,
+            label,
+            score,
+        );
         Ok(WalletAnalysis {
             chain: chain.id().to_string(),
             address,
@@ -157,14 +186,22 @@ fn exposure_of(holdings: &[Holding]) -> Exposure {
                 if risk.signals.contains(&CheckId::Honeypot) {
                     e.honeypots.push(h.token.clone());
                 }
-                if risk.signals.iter().any(|s| [CheckId::Honeypot, CheckId::SellLimit, CheckId::TransferBlocked].contains(s)) {
+                if risk.signals.iter().any(|s| {
+                    [
+                        CheckId::Honeypot,
+                        CheckId::SellLimit,
+                        CheckId::TransferBlocked,
+                    ]
+                    .contains(s)
+                }) {
                     e.unsellable.push(h.token.clone());
                 }
             }
         }
     }
     if e.total_value_usd > 0.0 {
-        e.risky_or_critical_share = Some((e.risky_value_usd + e.critical_value_usd) / e.total_value_usd);
+        e.risky_or_critical_share =
+            Some((e.risky_value_usd + e.critical_value_usd) / e.total_value_usd);
     }
     e
 }
@@ -172,12 +209,32 @@ fn exposure_of(holdings: &[Holding]) -> Exposure {
 fn assess_approvals(b: &mut Builder, approvals: &[Approval], index: &IndexView) {
     let rpc = "eth_getLogs(Approval by the wallet), then eth_call allowance() via Multicall3, eth_getCode(spender)";
     for (id, kind, severity, weight, title, whom) in [
-        (CheckId::UnlimitedApprovalToEoa, AccountKind::Eoa, Severity::High, 0.3, "Unlimited approval to a single key", "an externally owned account"),
-        (CheckId::UnlimitedApprovalToUnknownContract, AccountKind::Contract, Severity::Medium, 0.15, "Unlimited approval to an unknown contract", "a contract that is not a known DEX router"),
+        (
+            CheckId::UnlimitedApprovalToEoa,
+            AccountKind::Eoa,
+            Severity::High,
+            0.3,
+            "Unlimited approval to a single key",
+            "an externally owned account",
+        ),
+        (
+            CheckId::UnlimitedApprovalToUnknownContract,
+            AccountKind::Contract,
+            Severity::Medium,
+            0.15,
+            "Unlimited approval to an unknown contract",
+            "a contract that is not a known DEX router",
+        ),
     ] {
-        let found: Vec<&Approval> = approvals.iter().filter(|a| a.unlimited && a.spender_kind == kind).collect();
+        let found: Vec<&Approval> = approvals
+            .iter()
+            .filter(|a| a.unlimited && a.spender_kind == kind)
+            .collect();
         if !found.is_empty() {
-            let list: Vec<String> = found.iter().map(|a| format!("{} to {}", a.token_symbol, a.spender)).collect();
+            let list: Vec<String> = found
+                .iter()
+                .map(|a| format!("{} to {}", a.token_symbol, a.spender))
+                .collect();
             b.detected(
                 id,
                 SignalCategory::Ownership,
@@ -199,7 +256,10 @@ fn assess_approvals(b: &mut Builder, approvals: &[Approval], index: &IndexView) 
 fn assess_exposure(b: &mut Builder, holdings: &[Holding], exposure: &Exposure) {
     let rpc = "token analyses of the holdings (cached or made now), balanceOf via Multicall3";
     let missing = !exposure.not_analysed.is_empty();
-    let reason = format!("{} holding(s) not analysed yet; they are analysed on later requests", exposure.not_analysed.len());
+    let reason = format!(
+        "{} holding(s) not analysed yet; they are analysed on later requests",
+        exposure.not_analysed.len()
+    );
     if !exposure.honeypots.is_empty() {
         b.detected(
             CheckId::HoldsHoneypot,
@@ -207,7 +267,11 @@ fn assess_exposure(b: &mut Builder, holdings: &[Holding], exposure: &Exposure) {
             Severity::High,
             0.3,
             "Holds honeypots",
-            format!("The wallet holds {} token(s) that cannot be sold: {}.", exposure.honeypots.len(), exposure.honeypots.join(", ")),
+            format!(
+                "The wallet holds {} token(s) that cannot be sold: {}.",
+                exposure.honeypots.len(),
+                exposure.honeypots.join(", ")
+            ),
             rpc,
             json!({"honeypots": exposure.honeypots, "unsellable": exposure.unsellable}),
         );
@@ -218,7 +282,11 @@ fn assess_exposure(b: &mut Builder, holdings: &[Holding], exposure: &Exposure) {
     }
     match exposure.risky_or_critical_share {
         Some(share) if share > 0.2 => {
-            let (severity, weight) = if share > 0.5 { (Severity::High, 0.3) } else { (Severity::Medium, 0.15) };
+            let (severity, weight) = if share > 0.5 {
+                (Severity::High, 0.3)
+            } else {
+                (Severity::Medium, 0.15)
+            };
             b.detected(
                 CheckId::RiskyExposure,
                 SignalCategory::Market,
@@ -236,7 +304,10 @@ fn assess_exposure(b: &mut Builder, holdings: &[Holding], exposure: &Exposure) {
             );
         }
         _ if missing => b.unknown(CheckId::RiskyExposure, reason),
-        _ if holdings.iter().any(|h| h.value_usd.is_none()) && exposure.total_value_usd == 0.0 && !holdings.is_empty() => {
+        _ if holdings.iter().any(|h| h.value_usd.is_none())
+            && exposure.total_value_usd == 0.0
+            && !holdings.is_empty() =>
+        {
             b.unknown(CheckId::RiskyExposure, "no holding could be priced in USD")
         }
         _ => b.clear(CheckId::RiskyExposure),
@@ -264,11 +335,20 @@ fn explain(
         exposure.total_value_usd
     );
     let unlimited = approvals.iter().filter(|a| a.unlimited).count();
-    text.push_str(&format!(" and has {} open approval(s), {unlimited} of them unlimited.", approvals.len()));
+    text.push_str(&format!(
+        " and has {} open approval(s), {unlimited} of them unlimited.",
+        approvals.len()
+    ));
     if !exposure.honeypots.is_empty() {
-        text.push_str(&format!(" {} holding(s) are honeypots and cannot be sold.", exposure.honeypots.len()));
+        text.push_str(&format!(
+            " {} holding(s) are honeypots and cannot be sold.",
+            exposure.honeypots.len()
+        ));
     }
-    if signals.iter().any(|s| s.id == CheckId::UnlimitedApprovalToEoa) {
+    if signals
+        .iter()
+        .any(|s| s.id == CheckId::UnlimitedApprovalToEoa)
+    {
         text.push_str(" An unlimited approval to a single private key lets its holder take those tokens at any time; revoke it (approve 0).");
     }
     let unknown: Vec<String> = coverage

@@ -19,15 +19,23 @@ use crate::tokens::{AnalysisError, Target};
 const SIGNATURES: usize = 1000;
 
 /// Analyse the Solana wallet `owner`.
-pub(super) async fn analyze(wallets: &Wallets, owner: Pubkey) -> Result<WalletAnalysis, AnalysisError> {
+pub(super) async fn analyze(
+    wallets: &Wallets,
+    owner: Pubkey,
+) -> Result<WalletAnalysis, AnalysisError> {
     let chain = wallets.analyzer.chains().solana()?.clone();
     let w = sol::encode(&owner);
     let b64 = json!({"encoding": "base64", "commitment": "confirmed"});
     let mut batch = Batch::new();
     let info = batch.call::<WithContext<Option<Account>>>("getAccountInfo", json!([w, b64]));
-    let programs = [sol::TOKEN_PROGRAM, sol::TOKEN_2022_PROGRAM]
-        .map(|program| batch.call::<WithContext<Vec<KeyedAccount>>>("getTokenAccountsByOwner", json!([w, {"programId": program}, b64])));
-    let signatures = batch.call::<Vec<SignatureInfo>>("getSignaturesForAddress", json!([w, {"limit": SIGNATURES}]));
+    let programs = [sol::TOKEN_PROGRAM, sol::TOKEN_2022_PROGRAM].map(|program| {
+        batch.call::<WithContext<Vec<KeyedAccount>>>(
+            "getTokenAccountsByOwner",
+            json!([w, {"programId": program}, b64]),
+        )
+    });
+    let signatures = batch
+        .call::<Vec<SignatureInfo>>("getSignaturesForAddress", json!([w, {"limit": SIGNATURES}]));
     let mut answers = chain.rpc.send(batch).await?;
     let info = answers.take(info)?;
     let slot = info.context.slot;
@@ -43,13 +51,24 @@ pub(super) async fn analyze(wallets: &Wallets, owner: Pubkey) -> Result<WalletAn
     }
     let signatures = answers.take(signatures).unwrap_or_default();
     let mints: BTreeSet<Pubkey> = token_accounts.iter().map(|(a, _)| a.mint).collect();
-    let delegates: BTreeSet<Pubkey> = token_accounts.iter().filter_map(|(_, d)| d.map(|d| d.0)).collect();
+    let delegates: BTreeSet<Pubkey> = token_accounts
+        .iter()
+        .filter_map(|(_, d)| d.map(|d| d.0))
+        .collect();
     let wanted: Vec<String> = mints.iter().chain(&delegates).map(sol::encode).collect();
     let looked_up: HashMap<String, Account> = if wanted.is_empty() {
         HashMap::new()
     } else {
-        let answer: WithContext<Vec<Option<Account>>> = chain.rpc.call("getMultipleAccounts", json!([wanted, b64])).await?;
-        wanted.iter().cloned().zip(answer.value).filter_map(|(k, v)| Some((k, v?))).collect()
+        let answer: WithContext<Vec<Option<Account>>> = chain
+            .rpc
+            .call("getMultipleAccounts", json!([wanted, b64]))
+            .await?;
+        wanted
+            .iter()
+            .cloned()
+            .zip(answer.value)
+            .filter_map(|(k, v)| Some((k, v?)))
+            .collect()
     };
     let mint_of = |k: &Pubkey| -> Option<Mint> {
         let account = looked_up.get(&sol::encode(k))?;
@@ -58,8 +77,14 @@ pub(super) async fn analyze(wallets: &Wallets, owner: Pubkey) -> Result<WalletAn
     let mut held = Vec::new();
     let mut approval_list = Vec::new();
     for (account, delegation) in &token_accounts {
-        let Some(mint) = mint_of(&account.mint) else { continue };
-        let symbol = mint.metadata.as_ref().map(|m| m.symbol.clone()).unwrap_or_default();
+        let Some(mint) = mint_of(&account.mint) else {
+            continue;
+        };
+        let symbol = mint
+            .metadata
+            .as_ref()
+            .map(|m| m.symbol.clone())
+            .unwrap_or_default();
         if account.amount > 0 {
             held.push(Held {
                 target: Target::Sol(account.mint),
@@ -86,14 +111,28 @@ pub(super) async fn analyze(wallets: &Wallets, owner: Pubkey) -> Result<WalletAn
         }
     }
     let complete_history = signatures.len() < SIGNATURES;
-    let first = if complete_history { signatures.last().map(|s| s.slot) } else { None };
+    let first = if complete_history {
+        signatures.last().map(|s| s.slot)
+    } else {
+        None
+    };
     let facts = WalletFacts {
-        kind: if is_program { AccountKind::Contract } else { AccountKind::Eoa },
+        kind: if is_program {
+            AccountKind::Contract
+        } else {
+            AccountKind::Eoa
+        },
         native_balance: lamports as f64 / 1e9,
         transaction_count: signatures.len() as u64,
         first_activity_block: first,
     };
     // Token accounts are read as they are now: holdings and delegations are complete.
-    let index = IndexView { complete: true, reason: None, first_activity: first };
-    wallets.finish(Chain::Sol, w, held, approval_list, index, facts, slot).await
+    let index = IndexView {
+        complete: true,
+        reason: None,
+        first_activity: first,
+    };
+    wallets
+        .finish(Chain::Sol, w, held, approval_list, index, facts, slot)
+        .await
 }

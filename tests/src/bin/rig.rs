@@ -17,7 +17,10 @@ fn main() -> anyhow::Result<()> {
     let mut table = toml::Table::new();
     table.insert("chains".into(), toml::Value::try_from(&config.chains)?);
     std::fs::write(&out, toml::to_string(&table)?)?;
-    println!("anvil on {} (chain id 31337); configuration for `riskintel serve --config {out}` written", anvil.url);
+    println!(
+        "anvil on {} (chain id 31337); configuration for `riskintel serve --config {out}` written",
+        anvil.url
+    );
     for (name, address) in &chain.tokens {
         println!("{name:>10}  {}", address.to_checksum(None));
     }

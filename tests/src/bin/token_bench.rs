@@ -79,14 +79,29 @@ async fn serve_connection(
         buffer.drain(..header_end + length);
         counter.fetch_add(1, Ordering::Relaxed);
         tokio::time::sleep(delay).await;
-        let answer = http.post(&target).header("content-type", "application/json").body(body).send().await?.bytes().await?;
-        let reply = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n", answer.len());
+        let answer = http
+            .post(&target)
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await?
+            .bytes()
+            .await?;
+        let reply = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+            answer.len()
+        );
         socket.write_all(reply.as_bytes()).await?;
         socket.write_all(&answer).await?;
     }
 }
 
-async fn start_server(chain: &RigChain, proxy: &LatencyProxy, dir: &std::path::Path, name: &str) -> anyhow::Result<(riskintel_server::RunningServer, String)> {
+async fn start_server(
+    chain: &RigChain,
+    proxy: &LatencyProxy,
+    dir: &std::path::Path,
+    name: &str,
+) -> anyhow::Result<(riskintel_server::RunningServer, String)> {
     start_server_with(chain, proxy, dir, name, true).await
 }
 
@@ -120,17 +135,36 @@ async fn launch(config: Config) -> anyhow::Result<(riskintel_server::RunningServ
         bootstrap: true,
     })
     .await?;
-    let key = server.bootstrapped.as_ref().context("owner")?.key.key.clone();
+    let key = server
+        .bootstrapped
+        .as_ref()
+        .context("owner")?
+        .key
+        .key
+        .clone();
     Ok((server, key))
 }
 
 async fn analyze(http: &reqwest::Client, base: &str, key: &str, token: &str) -> anyhow::Result<()> {
-    let response = http.get(format!("{base}/v1/token/eth/{token}/analyze")).header("x-api-key", key).send().await?;
-    anyhow::ensure!(response.status() == 200, "analyze answered {}", response.status());
+    let response = http
+        .get(format!("{base}/v1/token/eth/{token}/analyze"))
+        .header("x-api-key", key)
+        .send()
+        .await?;
+    anyhow::ensure!(
+        response.status() == 200,
+        "analyze answered {}",
+        response.status()
+    );
     Ok(())
 }
 
-async fn throughput(http: &reqwest::Client, url: &str, keys: &[String], seconds: u64) -> anyhow::Result<f64> {
+async fn throughput(
+    http: &reqwest::Client,
+    url: &str,
+    keys: &[String],
+    seconds: u64,
+) -> anyhow::Result<f64> {
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let done = Arc::new(AtomicU64::new(0));
     let mut tasks = Vec::new();
@@ -179,7 +213,8 @@ async fn main() -> anyhow::Result<()> {
             for run in 0..5 {
                 let proxy = latency_proxy(anvil.url.clone(), Duration::from_millis(delay)).await?;
                 let name = format!("cold-{simulate_trades}-{delay}-{run}");
-                let (server, key) = start_server_with(&chain, &proxy, &dir, &name, simulate_trades).await?;
+                let (server, key) =
+                    start_server_with(&chain, &proxy, &dir, &name, simulate_trades).await?;
                 let base = format!("http://{}", server.local_addr);
                 let started = Instant::now();
                 analyze(&http, &base, &key, &token).await?;
@@ -214,7 +249,8 @@ async fn main() -> anyhow::Result<()> {
     let (server, key) = start_server(&chain, &proxy, &dir, "concurrent").await?;
     let base = format!("http://{}", server.local_addr);
     let started = Instant::now();
-    let answers = futures::future::join_all((0..200).map(|_| analyze(&http, &base, &key, &token))).await;
+    let answers =
+        futures::future::join_all((0..200).map(|_| analyze(&http, &base, &key, &token))).await;
     let failures = answers.iter().filter(|a| a.is_err()).count();
     println!(
         "200 concurrent cold requests for one token: {} upstream HTTP requests, {:.1} ms wall, {failures} failed",
@@ -227,12 +263,24 @@ async fn main() -> anyhow::Result<()> {
     let clock: Arc<dyn riskintel_server::clock::Clock> = Arc::new(SystemClock);
     let mut keys = Vec::new();
     for n in 0..32 {
-        let account = riskintel_server::accounts::create_account(&server.store, &clock, &format!("bench-{n}"), riskintel_api::Plan::ProPlus).await?;
+        let account = riskintel_server::accounts::create_account(
+            &server.store,
+            &clock,
+            &format!("bench-{n}"),
+            riskintel_api::Plan::ProPlus,
+        )
+        .await?;
         keys.push(account.key.key);
     }
     let seconds = 5;
     let health = throughput(&http, &format!("{base}/v1/health"), &[], seconds).await?;
-    let cached = throughput(&http, &format!("{base}/v1/token/eth/{token}/analyze"), &keys, seconds).await?;
+    let cached = throughput(
+        &http,
+        &format!("{base}/v1/token/eth/{token}/analyze"),
+        &keys,
+        seconds,
+    )
+    .await?;
     println!("GET /v1/health: {health:.0} requests/s; cached GET …/analyze: {cached:.0} requests/s (32 connections, in-process client, same run)");
     server.close().await?;
     drop(anvil);
@@ -250,12 +298,31 @@ async fn market_bench(dir: &std::path::Path) -> anyhow::Result<()> {
         let anvil = rig::Anvil::start(31401)?;
         let chain = rig::deploy_base(&anvil.url, 31401, 0)?;
         let node = rig::Node::new(&anvil.url);
-        let args = [rig::Arg::Str("Bench".into()), rig::Arg::Str("BNCH".into()), rig::Arg::Uint(rig::e18(1_000_000))];
+        let args = [
+            rig::Arg::Str("Bench".into()),
+            rig::Arg::Str("BNCH".into()),
+            rig::Arg::Uint(rig::e18(1_000_000)),
+        ];
         let token = node.deploy(chain.deployer, "PlainToken", &args)?;
-        rig::add_pool(&node, chain.deployer, chain.factory, token, rig::e18(400_000), chain.weth, rig::e18(100), chain.deployer)?;
+        rig::add_pool(
+            &node,
+            chain.deployer,
+            chain.factory,
+            token,
+            rig::e18(400_000),
+            chain.weth,
+            rig::e18(100),
+            chain.deployer,
+        )?;
         let accounts = node.accounts()?;
         for i in 0..SWAPS {
-            rig::buy(&node, &chain, accounts[3 + i % 8], token, rig::e18(1) / alloy_primitives::U256::from(100))?;
+            rig::buy(
+                &node,
+                &chain,
+                accounts[3 + i % 8],
+                token,
+                rig::e18(1) / alloy_primitives::U256::from(100),
+            )?;
         }
         Ok((anvil, chain, token))
     })
@@ -276,11 +343,20 @@ async fn market_bench(dir: &std::path::Path) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let sentiment = format!("{base}/v1/token/eth/{}/sentiment", token.to_checksum(None));
     loop {
-        let body: serde_json::Value = http.get(&sentiment).header("x-api-key", &key).send().await?.json().await?;
+        let body: serde_json::Value = http
+            .get(&sentiment)
+            .header("x-api-key", &key)
+            .send()
+            .await?
+            .json()
+            .await?;
         if body["windows"][1]["buys"].as_u64() == Some(SWAPS as u64) {
             break;
         }
-        anyhow::ensure!(started.elapsed() < Duration::from_secs(120), "the index did not catch up: {body}");
+        anyhow::ensure!(
+            started.elapsed() < Duration::from_secs(120),
+            "the index did not catch up: {body}"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let took = started.elapsed().as_secs_f64();
@@ -298,26 +374,47 @@ async fn market_bench(dir: &std::path::Path) -> anyhow::Result<()> {
         let (weth, factory) = (chain.weth, chain.factory);
         let (token, created) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
             let node = rig::Node::new(&url);
-            let args = [rig::Arg::Str(format!("Lag {i}")), rig::Arg::Str(format!("LAG{i}")), rig::Arg::Uint(rig::e18(1_000_000))];
+            let args = [
+                rig::Arg::Str(format!("Lag {i}")),
+                rig::Arg::Str(format!("LAG{i}")),
+                rig::Arg::Uint(rig::e18(1_000_000)),
+            ];
             let token = node.deploy(deployer, "PlainToken", &args)?;
-            rig::add_pool(&node, deployer, factory, token, rig::e18(400_000), weth, rig::e18(10), deployer)?;
+            rig::add_pool(
+                &node,
+                deployer,
+                factory,
+                token,
+                rig::e18(400_000),
+                weth,
+                rig::e18(10),
+                deployer,
+            )?;
             Ok((token, Instant::now()))
         })
         .await??;
         let address = token.to_checksum(None);
         loop {
             let body: serde_json::Value = http
-                .get(format!("{base}/v1/feed/risk-alerts?kind=new_token&limit=100"))
+                .get(format!(
+                    "{base}/v1/feed/risk-alerts?kind=new_token&limit=100"
+                ))
                 .header("x-api-key", &key)
                 .send()
                 .await?
                 .json()
                 .await?;
-            if body["items"].as_array().is_some_and(|items| items.iter().any(|a| a["address"] == address.as_str())) {
+            if body["items"]
+                .as_array()
+                .is_some_and(|items| items.iter().any(|a| a["address"] == address.as_str()))
+            {
                 lags.push(created.elapsed().as_secs_f64() * 1000.0);
                 break;
             }
-            anyhow::ensure!(created.elapsed() < Duration::from_secs(60), "no alert for {address}");
+            anyhow::ensure!(
+                created.elapsed() < Duration::from_secs(60),
+                "no alert for {address}"
+            );
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
@@ -349,26 +446,50 @@ async fn solana_bench(dir: &std::path::Path) -> anyhow::Result<()> {
                 "sol".to_string(),
                 riskintel_server::chains::ChainConfig {
                     rpc_url: proxy.url.clone(),
-                    wrapped_native: riskintel_server::chains::ConfiguredToken { address: fixture.named("wsol"), symbol: "SOL".into(), decimals: 9 },
-                    stablecoins: vec![riskintel_server::chains::ConfiguredToken { address: fixture.named("usdc"), symbol: "USDC".into(), decimals: 6 }],
-                    dexes: vec![riskintel_server::chains::DexConfig { name: "Raydium CPMM".into(), factory: fixture.named("cpmm_program"), router: String::new(), fee_bps: 25 }],
+                    wrapped_native: riskintel_server::chains::ConfiguredToken {
+                        address: fixture.named("wsol"),
+                        symbol: "SOL".into(),
+                        decimals: 9,
+                    },
+                    stablecoins: vec![riskintel_server::chains::ConfiguredToken {
+                        address: fixture.named("usdc"),
+                        symbol: "USDC".into(),
+                        decimals: 6,
+                    }],
+                    dexes: vec![riskintel_server::chains::DexConfig {
+                        name: "Raydium CPMM".into(),
+                        factory: fixture.named("cpmm_program"),
+                        router: String::new(),
+                        fee_bps: 25,
+                    }],
                     price_pool: fixture.named("price_pool"),
                     ..Default::default()
                 },
             );
             let mut config = Config {
                 listen: "127.0.0.1:0".into(),
-                database_url: format!("sqlite://{}", dir.join(format!("sol-{delay}-{run}.db")).display()),
+                database_url: format!(
+                    "sqlite://{}",
+                    dir.join(format!("sol-{delay}-{run}.db")).display()
+                ),
                 log_level: "warn".into(),
                 chains,
                 ..Config::default()
             };
             config.market.enabled = false;
             let (server, key) = launch(config).await?;
-            let url = format!("http://{}/v1/token/sol/{}/analyze", server.local_addr, fixture.named("whale"));
+            let url = format!(
+                "http://{}/v1/token/sol/{}/analyze",
+                server.local_addr,
+                fixture.named("whale")
+            );
             let started = Instant::now();
             let response = http.get(&url).header("x-api-key", &key).send().await?;
-            anyhow::ensure!(response.status() == 200, "sol analyze answered {}", response.status());
+            anyhow::ensure!(
+                response.status() == 200,
+                "sol analyze answered {}",
+                response.status()
+            );
             runs.push(started.elapsed().as_secs_f64() * 1000.0);
             requests = proxy.requests.load(Ordering::Relaxed);
             server.close().await?;
@@ -378,6 +499,9 @@ async fn solana_bench(dir: &std::path::Path) -> anyhow::Result<()> {
         walls.push(median);
         println!("cold sol analysis (2,500 signatures paged), +{delay} ms per upstream request: {median:.1} ms wall (median of 5), {requests} upstream HTTP requests");
     }
-    println!("sol: sequential upstream round trips ≈ {:.1}", (walls[1] - walls[0]) / 20.0);
+    println!(
+        "sol: sequential upstream round trips ≈ {:.1}",
+        (walls[1] - walls[0]) / 20.0
+    );
     Ok(())
 }

@@ -11,12 +11,22 @@ use riskintel_server::http::access::OPERATIONS;
 use riskintel_tests::{check_request_id, operations, rate_limit, Backend, TestServer};
 
 /// A request for the operation's path with sample values in its variables.
-fn request(http: &reqwest::Client, base: &str, method: &str, template: &str, key: Option<&str>) -> reqwest::RequestBuilder {
+fn request(
+    http: &reqwest::Client,
+    base: &str,
+    method: &str,
+    template: &str,
+    key: Option<&str>,
+) -> reqwest::RequestBuilder {
     let path = template
         .replace("{chain}", "eth")
         .replace("{address}", "0x6B175474E89094C44Da98b954EedeAC495271d0F")
         .replace("{keyId}", "zzzzzzzzzzzz");
-    let query = if template == "/v1/token/analyze" { "?chain=eth&address=0x6B175474E89094C44Da98b954EedeAC495271d0F" } else { "" };
+    let query = if template == "/v1/token/analyze" {
+        "?chain=eth&address=0x6B175474E89094C44Da98b954EedeAC495271d0F"
+    } else {
+        ""
+    };
     let url = format!("{base}{path}{query}");
     let builder = match method {
         "POST" => http.post(&url).json(&serde_json::json!({"name": "walker"})),
@@ -30,13 +40,25 @@ fn request(http: &reqwest::Client, base: &str, method: &str, template: &str, key
 }
 
 /// An error answer: its status, code, envelope and headers.
-async fn expect_error(response: reqwest::Response, status: u16, code: &str, what: &str) -> anyhow::Result<String> {
-    ensure!(response.status().as_u16() == status, "{what}: status {} instead of {status}", response.status());
+async fn expect_error(
+    response: reqwest::Response,
+    status: u16,
+    code: &str,
+    what: &str,
+) -> anyhow::Result<String> {
+    ensure!(
+        response.status().as_u16() == status,
+        "{what}: status {} instead of {status}",
+        response.status()
+    );
     check_request_id(response.headers())?;
     rate_limit(response.headers()).with_context(|| format!("{what}: rate-limit headers"))?;
     let body: serde_json::Value = response.json().await?;
     ensure!(body["error"]["code"] == code, "{what}: {body}");
-    Ok(body["error"]["message"].as_str().unwrap_or_default().to_string())
+    Ok(body["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string())
 }
 
 pub async fn access_rules_hold_for_every_operation(backend: Backend) -> anyhow::Result<()> {
@@ -46,10 +68,15 @@ pub async fn access_rules_hold_for_every_operation(backend: Backend) -> anyhow::
     let free = server.account("free walker", Plan::Free).await?;
     let owner = server.client(&server.owner_key());
     for rule in OPERATIONS {
-        let (_, method, template) = routes.iter().find(|(id, _, _)| id == rule.operation).context("operation in the document")?;
+        let (_, method, template) = routes
+            .iter()
+            .find(|(id, _, _)| id == rule.operation)
+            .context("operation in the document")?;
         let what = format!("{method} {template} ({})", rule.operation);
 
-        let response = request(&http, &server.base_url, method, template, None).send().await?;
+        let response = request(&http, &server.base_url, method, template, None)
+            .send()
+            .await?;
         expect_error(response, 401, "UNAUTHORIZED", &what).await?;
 
         // A Pro+ key holding every scope but this operation's.
@@ -59,25 +86,52 @@ pub async fn access_rules_hold_for_every_operation(backend: Backend) -> anyhow::
             .map(|s| s.as_str().parse().expect("a client scope"))
             .collect();
         let name = format!("without-{}", rule.operation);
-        let lacking = ok_key(owner.api_key_create(&types::ApiKeyCreate { name, scopes: Some(scopes), expires_at: None }).await)?;
-        let response = request(&http, &server.base_url, method, template, Some(&lacking)).send().await?;
+        let lacking = ok_key(
+            owner
+                .api_key_create(&types::ApiKeyCreate {
+                    name,
+                    scopes: Some(scopes),
+                    expires_at: None,
+                })
+                .await,
+        )?;
+        let response = request(&http, &server.base_url, method, template, Some(&lacking))
+            .send()
+            .await?;
         let message = expect_error(response, 403, "FORBIDDEN", &what).await?;
         ensure!(message.contains(rule.scope.as_str()), "{what}: {message}");
 
         if let Some(feature) = rule.premium {
-            let response = request(&http, &server.base_url, method, template, Some(&free.key.key)).send().await?;
+            let response = request(
+                &http,
+                &server.base_url,
+                method,
+                template,
+                Some(&free.key.key),
+            )
+            .send()
+            .await?;
             let message = expect_error(response, 403, "PREMIUM_REQUIRED", &what).await?;
             ensure!(message.contains(feature), "{what}: {message}");
         }
     }
     // The query form's route with another word than `analyze` is a metered 404.
-    let response = http.get(format!("{}/v1/token/analyse", server.base_url)).header("x-api-key", server.owner_key()).send().await?;
+    let response = http
+        .get(format!("{}/v1/token/analyse", server.base_url))
+        .header("x-api-key", server.owner_key())
+        .send()
+        .await?;
     let message = expect_error(response, 404, "NOT_FOUND", "GET /v1/token/analyse").await?;
     ensure!(message.contains("/v1/token/analyze"), "{message}");
     server.stop().await
 }
 
-fn ok_key(result: Result<riskintel_client::ResponseValue<types::ApiKeySecret>, riskintel_client::Error<types::ApiError>>) -> anyhow::Result<String> {
+fn ok_key(
+    result: Result<
+        riskintel_client::ResponseValue<types::ApiKeySecret>,
+        riskintel_client::Error<types::ApiError>,
+    >,
+) -> anyhow::Result<String> {
     Ok(riskintel_tests::ok(result)?.into_inner().key)
 }
 
@@ -91,10 +145,17 @@ pub async fn a_database_outage_is_503_on_every_operation(backend: Backend) -> an
     let key = server.owner_key();
     server.store().close().await;
     for rule in OPERATIONS {
-        let (_, method, template) = routes.iter().find(|(id, _, _)| id == rule.operation).context("operation in the document")?;
+        let (_, method, template) = routes
+            .iter()
+            .find(|(id, _, _)| id == rule.operation)
+            .context("operation in the document")?;
         let what = format!("{method} {template} ({})", rule.operation);
-        let response = request(&http, &server.base_url, method, template, Some(&key)).send().await?;
-        let retry: u64 = riskintel_tests::header(response.headers(), "retry-after").with_context(|| what.clone())?.parse()?;
+        let response = request(&http, &server.base_url, method, template, Some(&key))
+            .send()
+            .await?;
+        let retry: u64 = riskintel_tests::header(response.headers(), "retry-after")
+            .with_context(|| what.clone())?
+            .parse()?;
         ensure!(retry >= 1, "{what}: Retry-After {retry}");
         expect_error(response, 503, "UPSTREAM_UNAVAILABLE", &what).await?;
     }

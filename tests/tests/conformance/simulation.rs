@@ -28,75 +28,211 @@ pub async fn simulation_finds_honeypots_and_taxes(backend: Backend) -> anyhow::R
 
     for name in ["sellrevert", "whitelist", "trap"] {
         let analysis = analyse(name).await?;
-        ensure!(ids(&analysis).contains("honeypot"), "{name}: {:?}", ids(&analysis));
-        ensure!(analysis.label == RiskLabel::Critical, "{name}: every honeypot is critical ({:?})", analysis.label);
-        let honeypot = analysis.signals.iter().find(|s| s.id.to_string() == "honeypot").unwrap();
+        ensure!(
+            ids(&analysis).contains("honeypot"),
+            "{name}: {:?}",
+            ids(&analysis)
+        );
+        ensure!(
+            analysis.label == RiskLabel::Critical,
+            "{name}: every honeypot is critical ({:?})",
+            analysis.label
+        );
+        let honeypot = analysis
+            .signals
+            .iter()
+            .find(|s| s.id.to_string() == "honeypot")
+            .unwrap();
         ensure!(honeypot.weight == 1.0 && honeypot.severity == types::Severity::Critical);
         let sim = analysis.simulations.first().context("a simulation")?;
-        ensure!(sim.buy.ok && sim.sell.as_ref().is_some_and(|s| !s.ok), "{name}: {sim:?}");
+        ensure!(
+            sim.buy.ok && sim.sell.as_ref().is_some_and(|s| !s.ok),
+            "{name}: {sim:?}"
+        );
         ensure!(sim.max_sell_share == Some(0.0));
     }
     let reverted = analyse("sellrevert").await?;
-    let reason = reverted.simulations[0].sell.as_ref().and_then(|s| s.revert_reason.clone());
-    ensure!(reason.as_deref() == Some("sell not allowed"), "decoded revert reason: {reason:?}");
+    let reason = reverted.simulations[0]
+        .sell
+        .as_ref()
+        .and_then(|s| s.revert_reason.clone());
+    ensure!(
+        reason.as_deref() == Some("sell not allowed"),
+        "decoded revert reason: {reason:?}"
+    );
     let whitelist = analyse("whitelist").await?;
-    ensure!(whitelist.simulations[0].sell.as_ref().and_then(|s| s.revert_reason.as_deref()) == Some("not whitelisted"));
+    ensure!(
+        whitelist.simulations[0]
+            .sell
+            .as_ref()
+            .and_then(|s| s.revert_reason.as_deref())
+            == Some("not whitelisted")
+    );
     let trap = analyse("trap").await?;
-    ensure!(ids(&trap).contains("transfer_blocked"), "the trapped buyer cannot transfer either");
+    ensure!(
+        ids(&trap).contains("transfer_blocked"),
+        "the trapped buyer cannot transfer either"
+    );
 
     let tax99 = analyse("tax99").await?;
-    ensure!(ids(&tax99).contains("honeypot") && ids(&tax99).contains("sell_tax"), "{:?}", ids(&tax99));
+    ensure!(
+        ids(&tax99).contains("honeypot") && ids(&tax99).contains("sell_tax"),
+        "{:?}",
+        ids(&tax99)
+    );
     // One id per check: the degree is in the severity.
-    let sell_tax = tax99.signals.iter().find(|s| s.id == types::CheckId::SellTax).context("sell tax")?;
-    ensure!(sell_tax.severity == types::Severity::Critical, "a 99% sell tax is critical: {sell_tax:?}");
+    let sell_tax = tax99
+        .signals
+        .iter()
+        .find(|s| s.id == types::CheckId::SellTax)
+        .context("sell tax")?;
+    ensure!(
+        sell_tax.severity == types::Severity::Critical,
+        "a 99% sell tax is critical: {sell_tax:?}"
+    );
     ensure!(tax99.label == RiskLabel::Critical);
-    ensure!(near(tax99.meta.sell_tax, 0.99), "sell tax {:?}", tax99.meta.sell_tax);
+    ensure!(
+        near(tax99.meta.sell_tax, 0.99),
+        "sell tax {:?}",
+        tax99.meta.sell_tax
+    );
     ensure!(near(tax99.meta.buy_tax, 0.0) && near(tax99.meta.transfer_tax, 0.0));
 
     let maxsell = analyse("maxsell").await?;
-    ensure!(ids(&maxsell).contains("sell_limit") && !ids(&maxsell).contains("honeypot"), "{:?}", ids(&maxsell));
-    let share = maxsell.simulations[0].max_sell_share.context("max sell share")?;
+    ensure!(
+        ids(&maxsell).contains("sell_limit") && !ids(&maxsell).contains("honeypot"),
+        "{:?}",
+        ids(&maxsell)
+    );
+    let share = maxsell.simulations[0]
+        .max_sell_share
+        .context("max sell share")?;
     ensure!(share > 0.0 && share < 0.01, "largest sell {share}");
     ensure!(maxsell.label == RiskLabel::Critical, "{:?}", maxsell.label);
 
     let gated = analyse("gated").await?;
-    ensure!(ids(&gated).contains("cannot_buy") && !ids(&gated).contains("honeypot"), "{:?}", ids(&gated));
+    ensure!(
+        ids(&gated).contains("cannot_buy") && !ids(&gated).contains("honeypot"),
+        "{:?}",
+        ids(&gated)
+    );
     ensure!(!gated.simulations[0].buy.ok && gated.simulations[0].buy.revert_reason.is_some());
-    let unknown: Vec<_> = gated.coverage.checks.iter().filter(|c| c.status == types::CheckStatus::Unknown).map(|c| c.id.to_string()).collect();
-    ensure!(unknown.contains(&"honeypot".to_string()), "sellability is unknown, not clear, when the buy fails: {unknown:?}");
+    let unknown: Vec<_> = gated
+        .coverage
+        .checks
+        .iter()
+        .filter(|c| c.status == types::CheckStatus::Unknown)
+        .map(|c| c.id.to_string())
+        .collect();
+    ensure!(
+        unknown.contains(&"honeypot".to_string()),
+        "sellability is unknown, not clear, when the buy fails: {unknown:?}"
+    );
 
     let fee3 = analyse("fee3").await?;
     let fee_ids = ids(&fee3);
     ensure!(!fee_ids.contains("honeypot"), "{fee_ids:?}");
-    ensure!(fee_ids.contains("buy_tax") && fee_ids.contains("sell_tax") && fee_ids.contains("transfer_tax"), "{fee_ids:?}");
-    for s in fee3.signals.iter().filter(|s| [types::CheckId::BuyTax, types::CheckId::SellTax].contains(&s.id)) {
-        ensure!(s.severity == types::Severity::Low, "a 3% buy or sell tax is low: {s:?}");
+    ensure!(
+        fee_ids.contains("buy_tax")
+            && fee_ids.contains("sell_tax")
+            && fee_ids.contains("transfer_tax"),
+        "{fee_ids:?}"
+    );
+    for s in fee3
+        .signals
+        .iter()
+        .filter(|s| [types::CheckId::BuyTax, types::CheckId::SellTax].contains(&s.id))
+    {
+        ensure!(
+            s.severity == types::Severity::Low,
+            "a 3% buy or sell tax is low: {s:?}"
+        );
     }
-    ensure!(near(fee3.meta.buy_tax, 0.03) && near(fee3.meta.sell_tax, 0.03) && near(fee3.meta.transfer_tax, 0.03), "{:?}", fee3.meta);
-    ensure!(matches!(fee3.label, RiskLabel::Safe | RiskLabel::Caution), "a 3% fee token is not risky: {:?}", fee3.label);
+    ensure!(
+        near(fee3.meta.buy_tax, 0.03)
+            && near(fee3.meta.sell_tax, 0.03)
+            && near(fee3.meta.transfer_tax, 0.03),
+        "{:?}",
+        fee3.meta
+    );
+    ensure!(
+        matches!(fee3.label, RiskLabel::Safe | RiskLabel::Caution),
+        "a 3% fee token is not risky: {:?}",
+        fee3.label
+    );
 
     let plain = analyse("plain").await?;
-    ensure!(plain.label == RiskLabel::Safe, "{:?} {:?}", plain.label, ids(&plain));
-    ensure!(near(plain.meta.buy_tax, 0.0) && near(plain.meta.sell_tax, 0.0) && near(plain.meta.transfer_tax, 0.0));
+    ensure!(
+        plain.label == RiskLabel::Safe,
+        "{:?} {:?}",
+        plain.label,
+        ids(&plain)
+    );
+    ensure!(
+        near(plain.meta.buy_tax, 0.0)
+            && near(plain.meta.sell_tax, 0.0)
+            && near(plain.meta.transfer_tax, 0.0)
+    );
     let sim = &plain.simulations[0];
-    ensure!(sim.buy.gas_used.is_some_and(|g| g > 0) && sim.sell.as_ref().and_then(|s| s.gas_used).is_some_and(|g| g > 0));
-    ensure!(sim.simulator != rig.a.deployer.to_checksum(None), "a fresh random simulator address");
+    ensure!(
+        sim.buy.gas_used.is_some_and(|g| g > 0)
+            && sim
+                .sell
+                .as_ref()
+                .and_then(|s| s.gas_used)
+                .is_some_and(|g| g > 0)
+    );
+    ensure!(
+        sim.simulator != rig.a.deployer.to_checksum(None),
+        "a fresh random simulator address"
+    );
     ensure!(plain.coverage.ratio == 1.0);
 
     // Pools quoted only in the stablecoin are simulated too (WETH → TUSD first).
     let usd_plain = analyse("usdplain").await?;
-    let sim = usd_plain.simulations.first().context("a simulation on the TUSD pool")?;
-    ensure!(sim.quote_symbol == "TUSD" && sim.buy.ok && sim.sell.as_ref().is_some_and(|s| s.ok), "{sim:?}");
-    ensure!(near(sim.buy.tax, 0.0) && near(usd_plain.meta.sell_tax, 0.0), "{sim:?}");
-    ensure!((sim.buy.amount_in.unwrap_or_default() - 300.0).abs() < 1.0, "1% of the 30,000 TUSD reserve: {:?}", sim.buy.amount_in);
-    ensure!(usd_plain.label == RiskLabel::Safe, "{:?} {:?}", usd_plain.label, ids(&usd_plain));
+    let sim = usd_plain
+        .simulations
+        .first()
+        .context("a simulation on the TUSD pool")?;
+    ensure!(
+        sim.quote_symbol == "TUSD" && sim.buy.ok && sim.sell.as_ref().is_some_and(|s| s.ok),
+        "{sim:?}"
+    );
+    ensure!(
+        near(sim.buy.tax, 0.0) && near(usd_plain.meta.sell_tax, 0.0),
+        "{sim:?}"
+    );
+    ensure!(
+        (sim.buy.amount_in.unwrap_or_default() - 300.0).abs() < 1.0,
+        "1% of the 30,000 TUSD reserve: {:?}",
+        sim.buy.amount_in
+    );
+    ensure!(
+        usd_plain.label == RiskLabel::Safe,
+        "{:?} {:?}",
+        usd_plain.label,
+        ids(&usd_plain)
+    );
     let usd_trap = analyse("usdtrap").await?;
-    ensure!(ids(&usd_trap).contains("honeypot") && usd_trap.label == RiskLabel::Critical, "{:?}", ids(&usd_trap));
+    ensure!(
+        ids(&usd_trap).contains("honeypot") && usd_trap.label == RiskLabel::Critical,
+        "{:?}",
+        ids(&usd_trap)
+    );
 
     // Explanation and meta show the taxes.
-    let explanation = ok(client.token_explanation_get("eth", &rig.a.token("tax99"), None).await)?.into_inner();
-    ensure!(explanation.signals.iter().any(|s| s.id.to_string() == "honeypot" && s.meaning.contains("cannot sell")));
-    let meta = ok(client.token_meta_get("eth", &rig.a.token("fee3"), None).await)?.into_inner();
+    let explanation = ok(client
+        .token_explanation_get("eth", &rig.a.token("tax99"), None)
+        .await)?
+    .into_inner();
+    ensure!(explanation
+        .signals
+        .iter()
+        .any(|s| s.id.to_string() == "honeypot" && s.meaning.contains("cannot sell")));
+    let meta = ok(client
+        .token_meta_get("eth", &rig.a.token("fee3"), None)
+        .await)?
+    .into_inner();
     ensure!(near(meta.sell_tax, 0.03));
     server.stop().await
 }
@@ -113,13 +249,21 @@ pub async fn simulation_never_changes_chain_state(backend: Backend) -> anyhow::R
             node.view_word(weth, "balanceOf(address)", &[Arg::Addr(pair)])?,
             node.view_word(token, "totalSupply()", &[])?,
         ];
-        Ok((node.block_number()?, words.iter().map(|w| w.to_string()).collect()))
+        Ok((
+            node.block_number()?,
+            words.iter().map(|w| w.to_string()).collect(),
+        ))
     };
     let before = tokio::task::spawn_blocking(snapshot.clone()).await??;
     let client = server.client(&server.owner_key());
-    ok(client.token_analyze("eth", &rig.a.token("tax99"), Some(true)).await)?;
+    ok(client
+        .token_analyze("eth", &rig.a.token("tax99"), Some(true))
+        .await)?;
     let after = tokio::task::spawn_blocking(snapshot).await??;
-    ensure!(before == after, "simulation changed the chain: {before:?} → {after:?}");
+    ensure!(
+        before == after,
+        "simulation changed the chain: {before:?} → {after:?}"
+    );
     server.stop().await
 }
 
@@ -138,7 +282,9 @@ async fn no_override_node(target: String) -> anyhow::Result<String> {
                     let mut buffer = Vec::new();
                     let body_start = loop {
                         let mut chunk = [0u8; 65_536];
-                        let Ok(n) = socket.read(&mut chunk).await else { return };
+                        let Ok(n) = socket.read(&mut chunk).await else {
+                            return;
+                        };
                         if n == 0 {
                             return;
                         }
@@ -148,20 +294,34 @@ async fn no_override_node(target: String) -> anyhow::Result<String> {
                         }
                     };
                     let head = String::from_utf8_lossy(&buffer[..body_start]).to_ascii_lowercase();
-                    let length: usize = head.lines().find_map(|l| l.strip_prefix("content-length:")).and_then(|v| v.trim().parse().ok()).unwrap_or(0);
+                    let length: usize = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .and_then(|v| v.trim().parse().ok())
+                        .unwrap_or(0);
                     while buffer.len() < body_start + length {
                         let mut chunk = [0u8; 65_536];
-                        let Ok(n) = socket.read(&mut chunk).await else { return };
+                        let Ok(n) = socket.read(&mut chunk).await else {
+                            return;
+                        };
                         if n == 0 {
                             return;
                         }
                         buffer.extend_from_slice(&chunk[..n]);
                     }
-                    let Ok(request) = serde_json::from_slice::<serde_json::Value>(&buffer[body_start..body_start + length]) else { return };
-                    let items = request.as_array().cloned().unwrap_or_else(|| vec![request.clone()]);
+                    let Ok(request) = serde_json::from_slice::<serde_json::Value>(
+                        &buffer[body_start..body_start + length],
+                    ) else {
+                        return;
+                    };
+                    let items = request
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_else(|| vec![request.clone()]);
                     let mut answers = Vec::new();
                     for item in items {
-                        let overridden = item["method"] == "eth_call" && item["params"].as_array().is_some_and(|p| p.len() > 2);
+                        let overridden = item["method"] == "eth_call"
+                            && item["params"].as_array().is_some_and(|p| p.len() > 2);
                         let answer = if overridden {
                             serde_json::json!({"jsonrpc": "2.0", "id": item["id"], "error": {"code": -32602, "message": "too many arguments, want at most 2"}})
                         } else {
@@ -172,7 +332,11 @@ async fn no_override_node(target: String) -> anyhow::Result<String> {
                         };
                         answers.push(answer);
                     }
-                    let body = if request.is_array() { serde_json::Value::Array(answers) } else { answers.remove(0) };
+                    let body = if request.is_array() {
+                        serde_json::Value::Array(answers)
+                    } else {
+                        answers.remove(0)
+                    };
                     let body = body.to_string();
                     let reply = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}", body.len());
                     if socket.write_all(reply.as_bytes()).await.is_err() {
@@ -189,29 +353,66 @@ pub async fn simulation_not_run_is_reported_not_passed(backend: Backend) -> anyh
     let rig = rig::shared()?;
     let mut served = rig.a.clone();
     served.url = no_override_node(rig.a.url.clone()).await?;
-    let config = Config { chains: rig::chains_config(&[("eth", &served)]), ..Config::default() };
+    let config = Config {
+        chains: rig::chains_config(&[("eth", &served)]),
+        ..Config::default()
+    };
     let server = TestServer::start_with(backend, config).await?;
     let client = server.client(&server.owner_key());
-    let analysis = ok(client.token_analyze("eth", &rig.a.token("sellrevert"), None).await)?.into_inner();
+    let analysis = ok(client
+        .token_analyze("eth", &rig.a.token("sellrevert"), None)
+        .await)?
+    .into_inner();
     ensure!(analysis.simulations.is_empty());
-    let honeypot = analysis.coverage.checks.iter().find(|c| c.id.to_string() == "honeypot").context("honeypot check")?;
-    ensure!(honeypot.status == types::CheckStatus::Unknown, "{honeypot:?}");
+    let honeypot = analysis
+        .coverage
+        .checks
+        .iter()
+        .find(|c| c.id.to_string() == "honeypot")
+        .context("honeypot check")?;
+    ensure!(
+        honeypot.status == types::CheckStatus::Unknown,
+        "{honeypot:?}"
+    );
     let reason = honeypot.reason.clone().unwrap_or_default();
     ensure!(reason.contains("state override"), "{reason}");
     ensure!(analysis.label != RiskLabel::Safe && analysis.coverage.ratio < 1.0);
-    let explanation = ok(client.token_explanation_get("eth", &rig.a.token("sellrevert"), None).await)?.into_inner();
-    ensure!(explanation.not_checked.iter().any(|c| c.id.to_string() == "honeypot"));
+    let explanation = ok(client
+        .token_explanation_get("eth", &rig.a.token("sellrevert"), None)
+        .await)?
+    .into_inner();
+    ensure!(explanation
+        .not_checked
+        .iter()
+        .any(|c| c.id.to_string() == "honeypot"));
 
     // No pool at all: not run, with that reason.
-    let no_pool = ok(client.token_analyze("eth", &rig.a.token("bytes32"), None).await)?.into_inner();
-    let check = no_pool.coverage.checks.iter().find(|c| c.id.to_string() == "honeypot").context("honeypot check")?;
-    ensure!(check.status == types::CheckStatus::Unknown && check.reason.as_deref().unwrap_or_default().contains("no pool"));
+    let no_pool = ok(client
+        .token_analyze("eth", &rig.a.token("bytes32"), None)
+        .await)?
+    .into_inner();
+    let check = no_pool
+        .coverage
+        .checks
+        .iter()
+        .find(|c| c.id.to_string() == "honeypot")
+        .context("honeypot check")?;
+    ensure!(
+        check.status == types::CheckStatus::Unknown
+            && check
+                .reason
+                .as_deref()
+                .unwrap_or_default()
+                .contains("no pool")
+    );
     server.stop().await
 }
 
 /// The committed simulator code is what its committed source compiles to.
 pub async fn simulator_bytecode_matches_its_source(_backend: Backend) -> anyhow::Result<()> {
-    let compiled = rig::artifact("TradeSimulator")?.deployed.context("runtime code")?;
+    let compiled = rig::artifact("TradeSimulator")?
+        .deployed
+        .context("runtime code")?;
     let committed = riskintel_server::simulation::SIMULATOR_RUNTIME_HEX.trim();
     ensure!(
         format!("0x{}", hex::encode(&compiled)) == committed,

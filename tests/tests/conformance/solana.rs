@@ -18,9 +18,22 @@ fn sol_config(fixture: &Fixture, url: &str) -> Config {
         ChainConfig {
             rpc_url: url.into(),
             multicall3: String::new(),
-            wrapped_native: ConfiguredToken { address: fixture.named("wsol"), symbol: "SOL".into(), decimals: 9 },
-            stablecoins: vec![ConfiguredToken { address: fixture.named("usdc"), symbol: "USDC".into(), decimals: 6 }],
-            dexes: vec![DexConfig { name: "Raydium CPMM".into(), factory: fixture.named("cpmm_program"), router: String::new(), fee_bps: 25 }],
+            wrapped_native: ConfiguredToken {
+                address: fixture.named("wsol"),
+                symbol: "SOL".into(),
+                decimals: 9,
+            },
+            stablecoins: vec![ConfiguredToken {
+                address: fixture.named("usdc"),
+                symbol: "USDC".into(),
+                decimals: 6,
+            }],
+            dexes: vec![DexConfig {
+                name: "Raydium CPMM".into(),
+                factory: fixture.named("cpmm_program"),
+                router: String::new(),
+                fee_bps: 25,
+            }],
             lp_lockers: Vec::new(),
             price_pool: fixture.named("price_pool"),
         },
@@ -43,7 +56,10 @@ fn ids(a: &types::TokenAnalysis) -> BTreeSet<String> {
 }
 
 fn signal<'a>(a: &'a types::TokenAnalysis, id: &str) -> anyhow::Result<&'a types::Signal> {
-    a.signals.iter().find(|s| s.id.to_string() == id).with_context(|| format!("{id} missing from {:?}", ids(a)))
+    a.signals
+        .iter()
+        .find(|s| s.id.to_string() == id)
+        .with_context(|| format!("{id} missing from {:?}", ids(a)))
 }
 
 pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> anyhow::Result<()> {
@@ -61,35 +77,77 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
     let usdc = analyse("usdc").await?;
     for id in ["mint_authority_active", "freeze_authority_active"] {
         let s = signal(&usdc, id)?;
-        ensure!(s.severity == Severity::Info && s.weight == 0.0 && s.detail.contains("Test Circle"), "{s:?}");
+        ensure!(
+            s.severity == Severity::Info && s.weight == 0.0 && s.detail.contains("Test Circle"),
+            "{s:?}"
+        );
     }
-    ensure!(usdc.meta.name == "USD Coin" && usdc.meta.symbol == "USDC", "Metaplex metadata: {:?}", usdc.meta);
+    ensure!(
+        usdc.meta.name == "USD Coin" && usdc.meta.symbol == "USDC",
+        "Metaplex metadata: {:?}",
+        usdc.meta
+    );
     ensure!(signal(&usdc, "metadata_mutable")?.evidence.raw["source"] == "metaplex");
-    ensure!(usdc.meta.liquidity_usd == Some(300_000.0), "the SOL/USDC pool: {:?}", usdc.meta.liquidity_usd);
+    ensure!(
+        usdc.meta.liquidity_usd == Some(300_000.0),
+        "the SOL/USDC pool: {:?}",
+        usdc.meta.liquidity_usd
+    );
 
     // Launchpad-style: authorities renounced, LP burned, two hours old.
     let launch = analyse("launch").await?;
     let launch_ids = ids(&launch);
-    for absent in ["mint_authority_active", "freeze_authority_active", "lp_unburned", "whale_concentration", "permanent_delegate"] {
-        ensure!(!launch_ids.contains(absent), "launch: {absent} in {launch_ids:?}");
+    for absent in [
+        "mint_authority_active",
+        "freeze_authority_active",
+        "lp_unburned",
+        "whale_concentration",
+        "permanent_delegate",
+    ] {
+        ensure!(
+            !launch_ids.contains(absent),
+            "launch: {absent} in {launch_ids:?}"
+        );
     }
-    ensure!(launch.meta.liquidity_usd == Some(30_000.0), "100 SOL at $150, both sides: {:?}", launch.meta.liquidity_usd);
+    ensure!(
+        launch.meta.liquidity_usd == Some(30_000.0),
+        "100 SOL at $150, both sides: {:?}",
+        launch.meta.liquidity_usd
+    );
     ensure!((launch.meta.price_usd.context("price")? - 0.00015).abs() < 1e-12);
     let pool = &launch.meta.pools[0];
     ensure!(pool.address == fixture.named("launch_pool") && pool.quote_symbol == "SOL");
-    ensure!(pool.lp_burned_share.is_some_and(|s| (s - 0.99).abs() < 1e-9), "{pool:?}");
+    ensure!(
+        pool.lp_burned_share
+            .is_some_and(|s| (s - 0.99).abs() < 1e-9),
+        "{pool:?}"
+    );
     ensure!(signal(&launch, "low_liquidity")?.severity == Severity::Medium);
-    ensure!(signal(&launch, "new_token")?.severity == Severity::Medium, "two hours old");
-    ensure!(matches!(launch.label, RiskLabel::Caution), "{:?} {launch_ids:?}", launch.label);
+    ensure!(
+        signal(&launch, "new_token")?.severity == Severity::Medium,
+        "two hours old"
+    );
+    ensure!(
+        matches!(launch.label, RiskLabel::Caution),
+        "{:?} {launch_ids:?}",
+        launch.label
+    );
     ensure!(launch.as_of_block == Some(fixture.slot));
 
     // Token-2022: permanent delegate, 10% fee with an authority, transfer hook.
     let t22 = analyse("t22").await?;
     ensure!(signal(&t22, "permanent_delegate")?.severity == Severity::Critical);
     let fee = signal(&t22, "transfer_fee")?;
-    ensure!(fee.evidence.raw["basis_points"] == 1000 && fee.severity == Severity::High, "{fee:?}");
+    ensure!(
+        fee.evidence.raw["basis_points"] == 1000 && fee.severity == Severity::High,
+        "{fee:?}"
+    );
     ensure!(signal(&t22, "transfer_hook")?.evidence.raw["program"].is_string());
-    ensure!(t22.meta.transfer_tax == Some(0.1) && t22.label == RiskLabel::Critical, "{:?}", t22.label);
+    ensure!(
+        t22.meta.transfer_tax == Some(0.1) && t22.label == RiskLabel::Critical,
+        "{:?}",
+        t22.label
+    );
 
     // Mutable metadata through the Token-2022 extension.
     let mutable = analyse("mutable").await?;
@@ -99,27 +157,57 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
     // One owner, 80% of what holders hold, through three token accounts.
     let whale = analyse("whale").await?;
     let dominance = signal(&whale, "single_holder_dominance")?;
-    ensure!(dominance.evidence.raw["owner"] == fixture.named("whale_owner"), "owners, not token accounts: {dominance:?}");
+    ensure!(
+        dominance.evidence.raw["owner"] == fixture.named("whale_owner"),
+        "owners, not token accounts: {dominance:?}"
+    );
     let share = dominance.evidence.raw["share"].as_f64().context("share")?;
     ensure!((share - 80.0 / 101.0).abs() < 1e-9, "80M of 101M: {share}");
     ensure!(ids(&whale).contains("lp_unburned") && whale.label == RiskLabel::Critical);
     // 2,500 signatures, paged back to the first one.
-    ensure!(whale.meta.first_seen_block == Some(1001), "{:?}", whale.meta.first_seen_block);
-    ensure!(whale.meta.token_program.as_deref() == Some("spl-token") && t22.meta.token_program.as_deref() == Some("token-2022"));
-    ensure!(whale.coverage.checks.iter().any(|c| c.id.to_string() == "other_amm_pools" && c.status == types::CheckStatus::Unknown));
+    ensure!(
+        whale.meta.first_seen_block == Some(1001),
+        "{:?}",
+        whale.meta.first_seen_block
+    );
+    ensure!(
+        whale.meta.token_program.as_deref() == Some("spl-token")
+            && t22.meta.token_program.as_deref() == Some("token-2022")
+    );
+    ensure!(whale
+        .coverage
+        .checks
+        .iter()
+        .any(|c| c.id.to_string() == "other_amm_pools" && c.status == types::CheckStatus::Unknown));
 
     // Frozen by default.
     let frozen = analyse("frozen").await?;
-    ensure!(signal(&frozen, "default_frozen")?.severity == Severity::Critical && frozen.label != RiskLabel::Safe);
+    ensure!(
+        signal(&frozen, "default_frozen")?.severity == Severity::Critical
+            && frozen.label != RiskLabel::Safe
+    );
     ensure!(ids(&frozen).contains("freeze_authority_active"));
 
     // Same shapes as EVM: both forms, explanation, badge.
-    let query = ok(client.token_analyze_query(&fixture.named("launch"), "sol", None).await)?.into_inner();
+    let query = ok(client
+        .token_analyze_query(&fixture.named("launch"), "sol", None)
+        .await)?
+    .into_inner();
     ensure!(serde_json::to_value(&query)? == serde_json::to_value(&launch)?);
-    let explanation = ok(client.token_explanation_get("sol", &fixture.named("t22"), None).await)?.into_inner();
-    ensure!(explanation.signals.iter().any(|s| s.id.to_string() == "permanent_delegate" && !s.meaning.is_empty()));
-    ok(client.token_meta_get("sol", &fixture.named("whale"), None).await)?;
-    ok(client.token_badge_get("sol", &fixture.named("frozen")).await)?;
+    let explanation = ok(client
+        .token_explanation_get("sol", &fixture.named("t22"), None)
+        .await)?
+    .into_inner();
+    ensure!(explanation
+        .signals
+        .iter()
+        .any(|s| s.id.to_string() == "permanent_delegate" && !s.meaning.is_empty()));
+    ok(client
+        .token_meta_get("sol", &fixture.named("whale"), None)
+        .await)?;
+    ok(client
+        .token_badge_get("sol", &fixture.named("frozen"))
+        .await)?;
     server.stop().await
 }
 
@@ -128,15 +216,61 @@ pub async fn solana_bad_input_and_node_failures(backend: Backend) -> anyhow::Res
     let node = solana_node::start(fixture.clone()).await?;
     let server = TestServer::start_with(backend, sol_config(&fixture, &node)).await?;
     let client = server.client(&server.owner_key());
-    let bad = err(client.token_analyze("sol", "0OIlnotbase58", None).await, 422, ErrorCode::ValidationError, true)?;
-    ensure!(bad.error.message.contains("base58"), "{}", bad.error.message);
-    let short = err(client.token_analyze("sol", "1111111111", None).await, 422, ErrorCode::ValidationError, true)?;
-    ensure!(short.error.message.contains("32"), "{}", short.error.message);
-    let wallet = err(client.token_analyze("sol", &fixture.named("wallet"), None).await, 404, ErrorCode::NotFound, true)?;
-    ensure!(wallet.error.message.contains("not a mint"), "{}", wallet.error.message);
-    let token_account = fixture.token_accounts_of(&fixture.named("launch")).first().context("a token account")?.0.clone();
-    err(client.token_analyze("sol", &token_account, None).await, 404, ErrorCode::NotFound, true)?;
-    err(client.token_analyze("sol", "So11111111111111111111111111111111111111113", None).await, 404, ErrorCode::NotFound, true)?;
+    let bad = err(
+        client.token_analyze("sol", "0OIlnotbase58", None).await,
+        422,
+        ErrorCode::ValidationError,
+        true,
+    )?;
+    ensure!(
+        bad.error.message.contains("base58"),
+        "{}",
+        bad.error.message
+    );
+    let short = err(
+        client.token_analyze("sol", "1111111111", None).await,
+        422,
+        ErrorCode::ValidationError,
+        true,
+    )?;
+    ensure!(
+        short.error.message.contains("32"),
+        "{}",
+        short.error.message
+    );
+    let wallet = err(
+        client
+            .token_analyze("sol", &fixture.named("wallet"), None)
+            .await,
+        404,
+        ErrorCode::NotFound,
+        true,
+    )?;
+    ensure!(
+        wallet.error.message.contains("not a mint"),
+        "{}",
+        wallet.error.message
+    );
+    let token_account = fixture
+        .token_accounts_of(&fixture.named("launch"))
+        .first()
+        .context("a token account")?
+        .0
+        .clone();
+    err(
+        client.token_analyze("sol", &token_account, None).await,
+        404,
+        ErrorCode::NotFound,
+        true,
+    )?;
+    err(
+        client
+            .token_analyze("sol", "So11111111111111111111111111111111111111113", None)
+            .await,
+        404,
+        ErrorCode::NotFound,
+        true,
+    )?;
     server.stop().await?;
 
     let closed = {
@@ -144,7 +278,15 @@ pub async fn solana_bad_input_and_node_failures(backend: Backend) -> anyhow::Res
         format!("http://{}", listener.local_addr()?)
     };
     let server = TestServer::start_with(backend, sol_config(&fixture, &closed)).await?;
-    let down = err(server.client(&server.owner_key()).token_analyze("sol", &fixture.named("launch"), None).await, 503, ErrorCode::UpstreamUnavailable, true)?;
+    let down = err(
+        server
+            .client(&server.owner_key())
+            .token_analyze("sol", &fixture.named("launch"), None)
+            .await,
+        503,
+        ErrorCode::UpstreamUnavailable,
+        true,
+    )?;
     ensure!(header(down.headers(), "retry-after")?.parse::<u64>()? >= 1);
     server.stop().await
 }
@@ -155,20 +297,67 @@ pub async fn solana_wallets_hold_and_delegate(backend: Backend) -> anyhow::Resul
     let server = TestServer::start_with(backend, sol_config(&fixture, &node)).await?;
     let client = server.client(&server.owner_key());
     let wallet = ok(client.wallet_analyze("sol", &fixture.named("holder")).await)?.into_inner();
-    ensure!(wallet.facts.kind == types::AccountKind::Eoa && (wallet.facts.native_balance - 10.0).abs() < 1e-9, "{:?}", wallet.facts);
+    ensure!(
+        wallet.facts.kind == types::AccountKind::Eoa
+            && (wallet.facts.native_balance - 10.0).abs() < 1e-9,
+        "{:?}",
+        wallet.facts
+    );
     ensure!(wallet.holdings.len() == 2, "{:?}", wallet.holdings);
-    let launch = wallet.holdings.iter().find(|h| h.token == fixture.named("launch")).context("launch held")?;
-    ensure!(launch.amount == 5_000_000.0 && launch.value_usd.is_some_and(|v| (v - 750.0).abs() < 1e-6), "{launch:?}");
-    ensure!(launch.risk.as_ref().is_some_and(|r| r.label == RiskLabel::Caution));
-    let t22 = wallet.holdings.iter().find(|h| h.token == fixture.named("t22")).context("t22 held")?;
-    ensure!(t22.risk.as_ref().is_some_and(|r| r.label == RiskLabel::Critical && r.signals.iter().any(|i| i.to_string() == "permanent_delegate")));
+    let launch = wallet
+        .holdings
+        .iter()
+        .find(|h| h.token == fixture.named("launch"))
+        .context("launch held")?;
+    ensure!(
+        launch.amount == 5_000_000.0 && launch.value_usd.is_some_and(|v| (v - 750.0).abs() < 1e-6),
+        "{launch:?}"
+    );
+    ensure!(launch
+        .risk
+        .as_ref()
+        .is_some_and(|r| r.label == RiskLabel::Caution));
+    let t22 = wallet
+        .holdings
+        .iter()
+        .find(|h| h.token == fixture.named("t22"))
+        .context("t22 held")?;
+    ensure!(t22
+        .risk
+        .as_ref()
+        .is_some_and(|r| r.label == RiskLabel::Critical
+            && r.signals
+                .iter()
+                .any(|i| i.to_string() == "permanent_delegate")));
     ensure!(wallet.approvals.len() == 1, "{:?}", wallet.approvals);
     let delegation = &wallet.approvals[0];
-    ensure!(delegation.spender == fixture.named("holder_spender") && delegation.unlimited && delegation.spender_kind == types::AccountKind::Eoa);
-    ensure!(wallet.signals.iter().any(|s| s.id.to_string() == "unlimited_approval_to_eoa"), "{:?}", wallet.signals);
+    ensure!(
+        delegation.spender == fixture.named("holder_spender")
+            && delegation.unlimited
+            && delegation.spender_kind == types::AccountKind::Eoa
+    );
+    ensure!(
+        wallet
+            .signals
+            .iter()
+            .any(|s| s.id.to_string() == "unlimited_approval_to_eoa"),
+        "{:?}",
+        wallet.signals
+    );
 
-    let fresh = ok(client.wallet_analyze("sol", "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T").await)?.into_inner();
-    ensure!(fresh.label == RiskLabel::Safe && fresh.holdings.is_empty() && fresh.coverage.ratio == 1.0, "{fresh:?}");
-    err(client.wallet_analyze("sol", "not-base58!").await, 422, ErrorCode::ValidationError, true)?;
+    let fresh = ok(client
+        .wallet_analyze("sol", "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T")
+        .await)?
+    .into_inner();
+    ensure!(
+        fresh.label == RiskLabel::Safe && fresh.holdings.is_empty() && fresh.coverage.ratio == 1.0,
+        "{fresh:?}"
+    );
+    err(
+        client.wallet_analyze("sol", "not-base58!").await,
+        422,
+        ErrorCode::ValidationError,
+        true,
+    )?;
     server.stop().await
 }

@@ -17,7 +17,11 @@ fn signal_ids(analysis: &types::TokenAnalysis) -> BTreeSet<String> {
 }
 
 fn signal<'a>(analysis: &'a types::TokenAnalysis, id: &str) -> anyhow::Result<&'a types::Signal> {
-    analysis.signals.iter().find(|s| s.id.to_string() == id).with_context(|| format!("signal {id} missing: {:?}", signal_ids(analysis)))
+    analysis
+        .signals
+        .iter()
+        .find(|s| s.id.to_string() == id)
+        .with_context(|| format!("signal {id} missing: {:?}", signal_ids(analysis)))
 }
 
 struct Expect {
@@ -32,14 +36,31 @@ const EXPECTATIONS: &[Expect] = &[
         token: "plain",
         labels: &[RiskLabel::Safe],
         present: &[],
-        absent: &["mint_capability", "owner_not_renounced", "low_liquidity", "lp_unlocked", "whale_concentration", "new_token"],
+        absent: &[
+            "mint_capability",
+            "owner_not_renounced",
+            "low_liquidity",
+            "lp_unlocked",
+            "whale_concentration",
+            "new_token",
+        ],
     },
     Expect {
         token: "mintable",
         // Policy: an owner who can mint at will puts a token in risky at least.
         labels: &[RiskLabel::Risky, RiskLabel::Critical],
-        present: &["mint_capability", "owner_not_renounced", "lp_unlocked", "owner_holds_lp"],
-        absent: &["blacklist_capability", "pause_capability", "upgradeable_proxy", "low_liquidity"],
+        present: &[
+            "mint_capability",
+            "owner_not_renounced",
+            "lp_unlocked",
+            "owner_holds_lp",
+        ],
+        absent: &[
+            "blacklist_capability",
+            "pause_capability",
+            "upgradeable_proxy",
+            "low_liquidity",
+        ],
     },
     Expect {
         token: "blacklist",
@@ -104,81 +125,190 @@ pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> a
     let rig = rig::shared()?;
     let client = server.client(&server.owner_key());
     for expect in EXPECTATIONS {
-        let analysis = ok(client.token_analyze("eth", &rig.a.token(expect.token), None).await)?.into_inner();
+        let analysis = ok(client
+            .token_analyze("eth", &rig.a.token(expect.token), None)
+            .await)?
+        .into_inner();
         let ids = signal_ids(&analysis);
-        ensure!(expect.labels.contains(&analysis.label), "{}: label {:?} (score {}), signals {ids:?}", expect.token, analysis.label, analysis.score);
+        ensure!(
+            expect.labels.contains(&analysis.label),
+            "{}: label {:?} (score {}), signals {ids:?}",
+            expect.token,
+            analysis.label,
+            analysis.score
+        );
         for id in expect.present {
-            ensure!(ids.contains(*id), "{}: {id} missing from {ids:?}", expect.token);
+            ensure!(
+                ids.contains(*id),
+                "{}: {id} missing from {ids:?}",
+                expect.token
+            );
         }
         for id in expect.absent {
-            ensure!(!ids.contains(*id), "{}: {id} should be absent: {ids:?}", expect.token);
+            ensure!(
+                !ids.contains(*id),
+                "{}: {id} should be absent: {ids:?}",
+                expect.token
+            );
         }
         // Every signal has its evidence and every check a status.
         for s in &analysis.signals {
-            ensure!(!s.title.is_empty() && !s.detail.is_empty() && !s.evidence.rpc.is_empty(), "{}: {s:?}", expect.token);
+            ensure!(
+                !s.title.is_empty() && !s.detail.is_empty() && !s.evidence.rpc.is_empty(),
+                "{}: {s:?}",
+                expect.token
+            );
             ensure!(s.evidence.block == analysis.as_of_block, "evidence block");
             ensure!((0.0..=1.0).contains(&s.weight));
         }
-        let check_ids: BTreeSet<_> = analysis.coverage.checks.iter().map(|c| c.id.to_string()).collect();
-        ensure!(ids.is_subset(&check_ids), "every signal is a detected check");
+        let check_ids: BTreeSet<_> = analysis
+            .coverage
+            .checks
+            .iter()
+            .map(|c| c.id.to_string())
+            .collect();
+        ensure!(
+            ids.is_subset(&check_ids),
+            "every signal is a detected check"
+        );
         ensure!(analysis.chain == "eth" && analysis.address == rig.a.token(expect.token));
         ensure!(!analysis.stale);
     }
 
     // Exact numbers the rig created.
-    let plain = ok(client.token_analyze("eth", &rig.a.token("plain"), None).await)?.into_inner();
-    ensure!(plain.score == 0.0 && plain.coverage.ratio == 1.0, "plain: {} / {}", plain.score, plain.coverage.ratio);
+    let plain = ok(client
+        .token_analyze("eth", &rig.a.token("plain"), None)
+        .await)?
+    .into_inner();
+    ensure!(
+        plain.score == 0.0 && plain.coverage.ratio == 1.0,
+        "plain: {} / {}",
+        plain.score,
+        plain.coverage.ratio
+    );
     let meta = &plain.meta;
     ensure!(meta.name == "Plain Token" && meta.symbol == "PLAIN" && meta.decimals == Some(18));
     ensure!(meta.total_supply.as_deref() == Some("1000000000000000000000000"));
-    ensure!(meta.liquidity_usd == Some(60_000.0), "liquidity {:?}", meta.liquidity_usd);
-    ensure!((meta.price_usd.unwrap() - 0.075).abs() < 1e-12, "price {:?}", meta.price_usd);
+    ensure!(
+        meta.liquidity_usd == Some(60_000.0),
+        "liquidity {:?}",
+        meta.liquidity_usd
+    );
+    ensure!(
+        (meta.price_usd.unwrap() - 0.075).abs() < 1e-12,
+        "price {:?}",
+        meta.price_usd
+    );
     ensure!((meta.market_cap_usd.unwrap() - 75_000.0).abs() < 1e-6);
     ensure!(meta.owner.is_none() && !meta.is_proxy && meta.first_seen_block.is_some());
-    ensure!(meta.creator.as_deref() == Some(rig.a.deployer.to_checksum(None).as_str()), "the first mint went to the deployer: {:?}", meta.creator);
-    let creator_lp = ok(client.token_analyze("eth", &rig.a.token("creatorlp"), None).await)?.into_inner();
+    ensure!(
+        meta.creator.as_deref() == Some(rig.a.deployer.to_checksum(None).as_str()),
+        "the first mint went to the deployer: {:?}",
+        meta.creator
+    );
+    let creator_lp = ok(client
+        .token_analyze("eth", &rig.a.token("creatorlp"), None)
+        .await)?
+    .into_inner();
     let held = signal(&creator_lp, "creator_holds_lp")?;
-    ensure!(held.evidence.raw["creator"] == rig.a.deployer.to_checksum(None) && held.evidence.raw["lp_creator_share"].as_f64().unwrap() > 0.99);
+    ensure!(
+        held.evidence.raw["creator"] == rig.a.deployer.to_checksum(None)
+            && held.evidence.raw["lp_creator_share"].as_f64().unwrap() > 0.99
+    );
     ensure!(meta.pools.len() == 1);
     let pool = &meta.pools[0];
     ensure!(pool.address == rig.a.pairs["plain"].to_checksum(None) && pool.quote_symbol == "WETH");
     let close = |a: f64, b: f64| (a - b).abs() <= b.abs() * 1e-9;
-    ensure!(close(pool.reserve_token, 400_000.0) && close(pool.reserve_quote, 10.0), "{pool:?}");
-    ensure!(pool.lp_burned_share == Some(1.0), "all LP tokens were sent to 0x…dEaD (and the minimum to 0x0)");
+    ensure!(
+        close(pool.reserve_token, 400_000.0) && close(pool.reserve_quote, 10.0),
+        "{pool:?}"
+    );
+    ensure!(
+        pool.lp_burned_share == Some(1.0),
+        "all LP tokens were sent to 0x…dEaD (and the minimum to 0x0)"
+    );
 
-    let thin = ok(client.token_analyze("eth", &rig.a.token("thin"), None).await)?.into_inner();
+    let thin = ok(client
+        .token_analyze("eth", &rig.a.token("thin"), None)
+        .await)?
+    .into_inner();
     let low = signal(&thin, "low_liquidity")?;
-    ensure!(low.severity == types::Severity::High && low.evidence.raw["liquidity_usd"] == 3000.0, "{low:?}");
+    ensure!(
+        low.severity == types::Severity::High && low.evidence.raw["liquidity_usd"] == 3000.0,
+        "{low:?}"
+    );
     ensure!(low.detail.contains("$3000.00"), "{}", low.detail);
 
-    let whale = ok(client.token_analyze("eth", &rig.a.token("whale"), None).await)?.into_inner();
+    let whale = ok(client
+        .token_analyze("eth", &rig.a.token("whale"), None)
+        .await)?
+    .into_inner();
     let dominance = signal(&whale, "single_holder_dominance")?;
     ensure!(dominance.evidence.raw["holder"] == rig.a.whale_wallet.to_checksum(None));
     let share = dominance.evidence.raw["share"].as_f64().context("share")?;
-    ensure!((share - 0.8).abs() < 1e-9 && dominance.severity == types::Severity::Critical, "{share}");
+    ensure!(
+        (share - 0.8).abs() < 1e-9 && dominance.severity == types::Severity::Critical,
+        "{share}"
+    );
 
-    let mintable = ok(client.token_analyze("eth", &rig.a.token("mintable"), None).await)?.into_inner();
+    let mintable = ok(client
+        .token_analyze("eth", &rig.a.token("mintable"), None)
+        .await)?
+    .into_inner();
     let mint = signal(&mintable, "mint_capability")?;
-    ensure!(mint.evidence.raw["functions"][0] == "mint(address,uint256)" && mint.severity == types::Severity::High);
+    ensure!(
+        mint.evidence.raw["functions"][0] == "mint(address,uint256)"
+            && mint.severity == types::Severity::High
+    );
     let owner = rig.a.deployer.to_checksum(None);
     ensure!(mintable.meta.owner.as_deref() == Some(owner.as_str()));
-    ensure!(signal(&mintable, "owner_holds_lp")?.evidence.raw["lp_owner_share"].as_f64().unwrap() > 0.99);
+    ensure!(
+        signal(&mintable, "owner_holds_lp")?.evidence.raw["lp_owner_share"]
+            .as_f64()
+            .unwrap()
+            > 0.99
+    );
 
-    let proxy = ok(client.token_analyze("eth", &rig.a.token("proxy"), None).await)?.into_inner();
+    let proxy = ok(client
+        .token_analyze("eth", &rig.a.token("proxy"), None)
+        .await)?
+    .into_inner();
     ensure!(proxy.meta.is_proxy && proxy.meta.symbol == "PRX");
-    ensure!(signal(&proxy, "proxy_admin_is_eoa")?.evidence.raw["admin"] == rig.a.proxy_admin.to_checksum(None));
+    ensure!(
+        signal(&proxy, "proxy_admin_is_eoa")?.evidence.raw["admin"]
+            == rig.a.proxy_admin.to_checksum(None)
+    );
 
-    let renounced = ok(client.token_analyze("eth", &rig.a.token("renounced"), None).await)?.into_inner();
+    let renounced = ok(client
+        .token_analyze("eth", &rig.a.token("renounced"), None)
+        .await)?
+    .into_inner();
     ensure!(renounced.meta.owner.as_deref() == Some("0x0000000000000000000000000000000000000000"));
 
-    let fresh = ok(client.token_analyze("eth", &rig.a.token("fresh"), None).await)?.into_inner();
+    let fresh = ok(client
+        .token_analyze("eth", &rig.a.token("fresh"), None)
+        .await)?
+    .into_inner();
     ensure!(signal(&fresh, "new_token")?.severity == types::Severity::High);
 
-    let old_style = ok(client.token_analyze("eth", &rig.a.token("bytes32"), None).await)?.into_inner();
+    let old_style = ok(client
+        .token_analyze("eth", &rig.a.token("bytes32"), None)
+        .await)?
+    .into_inner();
     ensure!(old_style.meta.name == "Old Style" && old_style.meta.symbol == "OLD");
-    ensure!(old_style.coverage.ratio < 1.0, "no pool: liquidity checks are unknown, not clear");
-    let unknown: Vec<_> = old_style.coverage.checks.iter().filter(|c| c.status == types::CheckStatus::Unknown).collect();
-    ensure!(unknown.iter().all(|c| c.reason.as_deref().is_some_and(|r| !r.is_empty())));
+    ensure!(
+        old_style.coverage.ratio < 1.0,
+        "no pool: liquidity checks are unknown, not clear"
+    );
+    let unknown: Vec<_> = old_style
+        .coverage
+        .checks
+        .iter()
+        .filter(|c| c.status == types::CheckStatus::Unknown)
+        .collect();
+    ensure!(unknown
+        .iter()
+        .all(|c| c.reason.as_deref().is_some_and(|r| !r.is_empty())));
     server.stop().await
 }
 
@@ -186,18 +316,39 @@ pub async fn token_chains_are_independent(backend: Backend) -> anyhow::Result<()
     let server = TestServer::start_on_rig(backend).await?;
     let rig = rig::shared()?;
     let client = server.client(&server.owner_key());
-    ensure!(rig.a.tokens["plain"] != rig.b.tokens["plain"], "the rig deploys different addresses per chain");
+    ensure!(
+        rig.a.tokens["plain"] != rig.b.tokens["plain"],
+        "the rig deploys different addresses per chain"
+    );
     let before_b = server.upstream_requests(Chain::Bsc);
-    let on_a = ok(client.token_analyze("eth", &rig.a.token("plain"), None).await)?.into_inner();
-    ensure!(server.upstream_requests(Chain::Bsc) == before_b, "analysing on eth never calls the bsc node");
+    let on_a = ok(client
+        .token_analyze("eth", &rig.a.token("plain"), None)
+        .await)?
+    .into_inner();
+    ensure!(
+        server.upstream_requests(Chain::Bsc) == before_b,
+        "analysing on eth never calls the bsc node"
+    );
     let before_a = server.upstream_requests(Chain::Eth);
-    let on_b = ok(client.token_analyze("bsc", &rig.b.token("plain"), None).await)?.into_inner();
-    ensure!(server.upstream_requests(Chain::Eth) == before_a, "analysing on bsc never calls the eth node");
+    let on_b = ok(client
+        .token_analyze("bsc", &rig.b.token("plain"), None)
+        .await)?
+    .into_inner();
+    ensure!(
+        server.upstream_requests(Chain::Eth) == before_a,
+        "analysing on bsc never calls the eth node"
+    );
     ensure!(on_b.chain == "bsc" && on_b.address == rig.b.token("plain"));
     ensure!(on_b.meta.pools[0].address == rig.b.pairs["plain"].to_checksum(None));
     ensure!(on_a.label == on_b.label && on_a.meta.liquidity_usd == on_b.meta.liquidity_usd);
-    ensure!(on_a.as_of_block != on_b.as_of_block, "each chain has its own height");
-    let whale_b = ok(client.token_analyze("bsc", &rig.b.token("whale"), None).await)?.into_inner();
+    ensure!(
+        on_a.as_of_block != on_b.as_of_block,
+        "each chain has its own height"
+    );
+    let whale_b = ok(client
+        .token_analyze("bsc", &rig.b.token("whale"), None)
+        .await)?
+    .into_inner();
     ensure!(whale_b.label == RiskLabel::Critical);
     server.stop().await
 }
@@ -211,17 +362,32 @@ pub async fn token_both_forms_share_one_cache_entry(backend: Backend) -> anyhow:
     let requests = server.upstream_requests(Chain::Eth);
     server.clock.advance(Duration::seconds(30));
     // The lower-case address names the same token and the same entry.
-    let query_form = ok(client.token_analyze_query(&address.to_ascii_lowercase(), "eth", None).await)?.into_inner();
-    ensure!(serde_json::to_value(&path_form)? == serde_json::to_value(&query_form)?, "both forms return identical results");
+    let query_form = ok(client
+        .token_analyze_query(&address.to_ascii_lowercase(), "eth", None)
+        .await)?
+    .into_inner();
+    ensure!(
+        serde_json::to_value(&path_form)? == serde_json::to_value(&query_form)?,
+        "both forms return identical results"
+    );
     let meta = ok(client.token_meta_get("eth", &address, None).await)?.into_inner();
-    ensure!(meta.cached_at == path_form.cached_at && meta.symbol == "BLOCK" && meta.liquidity_usd == Some(60_000.0));
+    ensure!(
+        meta.cached_at == path_form.cached_at
+            && meta.symbol == "BLOCK"
+            && meta.liquidity_usd == Some(60_000.0)
+    );
     ok(client.token_explanation_get("eth", &address, None).await)?;
     ok(client.token_badge_get("eth", &address).await)?;
-    ensure!(server.upstream_requests(Chain::Eth) == requests, "served from the one cache entry");
+    ensure!(
+        server.upstream_requests(Chain::Eth) == requests,
+        "served from the one cache entry"
+    );
     // Past the TTL, a new analysis is made.
     server.clock.advance(Duration::seconds(300));
     let later = ok(client.token_analyze_query(&address, "eth", None).await)?.into_inner();
-    ensure!(later.cached_at > path_form.cached_at && server.upstream_requests(Chain::Eth) > requests);
+    ensure!(
+        later.cached_at > path_form.cached_at && server.upstream_requests(Chain::Eth) > requests
+    );
     server.stop().await
 }
 
@@ -230,32 +396,106 @@ pub async fn token_bad_inputs_get_clear_errors(backend: Backend) -> anyhow::Resu
     let rig = rig::shared()?;
     let client = server.client(&server.owner_key());
     let eoa = rig.a.eoa.to_checksum(None);
-    let not_found = err(client.token_analyze("eth", &eoa, None).await, 404, ErrorCode::NotFound, true)?;
-    ensure!(not_found.error.message.contains("not a token") || not_found.error.message.contains("no contract"), "{}", not_found.error.message);
-    let contract = err(client.token_analyze("eth", &rig.a.token("notoken"), None).await, 404, ErrorCode::NotFound, true)?;
-    ensure!(contract.error.message.contains("not an ERC-20"), "{}", contract.error.message);
+    let not_found = err(
+        client.token_analyze("eth", &eoa, None).await,
+        404,
+        ErrorCode::NotFound,
+        true,
+    )?;
+    ensure!(
+        not_found.error.message.contains("not a token")
+            || not_found.error.message.contains("no contract"),
+        "{}",
+        not_found.error.message
+    );
+    let contract = err(
+        client
+            .token_analyze("eth", &rig.a.token("notoken"), None)
+            .await,
+        404,
+        ErrorCode::NotFound,
+        true,
+    )?;
+    ensure!(
+        contract.error.message.contains("not an ERC-20"),
+        "{}",
+        contract.error.message
+    );
     // Flip the case of one letter: a broken checksum.
     let plain = rig.a.token("plain");
-    let i = plain.char_indices().skip(2).find(|(_, c)| c.is_ascii_alphabetic()).context("a letter")?.0;
+    let i = plain
+        .char_indices()
+        .skip(2)
+        .find(|(_, c)| c.is_ascii_alphabetic())
+        .context("a letter")?
+        .0;
     let mut broken: Vec<char> = plain.chars().collect();
-    broken[i] = if broken[i].is_ascii_uppercase() { broken[i].to_ascii_lowercase() } else { broken[i].to_ascii_uppercase() };
+    broken[i] = if broken[i].is_ascii_uppercase() {
+        broken[i].to_ascii_lowercase()
+    } else {
+        broken[i].to_ascii_uppercase()
+    };
     let broken: String = broken.into_iter().collect();
-    let checksum = err(client.token_analyze("eth", &broken, None).await, 422, ErrorCode::ValidationError, true)?;
-    ensure!(checksum.error.message.contains("EIP-55"), "{}", checksum.error.message);
-    let short = err(client.token_analyze("eth", "0x1234", None).await, 422, ErrorCode::ValidationError, true)?;
-    ensure!(short.error.message.starts_with("address:"), "{}", short.error.message);
-    let chain = err(client.token_analyze("doge", &plain, None).await, 422, ErrorCode::ValidationError, true)?;
-    ensure!(chain.error.message.starts_with("chain:"), "{}", chain.error.message);
-    err(client.token_analyze_query(&plain, "doge", None).await, 422, ErrorCode::ValidationError, true)?;
-    err(client.token_meta_get("arb", &plain, None).await, 422, ErrorCode::ValidationError, true)?;
+    let checksum = err(
+        client.token_analyze("eth", &broken, None).await,
+        422,
+        ErrorCode::ValidationError,
+        true,
+    )?;
+    ensure!(
+        checksum.error.message.contains("EIP-55"),
+        "{}",
+        checksum.error.message
+    );
+    let short = err(
+        client.token_analyze("eth", "0x1234", None).await,
+        422,
+        ErrorCode::ValidationError,
+        true,
+    )?;
+    ensure!(
+        short.error.message.starts_with("address:"),
+        "{}",
+        short.error.message
+    );
+    let chain = err(
+        client.token_analyze("doge", &plain, None).await,
+        422,
+        ErrorCode::ValidationError,
+        true,
+    )?;
+    ensure!(
+        chain.error.message.starts_with("chain:"),
+        "{}",
+        chain.error.message
+    );
+    err(
+        client.token_analyze_query(&plain, "doge", None).await,
+        422,
+        ErrorCode::ValidationError,
+        true,
+    )?;
+    err(
+        client.token_meta_get("arb", &plain, None).await,
+        422,
+        ErrorCode::ValidationError,
+        true,
+    )?;
     // The query form without its parameters, and a chain id as the path: raw HTTP.
     let http = reqwest::Client::new();
     for (url, status) in [
-        (format!("{}/v1/token/analyze?chain=eth", server.base_url), 400),
+        (
+            format!("{}/v1/token/analyze?chain=eth", server.base_url),
+            400,
+        ),
         (format!("{}/v1/token/analyze", server.base_url), 400),
         (format!("{}/v1/token/eth", server.base_url), 404),
     ] {
-        let response = http.get(&url).header("x-api-key", server.owner_key()).send().await?;
+        let response = http
+            .get(&url)
+            .header("x-api-key", server.owner_key())
+            .send()
+            .await?;
         ensure!(response.status() == status, "{url}: {}", response.status());
         check_request_id(response.headers())?;
         let body: types::ApiError = response.json().await?;
@@ -264,20 +504,33 @@ pub async fn token_bad_inputs_get_clear_errors(backend: Backend) -> anyhow::Resu
     server.stop().await
 }
 
-pub async fn token_fresh_needs_premium_and_bypasses_the_cache(backend: Backend) -> anyhow::Result<()> {
+pub async fn token_fresh_needs_premium_and_bypasses_the_cache(
+    backend: Backend,
+) -> anyhow::Result<()> {
     let server = TestServer::start_on_rig(backend).await?;
     let rig = rig::shared()?;
     let address = rig.a.token("pausable");
     let free = server.account("free", Plan::Free).await?;
     let free_client = server.client(&free.key.key);
-    err(free_client.token_analyze("eth", &address, Some(true)).await, 403, ErrorCode::PremiumRequired, true)?;
+    err(
+        free_client.token_analyze("eth", &address, Some(true)).await,
+        403,
+        ErrorCode::PremiumRequired,
+        true,
+    )?;
     let cached = ok(free_client.token_analyze("eth", &address, None).await)?.into_inner();
     let owner = server.client(&server.owner_key());
     server.clock.advance(Duration::seconds(10));
     let same = ok(owner.token_analyze("eth", &address, None).await)?.into_inner();
-    ensure!(same.cached_at == cached.cached_at, "within the TTL the cache answers");
+    ensure!(
+        same.cached_at == cached.cached_at,
+        "within the TTL the cache answers"
+    );
     let fresh = ok(owner.token_analyze("eth", &address, Some(true)).await)?.into_inner();
-    ensure!(fresh.cached_at > cached.cached_at, "fresh=true analyses again");
+    ensure!(
+        fresh.cached_at > cached.cached_at,
+        "fresh=true analyses again"
+    );
     server.stop().await
 }
 
@@ -285,27 +538,38 @@ pub async fn token_concurrent_requests_share_one_analysis(backend: Backend) -> a
     let rig = rig::shared()?;
     let address = rig.a.token("proxy");
     let single = TestServer::start_on_rig(backend).await?;
-    ok(single.client(&single.owner_key()).token_analyze("eth", &address, None).await)?;
+    ok(single
+        .client(&single.owner_key())
+        .token_analyze("eth", &address, None)
+        .await)?;
     let one = single.upstream_requests(Chain::Eth);
     single.stop().await?;
 
     let server = TestServer::start_on_rig(backend).await?;
     let client = server.client(&server.owner_key());
-    let answers = futures::future::join_all((0..40).map(|_| client.token_analyze("eth", &address, None))).await;
+    let answers =
+        futures::future::join_all((0..40).map(|_| client.token_analyze("eth", &address, None)))
+            .await;
     let mut cached_at = BTreeSet::new();
     for answer in answers {
         cached_at.insert(ok(answer)?.into_inner().cached_at);
     }
     ensure!(cached_at.len() == 1, "every request got the one analysis");
     let many = server.upstream_requests(Chain::Eth);
-    ensure!(many == one, "40 concurrent requests made {many} upstream requests; one request makes {one}");
+    ensure!(
+        many == one,
+        "40 concurrent requests made {many} upstream requests; one request makes {one}"
+    );
     server.stop().await
 }
 
 async fn server_for(backend: Backend, chain: &RigChain, url: &str) -> anyhow::Result<TestServer> {
     let mut served = chain.clone();
     served.url = url.to_string();
-    let mut config = Config { chains: rig::chains_config(&[("eth", &served)]), ..Config::default() };
+    let mut config = Config {
+        chains: rig::chains_config(&[("eth", &served)]),
+        ..Config::default()
+    };
     config.analysis.rpc_timeout_ms = 2_000;
     config.analysis.rpc_retries = 1;
     config.analysis.rpc_backoff_ms = 50;
@@ -323,7 +587,10 @@ async fn garbage_node() -> anyhow::Result<String> {
                 let mut buffer = vec![0u8; 65_536];
                 let _ = socket.read(&mut buffer).await;
                 let body = "<html>gateway says hello</html>";
-                let reply = format!("HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len());
+                let reply = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
                 let _ = socket.write_all(reply.as_bytes()).await;
             });
         }
@@ -340,23 +607,52 @@ pub async fn token_upstream_failures_are_classified(backend: Backend) -> anyhow:
     };
     let server = server_for(backend, &rig.a, &closed).await?;
     let client = server.client(&server.owner_key());
-    let down = err(client.token_analyze("eth", &rig.a.token("plain"), None).await, 503, ErrorCode::UpstreamUnavailable, true)?;
+    let down = err(
+        client
+            .token_analyze("eth", &rig.a.token("plain"), None)
+            .await,
+        503,
+        ErrorCode::UpstreamUnavailable,
+        true,
+    )?;
     ensure!(header(down.headers(), "retry-after")?.parse::<u64>()? >= 1);
-    err(client.token_badge_get("eth", &rig.a.token("plain")).await, 503, ErrorCode::UpstreamUnavailable, true)?;
+    err(
+        client.token_badge_get("eth", &rig.a.token("plain")).await,
+        503,
+        ErrorCode::UpstreamUnavailable,
+        true,
+    )?;
     server.stop().await?;
 
     let garbage = garbage_node().await?;
     let server = server_for(backend, &rig.a, &garbage).await?;
     let client = server.client(&server.owner_key());
-    let bad = err(client.token_analyze("eth", &rig.a.token("plain"), None).await, 502, ErrorCode::UpstreamError, true)?;
-    ensure!(bad.error.message.contains("not JSON"), "{}", bad.error.message);
+    let bad = err(
+        client
+            .token_analyze("eth", &rig.a.token("plain"), None)
+            .await,
+        502,
+        ErrorCode::UpstreamError,
+        true,
+    )?;
+    ensure!(
+        bad.error.message.contains("not JSON"),
+        "{}",
+        bad.error.message
+    );
     // Failed analyses are not billed.
     let status = ok(client.billing_status_get().await)?;
-    ensure!(status.requests_used == 1, "only this billing request counts: {}", status.requests_used);
+    ensure!(
+        status.requests_used == 1,
+        "only this billing request counts: {}",
+        status.requests_used
+    );
     server.stop().await
 }
 
-pub async fn token_cached_result_is_served_stale_when_the_node_stops(backend: Backend) -> anyhow::Result<()> {
+pub async fn token_cached_result_is_served_stale_when_the_node_stops(
+    backend: Backend,
+) -> anyhow::Result<()> {
     // Its own node: this test stops it.
     let (mut anvil, chain) = tokio::task::spawn_blocking(|| -> anyhow::Result<_> {
         let anvil = rig::Anvil::start(31339)?;
@@ -366,14 +662,30 @@ pub async fn token_cached_result_is_served_stale_when_the_node_stops(backend: Ba
     .await??;
     let server = server_for(backend, &chain, &anvil.url).await?;
     let client = server.client(&server.owner_key());
-    let first = ok(client.token_analyze("eth", &chain.token("plain"), None).await)?.into_inner();
+    let first = ok(client
+        .token_analyze("eth", &chain.token("plain"), None)
+        .await)?
+    .into_inner();
     anvil.stop();
     server.clock.advance(Duration::seconds(301));
-    let stale = ok(client.token_analyze("eth", &chain.token("plain"), None).await)?.into_inner();
+    let stale = ok(client
+        .token_analyze("eth", &chain.token("plain"), None)
+        .await)?
+    .into_inner();
     ensure!(stale.stale && stale.cached_at == first.cached_at && stale.score == first.score);
-    let explanation = ok(client.token_explanation_get("eth", &chain.token("plain"), None).await)?.into_inner();
+    let explanation = ok(client
+        .token_explanation_get("eth", &chain.token("plain"), None)
+        .await)?
+    .into_inner();
     ensure!(explanation.stale && explanation.summary.contains("earlier analysis"));
-    let uncached = err(client.token_analyze("eth", &chain.token("mintable"), None).await, 503, ErrorCode::UpstreamUnavailable, true)?;
+    let uncached = err(
+        client
+            .token_analyze("eth", &chain.token("mintable"), None)
+            .await,
+        503,
+        ErrorCode::UpstreamUnavailable,
+        true,
+    )?;
     ensure!(header(uncached.headers(), "retry-after").is_ok());
     server.stop().await
 }
@@ -382,17 +694,49 @@ pub async fn token_explanation_and_badge(backend: Backend) -> anyhow::Result<()>
     let server = TestServer::start_on_rig(backend).await?;
     let rig = rig::shared()?;
     let client = server.client(&server.owner_key());
-    let explanation = ok(client.token_explanation_get("eth", &rig.a.token("mintable"), None).await)?.into_inner();
-    ensure!(explanation.summary.starts_with("MINT on eth scores"), "{}", explanation.summary);
-    ensure!(explanation.summary.contains("owner can mint"), "{}", explanation.summary);
-    ensure!(explanation.signals.iter().any(|s| s.id.to_string() == "mint_capability" && s.meaning.contains("New tokens can be created")));
-    ensure!(explanation.signals.iter().all(|s| !s.numbers.is_empty() && !s.meaning.is_empty()));
+    let explanation = ok(client
+        .token_explanation_get("eth", &rig.a.token("mintable"), None)
+        .await)?
+    .into_inner();
+    ensure!(
+        explanation.summary.starts_with("MINT on eth scores"),
+        "{}",
+        explanation.summary
+    );
+    ensure!(
+        explanation.summary.contains("supply can be minted"),
+        "{}",
+        explanation.summary
+    );
+    ensure!(explanation
+        .signals
+        .iter()
+        .any(|s| s.id.to_string() == "mint_capability"
+            && s.meaning.contains("New tokens can be created")));
+    ensure!(explanation
+        .signals
+        .iter()
+        .all(|s| !s.numbers.is_empty() && !s.meaning.is_empty()));
     ensure!(explanation.not_checked.is_empty());
-    let no_pool = ok(client.token_explanation_get("eth", &rig.a.token("bytes32"), None).await)?.into_inner();
-    ensure!(no_pool.not_checked.iter().any(|c| c.id.to_string() == "low_liquidity" && !c.reason.is_empty()));
-    ensure!(no_pool.summary.contains("could not be made"), "{}", no_pool.summary);
+    let no_pool = ok(client
+        .token_explanation_get("eth", &rig.a.token("bytes32"), None)
+        .await)?
+    .into_inner();
+    ensure!(no_pool
+        .not_checked
+        .iter()
+        .any(|c| c.id.to_string() == "low_liquidity" && !c.reason.is_empty()));
+    ensure!(
+        no_pool.summary.contains("could not be made"),
+        "{}",
+        no_pool.summary
+    );
 
-    for (token, label, colour) in [("plain", "safe", "#2e7d32"), ("whale", "critical", "#b71c1c"), ("pausable", "caution", "#b26a00")] {
+    for (token, label, colour) in [
+        ("plain", "safe", "#2e7d32"),
+        ("whale", "critical", "#b71c1c"),
+        ("pausable", "caution", "#b26a00"),
+    ] {
         let response = ok(client.token_badge_get("eth", &rig.a.token(token)).await)?;
         ensure!(header(response.headers(), "content-type")?.starts_with("image/svg+xml"));
         ensure!(header(response.headers(), "cache-control")?.contains("max-age=300"));
@@ -402,22 +746,37 @@ pub async fn token_explanation_and_badge(backend: Backend) -> anyhow::Result<()>
             bytes.extend_from_slice(&chunk?);
         }
         let svg = String::from_utf8(bytes)?;
-        let document = roxmltree::Document::parse(&svg).with_context(|| format!("badge is not well-formed XML: {svg}"))?;
+        let document = roxmltree::Document::parse(&svg)
+            .with_context(|| format!("badge is not well-formed XML: {svg}"))?;
         let root = document.root_element();
         ensure!(root.tag_name().name() == "svg" && root.attribute("role") == Some("img"));
-        let title = root.children().find(|n| n.has_tag_name("title")).context("<title>")?.text().unwrap_or_default();
-        ensure!(title.contains(label) && title.contains(&rig.a.token(token)), "{title}");
+        let title = root
+            .children()
+            .find(|n| n.has_tag_name("title"))
+            .context("<title>")?
+            .text()
+            .unwrap_or_default();
+        ensure!(
+            title.contains(label) && title.contains(&rig.a.token(token)),
+            "{title}"
+        );
         ensure!(svg.contains(colour), "{token}: colour {colour}");
         ensure!(svg.contains(&format!(">{label} ")), "{token}: label text");
     }
     server.stop().await
 }
 
-pub async fn token_allowlist_and_lockers_come_from_the_configuration(backend: Backend) -> anyhow::Result<()> {
+pub async fn token_allowlist_and_lockers_come_from_the_configuration(
+    backend: Backend,
+) -> anyhow::Result<()> {
     let rig = rig::shared()?;
-    let mut config = Config { chains: rig::chains_config(&[("eth", &rig.a)]), ..Config::default() };
+    let mut config = Config {
+        chains: rig::chains_config(&[("eth", &rig.a)]),
+        ..Config::default()
+    };
     // Treat the deployer, who holds the mintable token's LP tokens, as a locker.
-    config.chains.get_mut("eth").context("eth")?.lp_lockers = vec![rig.a.deployer.to_checksum(None)];
+    config.chains.get_mut("eth").context("eth")?.lp_lockers =
+        vec![rig.a.deployer.to_checksum(None)];
     config.allowlist = vec![riskintel_server::config::AllowlistEntry {
         chain: "eth".into(),
         address: rig.a.token("mintable"),
@@ -426,16 +785,36 @@ pub async fn token_allowlist_and_lockers_come_from_the_configuration(backend: Ba
     }];
     let server = TestServer::start_with(backend, config).await?;
     let client = server.client(&server.owner_key());
-    let mintable = ok(client.token_analyze("eth", &rig.a.token("mintable"), None).await)?.into_inner();
+    let mintable = ok(client
+        .token_analyze("eth", &rig.a.token("mintable"), None)
+        .await)?
+    .into_inner();
     let mint = signal(&mintable, "mint_capability")?;
-    ensure!(mint.severity == types::Severity::Info && mint.weight == 0.0, "{mint:?}");
-    ensure!(mint.detail.contains("Rig Bank") && mint.detail.contains("a regulated test issuer"), "{}", mint.detail);
+    ensure!(
+        mint.severity == types::Severity::Info && mint.weight == 0.0,
+        "{mint:?}"
+    );
+    ensure!(
+        mint.detail.contains("Rig Bank") && mint.detail.contains("a regulated test issuer"),
+        "{}",
+        mint.detail
+    );
     let ids = signal_ids(&mintable);
-    ensure!(!ids.contains("lp_unlocked"), "LP held by a configured locker counts as locked: {ids:?}");
+    ensure!(
+        !ids.contains("lp_unlocked"),
+        "LP held by a configured locker counts as locked: {ids:?}"
+    );
     let pool = &mintable.meta.pools[0];
-    ensure!(pool.lp_locked_share.context("locked share")? > 0.99 && pool.lp_burned_share.context("burned")? < 0.01, "{pool:?}");
+    ensure!(
+        pool.lp_locked_share.context("locked share")? > 0.99
+            && pool.lp_burned_share.context("burned")? < 0.01,
+        "{pool:?}"
+    );
     // Other tokens are unaffected by the entry.
-    let blacklist = ok(client.token_analyze("eth", &rig.a.token("blacklist"), None).await)?.into_inner();
+    let blacklist = ok(client
+        .token_analyze("eth", &rig.a.token("blacklist"), None)
+        .await)?
+    .into_inner();
     ensure!(signal(&blacklist, "blacklist_capability")?.severity == types::Severity::High);
     server.stop().await
 }
@@ -455,19 +834,40 @@ pub async fn token_analyses_are_deterministic(backend: Backend) -> anyhow::Resul
         match (first, again) {
             (Ok(first), Ok(again)) => {
                 let (first, again) = (first.into_inner(), again.into_inner());
-                ensure!(first.as_of_block == again.as_of_block, "{name}: the chain moved under the test");
-                ensure!(first.score == again.score && first.label == again.label, "{name}: {} {:?} then {} {:?}", first.score, first.label, again.score, again.label);
                 ensure!(
-                    serde_json::to_value(&first.coverage)? == serde_json::to_value(&again.coverage)?,
+                    first.as_of_block == again.as_of_block,
+                    "{name}: the chain moved under the test"
+                );
+                ensure!(
+                    first.score == again.score && first.label == again.label,
+                    "{name}: {} {:?} then {} {:?}",
+                    first.score,
+                    first.label,
+                    again.score,
+                    again.label
+                );
+                ensure!(
+                    serde_json::to_value(&first.coverage)?
+                        == serde_json::to_value(&again.coverage)?,
                     "{name}: coverage changed: {:?} then {:?}",
                     first.coverage,
                     again.coverage
                 );
-                ensure!(serde_json::to_value(&first.signals)? == serde_json::to_value(&again.signals)?, "{name}: signals changed");
+                ensure!(
+                    serde_json::to_value(&first.signals)? == serde_json::to_value(&again.signals)?,
+                    "{name}: signals changed"
+                );
                 compared += 1;
             }
-            (Err(first), Err(again)) => ensure!(first.status() == again.status(), "{name}: {first} then {again}"),
-            (first, again) => anyhow::bail!("{name}: {:?} then {:?}", first.map(|_| "ok"), again.map(|_| "ok")),
+            (Err(first), Err(again)) => ensure!(
+                first.status() == again.status(),
+                "{name}: {first} then {again}"
+            ),
+            (first, again) => anyhow::bail!(
+                "{name}: {:?} then {:?}",
+                first.map(|_| "ok"),
+                again.map(|_| "ok")
+            ),
         }
     }
     ensure!(compared >= 10, "only {compared} tokens compared");

@@ -83,7 +83,12 @@ pub fn string_or_bytes32(data: &[u8]) -> Option<String> {
 }
 
 fn clean_text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).chars().filter(|c| !c.is_control()).collect::<String>().trim().to_string()
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect::<String>()
+        .trim()
+        .to_string()
 }
 
 /// A revert payload in words: the `Error(string)` text, a panic code, or a
@@ -117,10 +122,19 @@ mod tests {
 
     #[test]
     fn selectors_and_topics_match_the_published_ones() {
-        assert_eq!(hex::encode(IMulticall3::aggregate3Call::SELECTOR), "82ad56cb");
+        assert_eq!(
+            hex::encode(IMulticall3::aggregate3Call::SELECTOR),
+            "82ad56cb"
+        );
         assert_eq!(hex::encode(IERC20::balanceOfCall::SELECTOR), "70a08231");
-        assert_eq!(hex::encode(IUniswapV2Factory::getPairCall::SELECTOR), "e6a43905");
-        assert_eq!(hex::encode(IUniswapV2Pair::getReservesCall::SELECTOR), "0902f1ac");
+        assert_eq!(
+            hex::encode(IUniswapV2Factory::getPairCall::SELECTOR),
+            "e6a43905"
+        );
+        assert_eq!(
+            hex::encode(IUniswapV2Pair::getReservesCall::SELECTOR),
+            "0902f1ac"
+        );
         assert_eq!(
             format!("{:#x}", IERC20::Transfer::SIGNATURE_HASH),
             "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
@@ -143,9 +157,28 @@ mod tests {
 
     #[test]
     fn revert_reasons_are_decoded() {
-        assert_eq!(revert_reason(&Error { reason: "nope".into() }.abi_encode()), "nope");
-        assert_eq!(revert_reason(&Panic { code: U256::from(0x11) }.abi_encode()), "panic 0x11");
-        assert_eq!(revert_reason(&[0xde, 0xad, 0xbe, 0xef]), "custom error 0xdeadbeef");
+        assert_eq!(
+            revert_reason(
+                &Error {
+                    reason: "nope".into()
+                }
+                .abi_encode()
+            ),
+            "nope"
+        );
+        assert_eq!(
+            revert_reason(
+                &Panic {
+                    code: U256::from(0x11)
+                }
+                .abi_encode()
+            ),
+            "panic 0x11"
+        );
+        assert_eq!(
+            revert_reason(&[0xde, 0xad, 0xbe, 0xef]),
+            "custom error 0xdeadbeef"
+        );
         assert_eq!(revert_reason(&[]), "reverted without a reason");
     }
 }

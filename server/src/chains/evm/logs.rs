@@ -41,7 +41,17 @@ fn is_range_refusal(error: &RpcError) -> bool {
     match error {
         RpcError::Upstream(text) => {
             let t = text.to_ascii_lowercase();
-            ["range", "too many", "limit", "exceed", "10000", "timeout", "too large"].iter().any(|w| t.contains(w))
+            [
+                "range",
+                "too many",
+                "limit",
+                "exceed",
+                "10000",
+                "timeout",
+                "too large",
+            ]
+            .iter()
+            .any(|w| t.contains(w))
         }
         RpcError::Unavailable(_) => false,
     }
@@ -49,7 +59,13 @@ fn is_range_refusal(error: &RpcError) -> bool {
 
 /// Read the logs matching any of `filters` from block `next` to `latest`
 /// (inclusive), in block order as read.
-pub async fn scan(rpc: &RpcClient, filters: &[Value], mut next: u64, latest: u64, limits: ScanLimits) -> Result<LogScan, RpcError> {
+pub async fn scan(
+    rpc: &RpcClient,
+    filters: &[Value],
+    mut next: u64,
+    latest: u64,
+    limits: ScanLimits,
+) -> Result<LogScan, RpcError> {
     let per_range = filters.len().max(1) as u32;
     let mut requests = 0u32;
     let mut logs = Vec::new();
@@ -84,12 +100,16 @@ pub async fn scan(rpc: &RpcClient, filters: &[Value], mut next: u64, latest: u64
         let mut next_pending = Vec::new();
         let mut blocked = false;
         for ((from, to), range) in wave.iter().copied().zip(slots) {
-            let range: Vec<Result<Vec<Log>, RpcError>> = range.into_iter().map(|slot| answers.take(slot)).collect();
+            let range: Vec<Result<Vec<Log>, RpcError>> =
+                range.into_iter().map(|slot| answers.take(slot)).collect();
             if blocked {
                 next_pending.push((from, to));
                 continue;
             }
-            match range.into_iter().collect::<Result<Vec<Vec<Log>>, RpcError>>() {
+            match range
+                .into_iter()
+                .collect::<Result<Vec<Vec<Log>>, RpcError>>()
+            {
                 Ok(lists) => {
                     logs.extend(lists.into_iter().flatten());
                     next = to + 1;
@@ -113,11 +133,21 @@ pub async fn scan(rpc: &RpcClient, filters: &[Value], mut next: u64, latest: u64
             break;
         }
     }
-    Ok(LogScan { logs, next, gave_up })
+    Ok(LogScan {
+        logs,
+        next,
+        gave_up,
+    })
 }
 
 /// Where an index stands and why it is incomplete, in words.
-pub fn incomplete_reason(start_block: u64, next: u64, latest: u64, gave_up: Option<String>, what: &str) -> Option<String> {
+pub fn incomplete_reason(
+    start_block: u64,
+    next: u64,
+    latest: u64,
+    gave_up: Option<String>,
+    what: &str,
+) -> Option<String> {
     if start_block == 0 && next > latest {
         None
     } else if start_block > 0 {
@@ -125,7 +155,9 @@ pub fn incomplete_reason(start_block: u64, next: u64, latest: u64, gave_up: Opti
             "the {what} index reads logs from block {start_block} on (the configured look-back); earlier activity is not known"
         ))
     } else if let Some(error) = gave_up {
-        Some(format!("reading {what} logs stopped at block {next}: {error}"))
+        Some(format!(
+            "reading {what} logs stopped at block {next}: {error}"
+        ))
     } else {
         Some(format!(
             "{what} logs are indexed up to block {} of {latest}; the rest is read on later requests",

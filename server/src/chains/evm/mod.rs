@@ -6,6 +6,7 @@ pub mod abi;
 pub mod logs;
 pub mod multicall;
 pub mod pools;
+pub mod simulate;
 pub mod types;
 
 use alloy_primitives::Address;
@@ -73,7 +74,12 @@ fn parse_address(text: &str, what: &str) -> anyhow::Result<Address> {
 
 impl EvmChain {
     /// Parse a chain's configuration.
-    pub fn from_config(id: &str, config: &ChainConfig, rpc: RpcClient, background: RpcClient) -> anyhow::Result<EvmChain> {
+    pub fn from_config(
+        id: &str,
+        config: &ChainConfig,
+        rpc: RpcClient,
+        background: RpcClient,
+    ) -> anyhow::Result<EvmChain> {
         let quote = |t: &ConfiguredToken, stable: bool| -> anyhow::Result<Quote> {
             Ok(Quote {
                 address: parse_address(&t.address, &format!("chains.{id} token {}", t.symbol))?,
@@ -88,15 +94,25 @@ impl EvmChain {
             background,
             multicall: parse_address(&config.multicall3, &format!("chains.{id}.multicall3"))?,
             wrapped: quote(&config.wrapped_native, false)?,
-            stables: config.stablecoins.iter().map(|t| quote(t, true)).collect::<anyhow::Result<_>>()?,
+            stables: config
+                .stablecoins
+                .iter()
+                .map(|t| quote(t, true))
+                .collect::<anyhow::Result<_>>()?,
             dexes: config
                 .dexes
                 .iter()
                 .map(|d| {
                     Ok(Dex {
                         name: d.name.clone(),
-                        factory: parse_address(&d.factory, &format!("chains.{id} dex {} factory", d.name))?,
-                        router: parse_address(&d.router, &format!("chains.{id} dex {} router", d.name))?,
+                        factory: parse_address(
+                            &d.factory,
+                            &format!("chains.{id} dex {} factory", d.name),
+                        )?,
+                        router: parse_address(
+                            &d.router,
+                            &format!("chains.{id} dex {} router", d.name),
+                        )?,
                         fee_bps: d.fee_bps,
                     })
                 })

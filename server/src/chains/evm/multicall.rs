@@ -45,16 +45,30 @@ impl Multicall {
 
     /// Call `call` on `target`.
     pub fn add<C: SolCall>(&mut self, target: Address, call: C) -> Call<C> {
-        self.calls.push(IMulticall3::Call3 { target, allowFailure: true, callData: call.abi_encode().into() });
-        Call { index: self.calls.len() - 1, _call: PhantomData }
+        self.calls.push(IMulticall3::Call3 {
+            target,
+            allowFailure: true,
+            callData: call.abi_encode().into(),
+        });
+        Call {
+            index: self.calls.len() - 1,
+            _call: PhantomData,
+        }
     }
 
     /// Put it in `batch` as one `eth_call` to Multicall3 at `multicall`.
     pub fn into_batch(self, batch: &mut Batch, multicall: Address, block: &BlockTag) -> Pending {
         let expected = self.calls.len();
         let data = IMulticall3::aggregate3Call { calls: self.calls }.abi_encode();
-        let slot = batch.call::<Bytes>("eth_call", json!([{"to": multicall, "data": Bytes::from(data)}, block]));
-        Pending { slot, expected, multicall }
+        let slot = batch.call::<Bytes>(
+            "eth_call",
+            json!([{"to": multicall, "data": Bytes::from(data)}, block]),
+        );
+        Pending {
+            slot,
+            expected,
+            multicall,
+        }
     }
 }
 
@@ -77,14 +91,24 @@ impl Pending {
     pub fn take(self, answers: &mut crate::chains::rpc::Answers) -> Result<Results, RpcError> {
         let data = answers.take(self.slot)?;
         if data.is_empty() {
-            return Err(RpcError::Upstream(format!("Multicall3 is not deployed at {:#x} on this chain", self.multicall)));
+            return Err(RpcError::Upstream(format!(
+                "Multicall3 is not deployed at {:#x} on this chain",
+                self.multicall
+            )));
         }
         let results = IMulticall3::aggregate3Call::abi_decode_returns(&data)
             .map_err(|_| RpcError::Upstream("Multicall3 answer could not be decoded".into()))?;
         if results.len() != self.expected {
-            return Err(RpcError::Upstream("Multicall3 answered the wrong number of results".into()));
+            return Err(RpcError::Upstream(
+                "Multicall3 answered the wrong number of results".into(),
+            ));
         }
-        Ok(Results { answers: results.into_iter().map(|r| r.success.then_some(r.returnData)).collect() })
+        Ok(Results {
+            answers: results
+                .into_iter()
+                .map(|r| r.success.then_some(r.returnData))
+                .collect(),
+        })
     }
 }
 
@@ -119,7 +143,9 @@ mod tests {
         let token = Address::repeat_byte(1);
         let supply = multicall.add(token, IERC20::totalSupplyCall {});
         let owner = multicall.add(token, IERC20::ownerCall {});
-        let results = Results { answers: vec![Some(U256::from(42).abi_encode().into()), None] };
+        let results = Results {
+            answers: vec![Some(U256::from(42).abi_encode().into()), None],
+        };
         assert_eq!(results.get(supply), Some(U256::from(42)));
         assert_eq!(results.get(owner), None);
     }

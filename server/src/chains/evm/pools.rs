@@ -58,7 +58,13 @@ impl PairLookup {
         lookup.token = token;
         for dex in &chain.dexes {
             for quote in chain.quotes().filter(|q| q.address != token) {
-                let call = calls.add(dex.factory, IUniswapV2Factory::getPairCall { tokenA: token, tokenB: quote.address });
+                let call = calls.add(
+                    dex.factory,
+                    IUniswapV2Factory::getPairCall {
+                        tokenA: token,
+                        tokenB: quote.address,
+                    },
+                );
                 lookup.token_pairs.push((dex.clone(), quote.clone(), call));
             }
         }
@@ -71,24 +77,45 @@ impl PairLookup {
         let mut price_pairs = Vec::new();
         for dex in &chain.dexes {
             for stable in &chain.stables {
-                let call = calls.add(dex.factory, IUniswapV2Factory::getPairCall { tokenA: wrapped, tokenB: stable.address });
+                let call = calls.add(
+                    dex.factory,
+                    IUniswapV2Factory::getPairCall {
+                        tokenA: wrapped,
+                        tokenB: stable.address,
+                    },
+                );
                 price_pairs.push((dex.clone(), stable.clone(), call));
             }
         }
-        PairLookup { token: Address::ZERO, wrapped, token_pairs: Vec::new(), price_pairs }
+        PairLookup {
+            token: Address::ZERO,
+            wrapped,
+            token_pairs: Vec::new(),
+            price_pairs,
+        }
     }
 
     /// The pairs that exist.
     pub fn found(self, results: &Results) -> FoundPairs {
-        let exists = |base: Address, list: Vec<(Dex, Quote, Call<IUniswapV2Factory::getPairCall>)>| -> Vec<Pair> {
+        let exists = |base: Address,
+                      list: Vec<(Dex, Quote, Call<IUniswapV2Factory::getPairCall>)>|
+         -> Vec<Pair> {
             list.into_iter()
                 .filter_map(|(dex, quote, call)| {
                     let address = results.get(call).filter(|a| !a.is_zero())?;
-                    Some(Pair { dex, quote, address, base })
+                    Some(Pair {
+                        dex,
+                        quote,
+                        address,
+                        base,
+                    })
                 })
                 .collect()
         };
-        FoundPairs { token: exists(self.token, self.token_pairs), price: exists(self.wrapped, self.price_pairs) }
+        FoundPairs {
+            token: exists(self.token, self.token_pairs),
+            price: exists(self.wrapped, self.price_pairs),
+        }
     }
 }
 
@@ -114,7 +141,12 @@ impl PoolState {
     }
 }
 
-type PairReads = (Pair, Call<IUniswapV2Pair::getReservesCall>, Call<IUniswapV2Pair::totalSupplyCall>, Vec<(Address, Call<IUniswapV2Pair::balanceOfCall>)>);
+type PairReads = (
+    Pair,
+    Call<IUniswapV2Pair::getReservesCall>,
+    Call<IUniswapV2Pair::totalSupplyCall>,
+    Vec<(Address, Call<IUniswapV2Pair::balanceOfCall>)>,
+);
 
 /// Step 2: reserves, LP supply and the LP balances of `lp_holders`, per pair.
 pub struct PoolReads {
@@ -131,7 +163,15 @@ impl PoolReads {
                 let supply = calls.add(pair.address, IUniswapV2Pair::totalSupplyCall {});
                 let holders = lp_holders
                     .iter()
-                    .map(|holder| (*holder, calls.add(pair.address, IUniswapV2Pair::balanceOfCall { holder: *holder })))
+                    .map(|holder| {
+                        (
+                            *holder,
+                            calls.add(
+                                pair.address,
+                                IUniswapV2Pair::balanceOfCall { holder: *holder },
+                            ),
+                        )
+                    })
                     .collect();
                 (pair.clone(), reserves, supply, holders)
             })
@@ -146,9 +186,22 @@ impl PoolReads {
             .filter_map(|(pair, reserves, supply, holders)| {
                 let reserves = results.get(reserves)?;
                 let (r0, r1) = (U256::from(reserves.reserve0), U256::from(reserves.reserve1));
-                let (reserve_base, reserve_quote) = if pair.base_is_token0() { (r0, r1) } else { (r1, r0) };
-                let lp_balances = holders.into_iter().map(|(h, call)| (h, results.get(call).unwrap_or_default())).collect();
-                Some(PoolState { pair, reserve_base, reserve_quote, lp_supply: results.get(supply).unwrap_or_default(), lp_balances })
+                let (reserve_base, reserve_quote) = if pair.base_is_token0() {
+                    (r0, r1)
+                } else {
+                    (r1, r0)
+                };
+                let lp_balances = holders
+                    .into_iter()
+                    .map(|(h, call)| (h, results.get(call).unwrap_or_default()))
+                    .collect();
+                Some(PoolState {
+                    pair,
+                    reserve_base,
+                    reserve_quote,
+                    lp_supply: results.get(supply).unwrap_or_default(),
+                    lp_balances,
+                })
             })
             .collect()
     }
@@ -171,7 +224,8 @@ pub fn native_price(chain: &EvmChain, price_pools: &[PoolState]) -> Option<f64> 
 /// USD prices of the quote assets: stablecoins at $1, the wrapped native
 /// from `native` when known.
 pub fn quote_prices(chain: &EvmChain, native: Option<f64>) -> HashMap<Address, f64> {
-    let mut prices: HashMap<Address, f64> = chain.stables.iter().map(|s| (s.address, 1.0)).collect();
+    let mut prices: HashMap<Address, f64> =
+        chain.stables.iter().map(|s| (s.address, 1.0)).collect();
     if let Some(price) = native {
         prices.insert(chain.wrapped.address, price);
     }

@@ -4,7 +4,6 @@
 use alloy_primitives::{Address, Bytes, B256, U64};
 use serde::{Deserialize, Serialize};
 
-
 /// A block as `eth_getBlockByNumber(…, false)` answers it (the fields we use).
 #[derive(Clone, Debug, Deserialize)]
 pub struct Block {
@@ -113,6 +112,9 @@ mod tests {
         }))
         .unwrap();
         assert_eq!((log.block(), log.index()), (42, 1));
-        assert_eq!(serde_json::to_value(BlockTag::Number(255)).unwrap(), json!("0xff"));
+        assert_eq!(
+            serde_json::to_value(BlockTag::Number(255)).unwrap(),
+            json!("0xff")
+        );
     }
 }

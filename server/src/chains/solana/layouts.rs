@@ -4,7 +4,9 @@
 
 use sha2::{Digest, Sha256};
 
-use super::{find_program_address, key, Pubkey, METAPLEX_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM};
+use super::{
+    find_program_address, key, Pubkey, METAPLEX_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM,
+};
 
 fn pubkey_at(data: &[u8], at: usize) -> Option<Pubkey> {
     data.get(at..at + 32)?.try_into().ok()
@@ -92,7 +94,12 @@ fn borsh_string(data: &[u8], at: &mut usize) -> Option<String> {
     let len = u32::from_le_bytes(data.get(*at..*at + 4)?.try_into().ok()?) as usize;
     let bytes = data.get(*at + 4..*at + 4 + len)?;
     *at += 4 + len;
-    Some(String::from_utf8_lossy(bytes).trim_end_matches('\0').trim().to_string())
+    Some(
+        String::from_utf8_lossy(bytes)
+            .trim_end_matches('\0')
+            .trim()
+            .to_string(),
+    )
 }
 
 /// Decode a mint owned by `program` (SPL Token or Token-2022); None when the
@@ -143,7 +150,13 @@ pub fn decode_mint(data: &[u8], program: &str) -> Option<Mint> {
                 let name = borsh_string(value, &mut p)?;
                 let symbol = borsh_string(value, &mut p)?;
                 let update_authority = optional_key(value, 0);
-                mint.metadata = Some(Metadata { name, symbol, is_mutable: update_authority.is_some(), update_authority, source: "token-2022" });
+                mint.metadata = Some(Metadata {
+                    name,
+                    symbol,
+                    is_mutable: update_authority.is_some(),
+                    update_authority,
+                    source: "token-2022",
+                });
             }
             26 => mint.pausable = Some((optional_key(value, 0), value.get(32) == Some(&1))),
             _ => {}
@@ -168,7 +181,11 @@ pub fn decode_token_account(data: &[u8]) -> Option<TokenAccount> {
     if data.len() < 165 || data[108] == 0 {
         return None;
     }
-    Some(TokenAccount { mint: pubkey_at(data, 0)?, owner: pubkey_at(data, 32)?, amount: u64_at(data, 64)? })
+    Some(TokenAccount {
+        mint: pubkey_at(data, 0)?,
+        owner: pubkey_at(data, 32)?,
+        amount: u64_at(data, 64)?,
+    })
 }
 
 /// A token account's delegation: (delegate, delegated amount).
@@ -205,7 +222,13 @@ pub fn decode_metaplex(data: &[u8]) -> Option<Metadata> {
         _ => return None,
     }
     let is_mutable = *data.get(at + 1)? == 1;
-    Some(Metadata { name, symbol, update_authority: Some(update_authority), is_mutable, source: "metaplex" })
+    Some(Metadata {
+        name,
+        symbol,
+        update_authority: Some(update_authority),
+        is_mutable,
+        source: "metaplex",
+    })
 }
 
 /// A Raydium CPMM pool.
@@ -248,4 +271,3 @@ pub fn decode_cpmm_pool(data: &[u8]) -> Option<CpmmPool> {
         lp_supply: u64_at(data, 333)?,
     })
 }
-

@@ -34,9 +34,12 @@ pub fn parse_pubkey(text: &str) -> Result<Pubkey, InputError> {
     let bytes = bs58::decode(text)
         .into_vec()
         .map_err(|_| InputError::BadAddress(format!("{text:?} is not base58")))?;
-    bytes
-        .try_into()
-        .map_err(|b: Vec<u8>| InputError::BadAddress(format!("{text:?} decodes to {} bytes; a Solana address has 32", b.len())))
+    bytes.try_into().map_err(|b: Vec<u8>| {
+        InputError::BadAddress(format!(
+            "{text:?} decodes to {} bytes; a Solana address has 32",
+            b.len()
+        ))
+    })
 }
 
 /// Base58 of a key.
@@ -75,7 +78,9 @@ mod tests {
     #[test]
     fn addresses_are_base58_of_32_bytes() {
         assert!(parse_pubkey(WSOL_MINT).is_ok());
-        assert!(matches!(parse_pubkey("0OIl"), Err(InputError::BadAddress(m)) if m.contains("base58")));
+        assert!(
+            matches!(parse_pubkey("0OIl"), Err(InputError::BadAddress(m)) if m.contains("base58"))
+        );
         assert!(matches!(parse_pubkey("1111"), Err(InputError::BadAddress(m)) if m.contains("32")));
     }
 
@@ -84,7 +89,11 @@ mod tests {
         // The well-known ATA of the system program's address for wrapped SOL.
         let ata_program = key("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
         let owner = key("11111111111111111111111111111111");
-        let derived = find_program_address(&[&owner, &key(TOKEN_PROGRAM), &key(WSOL_MINT)], &ata_program).unwrap();
+        let derived = find_program_address(
+            &[&owner, &key(TOKEN_PROGRAM), &key(WSOL_MINT)],
+            &ata_program,
+        )
+        .unwrap();
         assert_eq!(CompressedEdwardsY(derived).decompress(), None);
     }
 }

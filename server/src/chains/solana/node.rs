@@ -37,8 +37,15 @@ impl SolanaChain {
                 .iter()
                 .map(|s| Ok((key_of(&s.address, "stablecoin")?, s.symbol.clone())))
                 .collect::<anyhow::Result<_>>()?,
-            cpmm_program: config.dexes.iter().map(|d| key_of(&d.factory, "dex program")).next().transpose()?,
-            price_pool: (!config.price_pool.is_empty()).then(|| key_of(&config.price_pool, "price_pool")).transpose()?,
+            cpmm_program: config
+                .dexes
+                .iter()
+                .map(|d| key_of(&d.factory, "dex program"))
+                .next()
+                .transpose()?,
+            price_pool: (!config.price_pool.is_empty())
+                .then(|| key_of(&config.price_pool, "price_pool"))
+                .transpose()?,
         })
     }
 
@@ -47,7 +54,11 @@ impl SolanaChain {
         if *mint == self.wsol {
             return "SOL".to_string();
         }
-        self.stables.iter().find(|(s, _)| s == mint).map(|(_, s)| s.clone()).unwrap_or_else(|| encode(mint))
+        self.stables
+            .iter()
+            .find(|(s, _)| s == mint)
+            .map(|(_, s)| s.clone())
+            .unwrap_or_else(|| encode(mint))
     }
 }
 
@@ -92,7 +103,9 @@ impl Account {
 
 fn base64_data<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
     let (data, _encoding): (String, String) = Deserialize::deserialize(deserializer)?;
-    base64::engine::general_purpose::STANDARD.decode(data).map_err(serde::de::Error::custom)
+    base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map_err(serde::de::Error::custom)
 }
 
 /// An account with its address (`getProgramAccounts`, `getTokenAccountsByOwner`).
@@ -138,7 +151,10 @@ mod tests {
         }))
         .unwrap();
         let account = answer.value.unwrap();
-        assert_eq!((answer.context.slot, &account.data[..], account.lamports), (7, &[1u8, 2, 3][..], 5));
+        assert_eq!(
+            (answer.context.slot, &account.data[..], account.lamports),
+            (7, &[1u8, 2, 3][..], 5)
+        );
         assert!(!account.is_program_owned());
     }
 }

@@ -170,19 +170,52 @@ contract TradeSimulator {
     /// full one fails. A quote other than the wrapped native is first bought
     /// with it on `pricePair`.
     function simulate(Plan memory plan, uint256 amountBps) external returns (Outcome memory o) {
-        (uint112 r0, uint112 r1, ) = IPairLike(plan.pair).getReserves();
-        o.amountIn = ((IPairLike(plan.pair).token0() == plan.quote ? uint256(r0) : uint256(r1)) * amountBps) / 10000;
-        if (o.amountIn == 0) return o;
-        if (plan.quote == plan.wrapped) {
-            IWrappedNative(plan.wrapped).deposit{value: o.amountIn}();
-        } else {
-            o.amountIn = acquireQuote(plan, o.amountIn);
-            if (o.amountIn == 0) return o;
-        }
+        if (!fund(plan, amountBps, o)) return o;
         buyStep(plan, o);
         if (!o.buyOk || o.received == 0) return o;
         transferStep(plan, o);
         sellStep(plan, o);
+    }
+
+    /// Buy as `simulate` does and keep the tokens: the first step of a
+    /// trade spread over several simulated blocks.
+    function buyIn(Plan memory plan, uint256 amountBps) external returns (Outcome memory o) {
+        if (fund(plan, amountBps, o)) buyStep(plan, o);
+    }
+
+    /// Sell every token held, for real (the token's own records of sells
+    /// and buys see it, as they would a wallet's); when that fails, try a
+    /// thousandth of it. `maxSellable` is what was sold.
+    function sellOut(Plan memory plan) external returns (Outcome memory o) {
+        o.received = IERC20Like(plan.token).balanceOf(address(this));
+        o.sellAmount = o.received;
+        if (o.received == 0) return o;
+        Probe memory sell = swapIn(plan.pair, plan.token, plan.quote, o.received, plan.feeBps);
+        o.sellOk = sell.ok;
+        o.sellRevert = sell.revertData;
+        o.expectedSell = sell.expected;
+        o.sellReceived = sell.received;
+        o.sellGas = sell.gasUsed;
+        if (sell.ok) {
+            o.maxSellable = o.received;
+        } else if (o.received >= 1000 && swapIn(plan.pair, plan.token, plan.quote, o.received / 1000, plan.feeBps).ok) {
+            o.maxSellable = o.received / 1000;
+        }
+    }
+
+    /// Spend `amountBps` of the pair's quote reserve in the quote token
+    /// (wrapping native currency, buying a stablecoin first when the quote
+    /// is one); false when there is nothing to spend.
+    function fund(Plan memory plan, uint256 amountBps, Outcome memory o) internal returns (bool) {
+        (uint112 r0, uint112 r1, ) = IPairLike(plan.pair).getReserves();
+        o.amountIn = ((IPairLike(plan.pair).token0() == plan.quote ? uint256(r0) : uint256(r1)) * amountBps) / 10000;
+        if (o.amountIn == 0) return false;
+        if (plan.quote == plan.wrapped) {
+            IWrappedNative(plan.wrapped).deposit{value: o.amountIn}();
+        } else {
+            o.amountIn = acquireQuote(plan, o.amountIn);
+        }
+        return o.amountIn != 0;
     }
 
     /// Buy about `wanted` of the quote with wrapped native on the price pair; what arrived.

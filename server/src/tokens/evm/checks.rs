@@ -7,8 +7,8 @@ use alloy_primitives::Address;
 use riskintel_api::{CheckId, Pool, Severity, SignalCategory, TokenMeta, TradeSimulation};
 use serde_json::json;
 
-use super::code::{self, Capability};
 use super::facts::{addr, EvmFacts, OwnerFact};
+use super::powers;
 use super::{distribution, liquidity};
 use crate::chains::evm::abi::units;
 use crate::config::AllowlistEntry;
@@ -32,7 +32,10 @@ pub fn assess(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntry>) 
     let simulated = deepest_simulation(facts, &liquidity.pools);
     match simulated {
         None => {
-            let reason = format!("trade simulation did not run: {}", facts.simulation_gaps.join("; "));
+            let reason = format!(
+                "trade simulation did not run: {}",
+                facts.simulation_gaps.join("; ")
+            );
             for id in simulation::checks::TRADING_CHECKS {
                 b.unknown(id, reason.clone());
             }
@@ -56,29 +59,54 @@ pub fn assess(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntry>) 
         },
         creator: facts.index.creator.map(|c| addr(&c)),
         is_proxy: facts.proxy.is_proxy(),
-        implementation: facts.proxy.implementation.or(facts.proxy.clone_of).map(|a| addr(&a)),
+        implementation: facts
+            .proxy
+            .implementation
+            .or(facts.proxy.clone_of)
+            .map(|a| addr(&a)),
         token_program: None,
-        first_seen_block: if facts.index.complete { facts.index.first_transfer_block } else { None },
+        first_seen_block: if facts.index.complete {
+            facts.index.first_transfer_block
+        } else {
+            None
+        },
         buy_tax: simulated.and_then(|s| s.buy.tax),
         sell_tax: simulated.and_then(|s| s.sell.as_ref().and_then(|x| x.tax)),
         transfer_tax: simulated.and_then(|s| s.transfer.as_ref().and_then(|x| x.tax)),
     };
-    Assessment { verdict: b.verdict(), meta }
+    Assessment {
+        verdict: b.verdict(),
+        meta,
+    }
 }
 
 /// The simulation of the deepest simulated pool.
 fn deepest_simulation<'a>(facts: &'a EvmFacts, pools: &[Pool]) -> Option<&'a TradeSimulation> {
     facts.simulations.iter().max_by(|a, c| {
-        let depth = |s: &TradeSimulation| pools.iter().find(|p| p.address == s.pool).map_or(0.0, |p| p.reserve_quote);
+        let depth = |s: &TradeSimulation| {
+            pools
+                .iter()
+                .find(|p| p.address == s.pool)
+                .map_or(0.0, |p| p.reserve_quote)
+        };
         depth(a).total_cmp(&depth(c))
     })
 }
 
 /// Ownership, the privileged powers in the code, opcodes and proxies.
-fn assess_contract(b: &mut Builder, token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntry>) {
-    let logic_address = facts.proxy.implementation.or(facts.proxy.clone_of).unwrap_or(token);
+fn assess_contract(
+    b: &mut Builder,
+    token: Address,
+    facts: &EvmFacts,
+    allow: Option<&AllowlistEntry>,
+) {
+    let logic_address = facts
+        .proxy
+        .implementation
+        .or(facts.proxy.clone_of)
+        .unwrap_or(token);
     let code_rpc = format!("eth_getCode({})", addr(&logic_address));
-    let code = code::analyse(&facts.logic_code);
+    let code = &facts.code;
 
     // Ownership.
     let owner_call = "eth_call owner() / getOwner() via Multicall3";
@@ -89,61 +117,32 @@ fn assess_contract(b: &mut Builder, token: Address, facts: &EvmFacts, allow: Opt
                 Some(true) => "a contract (for example a multisig or timelock)",
                 _ => "an externally owned account (one private key)",
             };
-            let (severity, weight) = if facts.owner_is_contract == Some(true) { (Severity::Info, 0.0) } else { (Severity::Low, 0.05) };
+            let (severity, weight) = if facts.owner_is_contract == Some(true) {
+                (Severity::Info, 0.0)
+            } else {
+                (Severity::Low, 0.05)
+            };
             b.detected(
                 CheckId::OwnerNotRenounced,
                 SignalCategory::Ownership,
                 severity,
                 weight,
                 "Ownership not renounced",
-                format!("The contract has an owner, {}, which is {kind}.", addr(&owner)),
+                format!(
+                    "The contract has an owner, {}, which is {kind}.",
+                    addr(&owner)
+                ),
                 owner_call,
                 json!({"owner": addr(&owner), "owner_is_contract": facts.owner_is_contract}),
             );
         }
-        (OwnerFact::Address(_), None) | (OwnerFact::NoOwnerFunction, None) => b.clear(CheckId::OwnerNotRenounced),
-    }
-
-    // Privileged powers in the code.
-    let issuer_note = allow.map(|a| format!("{} is an allow-listed issuer: {}", a.issuer, a.reason));
-    let powers: [(Capability, CheckId, &str, Severity, f64, SignalCategory, bool); 7] = [
-        (Capability::Mint, CheckId::MintCapability, "Owner can mint", Severity::High, band::RISKY, SignalCategory::Contract, true),
-        (Capability::Blacklist, CheckId::BlacklistCapability, "Addresses can be blacklisted", Severity::High, 0.35, SignalCategory::Trading, true),
-        (Capability::Pause, CheckId::PauseCapability, "Transfers can be paused", Severity::Medium, 0.2, SignalCategory::Trading, true),
-        (Capability::SetFees, CheckId::TaxModifiable, "Fees can be changed", Severity::High, 0.3, SignalCategory::Trading, false),
-        (Capability::SetFeePerAddress, CheckId::TaxModifiablePerAddress, "Fees can be set per address", Severity::Critical, 0.6, SignalCategory::Trading, false),
-        (Capability::SetLimits, CheckId::MaxTxModifiable, "Transaction limits can be changed", Severity::Medium, 0.15, SignalCategory::Trading, false),
-        (Capability::ReclaimOwnership, CheckId::OwnershipReclaimable, "Ownership can be taken back", Severity::High, 0.3, SignalCategory::Ownership, false),
-    ];
-    for (capability, id, title, severity, weight, category, issuer_power) in powers {
-        let Some(signatures) = code.powers.get(&capability) else {
-            b.clear(id);
-            continue;
-        };
-        let raw = json!({"functions": signatures, "code_address": addr(&logic_address), "owner": active_owner.map(|o| addr(&o))});
-        let functions = signatures.join(", ");
-        if let (true, Some(note)) = (issuer_power, &issuer_note) {
-            b.detected(id, category, Severity::Info, 0.0, title, format!("The code has {functions}; {note}."), &code_rpc, raw);
-        } else if active_owner.is_some() || facts.owner == OwnerFact::NoOwnerFunction || capability == Capability::ReclaimOwnership {
-            let who = match active_owner {
-                Some(o) => format!("the owner {}", addr(&o)),
-                None => "whoever holds the privileged role (there is no owner() to check)".into(),
-            };
-            b.detected(id, category, severity, weight, title, format!("The code has {functions}, callable by {who}."), &code_rpc, raw);
-        } else {
-            // Power times control: renounced, nobody holds it.
-            b.detected(
-                id,
-                category,
-                Severity::Info,
-                0.0,
-                title,
-                format!("The code has {functions}, but ownership is renounced, so an owner-only call can no longer be made."),
-                &code_rpc,
-                raw,
-            );
+        (OwnerFact::Address(_), None) | (OwnerFact::NoOwnerFunction, None) => {
+            b.clear(CheckId::OwnerNotRenounced)
         }
     }
+
+    // Privileged powers, by their effect when called as each role.
+    powers::assess(b, facts, allow);
 
     // Opcodes.
     if code.selfdestruct {

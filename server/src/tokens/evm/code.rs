@@ -1,10 +1,11 @@
-//! What a contract's code can do, from its function selectors (found by
-//! evmole, no source needed) and its opcodes.
+//! What a contract's code holds: its external functions (found by evmole,
+//! no source needed: selectors, argument types, mutability) and its opcodes.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use alloy_primitives::keccak256;
+use evmole::{DynSolType, StateMutability};
 
 /// The 4-byte selector of a function signature.
 fn selector(signature: &str) -> [u8; 4] {
@@ -12,90 +13,124 @@ fn selector(signature: &str) -> [u8; 4] {
     [hash[0], hash[1], hash[2], hash[3]]
 }
 
-/// A privileged power a token's code may give its controller.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Capability {
-    /// Create new tokens.
-    Mint,
-    /// Stop chosen addresses from moving tokens.
-    Blacklist,
-    /// Stop all transfers.
-    Pause,
-    /// Change buy/sell/transfer fees.
-    SetFees,
-    /// Set a fee for one address.
-    SetFeePerAddress,
-    /// Change maximum transaction or wallet sizes.
-    SetLimits,
-    /// Take ownership back after giving it up.
-    ReclaimOwnership,
-}
-
-/// Known signatures of each power: a small local signature database.
-const SIGNATURES: &[(Capability, &str)] = &[
-    (Capability::Mint, "mint(address,uint256)"),
-    (Capability::Mint, "mint(uint256)"),
-    (Capability::Mint, "mintTo(address,uint256)"),
-    (Capability::Mint, "mint(address,uint256,bytes)"),
-    (Capability::Mint, "issue(uint256)"),
-    (Capability::Mint, "generateTokens(address,uint256)"),
-    (Capability::Mint, "configureMinter(address,uint256)"),
-    (Capability::Blacklist, "blacklist(address)"),
-    (Capability::Blacklist, "blacklist(address,bool)"),
-    (Capability::Blacklist, "setBlacklist(address,bool)"),
-    (Capability::Blacklist, "addToBlacklist(address)"),
-    (Capability::Blacklist, "addBlackList(address)"),
-    (Capability::Blacklist, "blacklistAddress(address,bool)"),
-    (Capability::Blacklist, "setBlacklisted(address,bool)"),
-    (Capability::Blacklist, "updateBlacklist(address,bool)"),
-    (Capability::Blacklist, "setBots(address[])"),
-    (Capability::Blacklist, "setBot(address,bool)"),
-    (Capability::Blacklist, "addBots(address[])"),
-    (Capability::Blacklist, "blockBots(address[])"),
-    (Capability::Blacklist, "freeze(address)"),
-    (Capability::Pause, "pause()"),
-    (Capability::Pause, "setPaused(bool)"),
-    (Capability::Pause, "setTradingEnabled(bool)"),
-    (Capability::SetFees, "setFee(uint256)"),
-    (Capability::SetFees, "setFees(uint256,uint256)"),
-    (Capability::SetFees, "setTaxes(uint256,uint256)"),
-    (Capability::SetFees, "setTax(uint256)"),
-    (Capability::SetFees, "updateFees(uint256,uint256)"),
-    (Capability::SetFees, "setBuyFee(uint256)"),
-    (Capability::SetFees, "setSellFee(uint256)"),
-    (Capability::SetFees, "setBuyTax(uint256)"),
-    (Capability::SetFees, "setSellTax(uint256)"),
-    (Capability::SetFees, "setTaxFeePercent(uint256)"),
-    (Capability::SetFees, "setLiquidityFeePercent(uint256)"),
-    (Capability::SetFees, "setMarketingFee(uint256)"),
-    (Capability::SetFees, "updateBuyFees(uint256,uint256,uint256)"),
-    (Capability::SetFees, "updateSellFees(uint256,uint256,uint256)"),
-    (Capability::SetFeePerAddress, "setFeeForAddress(address,uint256)"),
-    (Capability::SetFeePerAddress, "setTaxForAddress(address,uint256)"),
-    (Capability::SetFeePerAddress, "setCustomFee(address,uint256)"),
-    (Capability::SetLimits, "setMaxTxAmount(uint256)"),
-    (Capability::SetLimits, "setMaxTxPercent(uint256)"),
-    (Capability::SetLimits, "setMaxWallet(uint256)"),
-    (Capability::SetLimits, "setMaxWalletSize(uint256)"),
-    (Capability::SetLimits, "updateMaxTxnAmount(uint256)"),
-    (Capability::SetLimits, "updateMaxWalletAmount(uint256)"),
-    (Capability::SetLimits, "setMaxTransactionAmount(uint256)"),
-    (Capability::ReclaimOwnership, "unlock()"),
-    (Capability::ReclaimOwnership, "claimOwnership()"),
-    (Capability::ReclaimOwnership, "reclaimOwnership()"),
-    (Capability::ReclaimOwnership, "recoverOwnership()"),
+/// Known signatures: a small local name book. A name is a hint for the
+/// evidence and the explanation, never the proof of a power: every
+/// non-standard function is probed by its effect, named or not.
+const SIGNATURES: &[&str] = &[
+    "mint(address,uint256)",
+    "mint(uint256)",
+    "mintTo(address,uint256)",
+    "mint(address,uint256,bytes)",
+    "issue(uint256)",
+    "generateTokens(address,uint256)",
+    "configureMinter(address,uint256)",
+    "burn(address,uint256)",
+    "burnFrom(address,uint256)",
+    "blacklist(address)",
+    "blacklist(address,bool)",
+    "setBlacklist(address,bool)",
+    "addToBlacklist(address)",
+    "addBlackList(address)",
+    "blacklistAddress(address,bool)",
+    "setBlacklisted(address,bool)",
+    "updateBlacklist(address,bool)",
+    "setBots(address[])",
+    "setBot(address,bool)",
+    "addBots(address[])",
+    "blockBots(address[])",
+    "freeze(address)",
+    "pause()",
+    "unpause()",
+    "setPaused(bool)",
+    "setTradingEnabled(bool)",
+    "enableTrading()",
+    "openTrading()",
+    "setFee(uint256)",
+    "setFees(uint256,uint256)",
+    "setTaxes(uint256,uint256)",
+    "setTax(uint256)",
+    "updateFees(uint256,uint256)",
+    "setBuyFee(uint256)",
+    "setSellFee(uint256)",
+    "setBuyTax(uint256)",
+    "setSellTax(uint256)",
+    "setTaxFeePercent(uint256)",
+    "setLiquidityFeePercent(uint256)",
+    "setMarketingFee(uint256)",
+    "updateBuyFees(uint256,uint256,uint256)",
+    "updateSellFees(uint256,uint256,uint256)",
+    "setFeeForAddress(address,uint256)",
+    "setTaxForAddress(address,uint256)",
+    "setCustomFee(address,uint256)",
+    "setMaxTxAmount(uint256)",
+    "setMaxTxPercent(uint256)",
+    "setMaxWallet(uint256)",
+    "setMaxWalletSize(uint256)",
+    "updateMaxTxnAmount(uint256)",
+    "updateMaxWalletAmount(uint256)",
+    "setMaxTransactionAmount(uint256)",
+    "removeLimits()",
+    "unlock()",
+    "lock(uint256)",
+    "claimOwnership()",
+    "reclaimOwnership()",
+    "recoverOwnership()",
+    "transferOwnership(address)",
+    "renounceOwnership()",
+    "setPair(address)",
+    "upgradeTo(address)",
+    "upgradeToAndCall(address,bytes)",
 ];
 
-fn table() -> &'static BTreeMap<[u8; 4], (Capability, &'static str)> {
-    static TABLE: OnceLock<BTreeMap<[u8; 4], (Capability, &'static str)>> = OnceLock::new();
-    TABLE.get_or_init(|| SIGNATURES.iter().map(|(c, sig)| (selector(sig), (*c, *sig))).collect())
+/// ERC-20 (and EIP-2612) functions every holder calls: not privileged, not probed.
+const STANDARD: &[&str] = &[
+    "transfer(address,uint256)",
+    "transferFrom(address,address,uint256)",
+    "approve(address,uint256)",
+    "increaseAllowance(address,uint256)",
+    "decreaseAllowance(address,uint256)",
+    "permit(address,address,uint256,uint256,uint8,bytes32,bytes32)",
+];
+
+fn table() -> &'static BTreeMap<[u8; 4], &'static str> {
+    static TABLE: OnceLock<BTreeMap<[u8; 4], &'static str>> = OnceLock::new();
+    TABLE.get_or_init(|| SIGNATURES.iter().map(|sig| (selector(sig), *sig)).collect())
+}
+
+/// A function of the code (found by evmole), with what evmole could tell
+/// of its arguments and mutability, and its name when the book knows it.
+#[derive(Clone, Debug)]
+pub struct FunctionFacts {
+    /// The 4-byte selector.
+    pub selector: [u8; 4],
+    /// Argument types, where evmole could recover them.
+    pub arguments: Option<Vec<DynSolType>>,
+    /// Whether it only reads state (`view` or `pure`), where known.
+    pub read_only: Option<bool>,
+    /// Its signature, when the name book knows it.
+    pub signature: Option<&'static str>,
+}
+
+impl FunctionFacts {
+    /// Its signature, or `function 0x…` when unknown.
+    pub fn describe(&self) -> String {
+        self.signature
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("function 0x{}", hex::encode(self.selector)))
+    }
+
+    /// Whether it is worth probing: it may change state and is not a
+    /// standard ERC-20 function.
+    pub fn probed(&self) -> bool {
+        self.read_only != Some(true) && !STANDARD.iter().any(|s| selector(s) == self.selector)
+    }
 }
 
 /// What the code reveals.
 #[derive(Clone, Debug, Default)]
 pub struct CodeFacts {
-    /// Powers found, with the signatures that showed them.
-    pub powers: BTreeMap<Capability, Vec<&'static str>>,
+    /// Its external functions.
+    pub functions: Vec<FunctionFacts>,
     /// SELFDESTRUCT is in the code.
     pub selfdestruct: bool,
     /// DELEGATECALL is in the code.
@@ -119,21 +154,32 @@ fn strip_metadata(code: &[u8]) -> &[u8] {
 
 /// Analyse runtime code.
 pub fn analyse(code: &[u8]) -> CodeFacts {
-    let info = evmole::contract_info(evmole::ContractInfoArgs::new(code).with_selectors().with_disassemble());
-    let selectors: Vec<[u8; 4]> = info.functions.unwrap_or_default().into_iter().map(|f| f.selector).collect();
-    let mut powers: BTreeMap<Capability, Vec<&'static str>> = BTreeMap::new();
-    for s in &selectors {
-        if let Some((capability, signature)) = table().get(s) {
-            powers.entry(*capability).or_default().push(signature);
-        }
-    }
+    let args = evmole::ContractInfoArgs::new(code)
+        .with_selectors()
+        .with_arguments()
+        .with_state_mutability()
+        .with_disassemble();
+    let info = evmole::contract_info(args);
+    let functions = info
+        .functions
+        .unwrap_or_default()
+        .into_iter()
+        .map(|f| FunctionFacts {
+            selector: f.selector,
+            arguments: f.arguments,
+            read_only: f
+                .state_mutability
+                .map(|m| matches!(m, StateMutability::View | StateMutability::Pure)),
+            signature: table().get(&f.selector).copied(),
+        })
+        .collect();
     let body_len = strip_metadata(code).len();
     let ops = info.disassembled.unwrap_or_default();
     let has = |name: &str| ops.iter().any(|(pc, op)| *pc < body_len && op == name);
     CodeFacts {
         selfdestruct: has("SELFDESTRUCT"),
         delegatecall: has("DELEGATECALL"),
-        powers,
+        functions,
     }
 }
 

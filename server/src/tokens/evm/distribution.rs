@@ -12,11 +12,20 @@ use crate::scoring::{pct, Builder};
 pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) {
     let holders_rpc = "eth_getLogs(Transfer) index, then eth_call balanceOf via Multicall3";
     if !facts.index.complete {
-        let reason = facts.index.incomplete_reason.clone().unwrap_or_else(|| "the holder index is incomplete".into());
+        let reason = facts
+            .index
+            .incomplete_reason
+            .clone()
+            .unwrap_or_else(|| "the holder index is incomplete".into());
         b.unknown(CheckId::WhaleConcentration, reason.clone());
         b.unknown(CheckId::SingleHolderDominance, reason);
     } else {
-        let top10: U256 = facts.top_holders.iter().take(10).map(|h| h.balance).fold(U256::ZERO, |a, c| a + c);
+        let top10: U256 = facts
+            .top_holders
+            .iter()
+            .take(10)
+            .map(|h| h.balance)
+            .fold(U256::ZERO, |a, c| a + c);
         let top10_share = share(top10, facts.total_supply);
         let raw_top: Vec<_> = facts
             .top_holders
@@ -25,7 +34,11 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
             .map(|h| json!({"address": addr(&h.address), "balance": h.balance.to_string(), "share": share(h.balance, facts.total_supply)}))
             .collect();
         if top10_share > 0.5 {
-            let (severity, weight) = if top10_share > 0.7 { (Severity::Critical, 0.5) } else { (Severity::High, 0.3) };
+            let (severity, weight) = if top10_share > 0.7 {
+                (Severity::Critical, 0.5)
+            } else {
+                (Severity::High, 0.3)
+            };
             b.detected(
                 CheckId::WhaleConcentration,
                 SignalCategory::Distribution,
@@ -42,7 +55,11 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
         match facts.top_holders.first() {
             Some(top) if share(top.balance, facts.total_supply) > 0.2 => {
                 let s = share(top.balance, facts.total_supply);
-                let (severity, weight) = if s > 0.5 { (Severity::Critical, 0.6) } else { (Severity::High, 0.25) };
+                let (severity, weight) = if s > 0.5 {
+                    (Severity::Critical, 0.6)
+                } else {
+                    (Severity::High, 0.25)
+                };
                 b.detected(
                     CheckId::SingleHolderDominance,
                     SignalCategory::Distribution,
@@ -60,7 +77,11 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
     match (active_owner, facts.owner_balance) {
         (Some(owner), Some(balance)) if share(balance, facts.total_supply) > 0.05 => {
             let s = share(balance, facts.total_supply);
-            let (severity, weight) = if s > 0.2 { (Severity::High, 0.25) } else { (Severity::Medium, 0.1) };
+            let (severity, weight) = if s > 0.2 {
+                (Severity::High, 0.25)
+            } else {
+                (Severity::Medium, 0.1)
+            };
             b.detected(
                 CheckId::OwnerBalanceHigh,
                 SignalCategory::Distribution,
@@ -99,7 +120,14 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
         Some(_) => b.clear(CheckId::NewToken),
         None => match facts.index_start_time {
             Some(start) if facts.block_time - start >= 7 * 86_400 => b.clear(CheckId::NewToken),
-            _ => b.unknown(CheckId::NewToken, facts.index.incomplete_reason.clone().unwrap_or_else(|| "no transfer was found to date the token".into())),
+            _ => b.unknown(
+                CheckId::NewToken,
+                facts
+                    .index
+                    .incomplete_reason
+                    .clone()
+                    .unwrap_or_else(|| "no transfer was found to date the token".into()),
+            ),
         },
     }
 }

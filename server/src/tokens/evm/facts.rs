@@ -17,8 +17,10 @@ use alloy_primitives::{Address, Bytes, B256, U256};
 use riskintel_api::TradeSimulation;
 use serde_json::json;
 
+use super::code::{self, CodeFacts};
 use super::holders::{HolderIndex, IndexError};
-use crate::chains::evm::abi::{string_or_bytes32, units, IBeacon, IERC20, IUniswapV2Pair};
+use super::powers::{self, Probing};
+use crate::chains::evm::abi::{string_or_bytes32, units, IBeacon, IUniswapV2Pair, IERC20};
 use crate::chains::evm::multicall::Multicall;
 use crate::chains::evm::pools::{self, PairLookup, PoolReads, PoolState};
 use crate::chains::evm::types::{slot_address, Block, BlockTag};
@@ -27,10 +29,12 @@ use crate::chains::rpc::Batch;
 use crate::simulation;
 use crate::tokens::AnalysisError;
 
-const IMPLEMENTATION_SLOT: &str = "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc";
+const IMPLEMENTATION_SLOT: &str =
+    "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc";
 const ADMIN_SLOT: &str = "0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103";
 const BEACON_SLOT: &str = "0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50";
-const LEGACY_IMPLEMENTATION_SLOT: &str = "0x7050c9e0f4ca769c69bd3a8ef740bc37934f8e2c036e5a723fd8ee048ed3f8c3";
+const LEGACY_IMPLEMENTATION_SLOT: &str =
+    "0x7050c9e0f4ca769c69bd3a8ef740bc37934f8e2c036e5a723fd8ee048ed3f8c3";
 const EIP1167_PREFIX: [u8; 10] = [0x36, 0x3d, 0x3d, 0x37, 0x3d, 0x3d, 0x3d, 0x36, 0x3d, 0x73];
 /// Top holders reported.
 const TOP_HOLDERS: usize = 10;
@@ -139,6 +143,10 @@ pub struct EvmFacts {
     pub first_transfer_time: Option<i64>,
     /// Timestamp of the index's start block, where it does not start at genesis.
     pub index_start_time: Option<i64>,
+    /// The logic code's functions and opcodes.
+    pub code: CodeFacts,
+    /// What calling each non-standard function as each role did, or why it was not probed.
+    pub probing: Result<Probing, String>,
     /// Trade simulations that ran, one per pool that could be bought into.
     pub simulations: Vec<TradeSimulation>,
     /// Why simulation did not run (on some or all pools).
@@ -148,8 +156,16 @@ pub struct EvmFacts {
 impl EvmFacts {
     /// The token's age from its first transfer, in chain time.
     pub fn age_seconds(&self) -> Option<i64> {
-        self.first_transfer_time.map(|t| (self.block_time - t).max(0))
+        self.first_transfer_time
+            .map(|t| (self.block_time - t).max(0))
     }
+}
+
+/// A pool's quote reserve in USD (0 when its quote is not priced).
+fn depth(pool: &PoolFacts, quote_usd: &HashMap<Address, f64>) -> f64 {
+    let quote = &pool.state.pair.quote;
+    units(pool.state.reserve_quote, quote.decimals)
+        * quote_usd.get(&quote.address).copied().unwrap_or(0.0)
 }
 
 /// A share of a whole, 0..1.
@@ -171,7 +187,12 @@ fn storage_at(batch: &mut Batch, token: Address, slot: &str) -> crate::chains::r
 
 /// Read every fact about `token` from `chain`; `index(block)` brings the
 /// holder index up to `block` while round 2 runs.
-pub async fn gather<F, Fut>(chain: &EvmChain, token: Address, simulate_trades: bool, index: F) -> Result<EvmFacts, AnalysisError>
+pub async fn gather<F, Fut>(
+    chain: &EvmChain,
+    token: Address,
+    simulate_trades: bool,
+    index: F,
+) -> Result<EvmFacts, AnalysisError>
 where
     F: FnOnce(u64, usize) -> Fut,
     Fut: Future<Output = Result<HolderIndex, IndexError>>,
@@ -198,13 +219,19 @@ where
     let block = head.number();
     let code = answers.take(code)?;
     if code.is_empty() {
-        return Err(AnalysisError::NotFound(format!("there is no contract at {token:#x} on {}: it is an account, not a token", chain.id)));
+        return Err(AnalysisError::NotFound(format!(
+            "there is no contract at {token:#x} on {}: it is an account, not a token",
+            chain.id
+        )));
     }
     let mut proxy = ProxyFacts {
         implementation: slot_address(answers.take(implementation)?),
         admin: slot_address(answers.take(admin)?),
         beacon: slot_address(answers.take(beacon)?),
-        clone_of: code.strip_prefix(&EIP1167_PREFIX[..]).and_then(|rest| rest.get(..20)).map(Address::from_slice),
+        clone_of: code
+            .strip_prefix(&EIP1167_PREFIX[..])
+            .and_then(|rest| rest.get(..20))
+            .map(Address::from_slice),
         admin_is_eoa: None,
     };
     if let Some(legacy) = slot_address(answers.take(legacy)?) {
@@ -221,7 +248,10 @@ where
         Some(address) => OwnerFact::Address(address),
         None => OwnerFact::NoOwnerFunction,
     };
-    let (name, symbol) = (first.raw(name).and_then(string_or_bytes32), first.raw(symbol).and_then(string_or_bytes32));
+    let (name, symbol) = (
+        first.raw(name).and_then(string_or_bytes32),
+        first.raw(symbol).and_then(string_or_bytes32),
+    );
     let decimals = first.get(decimals);
     let pairs = lookup.found(&first);
 
@@ -234,8 +264,11 @@ where
     let mut calls = Multicall::new();
     let token_pools = PoolReads::plan(&pairs.token, &lp_holders, &mut calls);
     let price_pools = PoolReads::plan(&pairs.price, &[], &mut calls);
-    let owner_balance = owner_address.map(|o| calls.add(token, IERC20::balanceOfCall { holder: o }));
-    let beacon_implementation = proxy.beacon.map(|b| calls.add(b, IBeacon::implementationCall {}));
+    let owner_balance =
+        owner_address.map(|o| calls.add(token, IERC20::balanceOfCall { holder: o }));
+    let beacon_implementation = proxy
+        .beacon
+        .map(|b| calls.add(b, IBeacon::implementationCall {}));
     let mut batch = Batch::new();
     let second = calls.into_batch(&mut batch, chain.multicall, &at);
     let logic_address = proxy.implementation.or(proxy.clone_of);
@@ -244,8 +277,15 @@ where
         .flatten()
         .map(|a| (a, batch.call::<Bytes>("eth_getCode", json!([a, at]))))
         .collect();
-    let planned = if simulate_trades { simulation::plan(chain, token, &pairs.token, &pairs.price, &at, &mut batch) } else { Vec::new() };
-    let (answers, index) = tokio::join!(chain.rpc.send(batch), index(block, TOP_HOLDERS + pairs.token.len() + 3));
+    let planned = if simulate_trades {
+        simulation::plan(chain, token, &pairs.token, &pairs.price, &head, &mut batch)
+    } else {
+        Vec::new()
+    };
+    let (answers, index) = tokio::join!(
+        chain.rpc.send(batch),
+        index(block, TOP_HOLDERS + pairs.token.len() + 3)
+    );
     let mut answers = answers?;
     let index = index.map_err(AnalysisError::from_index)?;
     let second = second.take(&mut answers)?;
@@ -263,7 +303,8 @@ where
         }
     }
     if !simulate_trades {
-        simulation_gaps.push("trade simulation is turned off in this server's configuration".to_string());
+        simulation_gaps
+            .push("trade simulation is turned off in this server's configuration".to_string());
     } else if simulations.is_empty() && simulation_gaps.is_empty() {
         simulation_gaps.push(if pairs.token.is_empty() {
             "there is no pool to trade in".to_string()
@@ -274,19 +315,30 @@ where
             )
         });
     }
-    proxy.admin_is_eoa = proxy.admin.map(|a| codes.get(&a).is_some_and(|c| c.is_empty()));
+    proxy.admin_is_eoa = proxy
+        .admin
+        .map(|a| codes.get(&a).is_some_and(|c| c.is_empty()));
     let owner_is_contract = owner_address.map(|a| codes.get(&a).is_some_and(|c| !c.is_empty()));
-    let mut logic_code = logic_address.and_then(|a| codes.get(&a).cloned()).unwrap_or_else(|| code.clone());
+    let mut logic_code = logic_address
+        .and_then(|a| codes.get(&a).cloned())
+        .unwrap_or_else(|| code.clone());
     let native = pools::native_price(chain, &price_pools.read(&second));
     let pricing_gap = native.is_none().then(|| {
-        format!("no {}/stablecoin pool on the configured DEXes to price {} in USD", chain.wrapped.symbol, chain.wrapped.symbol)
+        format!(
+            "no {}/stablecoin pool on the configured DEXes to price {} in USD",
+            chain.wrapped.symbol, chain.wrapped.symbol
+        )
     });
     let mut pools: Vec<PoolFacts> = token_pools
         .read(&second)
         .into_iter()
         .map(|state| PoolFacts {
             lp_burned: state.lp_of(DEAD) + state.lp_of(Address::ZERO),
-            lp_locked: chain.lockers.iter().map(|l| state.lp_of(*l)).fold(U256::ZERO, |a, b| a + b),
+            lp_locked: chain
+                .lockers
+                .iter()
+                .map(|l| state.lp_of(*l))
+                .fold(U256::ZERO, |a, b| a + b),
             lp_owner: owner_address.map(|o| state.lp_of(o)),
             lp_creator: None,
             state,
@@ -294,21 +346,80 @@ where
         .collect();
     let owner_balance = owner_balance.and_then(|call| second.get(call));
     let beacon_implementation = beacon_implementation.and_then(|call| second.get(call));
+    let quote_usd = pools::quote_prices(chain, native);
 
     // Round 3: confirm the top holders' balances, the creator's LP, date the first transfer.
-    let excluded: Vec<Address> = pools.iter().map(|p| p.state.pair.address).chain([DEAD, Address::ZERO, token]).collect();
-    let candidates: Vec<Address> = index.largest.iter().copied().filter(|a| !excluded.contains(a)).take(TOP_HOLDERS).collect();
+    let excluded: Vec<Address> = pools
+        .iter()
+        .map(|p| p.state.pair.address)
+        .chain([DEAD, Address::ZERO, token])
+        .collect();
+    let candidates: Vec<Address> = index
+        .largest
+        .iter()
+        .copied()
+        .filter(|a| !excluded.contains(a))
+        .take(TOP_HOLDERS)
+        .collect();
     let mut calls = Multicall::new();
-    let balances: Vec<_> = candidates.iter().map(|a| (*a, calls.add(token, IERC20::balanceOfCall { holder: *a }))).collect();
+    let balances: Vec<_> = candidates
+        .iter()
+        .map(|a| (*a, calls.add(token, IERC20::balanceOfCall { holder: *a })))
+        .collect();
     let creator_lp: Vec<_> = match index.creator {
-        Some(creator) => pools.iter().map(|p| Some(calls.add(p.state.pair.address, IUniswapV2Pair::balanceOfCall { holder: creator }))).collect(),
+        Some(creator) => pools
+            .iter()
+            .map(|p| {
+                Some(calls.add(
+                    p.state.pair.address,
+                    IUniswapV2Pair::balanceOfCall { holder: creator },
+                ))
+            })
+            .collect(),
         None => pools.iter().map(|_| None).collect(),
     };
     let mut batch = Batch::new();
     let third = (!calls.is_empty()).then(|| calls.into_batch(&mut batch, chain.multicall, &at));
-    let dated_block = if index.complete { index.first_transfer_block } else { Some(index.start_block) };
-    let dated = dated_block.map(|b| batch.call::<Block>("eth_getBlockByNumber", json!([BlockTag::Number(b), false])));
-    let beacon_code = beacon_implementation.map(|i| batch.call::<Bytes>("eth_getCode", json!([i, at])));
+    let dated_block = if index.complete {
+        index.first_transfer_block
+    } else {
+        Some(index.start_block)
+    };
+    let dated = dated_block
+        .map(|b| batch.call::<Block>("eth_getBlockByNumber", json!([BlockTag::Number(b), false])));
+    let beacon_code =
+        beacon_implementation.map(|i| batch.call::<Bytes>("eth_getCode", json!([i, at])));
+    // Every non-standard function, called as each role (the creator is known from round 2).
+    let code = code::analyse(&logic_code);
+    let mut planned_probing = Some(if !simulate_trades {
+        Err("trade simulation is turned off in this server's configuration".to_string())
+    } else if proxy.beacon.is_some() {
+        Err(
+            "the code behind a beacon proxy is read last, too late to probe its functions"
+                .to_string(),
+        )
+    } else {
+        let deepest = pools
+            .iter()
+            .filter(|p| {
+                simulation::trade_plan(chain, token, &p.state.pair, &pairs.price, block).is_some()
+            })
+            .max_by(|a, c| depth(a, &quote_usd).total_cmp(&depth(c, &quote_usd)))
+            .map(|p| &p.state.pair);
+        let owner_role = owner_address.map(|o| (o, owner_is_contract));
+        Ok(powers::plan(
+            chain,
+            token,
+            block,
+            &code,
+            deepest,
+            &pairs.price,
+            owner_role,
+            index.creator,
+            &mut batch,
+        ))
+    });
+    let mut probing: Result<Probing, String> = Err("nothing was probed".into());
     let mut top_holders = Vec::new();
     let mut dated_time = None;
     if !batch.is_empty() {
@@ -325,13 +436,26 @@ where
             }
             top_holders.sort_by_key(|h| std::cmp::Reverse(h.balance));
         }
-        dated_time = dated.map(|slot| answers.take(slot)).transpose()?.map(|b| b.time());
+        if let Some(planned) = planned_probing.take() {
+            probing = planned.map(|p| p.take(&mut answers));
+        }
+        dated_time = dated
+            .map(|slot| answers.take(slot))
+            .transpose()?
+            .map(|b| b.time());
         if let Some(slot) = beacon_code {
             logic_code = answers.take(slot)?;
             proxy.implementation = beacon_implementation;
         }
     }
-    let (first_transfer_time, index_start_time) = if index.complete { (dated_time, None) } else { (None, dated_time) };
+    if let Some(Err(reason)) = planned_probing {
+        probing = Err(reason);
+    }
+    let (first_transfer_time, index_start_time) = if index.complete {
+        (dated_time, None)
+    } else {
+        (None, dated_time)
+    };
     Ok(EvmFacts {
         block,
         block_time: head.time(),
@@ -345,7 +469,9 @@ where
         owner_balance,
         proxy,
         pools,
-        quote_usd: pools::quote_prices(chain, native),
+        quote_usd,
+        code,
+        probing,
         pricing_gap,
         index,
         top_holders,

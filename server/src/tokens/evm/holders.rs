@@ -60,22 +60,36 @@ pub async fn update(
     largest: usize,
 ) -> Result<HolderIndex, IndexError> {
     let token_key = holder_key(&token);
-    let existing = store.log_index_get(&chain.id, LogIndexKind::Holders, &token_key).await?;
+    let existing = store
+        .log_index_get(&chain.id, LogIndexKind::Holders, &token_key)
+        .await?;
     let (start_block, next, expected) = match &existing {
-        Some(s) => (s.start_block as u64, s.next_block as u64, Some(s.next_block)),
+        Some(s) => (
+            s.start_block as u64,
+            s.next_block as u64,
+            Some(s.next_block),
+        ),
         None => {
             let start = latest.saturating_sub(limits.lookback_blocks);
             (start, start, None)
         }
     };
-    let mut first_transfer = existing.as_ref().and_then(|s| s.first_block).map(|b| b as u64);
-    let mut creator = existing.as_ref().and_then(|s| s.first_party.as_deref()).and_then(|c| c.parse::<Address>().ok());
+    let mut first_transfer = existing
+        .as_ref()
+        .and_then(|s| s.first_block)
+        .map(|b| b as u64);
+    let mut creator = existing
+        .as_ref()
+        .and_then(|s| s.first_party.as_deref())
+        .and_then(|c| c.parse::<Address>().ok());
     let filter = logs::filter(Some(json!(token)), json!([Transfer::SIGNATURE_HASH]));
     let scan = logs::scan(&chain.rpc, &[filter], next, latest, limits).await?;
     let mut deltas: HashMap<Address, I256> = HashMap::new();
     for log in &scan.logs {
         // A Transfer with three topics is ERC-20; ERC-721 puts the id in a fourth.
-        let Some(transfer) = log.decode::<Transfer>().filter(|_| log.topics.len() == 3) else { continue };
+        let Some(transfer) = log.decode::<Transfer>().filter(|_| log.topics.len() == 3) else {
+            continue;
+        };
         let value = I256::try_from(transfer.value).unwrap_or(I256::MAX);
         *deltas.entry(transfer.from).or_insert(I256::ZERO) -= value;
         *deltas.entry(transfer.to).or_insert(I256::ZERO) += value;
@@ -101,7 +115,11 @@ pub async fn update(
             .map(|(holder, delta)| {
                 let key = holder_key(holder);
                 let balance = current.get(&key).copied().unwrap_or(I256::ZERO) + *delta;
-                HolderBalance { holder: key, sort_key: balance.to_string().parse().unwrap_or(0.0), balance: balance.to_string() }
+                HolderBalance {
+                    holder: key,
+                    sort_key: balance.to_string().parse().unwrap_or(0.0),
+                    balance: balance.to_string(),
+                }
             })
             .collect();
         let state = LogIndexState {
@@ -111,7 +129,9 @@ pub async fn update(
             first_party: creator.map(|c| holder_key(&c)),
         };
         // If another instance indexed the same blocks first, its result stands.
-        store.holder_index_apply(&chain.id, &token_key, expected, &state, &balances).await?;
+        store
+            .holder_index_apply(&chain.id, &token_key, expected, &state, &balances)
+            .await?;
     }
     let largest = store
         .holder_top(&chain.id, &token_key, largest as i64)
@@ -123,7 +143,13 @@ pub async fn update(
     Ok(HolderIndex {
         start_block,
         complete: start_block == 0 && next > latest,
-        incomplete_reason: logs::incomplete_reason(start_block, next, latest, scan.gave_up, "Transfer"),
+        incomplete_reason: logs::incomplete_reason(
+            start_block,
+            next,
+            latest,
+            scan.gave_up,
+            "Transfer",
+        ),
         first_transfer_block: first_transfer,
         creator,
         largest,

@@ -48,15 +48,26 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
             reserve_token,
             reserve_quote,
             liquidity_usd,
-            lp_burned_share: (!p.state.lp_supply.is_zero()).then(|| share(p.lp_burned, p.state.lp_supply)),
-            lp_locked_share: (!p.state.lp_supply.is_zero()).then(|| share(p.lp_burned + p.lp_locked, p.state.lp_supply)),
-            lp_owner_share: p.lp_owner.filter(|_| !p.state.lp_supply.is_zero()).map(|o| share(o, p.state.lp_supply)),
-            lp_creator_share: p.lp_creator.filter(|_| !p.state.lp_supply.is_zero()).map(|c| share(c, p.state.lp_supply)),
+            lp_burned_share: (!p.state.lp_supply.is_zero())
+                .then(|| share(p.lp_burned, p.state.lp_supply)),
+            lp_locked_share: (!p.state.lp_supply.is_zero())
+                .then(|| share(p.lp_burned + p.lp_locked, p.state.lp_supply)),
+            lp_owner_share: p
+                .lp_owner
+                .filter(|_| !p.state.lp_supply.is_zero())
+                .map(|o| share(o, p.state.lp_supply)),
+            lp_creator_share: p
+                .lp_creator
+                .filter(|_| !p.state.lp_supply.is_zero())
+                .map(|c| share(c, p.state.lp_supply)),
         });
     }
     let price_usd = best_price.map(|(_, p)| p);
     let pools_rpc = "eth_call getPair / getReserves / token0 via Multicall3";
-    let live_pools: Vec<&Pool> = pools.iter().filter(|p| p.reserve_token > 0.0 && p.reserve_quote > 0.0).collect();
+    let live_pools: Vec<&Pool> = pools
+        .iter()
+        .filter(|p| p.reserve_token > 0.0 && p.reserve_quote > 0.0)
+        .collect();
     if live_pools.is_empty() {
         b.detected(
             CheckId::NoLiquidity,
@@ -75,7 +86,13 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
     } else {
         b.clear(CheckId::NoLiquidity);
         if !priced_any {
-            b.unknown(CheckId::LowLiquidity, facts.pricing_gap.clone().unwrap_or_else(|| "the pools' quote assets have no USD price".into()));
+            b.unknown(
+                CheckId::LowLiquidity,
+                facts
+                    .pricing_gap
+                    .clone()
+                    .unwrap_or_else(|| "the pools' quote assets have no USD price".into()),
+            );
         } else if let Some((severity, weight)) = low_liquidity_degree(liquidity_total) {
             b.detected(
                 CheckId::LowLiquidity,
@@ -93,12 +110,20 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
         // LP lock and owner LP on the deepest pool.
         let deepest = live_pools
             .iter()
-            .max_by(|a, c| a.liquidity_usd.unwrap_or(a.reserve_quote).total_cmp(&c.liquidity_usd.unwrap_or(c.reserve_quote)))
+            .max_by(|a, c| {
+                a.liquidity_usd
+                    .unwrap_or(a.reserve_quote)
+                    .total_cmp(&c.liquidity_usd.unwrap_or(c.reserve_quote))
+            })
             .expect("non-empty");
         match deepest.lp_locked_share {
             Some(burned) if burned < 0.95 => {
                 let young = facts.age_seconds().is_some_and(|age| age < 7 * 86_400);
-                let (severity, weight) = if burned < 0.5 && young { (Severity::Critical, 0.5) } else { (Severity::High, 0.25) };
+                let (severity, weight) = if burned < 0.5 && young {
+                    (Severity::Critical, 0.5)
+                } else {
+                    (Severity::High, 0.25)
+                };
                 b.detected(
                     CheckId::LpUnlocked,
                     SignalCategory::Liquidity,
@@ -155,5 +180,9 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
             ),
         }
     }
-    Liquidity { pools, total_usd: priced_any.then_some(liquidity_total), price_usd }
+    Liquidity {
+        pools,
+        total_usd: priced_any.then_some(liquidity_total),
+        price_usd,
+    }
 }

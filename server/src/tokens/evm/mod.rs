@@ -1,5 +1,6 @@
 //! Token analysis on EVM chains: `facts` reads the chain, `holders` keeps
-//! the holder index, `code` reads powers from bytecode, and `checks`,
+//! the holder index, `code` lists the bytecode's functions, `powers` finds
+//! what privileged roles can do by probing them, and `checks`,
 //! `liquidity` and `distribution` turn facts into checks and signals.
 
 pub mod checks;
@@ -8,6 +9,7 @@ pub mod distribution;
 pub mod facts;
 pub mod holders;
 pub mod liquidity;
+pub mod powers;
 
 use chrono::{DateTime, Utc};
 use riskintel_api::TokenAnalysis;
@@ -16,7 +18,12 @@ use super::TokenRef;
 use crate::config::AllowlistEntry;
 
 /// The analysis of `token` from its facts, made at `now`.
-pub fn analysis(token: TokenRef, facts: &facts::EvmFacts, allow: Option<&AllowlistEntry>, now: DateTime<Utc>) -> TokenAnalysis {
+pub fn analysis(
+    token: TokenRef,
+    facts: &facts::EvmFacts,
+    allow: Option<&AllowlistEntry>,
+    now: DateTime<Utc>,
+) -> TokenAnalysis {
     let assessment = checks::assess(token.address, facts, allow);
     let verdict = assessment.verdict;
     TokenAnalysis {

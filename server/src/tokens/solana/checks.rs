@@ -17,14 +17,28 @@ fn amount_units(amount: u64, decimals: u8) -> f64 {
 }
 
 /// The analysis of a mint from its facts, made at `now`.
-pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEntry>, now: DateTime<Utc>) -> TokenAnalysis {
+pub fn analysis(
+    chain: &SolanaChain,
+    f: &SolanaFacts,
+    allow: Option<&AllowlistEntry>,
+    now: DateTime<Utc>,
+) -> TokenAnalysis {
     // Prices: SOL from the price pool; stablecoins at $1.
     let mut usd: HashMap<Pubkey, f64> = chain.stables.iter().map(|(k, _)| (*k, 1.0)).collect();
     if let Some(p) = &f.price_pool {
         let (a0, a1) = (f.token_amount(&p.vault_0), f.token_amount(&p.vault_1));
         if let (Some(a0), Some(a1)) = (a0, a1) {
-            let (sol_amount, stable_amount) =
-                if p.mint_0 == chain.wsol { (amount_units(a0, p.decimals.0), amount_units(a1, p.decimals.1)) } else { (amount_units(a1, p.decimals.1), amount_units(a0, p.decimals.0)) };
+            let (sol_amount, stable_amount) = if p.mint_0 == chain.wsol {
+                (
+                    amount_units(a0, p.decimals.0),
+                    amount_units(a1, p.decimals.1),
+                )
+            } else {
+                (
+                    amount_units(a1, p.decimals.1),
+                    amount_units(a0, p.decimals.0),
+                )
+            };
             if sol_amount > 0.0 {
                 usd.insert(chain.wsol, stable_amount / sol_amount);
             }
@@ -35,24 +49,88 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
     let mut b = Builder::new(f.slot.unwrap_or_default());
     let allow_note = allow.map(|a| format!("{} is an allow-listed issuer: {}", a.issuer, a.reason));
     let mint_rpc = "getAccountInfo(mint, base64)";
-    let issuer = |b: &mut Builder, id: CheckId, severity: Severity, weight: f64, title: &str, detail: String, raw: Value| match &allow_note {
-        Some(note) => b.detected(id, SignalCategory::Contract, Severity::Info, 0.0, title, format!("{detail} {note}."), mint_rpc, raw),
-        None => b.detected(id, SignalCategory::Contract, severity, weight, title, detail, mint_rpc, raw),
+    let issuer = |b: &mut Builder,
+                  id: CheckId,
+                  severity: Severity,
+                  weight: f64,
+                  title: &str,
+                  detail: String,
+                  raw: Value| match &allow_note {
+        Some(note) => b.detected(
+            id,
+            SignalCategory::Contract,
+            Severity::Info,
+            0.0,
+            title,
+            format!("{detail} {note}."),
+            mint_rpc,
+            raw,
+        ),
+        None => b.detected(
+            id,
+            SignalCategory::Contract,
+            severity,
+            weight,
+            title,
+            detail,
+            mint_rpc,
+            raw,
+        ),
     };
     match f.mint.mint_authority {
-        Some(a) => issuer(&mut b, CheckId::MintAuthorityActive, Severity::High, band::RISKY, "Mint authority is active", format!("{} can mint new tokens at will.", sol::encode(&a)), json!({"mint_authority": sol::encode(&a)})),
+        Some(a) => issuer(
+            &mut b,
+            CheckId::MintAuthorityActive,
+            Severity::High,
+            band::RISKY,
+            "Mint authority is active",
+            format!("{} can mint new tokens at will.", sol::encode(&a)),
+            json!({"mint_authority": sol::encode(&a)}),
+        ),
         None => b.clear(CheckId::MintAuthorityActive),
     }
     match f.mint.freeze_authority {
-        Some(a) => issuer(&mut b, CheckId::FreezeAuthorityActive, Severity::High, 0.35, "Freeze authority is active", format!("{} can freeze any holder's tokens.", sol::encode(&a)), json!({"freeze_authority": sol::encode(&a)})),
+        Some(a) => issuer(
+            &mut b,
+            CheckId::FreezeAuthorityActive,
+            Severity::High,
+            0.35,
+            "Freeze authority is active",
+            format!("{} can freeze any holder's tokens.", sol::encode(&a)),
+            json!({"freeze_authority": sol::encode(&a)}),
+        ),
         None => b.clear(CheckId::FreezeAuthorityActive),
     }
     match f.mint.permanent_delegate {
-        Some(a) => issuer(&mut b, CheckId::PermanentDelegate, Severity::Critical, band::CRITICAL, "Permanent delegate", format!("{} can move or burn tokens from any account, without the holder's signature.", sol::encode(&a)), json!({"delegate": sol::encode(&a)})),
+        Some(a) => issuer(
+            &mut b,
+            CheckId::PermanentDelegate,
+            Severity::Critical,
+            band::CRITICAL,
+            "Permanent delegate",
+            format!(
+                "{} can move or burn tokens from any account, without the holder's signature.",
+                sol::encode(&a)
+            ),
+            json!({"delegate": sol::encode(&a)}),
+        ),
         None => b.clear(CheckId::PermanentDelegate),
     }
     match f.mint.pausable {
-        Some((authority, paused)) => issuer(&mut b, CheckId::Pausable, Severity::High, 0.3, "Transfers can be paused", format!("The mint is pausable{}; paused now: {paused}.", authority.map(|a| format!(" by {}", sol::encode(&a))).unwrap_or_default()), json!({"authority": authority.map(|a| sol::encode(&a)), "paused": paused})),
+        Some((authority, paused)) => issuer(
+            &mut b,
+            CheckId::Pausable,
+            Severity::High,
+            0.3,
+            "Transfers can be paused",
+            format!(
+                "The mint is pausable{}; paused now: {paused}.",
+                authority
+                    .map(|a| format!(" by {}", sol::encode(&a)))
+                    .unwrap_or_default()
+            ),
+            json!({"authority": authority.map(|a| sol::encode(&a)), "paused": paused}),
+        ),
         None => b.clear(CheckId::Pausable),
     }
     match f.mint.transfer_hook {
@@ -76,7 +154,10 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
         Some(fee) if fee.basis_points > 0 => {
             // A fee on every transfer is a tax on every sell: the tax bands,
             // one level more when its authority can change it.
-            let (severity, weight) = tax_degree(fee.basis_points as f64 / 10_000.0, fee.config_authority.is_some());
+            let (severity, weight) = tax_degree(
+                fee.basis_points as f64 / 10_000.0,
+                fee.config_authority.is_some(),
+            );
             b.detected(
                 CheckId::TransferFee,
                 SignalCategory::Trading,
@@ -106,7 +187,19 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
         }
     }
     match f.mint.close_authority {
-        Some(a) => b.detected(CheckId::MintCloseAuthority, SignalCategory::Contract, Severity::Low, 0.05, "Mint can be closed", format!("{} can close the mint account once supply is zero.", sol::encode(&a)), mint_rpc, json!({"close_authority": sol::encode(&a)})),
+        Some(a) => b.detected(
+            CheckId::MintCloseAuthority,
+            SignalCategory::Contract,
+            Severity::Low,
+            0.05,
+            "Mint can be closed",
+            format!(
+                "{} can close the mint account once supply is zero.",
+                sol::encode(&a)
+            ),
+            mint_rpc,
+            json!({"close_authority": sol::encode(&a)}),
+        ),
         None => b.clear(CheckId::MintCloseAuthority),
     }
     if f.mint.confidential_transfers {
@@ -129,7 +222,11 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
     match &metadata {
         Some(meta) if meta.is_mutable => {
             let young = age.is_some_and(|a| a < 86_400);
-            let (severity, weight) = if young { (Severity::Medium, 0.1) } else { (Severity::Low, 0.05) };
+            let (severity, weight) = if young {
+                (Severity::Medium, 0.1)
+            } else {
+                (Severity::Low, 0.05)
+            };
             b.detected(
                 CheckId::MetadataMutable,
                 SignalCategory::Contract,
@@ -146,7 +243,10 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
             );
         }
         Some(_) => b.clear(CheckId::MetadataMutable),
-        None => b.unknown(CheckId::MetadataMutable, "the mint has no Token-2022 metadata and no Metaplex metadata account"),
+        None => b.unknown(
+            CheckId::MetadataMutable,
+            "the mint has no Token-2022 metadata and no Metaplex metadata account",
+        ),
     }
 
     // Liquidity.
@@ -159,13 +259,26 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
     for p in &f.pools {
         vaults.extend([p.pool.vault_0, p.pool.vault_1]);
         let (token_vault, quote_vault, quote_mint, quote_decimals) = if p.token_is_0 {
-            (p.pool.vault_0, p.pool.vault_1, p.pool.mint_1, p.pool.decimals.1)
+            (
+                p.pool.vault_0,
+                p.pool.vault_1,
+                p.pool.mint_1,
+                p.pool.decimals.1,
+            )
         } else {
-            (p.pool.vault_1, p.pool.vault_0, p.pool.mint_0, p.pool.decimals.0)
+            (
+                p.pool.vault_1,
+                p.pool.vault_0,
+                p.pool.mint_0,
+                p.pool.decimals.0,
+            )
         };
-        let reserve_token = amount_units(f.token_amount(&token_vault).unwrap_or(0), f.mint.decimals);
+        let reserve_token =
+            amount_units(f.token_amount(&token_vault).unwrap_or(0), f.mint.decimals);
         let reserve_quote = amount_units(f.token_amount(&quote_vault).unwrap_or(0), quote_decimals);
-        let liquidity_usd = usd.get(&quote_mint).map(|price| 2.0 * reserve_quote * price);
+        let liquidity_usd = usd
+            .get(&quote_mint)
+            .map(|price| 2.0 * reserve_quote * price);
         if let Some(l) = liquidity_usd {
             priced = true;
             liquidity_total += l;
@@ -173,10 +286,19 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
                 best = Some((l, l / 2.0 / reserve_token));
             }
         }
-        let lp_supply_now = f.accounts.get(&sol::encode(&p.pool.lp_mint)).and_then(|a| layouts::decode_mint(&a.data, &a.owner)).map(|lp| lp.supply);
-        let burned_share = lp_supply_now.filter(|_| p.pool.lp_supply > 0).map(|now| 1.0 - now as f64 / p.pool.lp_supply as f64);
+        let lp_supply_now = f
+            .accounts
+            .get(&sol::encode(&p.pool.lp_mint))
+            .and_then(|a| layouts::decode_mint(&a.data, &a.owner))
+            .map(|lp| lp.supply);
+        let burned_share = lp_supply_now
+            .filter(|_| p.pool.lp_supply > 0)
+            .map(|now| 1.0 - now as f64 / p.pool.lp_supply as f64);
         if let Some(share) = burned_share {
-            if lp_burned.as_ref().is_none_or(|_| liquidity_usd.unwrap_or(0.0) >= best.map_or(0.0, |b| b.0)) {
+            if lp_burned
+                .as_ref()
+                .is_none_or(|_| liquidity_usd.unwrap_or(0.0) >= best.map_or(0.0, |b| b.0))
+            {
                 lp_burned = Some((share, sol::encode(&p.address)));
             }
         }
@@ -194,9 +316,14 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
             lp_creator_share: None,
         });
     }
-    let pools_rpc = "getProgramAccounts(Raydium CPMM, memcmp mint), getMultipleAccounts(vaults, LP mint)";
+    let pools_rpc =
+        "getProgramAccounts(Raydium CPMM, memcmp mint), getMultipleAccounts(vaults, LP mint)";
     if let Some(reason) = &f.pool_error {
-        for id in [CheckId::NoLiquidity, CheckId::LowLiquidity, CheckId::LpUnburned] {
+        for id in [
+            CheckId::NoLiquidity,
+            CheckId::LowLiquidity,
+            CheckId::LpUnburned,
+        ] {
             b.unknown(id, reason.clone());
         }
     } else if pool_rows.iter().all(|p| p.reserve_token == 0.0) {
@@ -208,7 +335,16 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
         if !priced {
             b.unknown(CheckId::LowLiquidity, "the pools' quote tokens have no USD price (no price pool is configured or readable)");
         } else if let Some((severity, weight)) = low_liquidity_degree(liquidity_total) {
-            b.detected(CheckId::LowLiquidity, SignalCategory::Liquidity, severity, weight, "Low liquidity", format!("The Raydium CPMM pools hold ${liquidity_total:.2} of liquidity."), pools_rpc, json!({"liquidity_usd": liquidity_total}));
+            b.detected(
+                CheckId::LowLiquidity,
+                SignalCategory::Liquidity,
+                severity,
+                weight,
+                "Low liquidity",
+                format!("The Raydium CPMM pools hold ${liquidity_total:.2} of liquidity."),
+                pools_rpc,
+                json!({"liquidity_usd": liquidity_total}),
+            );
         } else {
             b.clear(CheckId::LowLiquidity);
         }
@@ -229,11 +365,19 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
     let incinerator = sol::key(sol::INCINERATOR);
     let mut by_owner: BTreeMap<Pubkey, u64> = BTreeMap::new();
     for (address, amount) in f.largest.iter().flatten() {
-        let Ok(account_key) = sol::parse_pubkey(address) else { continue };
+        let Ok(account_key) = sol::parse_pubkey(address) else {
+            continue;
+        };
         if vaults.contains(&account_key) {
             continue;
         }
-        let Some(account) = f.accounts.get(address).and_then(|a| layouts::decode_token_account(&a.data)) else { continue };
+        let Some(account) = f
+            .accounts
+            .get(address)
+            .and_then(|a| layouts::decode_token_account(&a.data))
+        else {
+            continue;
+        };
         if account.owner == incinerator {
             continue;
         }
@@ -244,8 +388,14 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
     let supply = f.mint.supply;
     let holders_rpc = "getTokenLargestAccounts, getMultipleAccounts(token accounts → owners)";
     if f.largest.is_none() {
-        b.unknown(CheckId::WhaleConcentration, "the node did not list the largest token accounts");
-        b.unknown(CheckId::SingleHolderDominance, "the node did not list the largest token accounts");
+        b.unknown(
+            CheckId::WhaleConcentration,
+            "the node did not list the largest token accounts",
+        );
+        b.unknown(
+            CheckId::SingleHolderDominance,
+            "the node did not list the largest token accounts",
+        );
     } else if supply == 0 {
         b.clear(CheckId::WhaleConcentration);
         b.clear(CheckId::SingleHolderDominance);
@@ -254,14 +404,34 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
         let top10: u64 = owners.iter().take(10).map(|(_, a)| a).sum();
         let top = owners.iter().take(10).map(|(o, a)| json!({"owner": sol::encode(o), "amount": a.to_string(), "share": share(*a)})).collect::<Vec<_>>();
         if share(top10) > 0.5 {
-            let (severity, weight) = if share(top10) > 0.7 { (Severity::Critical, 0.5) } else { (Severity::High, 0.3) };
-            b.detected(CheckId::WhaleConcentration, SignalCategory::Distribution, severity, weight, "Supply concentrated in few wallets", format!("The 10 largest owners (pool vaults and burn excluded) hold {} of the supply.", pct(share(top10))), holders_rpc, json!({"top10_share": share(top10), "top": top}));
+            let (severity, weight) = if share(top10) > 0.7 {
+                (Severity::Critical, 0.5)
+            } else {
+                (Severity::High, 0.3)
+            };
+            b.detected(
+                CheckId::WhaleConcentration,
+                SignalCategory::Distribution,
+                severity,
+                weight,
+                "Supply concentrated in few wallets",
+                format!(
+                    "The 10 largest owners (pool vaults and burn excluded) hold {} of the supply.",
+                    pct(share(top10))
+                ),
+                holders_rpc,
+                json!({"top10_share": share(top10), "top": top}),
+            );
         } else {
             b.clear(CheckId::WhaleConcentration);
         }
         match owners.first() {
             Some((owner, amount)) if share(*amount) > 0.2 => {
-                let (severity, weight) = if share(*amount) > 0.5 { (Severity::Critical, 0.6) } else { (Severity::High, 0.25) };
+                let (severity, weight) = if share(*amount) > 0.5 {
+                    (Severity::Critical, 0.6)
+                } else {
+                    (Severity::High, 0.25)
+                };
                 b.detected(CheckId::SingleHolderDominance, SignalCategory::Distribution, severity, weight, "One owner holds a large share", format!("{} holds {} of the supply across its token accounts.", sol::encode(owner), pct(share(*amount))), holders_rpc, json!({"owner": sol::encode(owner), "amount": amount.to_string(), "share": share(*amount)}));
             }
             _ => b.clear(CheckId::SingleHolderDominance),
@@ -270,18 +440,45 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
 
     match (age, &f.signatures) {
         (Some(age), _) if age < 7 * 86_400 => {
-            let (severity, weight, band) = if age < 3_600 { (Severity::High, 0.25, "less than an hour") } else if age < 86_400 { (Severity::Medium, 0.12, "less than a day") } else { (Severity::Low, 0.05, "less than a week") };
-            b.detected(CheckId::NewToken, SignalCategory::Market, severity, weight, "New token", format!("The mint's first transaction was {band} ago ({} hours).", age / 3_600), "getSignaturesForAddress(mint), getBlockTime", json!({"first_signature_slot": oldest.map(|o| o.0), "age_seconds": age}));
+            let (severity, weight, band) = if age < 3_600 {
+                (Severity::High, 0.25, "less than an hour")
+            } else if age < 86_400 {
+                (Severity::Medium, 0.12, "less than a day")
+            } else {
+                (Severity::Low, 0.05, "less than a week")
+            };
+            b.detected(
+                CheckId::NewToken,
+                SignalCategory::Market,
+                severity,
+                weight,
+                "New token",
+                format!(
+                    "The mint's first transaction was {band} ago ({} hours).",
+                    age / 3_600
+                ),
+                "getSignaturesForAddress(mint), getBlockTime",
+                json!({"first_signature_slot": oldest.map(|o| o.0), "age_seconds": age}),
+            );
         }
         (Some(_), _) => b.clear(CheckId::NewToken),
         (None, Ok(list)) if !complete_history => {
             // More history than we page through: the newest page's oldest entry bounds the age.
             match list.last().and_then(|s| s.block_time) {
                 Some(t) if now_time - t >= 7 * 86_400 => b.clear(CheckId::NewToken),
-                _ => b.unknown(CheckId::NewToken, format!("the mint has more than {} signatures; its first one was not reached", list.len())),
+                _ => b.unknown(
+                    CheckId::NewToken,
+                    format!(
+                        "the mint has more than {} signatures; its first one was not reached",
+                        list.len()
+                    ),
+                ),
             }
         }
-        _ => b.unknown(CheckId::NewToken, "the mint's signature history could not be read"),
+        _ => b.unknown(
+            CheckId::NewToken,
+            "the mint's signature history could not be read",
+        ),
     }
 
     let verdict = b.verdict();
@@ -294,8 +491,14 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
         label: verdict.label,
         signals: verdict.signals,
         meta: TokenMeta {
-            name: metadata.as_ref().map(|d| d.name.clone()).unwrap_or_default(),
-            symbol: metadata.as_ref().map(|d| d.symbol.clone()).unwrap_or_default(),
+            name: metadata
+                .as_ref()
+                .map(|d| d.name.clone())
+                .unwrap_or_default(),
+            symbol: metadata
+                .as_ref()
+                .map(|d| d.symbol.clone())
+                .unwrap_or_default(),
             price_usd,
             market_cap_usd: price_usd.map(|p| p * supply_units),
             decimals: Some(f.mint.decimals),
@@ -306,11 +509,22 @@ pub fn analysis(chain: &SolanaChain, f: &SolanaFacts, allow: Option<&AllowlistEn
             creator: None,
             is_proxy: false,
             implementation: None,
-            token_program: Some(if f.mint.token_2022 { "token-2022" } else { "spl-token" }.into()),
+            token_program: Some(
+                if f.mint.token_2022 {
+                    "token-2022"
+                } else {
+                    "spl-token"
+                }
+                .into(),
+            ),
             first_seen_block: oldest.map(|o| o.0),
             buy_tax: None,
             sell_tax: None,
-            transfer_tax: f.mint.transfer_fee.as_ref().map(|f| f.basis_points as f64 / 10_000.0),
+            transfer_tax: f
+                .mint
+                .transfer_fee
+                .as_ref()
+                .map(|f| f.basis_points as f64 / 10_000.0),
         },
         cached_at: now,
         as_of_block: f.slot,

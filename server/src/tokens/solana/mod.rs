@@ -13,7 +13,12 @@ use crate::chains::solana::{Pubkey, SolanaChain};
 use crate::config::AllowlistEntry;
 
 /// Analyse a mint.
-pub async fn analyze(chain: &SolanaChain, mint: Pubkey, allow: Option<&AllowlistEntry>, now: DateTime<Utc>) -> Result<TokenAnalysis, AnalysisError> {
+pub async fn analyze(
+    chain: &SolanaChain,
+    mint: Pubkey,
+    allow: Option<&AllowlistEntry>,
+    now: DateTime<Utc>,
+) -> Result<TokenAnalysis, AnalysisError> {
     let facts = facts::gather(chain, mint).await?;
     Ok(checks::analysis(chain, &facts, allow, now))
 }

@@ -1,0 +1,125 @@
+//! The simulator contracts' interfaces, declared once from their Solidity
+//! (`simulator/TradeSimulator.sol`, `simulator/PrivilegeProbe.sol`), and
+//! their committed runtime code.
+
+use alloy_sol_types::sol;
+
+/// The trade simulator's runtime code, compiled from `simulator/TradeSimulator.sol`.
+pub const SIMULATOR_RUNTIME_HEX: &str = include_str!("simulator/TradeSimulator.runtime.hex");
+/// The privilege probe's runtime code, compiled from `simulator/PrivilegeProbe.sol`.
+pub const PROBE_RUNTIME_HEX: &str = include_str!("simulator/PrivilegeProbe.runtime.hex");
+
+sol! {
+    #![sol(all_derives)]
+
+    /// What to trade and where (see `TradeSimulator.Plan`).
+    struct Plan {
+        address pair;
+        address token;
+        address wrapped;
+        address quote;
+        address pricePair;
+        uint256 feeBps;
+        address recipient;
+        uint256 searchSteps;
+    }
+
+    /// A simulated buy, transfer and sell (see `TradeSimulator.Outcome`).
+    struct Outcome {
+        uint256 amountIn;
+        bool buyOk;
+        bytes buyRevert;
+        uint256 expectedBuy;
+        uint256 received;
+        uint256 buyGas;
+        bool transferOk;
+        bytes transferRevert;
+        uint256 transferSent;
+        uint256 transferReceived;
+        bool sellOk;
+        bytes sellRevert;
+        uint256 sellAmount;
+        uint256 expectedSell;
+        uint256 sellReceived;
+        uint256 sellGas;
+        uint256 maxSellable;
+    }
+
+    /// The trade simulator's entry points.
+    interface ITradeSimulator {
+        function simulate(Plan plan, uint256 amountBps) external returns (Outcome o);
+        function buyIn(Plan plan, uint256 amountBps) external returns (Outcome o);
+        function sellOut(Plan plan) external returns (Outcome o);
+    }
+
+    /// The privilege probe's entry point.
+    interface IPrivilegeProbe {
+        struct Target {
+            Plan plan;
+            address victim;
+            address buyer;
+            uint256 buyBps;
+            uint256 probeGas;
+            uint256 reserveGas;
+        }
+        struct Snapshot {
+            uint256 supply;
+            uint256 victim;
+            uint256 pair;
+            uint256 role;
+            bool ownerOk;
+            address owner;
+        }
+        struct Effect {
+            bool ran;
+            bool ok;
+            bytes revertData;
+            Snapshot after_;
+            bool victimTransferOk;
+            bool victimSellOk;
+            uint256 victimSellExpected;
+            uint256 victimSellReceived;
+            Outcome buyer;
+            bool smallBuyOk;
+            bool smallSellOk;
+        }
+        struct Report {
+            Outcome victimBuy;
+            Snapshot before;
+            Effect baseline;
+            Effect[] effects;
+        }
+        function probe(Target t, bytes[] calls) external returns (Report r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_sol_types::SolCall;
+
+    #[test]
+    fn committed_runtimes_are_hex() {
+        for code in [SIMULATOR_RUNTIME_HEX, PROBE_RUNTIME_HEX] {
+            let code = hex::decode(code.trim().trim_start_matches("0x")).expect("hex");
+            assert!(code.len() > 1000);
+        }
+    }
+
+    #[test]
+    fn the_entry_points_match_the_contracts() {
+        let plan = "(address,address,address,address,address,uint256,address,uint256)";
+        assert_eq!(
+            ITradeSimulator::simulateCall::SIGNATURE,
+            format!("simulate({plan},uint256)")
+        );
+        assert_eq!(
+            ITradeSimulator::sellOutCall::SIGNATURE,
+            format!("sellOut({plan})")
+        );
+        assert_eq!(
+            IPrivilegeProbe::probeCall::SIGNATURE,
+            format!("probe(({plan},address,address,uint256,uint256,uint256),bytes[])")
+        );
+    }
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+// The project's privilege probe. Its runtime code is injected with an
+// eth_call state override at the address of a privileged role (the owner,
+// an admin, the creator…), so the token sees the role as the caller, and at
+// two fresh wallets: a victim that holds tokens and a buyer that trades
+// after each call. For every candidate call it runs, in isolation (a
+// self-call that always reverts), the call as the role, then observes what
+// changed: the supply, the victim's and the pool's balances, owner(),
+// whether the victim can still transfer and sell, and what a fresh buyer's
+// buy, transfer and sell cost. Nothing is sent; no state changes.
+pragma solidity ^0.8.20;
+
+import "./TradeSimulator.sol";
+
+interface IOwnedLike {
+    function owner() external view returns (address);
+    function totalSupply() external view returns (uint256);
+}
+
+contract PrivilegeProbe is TradeSimulator {
+    /// A word in a candidate's call data that stands for the victim's balance
+    /// at the time of the call (known only inside the simulation; a
+    /// thousandth of the supply when the victim could not buy).
+    uint256 constant VICTIM_BALANCE = uint256(keccak256("riskintel victim balance"));
+
+    struct Target {
+        Plan plan;
+        address victim;
+        address buyer;
+        uint256 buyBps;
+        uint256 probeGas;
+        uint256 reserveGas;
+    }
+
+    struct Snapshot {
+        uint256 supply;
+        uint256 victim;
+        uint256 pair;
+        uint256 role;
+        bool ownerOk;
+        address owner;
+    }
+
+    struct Effect {
+        bool ran;
+        bool ok;
+        bytes revertData;
+        Snapshot after_;
+        bool victimTransferOk;
+        bool victimSellOk;
+        uint256 victimSellExpected;
+        uint256 victimSellReceived;
+        Outcome buyer;
+        bool smallBuyOk;
+        bool smallSellOk;
+    }
+
+    struct Report {
+        Outcome victimBuy;
+        Snapshot before;
+        Effect baseline;
+        Effect[] effects;
+    }
+
+    error EffectResult(Effect e);
+
+    /// Buy as the victim, observe, then run every call in `calls` as this
+    /// address (the role), each from the same starting state.
+    function probe(Target memory t, bytes[] memory calls) external returns (Report memory r) {
+        if (t.plan.pair != address(0)) {
+            try TradeSimulator(t.victim).buyIn(t.plan, t.buyBps) returns (Outcome memory o) {
+                r.victimBuy = o;
+            } catch {}
+        }
+        r.before = snapshot(t);
+        r.baseline = runIsolated(t, "");
+        r.effects = new Effect[](calls.length);
+        for (uint256 i = 0; i < calls.length && gasleft() > t.probeGas + t.reserveGas; i++) {
+            r.effects[i] = runIsolated(t, calls[i]);
+        }
+    }
+
+    /// What a holder can still do: transfer a tenth of its balance to a
+    /// fresh address, then sell the rest.
+    function holderCheck(Plan memory plan) external returns (bool transferOk, Outcome memory sell) {
+        uint256 balance = IERC20Like(plan.token).balanceOf(address(this));
+        (transferOk, ) = plan.token.call(abi.encodeCall(IERC20Like.transfer, (plan.recipient, balance / 10)));
+        sell = this.sellOut(plan);
+    }
+
+    function snapshot(Target memory t) internal view returns (Snapshot memory s) {
+        IERC20Like token = IERC20Like(t.plan.token);
+        s.supply = IOwnedLike(t.plan.token).totalSupply();
+        s.victim = token.balanceOf(t.victim);
+        s.pair = token.balanceOf(t.plan.pair);
+        s.role = token.balanceOf(address(this));
+        try IOwnedLike(t.plan.token).owner() returns (address o) {
+            (s.ownerOk, s.owner) = (true, o);
+        } catch {}
+    }
+
+    function runIsolated(Target memory t, bytes memory data) internal returns (Effect memory e) {
+        (, bytes memory out) = address(this).call(abi.encodeCall(this.runOne, (t, data)));
+        if (out.length >= 4 && bytes4(out) == EffectResult.selector) {
+            bytes memory body = new bytes(out.length - 4);
+            for (uint256 i = 0; i < body.length; i++) body[i] = out[i + 4];
+            return abi.decode(body, (Effect));
+        }
+        e.ran = true;
+        e.revertData = out;
+    }
+
+    /// Self-call only; always reverts with its `EffectResult`.
+    function runOne(Target memory t, bytes memory data) external {
+        require(msg.sender == address(this), "self only");
+        Effect memory e;
+        e.ran = true;
+        e.ok = true;
+        if (data.length != 0) {
+            uint256 amount = IERC20Like(t.plan.token).balanceOf(t.victim);
+            if (amount == 0) amount = IOwnedLike(t.plan.token).totalSupply() / 1000;
+            substitute(data, amount);
+            (e.ok, e.revertData) = t.plan.token.call{gas: t.probeGas}(data);
+        }
+        if (e.ok) {
+            e.after_ = snapshot(t);
+            try PrivilegeProbe(t.victim).holderCheck(t.plan) returns (bool transferOk, Outcome memory sell) {
+                (e.victimTransferOk, e.victimSellOk) = (transferOk, sell.sellOk);
+                (e.victimSellExpected, e.victimSellReceived) = (sell.expectedSell, sell.sellReceived);
+            } catch {}
+            if (t.plan.pair != address(0)) observeBuyer(t, e);
+        }
+        revert EffectResult(e);
+    }
+
+    /// A fresh buyer's buy, transfer and sell; when they fail, the same at a hundredth of the size.
+    function observeBuyer(Target memory t, Effect memory e) internal {
+        try TradeSimulator(t.buyer).simulate(t.plan, t.buyBps) returns (Outcome memory o) {
+            e.buyer = o;
+        } catch {}
+        if (!e.buyer.buyOk || !e.buyer.sellOk) {
+            try TradeSimulator(t.buyer).simulate(t.plan, t.buyBps / 100) returns (Outcome memory small) {
+                (e.smallBuyOk, e.smallSellOk) = (small.buyOk, small.sellOk);
+            } catch {}
+        }
+    }
+
+    /// Replace every `VICTIM_BALANCE` argument word with `value`.
+    function substitute(bytes memory data, uint256 value) internal pure {
+        for (uint256 at = 4; at + 32 <= data.length; at += 32) {
+            uint256 word;
+            assembly {
+                word := mload(add(add(data, 32), at))
+            }
+            if (word == VICTIM_BALANCE) {
+                assembly {
+                    mstore(add(add(data, 32), at), value)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,584 @@
+//! Privileged powers, established by effect: every non-standard function
+//! was called as each role (`simulation::probe`); here each call's
+//! observed effect is classified, and each power is weighed by who holds
+//! it. A name is only a label in the evidence.
+
+use alloy_primitives::{Address, Bytes, U256};
+use riskintel_api::{CheckId, Severity, SignalCategory};
+use serde_json::json;
+
+use super::code::CodeFacts;
+use super::facts::{addr, EvmFacts};
+use crate::chains::evm::abi::units;
+use crate::chains::evm::pools::Pair;
+use crate::chains::evm::types::BlockTag;
+use crate::chains::evm::{EvmChain, DEAD};
+use crate::chains::rpc::{Answers, Batch, Slot};
+use crate::config::AllowlistEntry;
+use crate::scoring::{band, pct, Builder};
+use crate::simulation::abi::{IPrivilegeProbe::Effect, Outcome, Plan};
+use crate::simulation::probe::{self, Candidate, Probed, Wallets};
+use crate::simulation::{self, fresh_address};
+
+/// Who holds a role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// One private key.
+    Eoa,
+    /// A contract (a multisig, a timelock, another contract).
+    Contract,
+    /// Anyone at all: a fresh address with no privilege.
+    Anyone,
+}
+
+/// A privileged role and its address.
+#[derive(Clone, Debug)]
+pub struct Role {
+    /// Address.
+    pub address: Address,
+    /// What it is: `owner`, `creator`, `anyone`.
+    pub names: Vec<&'static str>,
+    /// Who holds it.
+    pub control: Control,
+}
+
+impl Role {
+    fn describe(&self) -> String {
+        match self.control {
+            Control::Anyone => "anyone (a fresh address with no privilege)".into(),
+            Control::Eoa => format!(
+                "the {} {} (one private key)",
+                self.names.join(" and "),
+                addr(&self.address)
+            ),
+            Control::Contract => format!(
+                "the {} {} (a contract)",
+                self.names.join(" and "),
+                addr(&self.address)
+            ),
+        }
+    }
+}
+
+/// The probing of a token: roles, calls tried, and each role's outcome.
+#[derive(Clone, Debug)]
+pub struct Probing {
+    /// The roles probed.
+    pub roles: Vec<Role>,
+    /// The calls tried as each role.
+    pub candidates: Vec<Candidate>,
+    /// Per role (same order): what the calls did, or why the probe did not run.
+    pub results: Vec<Result<Probed, String>>,
+}
+
+/// A power a role can exercise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Power {
+    Mint,
+    BurnFromOthers,
+    SeizeBalance,
+    Blacklist,
+    Pause,
+    SetLimits,
+    SetFees,
+    SetFeePerAddress,
+    ReclaimOwnership,
+}
+
+const POWERS: [Power; 9] = [
+    Power::Mint,
+    Power::BurnFromOthers,
+    Power::SeizeBalance,
+    Power::Blacklist,
+    Power::Pause,
+    Power::SetLimits,
+    Power::SetFees,
+    Power::SetFeePerAddress,
+    Power::ReclaimOwnership,
+];
+
+impl Power {
+    fn check(self) -> CheckId {
+        match self {
+            Power::Mint => CheckId::MintCapability,
+            Power::BurnFromOthers => CheckId::BurnFromOthers,
+            Power::SeizeBalance => CheckId::SeizeBalance,
+            Power::Blacklist => CheckId::BlacklistCapability,
+            Power::Pause => CheckId::PauseCapability,
+            Power::SetLimits => CheckId::MaxTxModifiable,
+            Power::SetFees => CheckId::TaxModifiable,
+            Power::SetFeePerAddress => CheckId::TaxModifiablePerAddress,
+            Power::ReclaimOwnership => CheckId::OwnershipReclaimable,
+        }
+    }
+
+    /// Whether observing it needs a fresh wallet able to trade before the call.
+    fn needs_trading(self) -> bool {
+        matches!(
+            self,
+            Power::Blacklist
+                | Power::Pause
+                | Power::SetLimits
+                | Power::SetFees
+                | Power::SetFeePerAddress
+        )
+    }
+
+    /// An allow-listed issuer's power (mint, freeze, pause, blacklist): info.
+    fn issuer_power(self) -> bool {
+        matches!(self, Power::Mint | Power::Blacklist | Power::Pause)
+    }
+
+    /// Title, category, severity and weight when held without delay; the fee reached for fee powers.
+    fn degree(self, fee: f64) -> (&'static str, SignalCategory, Severity, f64) {
+        match self {
+            Power::Mint => (
+                "Supply can be minted",
+                SignalCategory::Contract,
+                Severity::High,
+                band::RISKY,
+            ),
+            Power::BurnFromOthers => (
+                "Holders' tokens can be burned",
+                SignalCategory::Contract,
+                Severity::Critical,
+                band::CRITICAL,
+            ),
+            Power::SeizeBalance => (
+                "Holders' tokens can be taken",
+                SignalCategory::Contract,
+                Severity::Critical,
+                band::CRITICAL,
+            ),
+            Power::Blacklist => (
+                "Addresses can be blocked",
+                SignalCategory::Trading,
+                Severity::High,
+                0.35,
+            ),
+            Power::Pause => (
+                "Trading can be stopped",
+                SignalCategory::Trading,
+                Severity::Medium,
+                band::CAUTION,
+            ),
+            Power::SetLimits => (
+                "Transaction limits can be changed",
+                SignalCategory::Trading,
+                Severity::Medium,
+                0.15,
+            ),
+            Power::SetFees if fee > 0.25 => (
+                "Fees can be raised",
+                SignalCategory::Trading,
+                Severity::High,
+                0.35,
+            ),
+            Power::SetFees if fee >= 0.10 => (
+                "Fees can be raised",
+                SignalCategory::Trading,
+                Severity::Medium,
+                0.15,
+            ),
+            Power::SetFees => (
+                "Fees can be changed",
+                SignalCategory::Trading,
+                Severity::Low,
+                0.05,
+            ),
+            Power::SetFeePerAddress => (
+                "Fees can be set per address",
+                SignalCategory::Trading,
+                Severity::Critical,
+                0.6,
+            ),
+            Power::ReclaimOwnership => (
+                "Ownership can be taken back",
+                SignalCategory::Ownership,
+                Severity::High,
+                0.35,
+            ),
+        }
+    }
+}
+
+/// A tax from an amount expected and one received, where both are known.
+fn tax(expected: U256, received: U256) -> Option<f64> {
+    (!expected.is_zero()).then(|| (1.0 - units(received, 0) / units(expected, 0)).clamp(0.0, 1.0))
+}
+
+/// The buyer's buy, sell and transfer taxes.
+fn taxes(o: &Outcome) -> [Option<f64>; 3] {
+    [
+        o.buyOk.then(|| tax(o.expectedBuy, o.received)).flatten(),
+        o.sellOk
+            .then(|| tax(o.expectedSell, o.sellReceived))
+            .flatten(),
+        o.transferOk
+            .then(|| tax(o.transferSent, o.transferReceived))
+            .flatten(),
+    ]
+}
+
+fn trades(o: &Outcome) -> bool {
+    o.buyOk && o.sellOk && o.transferOk
+}
+
+/// Less than this is rounding, not a change of fee.
+const FEE_STEP: f64 = 0.005;
+
+/// The powers one call showed, compared with the same simulation without it.
+fn classify(
+    probed: &Probed,
+    candidate: &Candidate,
+    e: &Effect,
+    role: Address,
+) -> Vec<(Power, f64)> {
+    let mut found = Vec::new();
+    if !e.ran || !e.ok {
+        return found;
+    }
+    let (before, after, base) = (&probed.before, &e.after_, &probed.baseline);
+    let others_lost = after.victim < before.victim || after.pair < before.pair;
+    if after.supply > before.supply {
+        found.push((Power::Mint, 0.0));
+    }
+    if after.supply < before.supply && others_lost {
+        found.push((Power::BurnFromOthers, 0.0));
+    }
+    if after.supply == before.supply && others_lost {
+        found.push((Power::SeizeBalance, 0.0));
+    }
+    if after.ownerOk && after.owner == role && !(before.ownerOk && before.owner == role) {
+        found.push((Power::ReclaimOwnership, 0.0));
+    }
+    if after.supply != before.supply || others_lost {
+        return found;
+    }
+    let victim_blocked =
+        (base.victimTransferOk && !e.victimTransferOk) || (base.victimSellOk && !e.victimSellOk);
+    let buyer_blocked = trades(&base.buyer) && !trades(&e.buyer);
+    if (victim_blocked && trades(&e.buyer)) || (buyer_blocked && candidate.names_pair) {
+        found.push((Power::Blacklist, 0.0));
+    } else if buyer_blocked {
+        found.push((
+            if e.smallBuyOk && e.smallSellOk {
+                Power::SetLimits
+            } else {
+                Power::Pause
+            },
+            0.0,
+        ));
+    }
+    let raised: Vec<f64> = taxes(&base.buyer)
+        .into_iter()
+        .zip(taxes(&e.buyer))
+        .filter_map(|(was, now)| Some((was?, now?)))
+        .filter(|(was, now)| now - was > FEE_STEP)
+        .map(|(_, now)| now)
+        .collect();
+    if let Some(fee) = raised.into_iter().reduce(f64::max) {
+        found.push((Power::SetFees, fee));
+    } else if base.victimSellOk && e.victimSellOk {
+        let victim = |x: &Effect| tax(x.victimSellExpected, x.victimSellReceived);
+        if let (Some(was), Some(now)) = (victim(base), victim(e)) {
+            if now - was > FEE_STEP {
+                found.push((Power::SetFeePerAddress, now));
+            }
+        }
+    }
+    found
+}
+
+/// One power exercised: by which role, with which call, and the highest fee reached.
+struct Exercised<'a> {
+    role: &'a Role,
+    candidate: &'a Candidate,
+    effect: &'a Effect,
+    before: &'a crate::simulation::abi::IPrivilegeProbe::Snapshot,
+    fee: f64,
+}
+
+/// Record the seven capability checks and the two seizure checks from the probing.
+pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>) {
+    let probing = match &facts.probing {
+        Ok(p) => p,
+        Err(reason) => {
+            for power in POWERS {
+                b.unknown(
+                    power.check(),
+                    format!("privileged functions were not probed: {reason}"),
+                );
+            }
+            return;
+        }
+    };
+    let decimals = facts.decimals.unwrap_or(18);
+    for power in POWERS {
+        let mut best: Option<Exercised> = None;
+        let mut functions: Vec<String> = Vec::new();
+        let mut gaps: Vec<String> = Vec::new();
+        for (role, result) in probing.roles.iter().zip(&probing.results) {
+            let probed = match result {
+                Ok(p) => p,
+                Err(reason) => {
+                    gaps.push(format!("as {}: {reason}", role.names.join("/")));
+                    continue;
+                }
+            };
+            if power.needs_trading() && !trades(&probed.baseline.buyer) {
+                gaps.push("no fresh wallet could buy, transfer and sell before a call, so effects on trading could not be seen".into());
+            }
+            if probed.effects.iter().any(|e| !e.ran) {
+                gaps.push(format!(
+                    "as {}: the probe's gas ran out before every call was tried",
+                    role.names.join("/")
+                ));
+            }
+            for (candidate, effect) in probing.candidates.iter().zip(&probed.effects) {
+                for (p, fee) in classify(probed, candidate, effect, role.address) {
+                    if p != power {
+                        continue;
+                    }
+                    if !functions.contains(&candidate.function) {
+                        functions.push(candidate.function.clone());
+                    }
+                    if best.as_ref().is_none_or(|x| fee > x.fee) {
+                        best = Some(Exercised {
+                            role,
+                            candidate,
+                            effect,
+                            before: &probed.before,
+                            fee,
+                        });
+                    }
+                }
+            }
+        }
+        let Some(found) = best else {
+            match gaps.first() {
+                Some(gap) => b.unknown(power.check(), gap.clone()),
+                None => b.clear(power.check()),
+            }
+            continue;
+        };
+        let (title, category, severity, weight) = power.degree(found.fee);
+        let (after, before) = (&found.effect.after_, found.before);
+        let amount = |v: U256| units(v, decimals);
+        let raw = json!({
+            "functions": functions,
+            "role": addr(&found.role.address),
+            "role_names": found.role.names,
+            "control": format!("{:?}", found.role.control).to_lowercase(),
+            "selector": format!("0x{}", hex::encode(found.candidate.selector)),
+            "calldata": found.candidate.data,
+            "before": {"supply": amount(before.supply), "victim": amount(before.victim), "pool": amount(before.pair), "owner": before.ownerOk.then(|| addr(&before.owner))},
+            "after": {"supply": amount(after.supply), "victim": amount(after.victim), "pool": amount(after.pair), "owner": after.ownerOk.then(|| addr(&after.owner))},
+            "victim_can_transfer": found.effect.victimTransferOk,
+            "victim_can_sell": found.effect.victimSellOk,
+            "fresh_buyer_trades": trades(&found.effect.buyer),
+            "fee_reached": (found.fee > 0.0).then_some(found.fee),
+        });
+        let what = effect_words(power, &found, decimals);
+        let rpc = format!(
+            "eth_call probe({}) with the probe contract at {} by state override",
+            found.candidate.function,
+            addr(&found.role.address)
+        );
+        let detail = format!(
+            "Calling {} as {} {what}.",
+            found.candidate.function,
+            found.role.describe()
+        );
+        match allow {
+            Some(entry) if power.issuer_power() => b.detected(
+                power.check(),
+                category,
+                Severity::Info,
+                0.0,
+                title,
+                format!(
+                    "{detail} {} is an allow-listed issuer: {}.",
+                    entry.issuer, entry.reason
+                ),
+                &rpc,
+                raw,
+            ),
+            _ => b.detected(
+                power.check(),
+                category,
+                severity,
+                weight,
+                title,
+                detail,
+                &rpc,
+                raw,
+            ),
+        }
+    }
+}
+
+fn effect_words(power: Power, found: &Exercised, decimals: u8) -> String {
+    let (after, before) = (&found.effect.after_, found.before);
+    let amount = |v: U256| format!("{:.4}", units(v, decimals));
+    match power {
+        Power::Mint => format!(
+            "raised the total supply from {} to {}",
+            amount(before.supply),
+            amount(after.supply)
+        ),
+        Power::BurnFromOthers => format!(
+            "burned other holders' tokens: the supply fell from {} to {}",
+            amount(before.supply),
+            amount(after.supply)
+        ),
+        Power::SeizeBalance => format!(
+            "moved other holders' tokens away: a holder went from {} to {}, the pool from {} to {}",
+            amount(before.victim),
+            amount(after.victim),
+            amount(before.pair),
+            amount(after.pair)
+        ),
+        Power::Blacklist if found.candidate.names_pair => {
+            "blocked the pool, so no one could buy or sell".into()
+        }
+        Power::Blacklist => {
+            "stopped a chosen holder from transferring or selling, while others still traded".into()
+        }
+        Power::Pause => "stopped a fresh wallet from buying or selling, even a small amount".into(),
+        Power::SetLimits => {
+            "stopped a fresh wallet's full-size buy or sell while a small one still passed".into()
+        }
+        Power::SetFees => format!("raised a fresh wallet's fee to {}", pct(found.fee)),
+        Power::SetFeePerAddress => format!(
+            "raised one holder's sell fee to {} while others' stayed",
+            pct(found.fee)
+        ),
+        Power::ReclaimOwnership => {
+            format!("made it the owner (owner() became {})", addr(&after.owner))
+        }
+    }
+}
+
+/// Probing sent with the last round, waiting for its answers.
+pub struct PlannedProbing {
+    roles: Vec<(Address, Vec<&'static str>, Option<Slot<Bytes>>, Control)>,
+    candidates: Vec<Candidate>,
+    planned: Vec<probe::Planned>,
+}
+
+/// The roles of a token: its active owner (`is_contract` from its code),
+/// its creator, and anyone; one entry per address.
+fn roles(
+    owner: Option<(Address, Option<bool>)>,
+    creator: Option<Address>,
+    anyone: Address,
+) -> Vec<(Address, Vec<&'static str>, Option<bool>)> {
+    let mut list: Vec<(Address, Vec<&'static str>, Option<bool>)> = Vec::new();
+    if let Some((address, is_contract)) = owner {
+        list.push((address, vec!["owner"], is_contract));
+    }
+    match (creator, list.first_mut()) {
+        (Some(c), Some(owner)) if owner.0 == c => owner.1.push("creator"),
+        (Some(c), _) if !c.is_zero() && c != DEAD => list.push((c, vec!["creator"], None)),
+        _ => {}
+    }
+    list.push((anyone, vec!["anyone"], Some(false)));
+    list
+}
+
+/// Add to `batch` the probing of every non-standard function of `code` as
+/// each role, on `pool` (the deepest the simulator can trade in; None when
+/// there is none, so only supply and balances are observed).
+#[allow(clippy::too_many_arguments)]
+pub fn plan(
+    chain: &EvmChain,
+    token: Address,
+    block: u64,
+    code: &CodeFacts,
+    pool: Option<&Pair>,
+    price_pairs: &[Pair],
+    owner: Option<(Address, Option<bool>)>,
+    creator: Option<Address>,
+    batch: &mut Batch,
+) -> PlannedProbing {
+    let pair = pool.map_or(Address::ZERO, |p| p.address);
+    let fresh = |role: &str| fresh_address(token, pair, block, role);
+    let wallets = Wallets {
+        victim: fresh("victim"),
+        buyer: fresh("buyer"),
+        fresh: fresh("fresh holder"),
+        caller: fresh("probe caller"),
+    };
+    let trade = pool
+        .and_then(|p| simulation::trade_plan(chain, token, p, price_pairs, block))
+        .unwrap_or(Plan {
+            pair: Address::ZERO,
+            token,
+            wrapped: chain.wrapped.address,
+            quote: Address::ZERO,
+            pricePair: Address::ZERO,
+            feeBps: U256::ZERO,
+            recipient: fresh("recipient"),
+            searchSteps: U256::ZERO,
+        });
+    let functions: Vec<_> = code
+        .functions
+        .iter()
+        .filter(|f| f.probed())
+        .map(|f| (f.selector, f.arguments.clone(), f.describe()))
+        .collect();
+    let candidates = probe::candidates(&functions, &wallets, trade.pair);
+    let mut listed = Vec::new();
+    let mut planned = Vec::new();
+    for (address, names, is_contract) in roles(owner, creator, fresh("anyone")) {
+        let code_slot = is_contract
+            .is_none()
+            .then(|| batch.call::<Bytes>("eth_getCode", json!([address, BlockTag::Number(block)])));
+        let control = if names == ["anyone"] {
+            Control::Anyone
+        } else if is_contract == Some(true) {
+            Control::Contract
+        } else {
+            Control::Eoa
+        };
+        planned.push(probe::plan(
+            &trade,
+            address,
+            &candidates,
+            &wallets,
+            block,
+            batch,
+        ));
+        listed.push((address, names, code_slot, control));
+    }
+    PlannedProbing {
+        roles: listed,
+        candidates,
+        planned,
+    }
+}
+
+impl PlannedProbing {
+    /// The probing's outcome from the round's answers.
+    pub fn take(self, answers: &mut Answers) -> Probing {
+        let mut roles = Vec::new();
+        for (address, names, code_slot, control) in self.roles {
+            let control = match code_slot.map(|slot| answers.take(slot)) {
+                Some(Ok(code)) if !code.is_empty() => Control::Contract,
+                _ => control,
+            };
+            roles.push(Role {
+                address,
+                names,
+                control,
+            });
+        }
+        let results = self.planned.into_iter().map(|p| p.take(answers)).collect();
+        Probing {
+            roles,
+            candidates: self.candidates,
+            results,
+        }
+    }
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+// The adversarial corpus: tokens written the way real scams hide their
+// powers (harmless names, private gatekeepers) and real legitimate tokens
+// protect their launch (cooldowns, one sell per block, limits), so the
+// service must judge them by what they do. The owner (deployer) is exempt
+// from trading rules, as in Honeypots.sol.
+pragma solidity ^0.8.20;
+
+import "./Honeypots.sol";
+
+/// An owner-only mint behind a harmless name.
+contract RewardSyncToken is PairAware {
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+
+    function syncRewards(address account, uint256 amount) external onlyOwner {
+        _mint(account, amount);
+    }
+}
+
+/// A function called `mint` that mints nothing (it only logs).
+contract FakeMintToken is PairAware {
+    event MintRequested(address to, uint256 amount);
+
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+
+    function mint(address to, uint256 amount) external onlyOwner {
+        emit MintRequested(to, amount);
+    }
+}
+
+/// A blacklist behind a harmless name: flagged holders cannot move tokens.
+contract OptimizerToken is PairAware {
+    mapping(address => bool) private optimized;
+
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+
+    function optimize(address account, bool on) external onlyOwner {
+        optimized[account] = on;
+    }
+
+    function _transfer(address from, address to, uint256 value) internal override {
+        require(!optimized[from], "optimizing");
+        super._transfer(from, to, value);
+    }
+}
+
+/// A 2 % sell fee the owner can raise to 100 % through a harmless name.
+contract ConfigurableFeeToken is PairAware {
+    uint256 private sellBps = 200;
+
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+
+    function configure(uint256 bps) external onlyOwner {
+        require(bps <= 10000, "bps");
+        sellBps = bps;
+    }
+
+    function _transfer(address from, address to, uint256 value) internal override {
+        if (!exempt(from, to) && to == pair) {
+            uint256 fee = (value * sellBps) / 10000;
+            super._transfer(from, owner, fee);
+            value -= fee;
+        }
+        super._transfer(from, to, value);
+    }
+}
+
+/// The owner can move any holder's tokens to itself ("rescue").
+contract RescueToken is PairAware {
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+
+    function rescue(address from, uint256 amount) external onlyOwner {
+        super._transfer(from, owner, amount);
+    }
+}
+
+/// The owner can burn any holder's tokens ("rebalance").
+contract RebalanceToken is PairAware {
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+
+    function rebalance(address from, uint256 amount) external onlyOwner {
+        balanceOf[from] -= amount;
+        totalSupply -= amount;
+        emit Transfer(from, address(0), amount);
+    }
+}
+
+/// A legitimate anti-bot cooldown: a wallet may sell only `cooldown`
+/// seconds after its last buy.
+contract CooldownToken is PairAware {
+    uint256 public immutable cooldown;
+    mapping(address => uint256) public lastBuy;
+
+    constructor(string memory n, string memory s, uint256 supply, uint256 cooldown_) BaseToken(n, s, 18, supply) {
+        cooldown = cooldown_;
+    }
+
+    function _transfer(address from, address to, uint256 value) internal override {
+        if (!exempt(from, to)) {
+            if (from == pair) lastBuy[to] = block.timestamp;
+            if (to == pair) require(block.timestamp >= lastBuy[from] + cooldown, "Cooldown: wait before selling");
+        }
+        super._transfer(from, to, value);
+    }
+}
+
+/// A legitimate anti-dump rule: one sell per block across all wallets.
+contract OneSellPerBlockToken is PairAware {
+    uint256 public lastSellBlock;
+
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+
+    function _transfer(address from, address to, uint256 value) internal override {
+        if (!exempt(from, to) && to == pair) {
+            require(block.number > lastSellBlock, "one sell per block");
+            lastSellBlock = block.number;
+        }
+        super._transfer(from, to, value);
+    }
+}
+
+/// A legitimate fee token: 3 % of every sell to a fixed treasury; the fee
+/// setter is capped at 5 %, and ownership is renounced after launch.
+contract CappedFeeToken is PairAware {
+    address public immutable treasury;
+    uint256 public feeBps = 300;
+
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {
+        treasury = msg.sender;
+    }
+
+    function setFee(uint256 bps) external onlyOwner {
+        require(bps <= 500, "fee capped at 5%");
+        feeBps = bps;
+    }
+
+    function _transfer(address from, address to, uint256 value) internal override {
+        if (from != treasury && to != treasury && to == pair) {
+            uint256 fee = (value * feeBps) / 10000;
+            super._transfer(from, treasury, fee);
+            value -= fee;
+        }
+        super._transfer(from, to, value);
+    }
+}

@@ -1,0 +1,427 @@
+//! The adversarial corpus: tokens written like real scams and real
+//! legitimate tokens (`rig/contracts/Adversarial.sol`), the truth about
+//! each — proven with real transactions on anvil before the service is
+//! asked — and the band and signals the service must report. One table
+//! serves the conformance test and `cargo xtask detection`.
+
+use alloy_primitives::{Address, U256};
+use anyhow::{ensure, Context as _};
+use serde_json::json;
+
+use crate::rig::{self, e18, holder, Arg, Node, RigChain, DEAD};
+
+/// What a real transaction must show for a corpus token.
+#[derive(Clone, Copy, Debug)]
+pub enum Proof {
+    /// The owner's call raises the total supply.
+    RaisesSupply(&'static str),
+    /// The owner's call leaves the total supply as it was.
+    KeepsSupply(&'static str),
+    /// The owner's call on a holder stops that holder's transfers.
+    BlocksHolder(&'static str),
+    /// The owner's call (with this fee value) takes most of a sell.
+    RaisesSellFee(&'static str, u64),
+    /// The owner's call moves a holder's tokens away; the supply stays.
+    MovesHolderTokens(&'static str),
+    /// The owner's call burns a holder's tokens.
+    BurnsHolderTokens(&'static str),
+    /// A sell right after a buy fails; after this many seconds it passes.
+    SellsAfter(u64),
+    /// Of two sells mined in one block, the second fails.
+    OneSellPerBlock,
+    /// A buy and a sell through the router pass.
+    Trades,
+    /// A sell through the router fails.
+    CannotSell,
+}
+
+/// One corpus token and what the service must say of it.
+#[derive(Clone, Debug)]
+pub struct Truth {
+    /// Rig name.
+    pub name: &'static str,
+    /// Contract in `Adversarial.sol` (empty for tokens of the base scenario).
+    pub contract: &'static str,
+    /// Extra constructor arguments after name, symbol and supply.
+    pub extra: Vec<Arg>,
+    /// Labels accepted (the expected band).
+    pub labels: &'static [&'static str],
+    /// Signals that must be present.
+    pub present: &'static [&'static str],
+    /// Signals that must be absent.
+    pub absent: &'static [&'static str],
+    /// What a real transaction shows.
+    pub proof: Proof,
+    /// Whether ownership is renounced after launch.
+    pub renounce: bool,
+}
+
+/// The corpus: the new adversarial tokens, and the base scenario's tokens
+/// that the same expectations cover.
+pub fn table() -> Vec<Truth> {
+    let t = |name, contract, labels, present, absent, proof| Truth {
+        name,
+        contract,
+        extra: Vec::new(),
+        labels,
+        present,
+        absent,
+        proof,
+        renounce: false,
+    };
+    vec![
+        t(
+            "renamedmint",
+            "RewardSyncToken",
+            &["risky", "critical"],
+            &["mint_capability"],
+            &["honeypot"],
+            Proof::RaisesSupply("syncRewards(address,uint256)"),
+        ),
+        t(
+            "fakemint",
+            "FakeMintToken",
+            &["safe", "caution"],
+            &[],
+            &["mint_capability", "honeypot"],
+            Proof::KeepsSupply("mint(address,uint256)"),
+        ),
+        t(
+            "renamedblock",
+            "OptimizerToken",
+            &["caution", "risky"],
+            &["blacklist_capability"],
+            &["honeypot"],
+            Proof::BlocksHolder("optimize(address,bool)"),
+        ),
+        t(
+            "feesetter",
+            "ConfigurableFeeToken",
+            &["caution", "risky"],
+            &["tax_modifiable"],
+            &["honeypot"],
+            Proof::RaisesSellFee("configure(uint256)", 9_900),
+        ),
+        t(
+            "seizer",
+            "RescueToken",
+            &["critical"],
+            &["seize_balance"],
+            &["honeypot"],
+            Proof::MovesHolderTokens("rescue(address,uint256)"),
+        ),
+        t(
+            "burner",
+            "RebalanceToken",
+            &["critical"],
+            &["burn_from_others"],
+            &["honeypot"],
+            Proof::BurnsHolderTokens("rebalance(address,uint256)"),
+        ),
+        Truth {
+            extra: vec![Arg::Uint(U256::from(60u64))],
+            ..t(
+                "cooldown",
+                "CooldownToken",
+                &["caution"],
+                &["trading_cooldown"],
+                &["honeypot"],
+                Proof::SellsAfter(61),
+            )
+        },
+        t(
+            "onesell",
+            "OneSellPerBlockToken",
+            &["caution"],
+            &["one_sell_per_block"],
+            &["honeypot"],
+            Proof::OneSellPerBlock,
+        ),
+        Truth {
+            renounce: true,
+            ..t(
+                "renouncedfee",
+                "CappedFeeToken",
+                &["safe", "caution"],
+                &[],
+                &["mint_capability", "honeypot"],
+                Proof::Trades,
+            )
+        },
+        t(
+            "plain",
+            "",
+            &["safe"],
+            &[],
+            &["mint_capability", "honeypot", "trading_cooldown"],
+            Proof::Trades,
+        ),
+        t(
+            "renounced",
+            "",
+            &["safe"],
+            &[],
+            &["mint_capability", "honeypot"],
+            Proof::Trades,
+        ),
+        t(
+            "mintable",
+            "",
+            &["risky", "critical"],
+            &["mint_capability"],
+            &["honeypot"],
+            Proof::RaisesSupply("mint(address,uint256)"),
+        ),
+        t(
+            "blacklist",
+            "",
+            &["caution", "risky"],
+            &["blacklist_capability"],
+            &["honeypot"],
+            Proof::BlocksHolder("setBlacklist(address,bool)"),
+        ),
+        t(
+            "fee3",
+            "",
+            &["safe", "caution"],
+            &["sell_tax"],
+            &["honeypot"],
+            Proof::Trades,
+        ),
+        t(
+            "sellrevert",
+            "",
+            &["critical"],
+            &["honeypot"],
+            &["trading_cooldown"],
+            Proof::CannotSell,
+        ),
+        t(
+            "whitelist",
+            "",
+            &["critical"],
+            &["honeypot"],
+            &["trading_cooldown"],
+            Proof::CannotSell,
+        ),
+        t(
+            "tax99",
+            "",
+            &["critical"],
+            &["honeypot"],
+            &["trading_cooldown"],
+            Proof::Trades,
+        ),
+        t(
+            "trap",
+            "",
+            &["critical"],
+            &["honeypot"],
+            &["trading_cooldown"],
+            Proof::CannotSell,
+        ),
+    ]
+}
+
+/// Deploy the adversarial tokens of [`table`] on `chain` as the base
+/// scenario deploys its trade tokens: 40 % in a pool with 10 WETH (LP
+/// burned), 60 % to 30 holders; the owner keeps its powers unless the
+/// token renounces.
+pub fn deploy(chain: &mut RigChain) -> anyhow::Result<()> {
+    let node = Node::new(&chain.url);
+    let deployer = chain.deployer;
+    let dead: Address = DEAD.parse()?;
+    for (i, truth) in table()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, t)| !t.contract.is_empty())
+    {
+        let mut args = vec![
+            Arg::Str(format!("{} token", truth.name)),
+            Arg::Str(truth.name.to_ascii_uppercase()),
+            Arg::Uint(e18(1_000_000)),
+        ];
+        args.extend(truth.extra.iter().cloned());
+        let token = node.deploy(deployer, truth.contract, &args)?;
+        let pair = rig::add_pool(
+            &node,
+            deployer,
+            chain.factory,
+            token,
+            e18(400_000),
+            chain.weth,
+            e18(10),
+            dead,
+        )?;
+        node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
+        for h in 0..30 {
+            node.exec(
+                deployer,
+                token,
+                "transfer(address,uint256)",
+                &[
+                    Arg::Addr(holder(40_000 + 100 * i as u64 + h)),
+                    Arg::Uint(e18(20_000)),
+                ],
+            )?;
+        }
+        if truth.renounce {
+            node.exec(deployer, token, "renounceOwnership()", &[])?;
+        }
+        chain.tokens.insert(truth.name, token);
+        chain.pairs.insert(truth.name, pair);
+    }
+    Ok(())
+}
+
+/// Prove every truth of the table with real transactions, on an anvil of
+/// its own (the shared rig's chains must not move under other tests).
+pub fn prove_all() -> anyhow::Result<()> {
+    let node = rig::Anvil::start(31339)?;
+    let mut chain = rig::deploy_scenario(&node.url, 31339, 0)?;
+    deploy(&mut chain)?;
+    table().iter().try_for_each(|truth| verify(&chain, truth))
+}
+
+/// Prove `truth` with real transactions on `chain`, leaving the chain as it was.
+pub fn verify(chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
+    let node = Node::new(&chain.url);
+    let snapshot = node.call("evm_snapshot", json!([]))?;
+    let result =
+        prove(&node, chain, truth).with_context(|| format!("corpus truth of {}", truth.name));
+    node.call("evm_setAutomine", json!([true]))?;
+    node.call("evm_revert", json!([snapshot]))?;
+    result
+}
+
+fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
+    let token = chain.tokens[truth.name];
+    let owner = chain.deployer;
+    let supply = || node.view_word(token, "totalSupply()", &[]);
+    let balance = |a: Address| node.view_word(token, "balanceOf(address)", &[Arg::Addr(a)]);
+    let trader = rig::random_address();
+    node.impersonate(trader)?;
+    rig::buy(node, chain, trader, token, e18(1) / U256::from(10u64))?;
+    let bought = balance(trader)?;
+    ensure!(!bought.is_zero(), "the buy delivered nothing");
+    match truth.proof {
+        Proof::RaisesSupply(signature) | Proof::KeepsSupply(signature) => {
+            let before = supply()?;
+            node.exec(
+                owner,
+                token,
+                signature,
+                &[Arg::Addr(trader), Arg::Uint(e18(1_000))],
+            )?;
+            let raised = supply()? > before;
+            ensure!(
+                raised == matches!(truth.proof, Proof::RaisesSupply(_)),
+                "{signature}: supply {before} → {}",
+                supply()?
+            );
+        }
+        Proof::BlocksHolder(signature) => {
+            node.exec(
+                owner,
+                token,
+                signature,
+                &[Arg::Addr(trader), Arg::Bool(true)],
+            )?;
+            ensure!(node
+                .exec(
+                    trader,
+                    token,
+                    "transfer(address,uint256)",
+                    &[Arg::Addr(rig::random_address()), Arg::Uint(bought)]
+                )
+                .is_err());
+        }
+        Proof::RaisesSellFee(signature, value) => {
+            node.exec(owner, token, signature, &[Arg::Uint(U256::from(value))])?;
+            let eth_before = eth_balance(node, trader)?;
+            rig::sell_with_fee(node, chain, trader, token, bought)?;
+            let received = eth_balance(node, trader)?.saturating_sub(eth_before);
+            ensure!(
+                received < e18(1) / U256::from(100u64),
+                "a sell after {signature} still returned {received} wei"
+            );
+        }
+        Proof::MovesHolderTokens(signature) | Proof::BurnsHolderTokens(signature) => {
+            let before = supply()?;
+            node.exec(
+                owner,
+                token,
+                signature,
+                &[Arg::Addr(trader), Arg::Uint(bought)],
+            )?;
+            ensure!(
+                balance(trader)?.is_zero(),
+                "{signature} left the holder's tokens"
+            );
+            let burned = supply()? < before;
+            ensure!(
+                burned == matches!(truth.proof, Proof::BurnsHolderTokens(_)),
+                "{signature}: supply {before} → {}",
+                supply()?
+            );
+        }
+        Proof::SellsAfter(seconds) => {
+            ensure!(
+                rig::sell(node, chain, trader, token, bought).is_err(),
+                "a sell right after the buy passed"
+            );
+            node.call("evm_increaseTime", json!([seconds]))?;
+            node.call("evm_mine", json!([]))?;
+            rig::sell(node, chain, trader, token, bought)?;
+        }
+        Proof::OneSellPerBlock => {
+            let second = rig::random_address();
+            node.impersonate(second)?;
+            rig::buy(node, chain, second, token, e18(1) / U256::from(10u64))?;
+            for seller in [trader, second] {
+                node.exec(
+                    seller,
+                    token,
+                    "approve(address,uint256)",
+                    &[Arg::Addr(chain.router), Arg::Uint(U256::MAX)],
+                )?;
+            }
+            node.call("evm_setAutomine", json!([false]))?;
+            let hashes: Vec<_> = [trader, second]
+                .into_iter()
+                .map(|seller| rig::send_sell(node, chain, seller, token, balance(seller)?))
+                .collect::<anyhow::Result<_>>()?;
+            node.call("evm_mine", json!([]))?;
+            node.call("evm_setAutomine", json!([true]))?;
+            let statuses: Vec<_> = hashes
+                .iter()
+                .map(|h| {
+                    Ok(
+                        node.call("eth_getTransactionReceipt", json!([h]))?["status"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_string(),
+                    )
+                })
+                .collect::<anyhow::Result<_>>()?;
+            ensure!(
+                statuses == ["0x1", "0x0"],
+                "two sells in one block: {statuses:?}"
+            );
+        }
+        Proof::Trades => rig::sell_with_fee(node, chain, trader, token, bought)?,
+        Proof::CannotSell => ensure!(
+            rig::sell_with_fee(node, chain, trader, token, bought).is_err(),
+            "the sell passed"
+        ),
+    }
+    Ok(())
+}
+
+fn eth_balance(node: &Node, account: Address) -> anyhow::Result<U256> {
+    let hex = node.call("eth_getBalance", json!([format!("{account:#x}"), "latest"]))?;
+    Ok(U256::from_str_radix(
+        hex.as_str().context("hex")?.trim_start_matches("0x"),
+        16,
+    )?)
+}

@@ -1,0 +1,92 @@
+//! The adversarial corpus: each token's truth proven with real
+//! transactions, then the service's band and signals through the client.
+
+use std::collections::BTreeSet;
+
+use anyhow::{ensure, Context as _};
+use riskintel_client::types;
+use riskintel_tests::corpus::{self, Truth};
+use riskintel_tests::rig;
+use riskintel_tests::{ok, Backend, TestServer};
+
+fn label_name(label: types::RiskLabel) -> &'static str {
+    match label {
+        types::RiskLabel::Safe => "safe",
+        types::RiskLabel::Caution => "caution",
+        types::RiskLabel::Risky => "risky",
+        types::RiskLabel::Critical => "critical",
+    }
+}
+
+/// What is wrong with `analysis` against `truth`, if anything.
+fn mismatch(truth: &Truth, analysis: &types::TokenAnalysis) -> Option<String> {
+    let ids: BTreeSet<String> = analysis.signals.iter().map(|s| s.id.to_string()).collect();
+    let label = label_name(analysis.label);
+    let missing: Vec<_> = truth
+        .present
+        .iter()
+        .filter(|id| !ids.contains(**id))
+        .collect();
+    let unexpected: Vec<_> = truth
+        .absent
+        .iter()
+        .filter(|id| ids.contains(**id))
+        .collect();
+    (!truth.labels.contains(&label) || !missing.is_empty() || !unexpected.is_empty()).then(|| {
+        format!("{}: {label} {} (want {:?}), missing {missing:?}, unexpected {unexpected:?}, signals {ids:?}", truth.name, analysis.score, truth.labels)
+    })
+}
+
+pub async fn detection_corpus_matches_the_truth(backend: Backend) -> anyhow::Result<()> {
+    let rig = rig::shared()?;
+    let table = corpus::table();
+    tokio::task::spawn_blocking(corpus::prove_all).await??;
+    let server = TestServer::start_on_rig(backend).await?;
+    let client = server.client(&server.owner_key());
+    let mut wrong = Vec::new();
+    for truth in &table {
+        let analysis = ok(client
+            .token_analyze("eth", &rig.a.token(truth.name), None)
+            .await)?
+        .into_inner();
+        wrong.extend(mismatch(truth, &analysis));
+    }
+    ensure!(
+        wrong.is_empty(),
+        "{} of {} corpus tokens judged wrongly:\n{}",
+        wrong.len(),
+        table.len(),
+        wrong.join("\n")
+    );
+
+    // The evidence of a time restriction names the wait.
+    let cooldown = ok(client
+        .token_analyze("eth", &rig.a.token("cooldown"), None)
+        .await)?
+    .into_inner();
+    let signal = cooldown
+        .signals
+        .iter()
+        .find(|s| s.id == types::CheckId::TradingCooldown)
+        .context("trading_cooldown")?;
+    ensure!(
+        signal.evidence.raw["wait_at_most_seconds"] == 3_600,
+        "{:?}",
+        signal.evidence.raw
+    );
+    let horizons = cooldown.simulations[0]
+        .horizons
+        .as_ref()
+        .context("horizons")?;
+    ensure!(
+        horizons
+            .iter()
+            .any(|h| h.horizon == types::Horizon::OneHour && h.ok),
+        "{horizons:?}"
+    );
+    ensure!(horizons
+        .iter()
+        .filter(|h| h.horizon == types::Horizon::NextBlock)
+        .all(|h| !h.ok));
+    server.stop().await
+}
