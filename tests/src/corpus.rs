@@ -54,6 +54,8 @@ pub struct Truth {
     pub proof: Proof,
     /// Whether ownership is renounced after launch.
     pub renounce: bool,
+    /// The sell tax its code takes, where the report compares it.
+    pub sell_tax: Option<f64>,
 }
 
 /// The corpus: the new adversarial tokens, and the base scenario's tokens
@@ -68,8 +70,9 @@ pub fn table() -> Vec<Truth> {
         absent,
         proof,
         renounce: false,
+        sell_tax: None,
     };
-    vec![
+    let mut list = vec![
         t(
             "renamedmint",
             "RewardSyncToken",
@@ -144,7 +147,7 @@ pub fn table() -> Vec<Truth> {
                 "CappedFeeToken",
                 &["safe", "caution"],
                 &[],
-                &["mint_capability", "honeypot"],
+                &["mint_capability", "tax_modifiable", "honeypot"],
                 Proof::Trades,
             )
         },
@@ -220,17 +223,33 @@ pub fn table() -> Vec<Truth> {
             &["trading_cooldown"],
             Proof::CannotSell,
         ),
-    ]
+    ];
+    // The sell taxes their code takes.
+    for (name, tax) in [
+        ("feesetter", 0.02),
+        ("renouncedfee", 0.03),
+        ("plain", 0.0),
+        ("fee3", 0.03),
+        ("tax99", 0.99),
+    ] {
+        if let Some(truth) = list.iter_mut().find(|t| t.name == name) {
+            truth.sell_tax = Some(tax);
+        }
+    }
+    list
 }
 
-/// Deploy the adversarial tokens of [`table`] on `chain` as the base
-/// scenario deploys its trade tokens: 40 % in a pool with 10 WETH (LP
-/// burned), 60 % to 30 holders; the owner keeps its powers unless the
-/// token renounces.
-pub fn deploy(chain: &mut RigChain) -> anyhow::Result<()> {
-    let node = Node::new(&chain.url);
+/// Deploy the adversarial tokens of [`table`] on the base scenario `chain`
+/// (called by `rig::deploy_scenario`) as it deploys its trade tokens: 40 %
+/// in a pool with 10 WETH (LP burned), 60 % to 30 holders; the owner keeps
+/// its powers unless the token renounces. Each token and its pair by name.
+pub fn deploy(
+    node: &Node,
+    chain: &RigChain,
+) -> anyhow::Result<Vec<(&'static str, Address, Address)>> {
     let deployer = chain.deployer;
     let dead: Address = DEAD.parse()?;
+    let mut deployed = Vec::new();
     for (i, truth) in table()
         .into_iter()
         .enumerate()
@@ -244,7 +263,7 @@ pub fn deploy(chain: &mut RigChain) -> anyhow::Result<()> {
         args.extend(truth.extra.iter().cloned());
         let token = node.deploy(deployer, truth.contract, &args)?;
         let pair = rig::add_pool(
-            &node,
+            node,
             deployer,
             chain.factory,
             token,
@@ -268,18 +287,16 @@ pub fn deploy(chain: &mut RigChain) -> anyhow::Result<()> {
         if truth.renounce {
             node.exec(deployer, token, "renounceOwnership()", &[])?;
         }
-        chain.tokens.insert(truth.name, token);
-        chain.pairs.insert(truth.name, pair);
+        deployed.push((truth.name, token, pair));
     }
-    Ok(())
+    Ok(deployed)
 }
 
 /// Prove every truth of the table with real transactions, on an anvil of
 /// its own (the shared rig's chains must not move under other tests).
 pub fn prove_all() -> anyhow::Result<()> {
     let node = rig::Anvil::start(31339)?;
-    let mut chain = rig::deploy_scenario(&node.url, 31339, 0)?;
-    deploy(&mut chain)?;
+    let chain = rig::deploy_scenario(&node.url, 31339, 0)?;
     table().iter().try_for_each(|truth| verify(&chain, truth))
 }
 

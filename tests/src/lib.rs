@@ -18,6 +18,7 @@ use riskintel_server::store::Store;
 pub mod corpus;
 pub mod db;
 pub mod jsonrpc;
+pub mod latency;
 pub mod rig;
 pub mod solana_node;
 

@@ -722,6 +722,12 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     let old_style = node.deploy(deployer, "Bytes32Token", &[u(1_000_000)])?;
     tokens.insert("bytes32", old_style);
 
+    // The adversarial corpus (see `corpus`).
+    for (name, token, pair) in crate::corpus::deploy(&node, &base)? {
+        tokens.insert(name, token);
+        pairs.insert(name, pair);
+    }
+
     // Everything above is a month old; what follows is new.
     node.call("evm_increaseTime", json!([30 * 86_400]))?;
     node.call("evm_mine", json!([]))?;
@@ -862,8 +868,7 @@ pub fn shared() -> anyhow::Result<&'static Rig> {
         std::thread::spawn(|| -> anyhow::Result<Rig> {
             let a_node = Anvil::start(31337)?;
             let b_node = Anvil::start(31338)?;
-            let mut a = deploy_scenario(&a_node.url, 31337, 0)?;
-            crate::corpus::deploy(&mut a)?;
+            let a = deploy_scenario(&a_node.url, 31337, 0)?;
             let b = deploy_scenario(&b_node.url, 31338, 3)?;
             processes()
                 .lock()

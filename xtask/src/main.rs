@@ -6,6 +6,7 @@
 //! - `rig`: set up the test rig (anvil, Uniswap V2 artifacts, solcjs; compile the test contracts).
 //! - `test`: the whole test suite, with what it needs (PostgreSQL, the validator, the rig).
 //! - `bench`: load numbers for health and billing status (needs `wrk`).
+//! - `detection`: the adversarial corpus report (confusion table, honeypot precision and recall, tax error, round trips).
 
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::{Path, PathBuf};
@@ -34,6 +35,18 @@ enum Task {
         /// Extra arguments for `cargo test`.
         #[arg(trailing_var_arg = true)]
         args: Vec<String>,
+    },
+    /// The detection report: the adversarial corpus, proven on anvil, then
+    /// analysed; confusion table, honeypot precision and recall, tax error,
+    /// round trips and wall time per token.
+    Detection {
+        /// Latency added to every upstream request (ms).
+        #[arg(long, default_value_t = 20)]
+        latency_ms: u64,
+        /// Fail on any wrong band, missing or unexpected signal, honeypot
+        /// error, tax error over 1 pp, or more than 4 round trips.
+        #[arg(long)]
+        check: bool,
     },
     /// Benchmarks: requests per second of health and billing status (release
     /// build, wrk), then token analysis on the rig (round trips, shared
@@ -90,6 +103,34 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Task::Openapi(OpenapiTask::Validate) => openapi_validate(),
         Task::Rig => rig(),
         Task::Test { args } => test(&args),
+        Task::Detection { latency_ms, check } => {
+            rig()?;
+            let mut args = vec![
+                "run".to_string(),
+                "--release".into(),
+                "--quiet".into(),
+                "--package".into(),
+                "riskintel-tests".into(),
+            ];
+            args.extend([
+                "--bin".into(),
+                "detection".into(),
+                "--".into(),
+                "--latency-ms".into(),
+                latency_ms.to_string(),
+            ]);
+            if check {
+                args.push("--check".into());
+            }
+            let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .current_dir(root())
+                .args(&args)
+                .status()?;
+            if !status.success() {
+                bail!("the detection report failed");
+            }
+            Ok(())
+        }
         Task::Bench {
             seconds,
             connections,

@@ -14,87 +14,8 @@ use anyhow::Context as _;
 use riskintel_server::clock::SystemClock;
 use riskintel_server::config::Config;
 use riskintel_server::logging::{self, LogSink};
+use riskintel_tests::latency::{latency_proxy, LatencyProxy};
 use riskintel_tests::rig::{self, RigChain};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-/// A loopback HTTP proxy that waits `delay` before forwarding each request.
-struct LatencyProxy {
-    url: String,
-    requests: Arc<AtomicU64>,
-}
-
-async fn latency_proxy(target: String, delay: Duration) -> anyhow::Result<LatencyProxy> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let url = format!("http://{}", listener.local_addr()?);
-    let requests = Arc::new(AtomicU64::new(0));
-    let counter = requests.clone();
-    let http = reqwest::Client::new();
-    tokio::spawn(async move {
-        while let Ok((socket, _)) = listener.accept().await {
-            let (http, target, counter) = (http.clone(), target.clone(), counter.clone());
-            tokio::spawn(async move {
-                let _ = serve_connection(socket, http, target, counter, delay).await;
-            });
-        }
-    });
-    Ok(LatencyProxy { url, requests })
-}
-
-async fn serve_connection(
-    mut socket: tokio::net::TcpStream,
-    http: reqwest::Client,
-    target: String,
-    counter: Arc<AtomicU64>,
-    delay: Duration,
-) -> anyhow::Result<()> {
-    let mut buffer = Vec::new();
-    loop {
-        // Read one request: headers, then content-length bytes of body.
-        let header_end = loop {
-            if let Some(i) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
-                break i + 4;
-            }
-            let mut chunk = [0u8; 8192];
-            let n = socket.read(&mut chunk).await?;
-            if n == 0 {
-                return Ok(());
-            }
-            buffer.extend_from_slice(&chunk[..n]);
-        };
-        let head = String::from_utf8_lossy(&buffer[..header_end]).to_ascii_lowercase();
-        let length: usize = head
-            .lines()
-            .find_map(|l| l.strip_prefix("content-length:"))
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(0);
-        while buffer.len() < header_end + length {
-            let mut chunk = [0u8; 8192];
-            let n = socket.read(&mut chunk).await?;
-            if n == 0 {
-                return Ok(());
-            }
-            buffer.extend_from_slice(&chunk[..n]);
-        }
-        let body = buffer[header_end..header_end + length].to_vec();
-        buffer.drain(..header_end + length);
-        counter.fetch_add(1, Ordering::Relaxed);
-        tokio::time::sleep(delay).await;
-        let answer = http
-            .post(&target)
-            .header("content-type", "application/json")
-            .body(body)
-            .send()
-            .await?
-            .bytes()
-            .await?;
-        let reply = format!(
-            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
-            answer.len()
-        );
-        socket.write_all(reply.as_bytes()).await?;
-        socket.write_all(&answer).await?;
-    }
-}
 
 async fn start_server(
     chain: &RigChain,
@@ -210,6 +131,7 @@ async fn main() -> anyhow::Result<()> {
         for delay in [0u64, 20] {
             let mut walls = Vec::new();
             let mut requests = 0;
+            let mut round_trips = 0;
             for run in 0..5 {
                 let proxy = latency_proxy(anvil.url.clone(), Duration::from_millis(delay)).await?;
                 let name = format!("cold-{simulate_trades}-{delay}-{run}");
@@ -220,13 +142,14 @@ async fn main() -> anyhow::Result<()> {
                 analyze(&http, &base, &key, &token).await?;
                 walls.push(started.elapsed().as_secs_f64() * 1000.0);
                 requests = proxy.requests.load(Ordering::Relaxed);
+                round_trips = proxy.round_trips();
                 server.close().await?;
             }
             walls.sort_by(f64::total_cmp);
             let median = walls[walls.len() / 2];
             medians.insert((simulate_trades, delay), median);
             println!(
-                "cold analysis, simulation {}, +{delay} ms per upstream request: {median:.1} ms wall (median of 5), {requests} upstream HTTP requests",
+                "cold analysis, simulation {}, +{delay} ms per upstream request: {median:.1} ms wall (median of 5), {requests} upstream HTTP requests, {round_trips} sequential round trips",
                 if simulate_trades { "on " } else { "off" }
             );
         }
