@@ -33,6 +33,8 @@ pub enum Proof {
     Trades,
     /// A sell through the router fails.
     CannotSell,
+    /// A fresh wallet's buy fails while the owner's passes.
+    OnlyOwnerBuys,
 }
 
 /// One corpus token and what the service must say of it.
@@ -223,6 +225,14 @@ pub fn table() -> Vec<Truth> {
             &["trading_cooldown"],
             Proof::CannotSell,
         ),
+        t(
+            "gated",
+            "",
+            &["risky"],
+            &["trading_not_enabled"],
+            &["cannot_buy", "honeypot"],
+            Proof::OnlyOwnerBuys,
+        ),
     ];
     // The sell taxes their code takes.
     for (name, tax) in [
@@ -318,6 +328,13 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
     let balance = |a: Address| node.view_word(token, "balanceOf(address)", &[Arg::Addr(a)]);
     let trader = rig::random_address();
     node.impersonate(trader)?;
+    if let Proof::OnlyOwnerBuys = truth.proof {
+        ensure!(
+            rig::buy(node, chain, trader, token, e18(1) / U256::from(10u64)).is_err(),
+            "a fresh wallet bought"
+        );
+        return rig::buy(node, chain, owner, token, e18(1) / U256::from(10u64));
+    }
     rig::buy(node, chain, trader, token, e18(1) / U256::from(10u64))?;
     let bought = balance(trader)?;
     ensure!(!bought.is_zero(), "the buy delivered nothing");
@@ -427,6 +444,7 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
             );
         }
         Proof::Trades => rig::sell_with_fee(node, chain, trader, token, bought)?,
+        Proof::OnlyOwnerBuys => unreachable!("proven before the buy"),
         Proof::CannotSell => ensure!(
             rig::sell_with_fee(node, chain, trader, token, bought).is_err(),
             "the sell passed"

@@ -95,6 +95,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     detection_corpus_matches_the_truth,
     simulation_never_changes_chain_state,
     simulation_not_run_is_reported_not_passed,
+    simulation_without_later_blocks_stays_conservative,
     simulator_bytecode_matches_its_source,
     wallet_exposure_approvals_and_revocation,
     wallet_fresh_wallet_is_safe_with_honest_coverage,

@@ -77,8 +77,10 @@ check_ids! {
     NewToken = "new_token",
     /// EVM, by trade simulation: a holder cannot sell.
     Honeypot = "honeypot",
-    /// EVM, by trade simulation: buying fails.
+    /// EVM, by trade simulation: buying fails for everyone, privileged roles included (where they could be tried).
     CannotBuy = "cannot_buy",
+    /// EVM, by trade simulation and probing: buying fails for a fresh wallet while a privileged role buys and sells.
+    TradingNotEnabled = "trading_not_enabled",
     /// EVM, by trade simulation: a share of every buy is taken as a fee.
     BuyTax = "buy_tax",
     /// EVM, by trade simulation: a share of every sell is taken as a fee.

@@ -34,6 +34,7 @@ pub fn meaning(id: CheckId) -> &'static str {
         CheckId::OwnerBalanceHigh => "The owner holds enough tokens to crash the price by selling.",
         CheckId::NewToken => "The token is very young; most scams happen in the first hours and days.",
         CheckId::Honeypot => "You can buy but you cannot sell: a simulated sale failed or returned almost nothing, so money put in cannot come out.",
+        CheckId::TradingNotEnabled => "Only privileged wallets can trade until the owner opens trading; if you hold tokens, you cannot sell until the owner decides, and may never be able to.",
         CheckId::CannotBuy => "A simulated purchase failed; trading may not be open yet, or buyers are blocked. Whether it can be sold could not be tested.",
         CheckId::BuyTax => "A share of every purchase is taken as a fee, so you receive fewer tokens than the price suggests; the severity grows with the fee.",
         CheckId::SellTax => "A share of every sale is taken as a fee, so selling returns less than the price suggests; the severity grows with the fee.",

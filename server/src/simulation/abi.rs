@@ -86,6 +86,7 @@ sol! {
         struct Report {
             Outcome victimBuy;
             Snapshot before;
+            Outcome roleTrade;
             Effect baseline;
             Effect[] effects;
         }

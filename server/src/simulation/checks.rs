@@ -10,8 +10,9 @@ use serde_json::json;
 use crate::scoring::{band, pct, tax_degree, Builder};
 
 /// Every trading check, for recording them as unknown when no simulation ran.
-pub const TRADING_CHECKS: [CheckId; 9] = [
+pub const TRADING_CHECKS: [CheckId; 10] = [
     CheckId::CannotBuy,
+    CheckId::TradingNotEnabled,
     CheckId::Honeypot,
     CheckId::TradingCooldown,
     CheckId::OneSellPerBlock,
@@ -27,8 +28,19 @@ const TAX_FLOOR: f64 = 0.005;
 /// A sell returning less than this share of its value is a honeypot.
 const HONEYPOT_SELL_TAX: f64 = 0.9;
 
-/// Record the trading checks from the simulation of the deepest simulated pool.
-pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
+/// Whether a privileged role could buy, for when a fresh wallet could not.
+pub enum PrivilegedBuy {
+    /// This role (described) bought and sold.
+    Passed(String),
+    /// Every privileged role's buy failed too (or there is none).
+    Failed,
+    /// The roles could not be tried, and why.
+    Unknown(String),
+}
+
+/// Record the trading checks from the simulation of the deepest simulated
+/// pool; `privileged` tells whether the roles could buy where a fresh wallet could not.
+pub fn assess(b: &mut Builder, sim: &TradeSimulation, privileged: &PrivilegedBuy) {
     let rpc = format!(
         "eth_call simulate() with a state override at {} on pool {} ({})",
         sim.simulator, sim.pool, sim.dex
@@ -39,19 +51,47 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
     };
     if !sim.buy.ok {
         let reason = sim.buy.revert_reason.clone().unwrap_or_default();
-        b.detected(
-            CheckId::CannotBuy,
-            SignalCategory::Trading,
-            Severity::High,
-            0.4,
-            "Buying fails",
-            format!("A simulated buy of {} {} reverted ({reason}); trading may not be enabled, or buyers are blocked.", sim.buy.amount_in.unwrap_or_default(), sim.quote_symbol),
-            &rpc,
-            json!({"buy": step_raw(&sim.buy)}),
+        let amount = format!(
+            "{} {}",
+            sim.buy.amount_in.unwrap_or_default(),
+            sim.quote_symbol
         );
+        match privileged {
+            PrivilegedBuy::Passed(who) => {
+                b.detected(
+                    CheckId::TradingNotEnabled,
+                    SignalCategory::Trading,
+                    Severity::High,
+                    band::RISKY,
+                    "Trading not enabled",
+                    format!("A fresh wallet's buy of {amount} reverted ({reason}), but {who} bought and sold: only privileged wallets trade until the owner opens trading."),
+                    &rpc,
+                    json!({"buy": step_raw(&sim.buy), "privileged_buyer": who}),
+                );
+                b.clear(CheckId::CannotBuy);
+            }
+            PrivilegedBuy::Failed | PrivilegedBuy::Unknown(_) => {
+                b.detected(
+                    CheckId::CannotBuy,
+                    SignalCategory::Trading,
+                    Severity::High,
+                    0.4,
+                    "Buying fails",
+                    format!("A simulated buy of {amount} reverted ({reason}); trading may not be enabled, or buyers are blocked."),
+                    &rpc,
+                    json!({"buy": step_raw(&sim.buy)}),
+                );
+                match privileged {
+                    PrivilegedBuy::Unknown(why) => {
+                        b.unknown(CheckId::TradingNotEnabled, why.clone())
+                    }
+                    _ => b.clear(CheckId::TradingNotEnabled),
+                }
+            }
+        }
         for id in TRADING_CHECKS
             .into_iter()
-            .filter(|id| *id != CheckId::CannotBuy)
+            .filter(|id| ![CheckId::CannotBuy, CheckId::TradingNotEnabled].contains(id))
         {
             b.unknown(
                 id,
@@ -60,6 +100,7 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation) {
         }
         return;
     }
+    b.clear(CheckId::TradingNotEnabled);
     b.clear(CheckId::CannotBuy);
     match sim.buy.tax {
         Some(tax) if tax > TAX_FLOOR => {

@@ -10,7 +10,7 @@ use alloy_primitives::{keccak256, Address, Bytes, B256, I256, U256};
 use alloy_sol_types::SolCall;
 use serde_json::{json, Map, Value};
 
-use super::abi::{IPrivilegeProbe, Plan, PROBE_RUNTIME_HEX};
+use super::abi::{IPrivilegeProbe, Outcome, Plan, PROBE_RUNTIME_HEX};
 use crate::chains::evm::types::BlockTag;
 use crate::chains::rpc::{Answers, Batch, Slot};
 
@@ -200,6 +200,8 @@ pub struct Probed {
     pub role: Address,
     /// State after the victim's buy, before any call.
     pub before: IPrivilegeProbe::Snapshot,
+    /// The role's own buy, transfer and sell (empty when there is no pool).
+    pub role_trade: Outcome,
     /// The observations with no call made.
     pub baseline: IPrivilegeProbe::Effect,
     /// Each candidate's effect, in the candidates' order (`ran` false when the gas ran out first).
@@ -228,8 +230,7 @@ pub fn plan(
     let code = PROBE_RUNTIME_HEX.trim();
     let funds = format!("{:#x}", U256::from(10).pow(U256::from(30)));
     let mut overrides = Map::new();
-    overrides.insert(format!("{role:#x}"), json!({"code": code}));
-    for wallet in [wallets.victim, wallets.buyer] {
+    for wallet in [role, wallets.victim, wallets.buyer] {
         overrides.insert(
             format!("{wallet:#x}"),
             json!({"code": code, "balance": funds}),
@@ -282,6 +283,7 @@ impl Planned {
                     probed = Some(Probed {
                         role: self.role,
                         before: report.before,
+                        role_trade: report.roleTrade,
                         baseline: report.baseline,
                         effects: report.effects,
                     })

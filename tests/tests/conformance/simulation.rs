@@ -111,9 +111,16 @@ pub async fn simulation_finds_honeypots_and_taxes(backend: Backend) -> anyhow::R
     ensure!(maxsell.label == RiskLabel::Critical, "{:?}", maxsell.label);
 
     let gated = analyse("gated").await?;
+    // Buys fail for a fresh wallet while the owner trades: trading is not enabled (risky on its own).
     ensure!(
-        ids(&gated).contains("cannot_buy") && !ids(&gated).contains("honeypot"),
+        ids(&gated).contains("trading_not_enabled") && !ids(&gated).contains("cannot_buy"),
         "{:?}",
+        ids(&gated)
+    );
+    ensure!(
+        !ids(&gated).contains("honeypot") && gated.label == RiskLabel::Risky,
+        "{:?} {:?}",
+        gated.label,
         ids(&gated)
     );
     ensure!(!gated.simulations[0].buy.ok && gated.simulations[0].buy.revert_reason.is_some());
@@ -270,6 +277,18 @@ pub async fn simulation_never_changes_chain_state(backend: Backend) -> anyhow::R
 /// A JSON-RPC proxy that refuses `eth_call` with state overrides, like
 /// nodes that do not support them.
 async fn no_override_node(target: String) -> anyhow::Result<String> {
+    refusing_node(target, |item| {
+        item["method"] == "eth_call" && item["params"].as_array().is_some_and(|p| p.len() > 2)
+    })
+    .await
+}
+
+/// A JSON-RPC proxy that answers the calls `refuse` picks with "invalid
+/// params", as a node without that feature does, and forwards the rest.
+async fn refusing_node(
+    target: String,
+    refuse: fn(&serde_json::Value) -> bool,
+) -> anyhow::Result<String> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let url = format!("http://{}", listener.local_addr()?);
@@ -320,9 +339,7 @@ async fn no_override_node(target: String) -> anyhow::Result<String> {
                         .unwrap_or_else(|| vec![request.clone()]);
                     let mut answers = Vec::new();
                     for item in items {
-                        let overridden = item["method"] == "eth_call"
-                            && item["params"].as_array().is_some_and(|p| p.len() > 2);
-                        let answer = if overridden {
+                        let answer = if refuse(&item) {
                             serde_json::json!({"jsonrpc": "2.0", "id": item["id"], "error": {"code": -32602, "message": "too many arguments, want at most 2"}})
                         } else {
                             match http.post(&target).json(&item).send().await {
@@ -420,4 +437,63 @@ pub async fn simulator_bytecode_matches_its_source(_backend: Backend) -> anyhow:
          run `cargo xtask rig` and copy build/TradeSimulator.json's deployedBytecode there"
     );
     Ok(())
+}
+
+/// A node that cannot simulate later blocks (no `eth_simulateV1`): a sell
+/// that fails now is still a honeypot (critical), with the horizons
+/// unknown and the node's words as the reason; a token that sells now is
+/// not affected.
+pub async fn simulation_without_later_blocks_stays_conservative(
+    backend: Backend,
+) -> anyhow::Result<()> {
+    let rig = rig::shared()?;
+    let mut served = rig.a.clone();
+    served.url =
+        refusing_node(rig.a.url.clone(), |item| item["method"] == "eth_simulateV1").await?;
+    let config = Config {
+        chains: rig::chains_config(&[("eth", &served)]),
+        ..Config::default()
+    };
+    let server = TestServer::start_with(backend, config).await?;
+    let client = server.client(&server.owner_key());
+    let status = |analysis: &types::TokenAnalysis, id: &str| {
+        analysis
+            .coverage
+            .checks
+            .iter()
+            .find(|c| c.id.to_string() == id)
+            .map(|c| (c.status, c.reason.clone().unwrap_or_default()))
+    };
+    for name in ["sellrevert", "cooldown"] {
+        let analysis =
+            ok(client.token_analyze("eth", &rig.a.token(name), None).await)?.into_inner();
+        let honeypot = analysis
+            .signals
+            .iter()
+            .find(|s| s.id == types::CheckId::Honeypot)
+            .context("honeypot")?;
+        ensure!(
+            honeypot.weight == 0.8 && analysis.label == RiskLabel::Critical,
+            "{name}: {honeypot:?}"
+        );
+        let (cooldown, reason) =
+            status(&analysis, "trading_cooldown").context("trading_cooldown")?;
+        ensure!(
+            cooldown == types::CheckStatus::Unknown && reason.contains("eth_simulateV1"),
+            "{name}: {reason}"
+        );
+        ensure!(
+            analysis.simulations[0].horizons.is_none()
+                && analysis.simulations[0].horizons_error.is_some()
+        );
+    }
+    let plain = ok(client
+        .token_analyze("eth", &rig.a.token("plain"), None)
+        .await)?
+    .into_inner();
+    ensure!(status(&plain, "honeypot").is_some_and(|(s, _)| s == types::CheckStatus::Clear));
+    ensure!(
+        status(&plain, "one_sell_per_block").is_some_and(|(s, _)| s == types::CheckStatus::Unknown)
+    );
+    server.stop().await
 }

@@ -58,11 +58,13 @@ contract PrivilegeProbe is TradeSimulator {
     struct Report {
         Outcome victimBuy;
         Snapshot before;
+        Outcome roleTrade;
         Effect baseline;
         Effect[] effects;
     }
 
     error EffectResult(Effect e);
+    error TradeResult(Outcome o);
 
     /// Buy as the victim, observe, then run every call in `calls` as this
     /// address (the role), each from the same starting state.
@@ -73,6 +75,7 @@ contract PrivilegeProbe is TradeSimulator {
             } catch {}
         }
         r.before = snapshot(t);
+        if (t.plan.pair != address(0)) r.roleTrade = isolatedTrade(t);
         r.baseline = runIsolated(t, "");
         r.effects = new Effect[](calls.length);
         for (uint256 i = 0; i < calls.length && gasleft() > t.probeGas + t.reserveGas; i++) {
@@ -101,13 +104,27 @@ contract PrivilegeProbe is TradeSimulator {
 
     function runIsolated(Target memory t, bytes memory data) internal returns (Effect memory e) {
         (, bytes memory out) = address(this).call(abi.encodeCall(this.runOne, (t, data)));
-        if (out.length >= 4 && bytes4(out) == EffectResult.selector) {
-            bytes memory body = new bytes(out.length - 4);
-            for (uint256 i = 0; i < body.length; i++) body[i] = out[i + 4];
-            return abi.decode(body, (Effect));
-        }
+        if (out.length >= 4 && bytes4(out) == EffectResult.selector) return abi.decode(afterSelector(out), (Effect));
         e.ran = true;
         e.revertData = out;
+    }
+
+    /// The role's own buy, transfer and sell, undone: whether the rules that
+    /// stop a fresh wallet let the role through.
+    function isolatedTrade(Target memory t) internal returns (Outcome memory o) {
+        (, bytes memory out) = address(this).call(abi.encodeCall(this.tradeOnce, (t.plan, t.buyBps)));
+        if (out.length >= 4 && bytes4(out) == TradeResult.selector) return abi.decode(afterSelector(out), (Outcome));
+    }
+
+    /// Self-call only; always reverts with its `TradeResult`.
+    function tradeOnce(Plan memory plan, uint256 amountBps) external {
+        require(msg.sender == address(this), "self only");
+        revert TradeResult(this.simulate(plan, amountBps));
+    }
+
+    function afterSelector(bytes memory data) internal pure returns (bytes memory body) {
+        body = new bytes(data.length - 4);
+        for (uint256 i = 0; i < body.length; i++) body[i] = data[i + 4];
     }
 
     /// Self-call only; always reverts with its `EffectResult`.

@@ -40,7 +40,7 @@ pub fn assess(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntry>) 
                 b.unknown(id, reason.clone());
             }
         }
-        Some(sim) => simulation::checks::assess(&mut b, sim),
+        Some(sim) => simulation::checks::assess(&mut b, sim, &powers::privileged_buy(facts)),
     }
     distribution::assess(&mut b, facts, active_owner);
     let supply_units = units(facts.total_supply, facts.decimals.unwrap_or(18));

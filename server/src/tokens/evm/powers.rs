@@ -17,6 +17,7 @@ use crate::chains::rpc::{Answers, Batch, Slot};
 use crate::config::AllowlistEntry;
 use crate::scoring::{band, pct, Builder};
 use crate::simulation::abi::{IPrivilegeProbe::Effect, Outcome, Plan};
+use crate::simulation::checks::PrivilegedBuy;
 use crate::simulation::probe::{self, Candidate, Probed, Wallets};
 use crate::simulation::{self, fresh_address};
 
@@ -458,6 +459,43 @@ fn effect_words(power: Power, found: &Exercised, decimals: u8) -> String {
             format!("made it the owner (owner() became {})", addr(&after.owner))
         }
     }
+}
+
+/// Whether a privileged role (not anyone) bought and sold in its own simulated trade.
+pub fn privileged_buy(facts: &EvmFacts) -> PrivilegedBuy {
+    let probing = match &facts.probing {
+        Ok(p) => p,
+        Err(reason) => {
+            return PrivilegedBuy::Unknown(format!(
+                "the privileged roles could not be tried: {reason}"
+            ))
+        }
+    };
+    let mut gap = None;
+    for (role, result) in probing
+        .roles
+        .iter()
+        .zip(&probing.results)
+        .filter(|(r, _)| r.control != Control::Anyone)
+    {
+        match result {
+            Ok(p)
+                if p.role_trade.buyOk
+                    && !p.role_trade.received.is_zero()
+                    && p.role_trade.sellOk =>
+            {
+                return PrivilegedBuy::Passed(role.describe())
+            }
+            Ok(_) => {}
+            Err(reason) => {
+                gap = Some(format!(
+                    "the {} could not be tried: {reason}",
+                    role.names.join(" and ")
+                ))
+            }
+        }
+    }
+    gap.map_or(PrivilegedBuy::Failed, PrivilegedBuy::Unknown)
 }
 
 /// Probing sent with the last round, waiting for its answers.
