@@ -31,11 +31,31 @@ pub enum Proof {
     OneSellPerBlock,
     /// A buy and a sell through the router pass.
     Trades,
+    /// A buy through the router passes (the token has no `approve`, so the router cannot sell it).
+    Buys,
     /// A sell through the router fails.
     CannotSell,
     /// A fresh wallet's buy fails while the owner's passes.
     OnlyOwnerBuys,
+    /// The deployer's call makes it the owner again.
+    Reclaims(&'static str),
+    /// A holder the owner distributed to cannot transfer; a fresh buyer trades.
+    HoldersFrozen,
 }
+
+/// How a corpus token is set up beyond the standard launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setup {
+    /// Deployed, pooled and distributed by its owner (the deployer).
+    Token,
+    /// Then owned by a timelock with a two-day delay.
+    TimelockedOwner,
+    /// `UpgradeableTokenLogic` behind `TestProxy`, whose admin is a timelock with a two-day delay.
+    TimelockedProxy,
+}
+
+/// The delay of the corpus's timelocks.
+const TIMELOCK_DELAY: u64 = 2 * 86_400;
 
 /// One corpus token and what the service must say of it.
 #[derive(Clone, Debug)]
@@ -56,6 +76,10 @@ pub struct Truth {
     pub proof: Proof,
     /// Whether ownership is renounced after launch.
     pub renounce: bool,
+    /// How it is set up.
+    pub setup: Setup,
+    /// Name and symbol, when not derived from the rig name.
+    pub naming: Option<(&'static str, &'static str)>,
     /// The sell tax its code takes, where the report compares it.
     pub sell_tax: Option<f64>,
 }
@@ -72,6 +96,8 @@ pub fn table() -> Vec<Truth> {
         absent,
         proof,
         renounce: false,
+        setup: Setup::Token,
+        naming: None,
         sell_tax: None,
     };
     let mut list = vec![
@@ -226,6 +252,70 @@ pub fn table() -> Vec<Truth> {
             Proof::CannotSell,
         ),
         t(
+            "holdertrap",
+            "HolderTrapToken",
+            &["risky", "critical"],
+            &["holders_trapped"],
+            &["honeypot"],
+            Proof::HoldersFrozen,
+        ),
+        Truth {
+            setup: Setup::TimelockedOwner,
+            ..t(
+                "timelockowner",
+                "RewardSyncToken",
+                &["caution"],
+                &["mint_capability"],
+                &["honeypot"],
+                Proof::RaisesSupply("syncRewards(address,uint256)"),
+            )
+        },
+        Truth {
+            setup: Setup::TimelockedProxy,
+            ..t(
+                "timelockproxy",
+                "TestProxy",
+                &["caution"],
+                &["upgradeable_proxy"],
+                &["proxy_admin_is_eoa", "honeypot"],
+                Proof::Buys,
+            )
+        },
+        Truth {
+            renounce: true,
+            ..t(
+                "hiddenowner",
+                "HiddenOperatorToken",
+                &["risky", "critical"],
+                &["mint_capability", "hidden_owner"],
+                &["owner_not_renounced", "honeypot"],
+                Proof::RaisesSupply("reward(address,uint256)"),
+            )
+        },
+        Truth {
+            renounce: true,
+            ..t(
+                "reclaim",
+                "RestorableToken",
+                &["caution", "risky"],
+                &["ownership_reclaimable"],
+                &["honeypot"],
+                Proof::Reclaims("restore()"),
+            )
+        },
+        Truth {
+            // The rig's stablecoin is TUSD; here its T is Cyrillic.
+            naming: Some(("Test USD", "\u{0422}USD")),
+            ..t(
+                "lookalike",
+                "LookalikeToken",
+                &["critical"],
+                &["impersonation"],
+                &["honeypot"],
+                Proof::Trades,
+            )
+        },
+        t(
             "gated",
             "",
             &["risky"],
@@ -265,13 +355,34 @@ pub fn deploy(
         .enumerate()
         .filter(|(_, t)| !t.contract.is_empty())
     {
-        let mut args = vec![
-            Arg::Str(format!("{} token", truth.name)),
-            Arg::Str(truth.name.to_ascii_uppercase()),
-            Arg::Uint(e18(1_000_000)),
-        ];
-        args.extend(truth.extra.iter().cloned());
-        let token = node.deploy(deployer, truth.contract, &args)?;
+        let (name, symbol) = match truth.naming {
+            Some((name, symbol)) => (Arg::Str(name.into()), Arg::Str(symbol.into())),
+            None => (
+                Arg::Str(format!("{} token", truth.name)),
+                Arg::Str(truth.name.to_ascii_uppercase()),
+            ),
+        };
+        let token = if truth.setup == Setup::TimelockedProxy {
+            let timelock = node.deploy(
+                deployer,
+                "MiniTimelock",
+                &[Arg::Uint(U256::from(TIMELOCK_DELAY))],
+            )?;
+            let logic = node.deploy(deployer, "UpgradeableTokenLogic", &[])?;
+            let init = rig::calldata(
+                "initialize(string,string,uint256,address)",
+                &[name, symbol, Arg::Uint(e18(1_000_000)), Arg::Addr(deployer)],
+            );
+            node.deploy(
+                deployer,
+                truth.contract,
+                &[Arg::Addr(logic), Arg::Addr(timelock), Arg::Bytes(init)],
+            )?
+        } else {
+            let mut args = vec![name, symbol, Arg::Uint(e18(1_000_000))];
+            args.extend(truth.extra.iter().cloned());
+            node.deploy(deployer, truth.contract, &args)?
+        };
         let pair = rig::add_pool(
             node,
             deployer,
@@ -282,7 +393,9 @@ pub fn deploy(
             e18(10),
             dead,
         )?;
-        node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
+        if truth.setup != Setup::TimelockedProxy {
+            node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
+        }
         for h in 0..30 {
             node.exec(
                 deployer,
@@ -292,6 +405,19 @@ pub fn deploy(
                     Arg::Addr(holder(40_000 + 100 * i as u64 + h)),
                     Arg::Uint(e18(20_000)),
                 ],
+            )?;
+        }
+        if truth.setup == Setup::TimelockedOwner {
+            let timelock = node.deploy(
+                deployer,
+                "MiniTimelock",
+                &[Arg::Uint(U256::from(TIMELOCK_DELAY))],
+            )?;
+            node.exec(
+                deployer,
+                token,
+                "transferOwnership(address)",
+                &[Arg::Addr(timelock)],
             )?;
         }
         if truth.renounce {
@@ -328,6 +454,27 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
     let balance = |a: Address| node.view_word(token, "balanceOf(address)", &[Arg::Addr(a)]);
     let trader = rig::random_address();
     node.impersonate(trader)?;
+    if let Proof::HoldersFrozen = truth.proof {
+        let first = holder(
+            40_000
+                + 100
+                    * table()
+                        .iter()
+                        .position(|t| t.name == truth.name)
+                        .unwrap_or(0) as u64,
+        );
+        node.impersonate(first)?;
+        ensure!(
+            node.exec(
+                first,
+                token,
+                "transfer(address,uint256)",
+                &[Arg::Addr(trader), Arg::Uint(e18(1))]
+            )
+            .is_err(),
+            "a distributed holder moved tokens"
+        );
+    }
     if let Proof::OnlyOwnerBuys = truth.proof {
         ensure!(
             rig::buy(node, chain, trader, token, e18(1) / U256::from(10u64)).is_err(),
@@ -341,8 +488,9 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
     match truth.proof {
         Proof::RaisesSupply(signature) | Proof::KeepsSupply(signature) => {
             let before = supply()?;
-            node.exec(
-                owner,
+            as_owner(
+                node,
+                chain,
                 token,
                 signature,
                 &[Arg::Addr(trader), Arg::Uint(e18(1_000))],
@@ -443,8 +591,18 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
                 "two sells in one block: {statuses:?}"
             );
         }
+        Proof::Buys => {}
         Proof::Trades => rig::sell_with_fee(node, chain, trader, token, bought)?,
         Proof::OnlyOwnerBuys => unreachable!("proven before the buy"),
+        Proof::Reclaims(signature) => {
+            node.exec(owner, token, signature, &[])?;
+            let now = node.view_word(token, "owner()", &[])?;
+            ensure!(
+                Address::from_slice(&now.to_be_bytes::<32>()[12..]) == owner,
+                "{signature} did not make the deployer the owner"
+            );
+        }
+        Proof::HoldersFrozen => rig::sell(node, chain, trader, token, bought)?,
         Proof::CannotSell => ensure!(
             rig::sell_with_fee(node, chain, trader, token, bought).is_err(),
             "the sell passed"
@@ -459,4 +617,28 @@ fn eth_balance(node: &Node, account: Address) -> anyhow::Result<U256> {
         hex.as_str().context("hex")?.trim_start_matches("0x"),
         16,
     )?)
+}
+
+/// Call `signature` on `token` as its owner: the deployer, or through the
+/// timelock that owns it (as if its delay had passed).
+fn as_owner(
+    node: &Node,
+    chain: &RigChain,
+    token: Address,
+    signature: &str,
+    args: &[Arg],
+) -> anyhow::Result<()> {
+    let owner = node.view_word(token, "owner()", &[])?;
+    let owner = Address::from_slice(&owner.to_be_bytes::<32>()[12..]);
+    // Renounced (or the deployer): the deployer, who may still hold a hidden power.
+    if owner == chain.deployer || owner.is_zero() || owner == DEAD.parse::<Address>()? {
+        return node.exec(chain.deployer, token, signature, args);
+    }
+    let data = rig::calldata(signature, args);
+    node.exec(
+        chain.deployer,
+        owner,
+        "execute(address,bytes)",
+        &[Arg::Addr(token), Arg::Bytes(data)],
+    )
 }

@@ -47,6 +47,10 @@ check_ids! {
     MaxTxModifiable = "max_tx_modifiable",
     /// EVM, by probing: a caller other than the owner can make itself the owner.
     OwnershipReclaimable = "ownership_reclaimable",
+    /// EVM, by probing: `owner()` reports no owner, yet another address (the creator) still exercises a power.
+    HiddenOwner = "hidden_owner",
+    /// EVM: the symbol reads as a well-known token's of the same chain, at another address.
+    Impersonation = "impersonation",
     /// EVM: the contract still has an owner.
     OwnerNotRenounced = "owner_not_renounced",
     /// EVM: the code contains SELFDESTRUCT.
@@ -91,6 +95,8 @@ check_ids! {
     TransferTax = "transfer_tax",
     /// EVM, by trade simulation: only part of a position can be sold at once.
     SellLimit = "sell_limit",
+    /// EVM, by replaying small exits from the largest holders: some cannot transfer or sell while a fresh wallet can.
+    HoldersTrapped = "holders_trapped",
     /// EVM, by trade simulation across blocks: a sell fails right after buying but passes later.
     TradingCooldown = "trading_cooldown",
     /// EVM, by trade simulation across blocks: a second sell in the same block fails.

@@ -182,8 +182,14 @@ pub fn coverage(checks: Vec<Check>) -> Coverage {
 }
 
 /// Checks without which no result is labelled `safe`: whether a holder can
-/// sell is the question the label exists to answer.
-const REQUIRED_FOR_SAFE: [CheckId; 1] = [CheckId::Honeypot];
+/// sell, and whether someone can dilute or take what holders hold, are the
+/// questions the label exists to answer.
+const REQUIRED_FOR_SAFE: [CheckId; 4] = [
+    CheckId::Honeypot,
+    CheckId::MintCapability,
+    CheckId::SeizeBalance,
+    CheckId::BurnFromOthers,
+];
 
 /// Label from score and coverage: under 0.6 coverage, or with a check of
 /// [`REQUIRED_FOR_SAFE`] unknown, a result is never `safe`.

@@ -90,7 +90,15 @@ sol! {
             Effect baseline;
             Effect[] effects;
         }
+        struct HolderResult {
+            bool ran;
+            uint256 balance;
+            bool transferOk;
+            bool sellOk;
+            uint256 sellExpected;
+        }
         function probe(Target t, bytes[] calls) external returns (Report r);
+        function replay(Plan plan, uint256 buyBps, address[] holders) external returns (Outcome fresh, HolderResult[] results);
     }
 }
 

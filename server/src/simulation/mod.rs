@@ -9,6 +9,7 @@ pub mod abi;
 pub mod checks;
 pub mod horizons;
 pub mod probe;
+pub mod replay;
 
 use alloy_primitives::{keccak256, Address, Bytes, U256};
 use alloy_sol_types::SolCall;

@@ -143,3 +143,74 @@ contract CappedFeeToken is PairAware {
         super._transfer(from, to, value);
     }
 }
+
+/// Every wallet the owner distributes to before launch is frozen for good;
+/// fresh buyers trade normally, so only real holders find out.
+contract HolderTrapToken is PairAware {
+    mapping(address => bool) private frozen;
+
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+
+    function _transfer(address from, address to, uint256 value) internal override {
+        require(!frozen[from], "frozen");
+        super._transfer(from, to, value);
+        if (from == owner && pair != address(0) && to != pair) frozen[to] = true;
+    }
+}
+
+/// A timelock as OpenZeppelin's TimelockController presents itself
+/// (`getMinDelay`); the rig's proposer runs its calls as if the delay had passed.
+contract MiniTimelock {
+    uint256 private immutable minDelay;
+    address private immutable proposer;
+
+    constructor(uint256 delay_) {
+        minDelay = delay_;
+        proposer = msg.sender;
+    }
+
+    function getMinDelay() external view returns (uint256) {
+        return minDelay;
+    }
+
+    function execute(address target, bytes calldata data) external {
+        require(msg.sender == proposer, "not the proposer");
+        (bool ok, ) = target.call(data);
+        require(ok, "call failed");
+    }
+}
+
+/// Reports no owner (ownership renounced), but a private operator set at
+/// deployment mints at will.
+contract HiddenOperatorToken is PairAware {
+    address private operator;
+
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {
+        operator = msg.sender;
+    }
+
+    function reward(address to, uint256 amount) external {
+        require(msg.sender == operator, "denied");
+        _mint(to, amount);
+    }
+}
+
+/// Ownership renounced, but the deployer can take it back.
+contract RestorableToken is PairAware {
+    address private immutable deployer;
+
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {
+        deployer = msg.sender;
+    }
+
+    function restore() external {
+        require(msg.sender == deployer, "denied");
+        owner = msg.sender;
+    }
+}
+
+/// A plain token that borrows a well-known token's symbol (set by the rig,
+/// with a look-alike letter).
+contract LookalikeToken is PairAware {
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+}

@@ -29,6 +29,15 @@ sol! {
     }
 
     /// EIP-1967 beacons and the `Upgraded` event of upgradeable proxies.
+    /// What tells who controls a contract: OpenZeppelin `TimelockController`
+    /// (`getMinDelay`), Compound's `Timelock` (`delay`), Safe (`getThreshold`, `getOwners`).
+    interface IControl {
+        function getMinDelay() external view returns (uint256);
+        function delay() external view returns (uint256);
+        function getThreshold() external view returns (uint256);
+        function getOwners() external view returns (address[]);
+    }
+
     interface IBeacon {
         function implementation() external view returns (address);
 

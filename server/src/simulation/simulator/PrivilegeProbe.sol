@@ -63,7 +63,17 @@ contract PrivilegeProbe is TradeSimulator {
         Effect[] effects;
     }
 
+    /// One real holder's small exit (see `replay`).
+    struct HolderResult {
+        bool ran;
+        uint256 balance;
+        bool transferOk;
+        bool sellOk;
+        uint256 sellExpected;
+    }
+
     error EffectResult(Effect e);
+    error HolderOutcome(HolderResult h);
     error TradeResult(Outcome o);
 
     /// Buy as the victim, observe, then run every call in `calls` as this
@@ -75,7 +85,7 @@ contract PrivilegeProbe is TradeSimulator {
             } catch {}
         }
         r.before = snapshot(t);
-        if (t.plan.pair != address(0)) r.roleTrade = isolatedTrade(t);
+        if (t.plan.pair != address(0)) r.roleTrade = isolatedTrade(t.plan, t.buyBps);
         r.baseline = runIsolated(t, "");
         r.effects = new Effect[](calls.length);
         for (uint256 i = 0; i < calls.length && gasleft() > t.probeGas + t.reserveGas; i++) {
@@ -109,10 +119,46 @@ contract PrivilegeProbe is TradeSimulator {
         e.revertData = out;
     }
 
-    /// The role's own buy, transfer and sell, undone: whether the rules that
-    /// stop a fresh wallet let the role through.
-    function isolatedTrade(Target memory t) internal returns (Outcome memory o) {
-        (, bytes memory out) = address(this).call(abi.encodeCall(this.tradeOnce, (t.plan, t.buyBps)));
+    /// Replay a small exit (a hundredth of the balance transferred, another
+    /// sold) from each of `holders` (real addresses, this code injected at
+    /// each), every one from the same state; and this address's own trade,
+    /// to tell the holders' fate from the token's rules for everyone.
+    function replay(Plan memory plan, uint256 buyBps, address[] memory holders)
+        external
+        returns (Outcome memory fresh, HolderResult[] memory results)
+    {
+        fresh = isolatedTrade(plan, buyBps);
+        results = new HolderResult[](holders.length);
+        for (uint256 i = 0; i < holders.length; i++) {
+            (, bytes memory out) = address(this).call(abi.encodeCall(this.replayOne, (plan, holders[i])));
+            if (out.length >= 4 && bytes4(out) == HolderOutcome.selector) results[i] = abi.decode(afterSelector(out), (HolderResult));
+        }
+    }
+
+    /// Self-call only; always reverts with its `HolderOutcome`.
+    function replayOne(Plan memory plan, address holder) external {
+        require(msg.sender == address(this), "self only");
+        HolderResult memory h;
+        h.ran = true;
+        h.balance = IERC20Like(plan.token).balanceOf(holder);
+        try PrivilegeProbe(holder).smallExit(plan) returns (bool transferOk, bool sellOk, uint256 expected) {
+            (h.transferOk, h.sellOk, h.sellExpected) = (transferOk, sellOk, expected);
+        } catch {}
+        revert HolderOutcome(h);
+    }
+
+    /// Transfer a hundredth of this address's balance to a fresh address, then sell another hundredth.
+    function smallExit(Plan memory plan) external returns (bool transferOk, bool sellOk, uint256 expected) {
+        uint256 part = IERC20Like(plan.token).balanceOf(address(this)) / 100;
+        (transferOk, ) = plan.token.call(abi.encodeCall(IERC20Like.transfer, (plan.recipient, part)));
+        Probe memory sell = swapIn(plan.pair, plan.token, plan.quote, part, plan.feeBps);
+        (sellOk, expected) = (sell.ok, sell.expected);
+    }
+
+    /// This address's own buy, transfer and sell, undone: whether the rules
+    /// that stop a fresh wallet let it (a role) through.
+    function isolatedTrade(Plan memory plan, uint256 buyBps) internal returns (Outcome memory o) {
+        (, bytes memory out) = address(this).call(abi.encodeCall(this.tradeOnce, (plan, buyBps)));
         if (out.length >= 4 && bytes4(out) == TradeResult.selector) return abi.decode(afterSelector(out), (Outcome));
     }
 

@@ -8,8 +8,8 @@ use riskintel_api::{CheckId, Pool, Severity, SignalCategory, TokenMeta, TradeSim
 use serde_json::json;
 
 use super::facts::{addr, EvmFacts, OwnerFact};
-use super::powers;
 use super::{distribution, liquidity};
+use super::{impersonation, powers};
 use crate::chains::evm::abi::units;
 use crate::config::AllowlistEntry;
 use crate::scoring::{band, Builder, Verdict};
@@ -42,6 +42,7 @@ pub fn assess(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntry>) 
         }
         Some(sim) => simulation::checks::assess(&mut b, sim, &powers::privileged_buy(facts)),
     }
+    simulation::checks::assess_holders(&mut b, &facts.replay, facts.decimals.unwrap_or(18));
     distribution::assess(&mut b, facts, active_owner);
     let supply_units = units(facts.total_supply, facts.decimals.unwrap_or(18));
     let meta = TokenMeta {
@@ -143,6 +144,13 @@ fn assess_contract(
 
     // Privileged powers, by their effect when called as each role.
     powers::assess(b, facts, allow);
+    impersonation::assess(
+        b,
+        token,
+        facts.symbol.as_deref(),
+        &facts.known_tokens,
+        allow.is_some(),
+    );
 
     // Opcodes.
     if code.selfdestruct {
@@ -177,18 +185,38 @@ fn assess_contract(
     // Proxies.
     let proxy_rpc = "eth_getStorageAt(EIP-1967 implementation/admin/beacon slots), eth_getCode";
     if facts.proxy.implementation.is_some() || facts.proxy.beacon.is_some() {
+        let code_at = facts
+            .proxy
+            .implementation
+            .map(|a| addr(&a))
+            .unwrap_or_else(|| "a beacon's implementation".into());
+        // Power times control: an admin contract without a day's delay can replace the code at once.
+        let (severity, weight, who) = match (facts.proxy.admin, facts.proxy.admin_control) {
+            (Some(admin), Some(control)) => {
+                let (severity, weight) = control.cap(Severity::High, band::RISKY);
+                let who = if weight < band::RISKY {
+                    format!(
+                        " by its admin {} {}, so holders have time to leave before an upgrade",
+                        addr(&admin),
+                        control.words()
+                    )
+                } else {
+                    format!(" at once by its admin {} {}", addr(&admin), control.words())
+                };
+                (severity, weight, who)
+            }
+            _ => (Severity::Medium, band::CAUTION, String::new()),
+        };
         b.detected(
             CheckId::UpgradeableProxy,
             SignalCategory::Contract,
-            Severity::Medium,
-            0.2,
+            severity,
+            weight,
             "Upgradeable proxy",
-            format!(
-                "The token is an upgradeable proxy; its code lives at {} and can be replaced.",
-                facts.proxy.implementation.map(|a| addr(&a)).unwrap_or_else(|| "a beacon's implementation".into())
-            ),
+            format!("The token is an upgradeable proxy; its code lives at {code_at} and can be replaced{who}."),
             proxy_rpc,
-            json!({"implementation": facts.proxy.implementation.map(|a| addr(&a)), "admin": facts.proxy.admin.map(|a| addr(&a)), "beacon": facts.proxy.beacon.map(|a| addr(&a))}),
+            json!({"implementation": facts.proxy.implementation.map(|a| addr(&a)), "admin": facts.proxy.admin.map(|a| addr(&a)), "beacon": facts.proxy.beacon.map(|a| addr(&a)),
+                   "admin_control": facts.proxy.admin_control.map(|c| c.raw())}),
         );
     } else {
         b.clear(CheckId::UpgradeableProxy);

@@ -17,9 +17,11 @@ use alloy_primitives::{Address, Bytes, B256, U256};
 use riskintel_api::TradeSimulation;
 use serde_json::json;
 
+use super::behaviour;
 use super::code::{self, CodeFacts};
+use super::control::Control;
 use super::holders::{HolderIndex, IndexError};
-use super::powers::{self, Probing};
+use super::roles::Probing;
 use crate::chains::evm::abi::{string_or_bytes32, units, IBeacon, IUniswapV2Pair, IERC20};
 use crate::chains::evm::multicall::Multicall;
 use crate::chains::evm::pools::{self, PairLookup, PoolReads, PoolState};
@@ -27,6 +29,7 @@ use crate::chains::evm::types::{slot_address, Block, BlockTag};
 use crate::chains::evm::{EvmChain, DEAD};
 use crate::chains::rpc::Batch;
 use crate::simulation;
+use crate::simulation::replay::Replay;
 use crate::tokens::AnalysisError;
 
 const IMPLEMENTATION_SLOT: &str =
@@ -71,6 +74,8 @@ pub struct ProxyFacts {
     pub clone_of: Option<Address>,
     /// Whether the admin has no code (an EOA); None when there is no admin.
     pub admin_is_eoa: Option<bool>,
+    /// Who controls the admin, when it is a contract and could be read.
+    pub admin_control: Option<Control>,
 }
 
 impl ProxyFacts {
@@ -147,6 +152,10 @@ pub struct EvmFacts {
     pub code: CodeFacts,
     /// What calling each non-standard function as each role did, or why it was not probed.
     pub probing: Result<Probing, String>,
+    /// The largest holders' replayed exits, or why they were not replayed.
+    pub replay: Result<Replay, String>,
+    /// The chain's well-known tokens (wrapped native, stablecoins): address and symbol.
+    pub known_tokens: Vec<(Address, String)>,
     /// Trade simulations that ran, one per pool that could be bought into.
     pub simulations: Vec<TradeSimulation>,
     /// Why simulation did not run (on some or all pools).
@@ -159,13 +168,6 @@ impl EvmFacts {
         self.first_transfer_time
             .map(|t| (self.block_time - t).max(0))
     }
-}
-
-/// A pool's quote reserve in USD (0 when its quote is not priced).
-fn depth(pool: &PoolFacts, quote_usd: &HashMap<Address, f64>) -> f64 {
-    let quote = &pool.state.pair.quote;
-    units(pool.state.reserve_quote, quote.decimals)
-        * quote_usd.get(&quote.address).copied().unwrap_or(0.0)
 }
 
 /// A share of a whole, 0..1.
@@ -233,6 +235,7 @@ where
             .and_then(|rest| rest.get(..20))
             .map(Address::from_slice),
         admin_is_eoa: None,
+        admin_control: None,
     };
     if let Some(legacy) = slot_address(answers.take(legacy)?) {
         proxy.implementation.get_or_insert(legacy);
@@ -389,37 +392,28 @@ where
         .map(|b| batch.call::<Block>("eth_getBlockByNumber", json!([BlockTag::Number(b), false])));
     let beacon_code =
         beacon_implementation.map(|i| batch.call::<Bytes>("eth_getCode", json!([i, at])));
-    // Every non-standard function, called as each role (the creator is known from round 2).
+    // Every non-standard function called as each role (the creator is known
+    // from round 2), and the largest holders' exits replayed.
     let code = code::analyse(&logic_code);
-    let mut planned_probing = Some(if !simulate_trades {
-        Err("trade simulation is turned off in this server's configuration".to_string())
-    } else if proxy.beacon.is_some() {
-        Err(
+    let subject = behaviour::Subject {
+        token,
+        block,
+        simulate: simulate_trades,
+        code_gap: proxy.beacon.map(|_| {
             "the code behind a beacon proxy is read last, too late to probe its functions"
-                .to_string(),
-        )
-    } else {
-        let deepest = pools
-            .iter()
-            .filter(|p| {
-                simulation::trade_plan(chain, token, &p.state.pair, &pairs.price, block).is_some()
-            })
-            .max_by(|a, c| depth(a, &quote_usd).total_cmp(&depth(c, &quote_usd)))
-            .map(|p| &p.state.pair);
-        let owner_role = owner_address.map(|o| (o, owner_is_contract));
-        Ok(powers::plan(
-            chain,
-            token,
-            block,
-            &code,
-            deepest,
-            &pairs.price,
-            owner_role,
-            index.creator,
-            &mut batch,
-        ))
-    });
-    let mut probing: Result<Probing, String> = Err("nothing was probed".into());
+                .to_string()
+        }),
+        code: &code,
+        pools: &pools,
+        price_pairs: &pairs.price,
+        quote_usd: &quote_usd,
+        owner: owner_address.map(|o| (o, owner_is_contract)),
+        creator: index.creator,
+        contract_admin: proxy.admin.filter(|_| proxy.admin_is_eoa == Some(false)),
+        holders: &candidates,
+    };
+    let mut planned = Some(behaviour::plan(chain, &subject, &mut batch));
+    let mut behaviour = None;
     let mut top_holders = Vec::new();
     let mut dated_time = None;
     if !batch.is_empty() {
@@ -436,9 +430,7 @@ where
             }
             top_holders.sort_by_key(|h| std::cmp::Reverse(h.balance));
         }
-        if let Some(planned) = planned_probing.take() {
-            probing = planned.map(|p| p.take(&mut answers));
-        }
+        behaviour = planned.take().map(|p| p.take(&mut answers));
         dated_time = dated
             .map(|slot| answers.take(slot))
             .transpose()?
@@ -448,9 +440,10 @@ where
             proxy.implementation = beacon_implementation;
         }
     }
-    if let Some(Err(reason)) = planned_probing {
-        probing = Err(reason);
-    }
+    let behaviour = behaviour
+        .or_else(|| planned.map(behaviour::Planned::unsent))
+        .unwrap_or_else(|| behaviour::Behaviour::not_read("the last round was not sent"));
+    proxy.admin_control = behaviour.admin_control;
     let (first_transfer_time, index_start_time) = if index.complete {
         (dated_time, None)
     } else {
@@ -471,7 +464,12 @@ where
         pools,
         quote_usd,
         code,
-        probing,
+        probing: behaviour.probing,
+        replay: behaviour.replay,
+        known_tokens: std::iter::once(&chain.wrapped)
+            .chain(&chain.stables)
+            .map(|q| (q.address, q.symbol.clone()))
+            .collect(),
         pricing_gap,
         index,
         top_holders,

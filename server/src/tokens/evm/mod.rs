@@ -3,13 +3,17 @@
 //! what privileged roles can do by probing them, and `checks`,
 //! `liquidity` and `distribution` turn facts into checks and signals.
 
+pub mod behaviour;
 pub mod checks;
 pub mod code;
+pub mod control;
 pub mod distribution;
 pub mod facts;
 pub mod holders;
+pub mod impersonation;
 pub mod liquidity;
 pub mod powers;
+pub mod roles;
 
 use chrono::{DateTime, Utc};
 use riskintel_api::TokenAnalysis;

@@ -3,74 +3,19 @@
 //! observed effect is classified, and each power is weighed by who holds
 //! it. A name is only a label in the evidence.
 
-use alloy_primitives::{Address, Bytes, U256};
+use alloy_primitives::{Address, U256};
 use riskintel_api::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
-use super::code::CodeFacts;
+use super::control::Control;
 use super::facts::{addr, EvmFacts};
+use super::roles::Role;
 use crate::chains::evm::abi::units;
-use crate::chains::evm::pools::Pair;
-use crate::chains::evm::types::BlockTag;
-use crate::chains::evm::{EvmChain, DEAD};
-use crate::chains::rpc::{Answers, Batch, Slot};
 use crate::config::AllowlistEntry;
 use crate::scoring::{band, pct, Builder};
-use crate::simulation::abi::{IPrivilegeProbe::Effect, Outcome, Plan};
+use crate::simulation::abi::{IPrivilegeProbe::Effect, Outcome};
 use crate::simulation::checks::PrivilegedBuy;
-use crate::simulation::probe::{self, Candidate, Probed, Wallets};
-use crate::simulation::{self, fresh_address};
-
-/// Who holds a role.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Control {
-    /// One private key.
-    Eoa,
-    /// A contract (a multisig, a timelock, another contract).
-    Contract,
-    /// Anyone at all: a fresh address with no privilege.
-    Anyone,
-}
-
-/// A privileged role and its address.
-#[derive(Clone, Debug)]
-pub struct Role {
-    /// Address.
-    pub address: Address,
-    /// What it is: `owner`, `creator`, `anyone`.
-    pub names: Vec<&'static str>,
-    /// Who holds it.
-    pub control: Control,
-}
-
-impl Role {
-    fn describe(&self) -> String {
-        match self.control {
-            Control::Anyone => "anyone (a fresh address with no privilege)".into(),
-            Control::Eoa => format!(
-                "the {} {} (one private key)",
-                self.names.join(" and "),
-                addr(&self.address)
-            ),
-            Control::Contract => format!(
-                "the {} {} (a contract)",
-                self.names.join(" and "),
-                addr(&self.address)
-            ),
-        }
-    }
-}
-
-/// The probing of a token: roles, calls tried, and each role's outcome.
-#[derive(Clone, Debug)]
-pub struct Probing {
-    /// The roles probed.
-    pub roles: Vec<Role>,
-    /// The calls tried as each role.
-    pub candidates: Vec<Candidate>,
-    /// Per role (same order): what the calls did, or why the probe did not run.
-    pub results: Vec<Result<Probed, String>>,
-}
+use crate::simulation::probe::{Candidate, Probed};
 
 /// A power a role can exercise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -305,15 +250,22 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
     let probing = match &facts.probing {
         Ok(p) => p,
         Err(reason) => {
-            for power in POWERS {
+            for id in POWERS
+                .iter()
+                .map(|p| p.check())
+                .chain([CheckId::HiddenOwner])
+            {
                 b.unknown(
-                    power.check(),
+                    id,
                     format!("privileged functions were not probed: {reason}"),
                 );
             }
             return;
         }
     };
+    // Powers exercised by a role other than anyone while owner() reports none.
+    let renounced = facts.owner.active().is_none();
+    let mut hidden: Vec<(String, &Role)> = Vec::new();
     let decimals = facts.decimals.unwrap_or(18);
     for power in POWERS {
         let mut best: Option<Exercised> = None;
@@ -344,7 +296,13 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
                     if !functions.contains(&candidate.function) {
                         functions.push(candidate.function.clone());
                     }
-                    if best.as_ref().is_none_or(|x| fee > x.fee) {
+                    let strength = |role: &Role, fee: f64| {
+                        role.control.cap(Severity::Critical, power.degree(fee).3).1
+                    };
+                    if best
+                        .as_ref()
+                        .is_none_or(|x| strength(role, fee) > strength(x.role, x.fee))
+                    {
                         best = Some(Exercised {
                             role,
                             candidate,
@@ -363,14 +321,18 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
             }
             continue;
         };
+        if renounced && found.role.control != Control::Anyone {
+            hidden.push((found.candidate.function.clone(), found.role));
+        }
         let (title, category, severity, weight) = power.degree(found.fee);
+        let (severity, weight) = found.role.control.cap(severity, weight);
         let (after, before) = (&found.effect.after_, found.before);
         let amount = |v: U256| units(v, decimals);
         let raw = json!({
             "functions": functions,
             "role": addr(&found.role.address),
             "role_names": found.role.names,
-            "control": format!("{:?}", found.role.control).to_lowercase(),
+            "control": found.role.control.raw(),
             "selector": format!("0x{}", hex::encode(found.candidate.selector)),
             "calldata": found.candidate.data,
             "before": {"supply": amount(before.supply), "victim": amount(before.victim), "pool": amount(before.pair), "owner": before.ownerOk.then(|| addr(&before.owner))},
@@ -416,6 +378,23 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
                 raw,
             ),
         }
+    }
+    match hidden.first() {
+        Some((function, role)) if renounced => b.detected(
+            CheckId::HiddenOwner,
+            SignalCategory::Ownership,
+            Severity::High,
+            0.35,
+            "Hidden owner",
+            format!(
+                "owner() reports no owner, yet {} can still call {function} with effect: {} power(s) remain with it.",
+                role.describe(),
+                hidden.len()
+            ),
+            "eth_call owner() via Multicall3; eth_call probe() with the probe contract at the role's address",
+            json!({"role": addr(&role.address), "role_names": role.names, "functions": hidden.iter().map(|(f, _)| f).collect::<Vec<_>>()}),
+        ),
+        _ => b.clear(CheckId::HiddenOwner),
     }
 }
 
@@ -496,127 +475,4 @@ pub fn privileged_buy(facts: &EvmFacts) -> PrivilegedBuy {
         }
     }
     gap.map_or(PrivilegedBuy::Failed, PrivilegedBuy::Unknown)
-}
-
-/// Probing sent with the last round, waiting for its answers.
-pub struct PlannedProbing {
-    roles: Vec<(Address, Vec<&'static str>, Option<Slot<Bytes>>, Control)>,
-    candidates: Vec<Candidate>,
-    planned: Vec<probe::Planned>,
-}
-
-/// The roles of a token: its active owner (`is_contract` from its code),
-/// its creator, and anyone; one entry per address.
-fn roles(
-    owner: Option<(Address, Option<bool>)>,
-    creator: Option<Address>,
-    anyone: Address,
-) -> Vec<(Address, Vec<&'static str>, Option<bool>)> {
-    let mut list: Vec<(Address, Vec<&'static str>, Option<bool>)> = Vec::new();
-    if let Some((address, is_contract)) = owner {
-        list.push((address, vec!["owner"], is_contract));
-    }
-    match (creator, list.first_mut()) {
-        (Some(c), Some(owner)) if owner.0 == c => owner.1.push("creator"),
-        (Some(c), _) if !c.is_zero() && c != DEAD => list.push((c, vec!["creator"], None)),
-        _ => {}
-    }
-    list.push((anyone, vec!["anyone"], Some(false)));
-    list
-}
-
-/// Add to `batch` the probing of every non-standard function of `code` as
-/// each role, on `pool` (the deepest the simulator can trade in; None when
-/// there is none, so only supply and balances are observed).
-#[allow(clippy::too_many_arguments)]
-pub fn plan(
-    chain: &EvmChain,
-    token: Address,
-    block: u64,
-    code: &CodeFacts,
-    pool: Option<&Pair>,
-    price_pairs: &[Pair],
-    owner: Option<(Address, Option<bool>)>,
-    creator: Option<Address>,
-    batch: &mut Batch,
-) -> PlannedProbing {
-    let pair = pool.map_or(Address::ZERO, |p| p.address);
-    let fresh = |role: &str| fresh_address(token, pair, block, role);
-    let wallets = Wallets {
-        victim: fresh("victim"),
-        buyer: fresh("buyer"),
-        fresh: fresh("fresh holder"),
-        caller: fresh("probe caller"),
-    };
-    let trade = pool
-        .and_then(|p| simulation::trade_plan(chain, token, p, price_pairs, block))
-        .unwrap_or(Plan {
-            pair: Address::ZERO,
-            token,
-            wrapped: chain.wrapped.address,
-            quote: Address::ZERO,
-            pricePair: Address::ZERO,
-            feeBps: U256::ZERO,
-            recipient: fresh("recipient"),
-            searchSteps: U256::ZERO,
-        });
-    let functions: Vec<_> = code
-        .functions
-        .iter()
-        .filter(|f| f.probed())
-        .map(|f| (f.selector, f.arguments.clone(), f.describe()))
-        .collect();
-    let candidates = probe::candidates(&functions, &wallets, trade.pair);
-    let mut listed = Vec::new();
-    let mut planned = Vec::new();
-    for (address, names, is_contract) in roles(owner, creator, fresh("anyone")) {
-        let code_slot = is_contract
-            .is_none()
-            .then(|| batch.call::<Bytes>("eth_getCode", json!([address, BlockTag::Number(block)])));
-        let control = if names == ["anyone"] {
-            Control::Anyone
-        } else if is_contract == Some(true) {
-            Control::Contract
-        } else {
-            Control::Eoa
-        };
-        planned.push(probe::plan(
-            &trade,
-            address,
-            &candidates,
-            &wallets,
-            block,
-            batch,
-        ));
-        listed.push((address, names, code_slot, control));
-    }
-    PlannedProbing {
-        roles: listed,
-        candidates,
-        planned,
-    }
-}
-
-impl PlannedProbing {
-    /// The probing's outcome from the round's answers.
-    pub fn take(self, answers: &mut Answers) -> Probing {
-        let mut roles = Vec::new();
-        for (address, names, code_slot, control) in self.roles {
-            let control = match code_slot.map(|slot| answers.take(slot)) {
-                Some(Ok(code)) if !code.is_empty() => Control::Contract,
-                _ => control,
-            };
-            roles.push(Role {
-                address,
-                names,
-                control,
-            });
-        }
-        let results = self.planned.into_iter().map(|p| p.take(answers)).collect();
-        Probing {
-            roles,
-            candidates: self.candidates,
-            results,
-        }
-    }
 }

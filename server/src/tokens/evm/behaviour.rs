@@ -1,0 +1,173 @@
+//! The behavioural reads of the last round: every non-standard function
+//! called as each role (`powers`), and a small exit replayed from the
+//! largest real holders (`simulation::replay`), both on the deepest pool
+//! the simulator can trade in.
+
+use std::collections::HashMap;
+
+use alloy_primitives::Address;
+
+use super::code::CodeFacts;
+use super::control::Control;
+use super::facts::PoolFacts;
+use super::roles::{self, PlannedProbing, Probing};
+use crate::chains::evm::abi::units;
+use crate::chains::evm::pools::Pair;
+use crate::chains::evm::{EvmChain, DEAD};
+use crate::chains::rpc::{Answers, Batch};
+use crate::simulation::replay::{self, Replay};
+use crate::simulation::{self, fresh_address};
+
+/// What the last round learns of the token's behaviour.
+#[derive(Clone, Debug)]
+pub struct Behaviour {
+    /// What calling each non-standard function as each role did, or why it was not probed.
+    pub probing: Result<Probing, String>,
+    /// The largest holders' replayed exits, or why they were not replayed.
+    pub replay: Result<Replay, String>,
+    /// Who controls the EIP-1967 admin, when it is a contract and could be read.
+    pub admin_control: Option<Control>,
+}
+
+/// The behavioural reads sent, waiting for their answers.
+pub struct Planned {
+    probing: Result<PlannedProbing, String>,
+    replay: Result<replay::Planned, String>,
+}
+
+/// What the planner needs to know of the token.
+pub struct Subject<'a> {
+    /// The token.
+    pub token: Address,
+    /// The block read at.
+    pub block: u64,
+    /// Whether trade simulation is on.
+    pub simulate: bool,
+    /// Why the logic code cannot be probed yet, if it cannot (a beacon proxy).
+    pub code_gap: Option<String>,
+    /// The logic code's functions.
+    pub code: &'a CodeFacts,
+    /// The token's pools, with their reserves.
+    pub pools: &'a [PoolFacts],
+    /// Wrapped-native/stablecoin pools (to buy a stablecoin quote).
+    pub price_pairs: &'a [Pair],
+    /// USD price of each quote.
+    pub quote_usd: &'a HashMap<Address, f64>,
+    /// The active owner and whether it is a contract.
+    pub owner: Option<(Address, Option<bool>)>,
+    /// The creator (the first mint's recipient).
+    pub creator: Option<Address>,
+    /// The EIP-1967 admin, when it is a contract.
+    pub contract_admin: Option<Address>,
+    /// The largest holders, pools and burn addresses left out.
+    pub holders: &'a [Address],
+}
+
+/// A pool's quote reserve in USD (0 when its quote is not priced).
+fn depth(pool: &PoolFacts, quote_usd: &HashMap<Address, f64>) -> f64 {
+    let quote = &pool.state.pair.quote;
+    units(pool.state.reserve_quote, quote.decimals)
+        * quote_usd.get(&quote.address).copied().unwrap_or(0.0)
+}
+
+/// Add the behavioural reads of `s` to `batch`.
+pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
+    if !s.simulate {
+        let off = "trade simulation is turned off in this server's configuration".to_string();
+        return Planned {
+            probing: Err(off.clone()),
+            replay: Err(off),
+        };
+    }
+    let deepest = s
+        .pools
+        .iter()
+        .filter(|p| {
+            simulation::trade_plan(chain, s.token, &p.state.pair, s.price_pairs, s.block).is_some()
+        })
+        .max_by(|a, c| depth(a, s.quote_usd).total_cmp(&depth(c, s.quote_usd)))
+        .map(|p| &p.state.pair);
+    let known = roles::Known {
+        token: s.token,
+        block: s.block,
+        code: s.code,
+        owner: s.owner,
+        creator: s.creator,
+        contract_admin: s.contract_admin,
+    };
+    let probing = match &s.code_gap {
+        Some(gap) => Err(gap.clone()),
+        None => Ok(roles::plan(chain, &known, deepest, s.price_pairs, batch)),
+    };
+    let roles: Vec<Address> = s
+        .owner
+        .map(|o| o.0)
+        .into_iter()
+        .chain(s.creator)
+        .chain(chain.lockers.iter().copied())
+        .collect();
+    let holders: Vec<Address> = s
+        .holders
+        .iter()
+        .copied()
+        .filter(|h| !roles.contains(h) && *h != DEAD)
+        .collect();
+    let replay = match deepest.and_then(|p| {
+        simulation::trade_plan(chain, s.token, p, s.price_pairs, s.block).map(|plan| (p, plan))
+    }) {
+        None => Err("there is no pool the simulator can trade in".to_string()),
+        Some(_) if holders.is_empty() => {
+            Err("the holder index found no holder to replay".to_string())
+        }
+        Some((pair, plan)) => {
+            let fresh = |role: &str| fresh_address(s.token, pair.address, s.block, role);
+            Ok(replay::plan(
+                &plan,
+                &holders,
+                fresh("replay driver"),
+                fresh("replay caller"),
+                s.block,
+                batch,
+            ))
+        }
+    };
+    Planned { probing, replay }
+}
+
+impl Behaviour {
+    /// Nothing read, for `reason`.
+    pub fn not_read(reason: &str) -> Behaviour {
+        Behaviour {
+            probing: Err(reason.to_string()),
+            replay: Err(reason.to_string()),
+            admin_control: None,
+        }
+    }
+}
+
+impl Planned {
+    /// The planned reads that were never sent (an empty round): their reasons.
+    pub fn unsent(self) -> Behaviour {
+        fn reason<T>(r: Option<String>) -> Result<T, String> {
+            Err(r.unwrap_or_else(|| "the last round was not sent".to_string()))
+        }
+        Behaviour {
+            probing: reason(self.probing.err()),
+            replay: reason(self.replay.err()),
+            admin_control: None,
+        }
+    }
+
+    /// The outcomes from the round's answers.
+    pub fn take(self, answers: &mut Answers) -> Behaviour {
+        let (probing, admin_control) = match self.probing.map(|p| p.take(answers)) {
+            Ok((probing, admin)) => (Ok(probing), admin),
+            Err(reason) => (Err(reason), None),
+        };
+        Behaviour {
+            probing,
+            replay: self.replay.and_then(|r| r.take(answers)),
+            admin_control,
+        }
+    }
+}

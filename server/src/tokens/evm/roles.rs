@@ -1,0 +1,218 @@
+//! The privileged roles of a token — its active owner, its creator, and
+//! anyone — with who controls each (`control`), and the probing of every
+//! non-standard function as each of them (`simulation::probe`), planned
+//! into the last round.
+
+use alloy_primitives::{Address, Bytes, U256};
+use serde_json::json;
+
+use super::code::CodeFacts;
+use super::control::{self, Control};
+use super::facts::addr;
+use crate::chains::evm::multicall::{Multicall, Pending};
+use crate::chains::evm::pools::Pair;
+use crate::chains::evm::types::BlockTag;
+use crate::chains::evm::{EvmChain, DEAD};
+use crate::chains::rpc::{Answers, Batch, Slot};
+use crate::simulation::abi::Plan;
+use crate::simulation::probe::{self, Candidate, Probed, Wallets};
+use crate::simulation::{self, fresh_address};
+
+/// A privileged role and its address.
+#[derive(Clone, Debug)]
+pub struct Role {
+    /// Address.
+    pub address: Address,
+    /// What it is: `owner`, `creator`, `anyone`.
+    pub names: Vec<&'static str>,
+    /// Who holds it.
+    pub control: Control,
+}
+
+impl Role {
+    /// As words: "the owner 0x… (one private key)".
+    pub fn describe(&self) -> String {
+        match self.control {
+            Control::Anyone => "anyone (a fresh address with no privilege)".into(),
+            control => format!(
+                "the {} {} {}",
+                self.names.join(" and "),
+                addr(&self.address),
+                control.words()
+            ),
+        }
+    }
+}
+
+/// The probing of a token: roles, calls tried, and each role's outcome.
+#[derive(Clone, Debug)]
+pub struct Probing {
+    /// The roles probed.
+    pub roles: Vec<Role>,
+    /// The calls tried as each role.
+    pub candidates: Vec<Candidate>,
+    /// Per role (same order): what the calls did, or why the probe did not run.
+    pub results: Vec<Result<Probed, String>>,
+}
+
+/// A role waiting for its code and control reads.
+struct Pending_ {
+    address: Address,
+    names: Vec<&'static str>,
+    has_code: Option<bool>,
+    code: Option<Slot<Bytes>>,
+    reads: Option<control::Reads>,
+}
+
+/// Probing sent with the last round, waiting for its answers.
+pub struct PlannedProbing {
+    roles: Vec<Pending_>,
+    admin: Option<control::Reads>,
+    control: Pending,
+    candidates: Vec<Candidate>,
+    planned: Vec<probe::Planned>,
+}
+
+/// Who is asked: the token, the block, and the roles known so far.
+pub struct Known<'a> {
+    /// The token.
+    pub token: Address,
+    /// The block read at.
+    pub block: u64,
+    /// The logic code's functions.
+    pub code: &'a CodeFacts,
+    /// The active owner, and whether it has code (None: unknown).
+    pub owner: Option<(Address, Option<bool>)>,
+    /// The creator (the first mint's recipient).
+    pub creator: Option<Address>,
+    /// The EIP-1967 admin, when it is a contract (its control is read too).
+    pub contract_admin: Option<Address>,
+}
+
+/// Add to `batch` the control reads of the roles (and of a contract
+/// admin), and the probing of every non-standard function of the code as
+/// each role on `pool` (the deepest the simulator can trade in; None when
+/// there is none, so only supply and balances are observed).
+pub fn plan(
+    chain: &EvmChain,
+    k: &Known,
+    pool: Option<&Pair>,
+    price_pairs: &[Pair],
+    batch: &mut Batch,
+) -> PlannedProbing {
+    let (token, block) = (k.token, k.block);
+    let pair = pool.map_or(Address::ZERO, |p| p.address);
+    let fresh = |role: &str| fresh_address(token, pair, block, role);
+    let wallets = Wallets {
+        victim: fresh("victim"),
+        buyer: fresh("buyer"),
+        fresh: fresh("fresh holder"),
+        caller: fresh("probe caller"),
+    };
+    let trade = pool
+        .and_then(|p| simulation::trade_plan(chain, token, p, price_pairs, block))
+        .unwrap_or(Plan {
+            pair: Address::ZERO,
+            token,
+            wrapped: chain.wrapped.address,
+            quote: Address::ZERO,
+            pricePair: Address::ZERO,
+            feeBps: U256::ZERO,
+            recipient: fresh("recipient"),
+            searchSteps: U256::ZERO,
+        });
+    let functions: Vec<_> = k
+        .code
+        .functions
+        .iter()
+        .filter(|f| f.probed())
+        .map(|f| (f.selector, f.arguments.clone(), f.describe()))
+        .collect();
+    let candidates = probe::candidates(&functions, &wallets, trade.pair);
+    let mut calls = Multicall::new();
+    let mut roles = Vec::new();
+    let mut planned = Vec::new();
+    let mut list: Vec<(Address, Vec<&'static str>, Option<bool>)> = Vec::new();
+    if let Some((address, has_code)) = k.owner {
+        list.push((address, vec!["owner"], has_code));
+    }
+    match (k.creator, list.first_mut()) {
+        (Some(c), Some(owner)) if owner.0 == c => owner.1.push("creator"),
+        (Some(c), _) if !c.is_zero() && c != DEAD => list.push((c, vec!["creator"], None)),
+        _ => {}
+    }
+    list.push((fresh("anyone"), vec!["anyone"], Some(false)));
+    for (address, names, has_code) in list {
+        let anyone = names == ["anyone"];
+        let code = (has_code.is_none())
+            .then(|| batch.call::<Bytes>("eth_getCode", json!([address, BlockTag::Number(block)])));
+        let reads =
+            (!anyone && has_code != Some(false)).then(|| control::plan(address, &mut calls));
+        planned.push(probe::plan(
+            &trade,
+            address,
+            &candidates,
+            &wallets,
+            block,
+            batch,
+        ));
+        roles.push(Pending_ {
+            address,
+            names,
+            has_code: if anyone { None } else { has_code },
+            code,
+            reads,
+        });
+    }
+    let admin = k.contract_admin.map(|a| control::plan(a, &mut calls));
+    let control = calls.into_batch(batch, chain.multicall, &BlockTag::Number(block));
+    PlannedProbing {
+        roles,
+        admin,
+        control,
+        candidates,
+        planned,
+    }
+}
+
+impl PlannedProbing {
+    /// The probing's outcome, and the contract admin's control, from the round's answers.
+    pub fn take(self, answers: &mut Answers) -> (Probing, Option<Control>) {
+        let results = self.control.take(answers).ok();
+        let classify = |reads: control::Reads, has_code: bool| match &results {
+            Some(r) => reads.classify(r, has_code),
+            None if has_code => Control::Contract,
+            None => Control::Eoa,
+        };
+        let mut roles = Vec::new();
+        for role in self.roles {
+            let has_code = match (role.has_code, role.code.map(|slot| answers.take(slot))) {
+                (Some(known), _) => known,
+                (None, Some(Ok(code))) => !code.is_empty(),
+                // Unknown code: counted in full, as a contract without delay.
+                (None, _) => true,
+            };
+            let control = match (role.names.as_slice(), role.reads) {
+                (["anyone"], _) => Control::Anyone,
+                (_, Some(reads)) => classify(reads, has_code),
+                (_, None) if has_code => Control::Contract,
+                (_, None) => Control::Eoa,
+            };
+            roles.push(Role {
+                address: role.address,
+                names: role.names,
+                control,
+            });
+        }
+        let admin = self.admin.map(|reads| classify(reads, true));
+        let results = self.planned.into_iter().map(|p| p.take(answers)).collect();
+        (
+            Probing {
+                roles,
+                candidates: self.candidates,
+                results,
+            },
+            admin,
+        )
+    }
+}
