@@ -39,6 +39,8 @@ pub enum Proof {
     OnlyOwnerBuys,
     /// The deployer's call makes it the owner again.
     Reclaims(&'static str),
+    /// The minter's call raises the supply.
+    MinterMints(&'static str),
     /// A holder the owner distributed to cannot transfer; a fresh buyer trades.
     HoldersFrozen,
 }
@@ -52,6 +54,11 @@ pub enum Setup {
     TimelockedOwner,
     /// `UpgradeableTokenLogic` behind `TestProxy`, whose admin is a timelock with a two-day delay.
     TimelockedProxy,
+}
+
+/// The minter of `rolemint`: an address with no key, impersonated by the proof.
+pub fn minter() -> Address {
+    holder(99_999)
 }
 
 /// The delay of the corpus's timelocks.
@@ -313,6 +320,18 @@ pub fn table() -> Vec<Truth> {
                 &["impersonation"],
                 &["honeypot"],
                 Proof::Trades,
+            )
+        },
+        Truth {
+            renounce: true,
+            extra: vec![Arg::Addr(minter())],
+            ..t(
+                "rolemint",
+                "MinterRoleToken",
+                &["risky", "critical"],
+                &["mint_capability", "hidden_owner"],
+                &["owner_not_renounced", "honeypot"],
+                Proof::MinterMints("issue(address,uint256)"),
             )
         },
         t(
@@ -594,6 +613,17 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
         Proof::Buys => {}
         Proof::Trades => rig::sell_with_fee(node, chain, trader, token, bought)?,
         Proof::OnlyOwnerBuys => unreachable!("proven before the buy"),
+        Proof::MinterMints(signature) => {
+            let before = supply()?;
+            node.impersonate(minter())?;
+            node.exec(
+                minter(),
+                token,
+                signature,
+                &[Arg::Addr(trader), Arg::Uint(e18(1_000))],
+            )?;
+            ensure!(supply()? > before, "{signature} did not mint");
+        }
         Proof::Reclaims(signature) => {
             node.exec(owner, token, signature, &[])?;
             let now = node.view_word(token, "owner()", &[])?;

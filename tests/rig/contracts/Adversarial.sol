@@ -214,3 +214,28 @@ contract RestorableToken is PairAware {
 contract LookalikeToken is PairAware {
     constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
 }
+
+/// Ownership renounced, but a minter role granted at launch (read as
+/// OpenZeppelin's AccessControlEnumerable presents it) mints at will.
+contract MinterRoleToken is PairAware {
+    bytes32 public constant MINTER_ROLE = keccak256("MINTER_ROLE");
+    address private minter;
+
+    constructor(string memory n, string memory s, uint256 supply, address minter_) BaseToken(n, s, 18, supply) {
+        minter = minter_;
+    }
+
+    function getRoleMember(bytes32 role, uint256 index) external view returns (address) {
+        require(role == MINTER_ROLE && index == 0, "no such member");
+        return minter;
+    }
+
+    function hasRole(bytes32 role, address account) external view returns (bool) {
+        return role == MINTER_ROLE && account == minter;
+    }
+
+    function issue(address to, uint256 amount) external {
+        require(msg.sender == minter, "not a minter");
+        _mint(to, amount);
+    }
+}

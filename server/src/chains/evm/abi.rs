@@ -38,6 +38,11 @@ sol! {
         function getOwners() external view returns (address[]);
     }
 
+    /// OpenZeppelin `AccessControlEnumerable`: a role's members.
+    interface IAccessControl {
+        function getRoleMember(bytes32 role, uint256 index) external view returns (address);
+    }
+
     interface IBeacon {
         function implementation() external view returns (address);
 

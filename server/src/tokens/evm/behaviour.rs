@@ -57,6 +57,8 @@ pub struct Subject<'a> {
     pub owner: Option<(Address, Option<bool>)>,
     /// The creator (the first mint's recipient).
     pub creator: Option<Address>,
+    /// `AccessControl` role members found (role name, member).
+    pub members: &'a [(&'static str, Address)],
     /// The EIP-1967 admin, when it is a contract.
     pub contract_admin: Option<Address>,
     /// The largest holders, pools and burn addresses left out.
@@ -93,6 +95,7 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
         code: s.code,
         owner: s.owner,
         creator: s.creator,
+        members: s.members,
         contract_admin: s.contract_admin,
     };
     let probing = match &s.code_gap {
@@ -104,6 +107,7 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
         .map(|o| o.0)
         .into_iter()
         .chain(s.creator)
+        .chain(s.members.iter().map(|m| m.1))
         .chain(chain.lockers.iter().copied())
         .collect();
     let holders: Vec<Address> = s

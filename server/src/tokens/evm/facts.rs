@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 
-use alloy_primitives::{Address, Bytes, B256, U256};
+use alloy_primitives::{keccak256, Address, Bytes, B256, U256};
 use riskintel_api::TradeSimulation;
 use serde_json::json;
 
@@ -22,7 +22,9 @@ use super::code::{self, CodeFacts};
 use super::control::Control;
 use super::holders::{HolderIndex, IndexError};
 use super::roles::Probing;
-use crate::chains::evm::abi::{string_or_bytes32, units, IBeacon, IUniswapV2Pair, IERC20};
+use crate::chains::evm::abi::{
+    string_or_bytes32, units, IAccessControl, IBeacon, IUniswapV2Pair, IERC20,
+};
 use crate::chains::evm::multicall::Multicall;
 use crate::chains::evm::pools::{self, PairLookup, PoolReads, PoolState};
 use crate::chains::evm::types::{slot_address, Block, BlockTag};
@@ -170,6 +172,17 @@ impl EvmFacts {
     }
 }
 
+/// The `AccessControl` roles whose first member is read: the role admin,
+/// and the roles that usually mint, pause or burn.
+fn access_roles() -> [(&'static str, B256); 4] {
+    [
+        ("role admin", B256::ZERO),
+        ("minter", keccak256("MINTER_ROLE")),
+        ("pauser", keccak256("PAUSER_ROLE")),
+        ("burner", keccak256("BURNER_ROLE")),
+    ]
+}
+
 /// A share of a whole, 0..1.
 pub fn share(part: U256, whole: U256) -> f64 {
     if whole.is_zero() {
@@ -207,6 +220,21 @@ where
     let supply = calls.add(token, IERC20::totalSupplyCall {});
     let owner = calls.add(token, IERC20::ownerCall {});
     let get_owner = calls.add(token, IERC20::getOwnerCall {});
+    let role_members: Vec<_> = access_roles()
+        .into_iter()
+        .map(|(name, role)| {
+            (
+                name,
+                calls.add(
+                    token,
+                    IAccessControl::getRoleMemberCall {
+                        role,
+                        index: U256::ZERO,
+                    },
+                ),
+            )
+        })
+        .collect();
     let lookup = PairLookup::plan(chain, token, &mut calls);
     let mut batch = Batch::new();
     let head = batch.call::<Block>("eth_getBlockByNumber", json!(["latest", false]));
@@ -247,6 +275,10 @@ where
             chain.id
         )));
     };
+    let role_members: Vec<(&'static str, Address)> = role_members
+        .into_iter()
+        .filter_map(|(name, call)| first.get(call).filter(|a| !a.is_zero()).map(|a| (name, a)))
+        .collect();
     let owner = match first.get(owner).or_else(|| first.get(get_owner)) {
         Some(address) => OwnerFact::Address(address),
         None => OwnerFact::NoOwnerFunction,
@@ -408,6 +440,7 @@ where
         price_pairs: &pairs.price,
         quote_usd: &quote_usd,
         owner: owner_address.map(|o| (o, owner_is_contract)),
+        members: &role_members,
         creator: index.creator,
         contract_admin: proxy.admin.filter(|_| proxy.admin_is_eoa == Some(false)),
         holders: &candidates,

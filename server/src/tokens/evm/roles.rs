@@ -1,7 +1,7 @@
-//! The privileged roles of a token — its active owner, its creator, and
-//! anyone — with who controls each (`control`), and the probing of every
-//! non-standard function as each of them (`simulation::probe`), planned
-//! into the last round.
+//! The privileged roles of a token — its active owner, its creator, its
+//! `AccessControl` role members, and anyone — with who controls each
+//! (`control`), and the probing of every non-standard function as each of
+//! them (`simulation::probe`), planned into the last round.
 
 use alloy_primitives::{Address, Bytes, U256};
 use serde_json::json;
@@ -85,6 +85,8 @@ pub struct Known<'a> {
     pub owner: Option<(Address, Option<bool>)>,
     /// The creator (the first mint's recipient).
     pub creator: Option<Address>,
+    /// `AccessControl` role members (role name, member).
+    pub members: &'a [(&'static str, Address)],
     /// The EIP-1967 admin, when it is a contract (its control is read too).
     pub contract_admin: Option<Address>,
 }
@@ -140,6 +142,12 @@ pub fn plan(
         (Some(c), Some(owner)) if owner.0 == c => owner.1.push("creator"),
         (Some(c), _) if !c.is_zero() && c != DEAD => list.push((c, vec!["creator"], None)),
         _ => {}
+    }
+    for (name, member) in k.members {
+        match list.iter_mut().find(|r| r.0 == *member) {
+            Some(role) => role.1.push(name),
+            None => list.push((*member, vec![name], None)),
+        }
     }
     list.push((fresh("anyone"), vec!["anyone"], Some(false)));
     for (address, names, has_code) in list {
