@@ -24,8 +24,10 @@ pub fn victim_balance_word() -> U256 {
 const FEE_VALUES: [u64; 8] = [9_900, 5_000, 2_500, 1_000, 99, 49, 25, 10];
 /// Calls tried per function, at most.
 const PER_FUNCTION: usize = 24;
+/// Calls tried per role, at most.
+pub const PER_ROLE: usize = 96;
 /// Calls per `eth_call`, at most.
-const PER_CALL: usize = 32;
+const PER_CALL: usize = 24;
 /// Gas of one probing `eth_call`, of one probed call, and kept in reserve.
 const CALL_GAS: u64 = 50_000_000;
 const PROBE_GAS: u64 = 1_500_000;
@@ -59,38 +61,65 @@ pub struct Candidate {
     pub names_pair: bool,
 }
 
-/// The candidate calls for `functions` (selector, argument types when known, name).
+/// The candidate calls for `functions` (selector, argument types when
+/// known, name), at most [`PER_ROLE`]: taken round-robin, every function's
+/// first pattern before any function's second, so a long list of functions
+/// is still tried whole before its patterns are. Also the functions that
+/// did not get a single call.
 pub fn candidates(
     functions: &[([u8; 4], Option<Vec<DynSolType>>, String)],
     wallets: &Wallets,
     pair: Address,
-) -> Vec<Candidate> {
-    let mut out = Vec::new();
-    for (selector, arguments, function) in functions {
-        let argument_lists: Vec<Vec<DynSolValue>> = match arguments {
-            Some(types) => match types
-                .iter()
-                .map(|t| values(t, wallets, pair))
-                .collect::<Option<Vec<_>>>()
-            {
-                Some(lists) => combinations(&lists),
+) -> (Vec<Candidate>, Vec<String>) {
+    let per_function: Vec<Vec<Candidate>> = functions
+        .iter()
+        .map(|(selector, arguments, function)| {
+            let argument_lists = match arguments {
+                Some(types) => match types
+                    .iter()
+                    .map(|t| values(t, wallets, pair))
+                    .collect::<Option<Vec<_>>>()
+                {
+                    Some(lists) => combinations(&lists),
+                    None => fallback(wallets),
+                },
                 None => fallback(wallets),
-            },
-            None => fallback(wallets),
-        };
-        for args in argument_lists.into_iter().take(PER_FUNCTION) {
-            let names_pair = args.iter().any(|v| names(v, pair));
-            let mut data = selector.to_vec();
-            data.extend(DynSolValue::Tuple(args).abi_encode_params());
-            out.push(Candidate {
-                selector: *selector,
-                function: function.clone(),
-                data: Bytes::from(data),
-                names_pair,
-            });
+            };
+            argument_lists
+                .into_iter()
+                .take(PER_FUNCTION)
+                .map(|args| {
+                    let names_pair = args.iter().any(|v| names(v, pair));
+                    let mut data = selector.to_vec();
+                    data.extend(DynSolValue::Tuple(args).abi_encode_params());
+                    Candidate {
+                        selector: *selector,
+                        function: function.clone(),
+                        data: Bytes::from(data),
+                        names_pair,
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut out = Vec::new();
+    let deepest = per_function.iter().map(Vec::len).max().unwrap_or(0);
+    'rounds: for round in 0..deepest {
+        for calls in &per_function {
+            if out.len() == PER_ROLE {
+                break 'rounds;
+            }
+            if let Some(call) = calls.get(round) {
+                out.push(call.clone());
+            }
         }
     }
-    out
+    let untried = functions
+        .iter()
+        .filter(|f| !out.iter().any(|c| c.selector == f.0))
+        .map(|f| f.2.clone())
+        .collect();
+    (out, untried)
 }
 
 fn names(value: &DynSolValue, pair: Address) -> bool {
@@ -159,26 +188,26 @@ fn values(ty: &DynSolType, wallets: &Wallets, pair: Address) -> Option<Vec<DynSo
     })
 }
 
-/// Every argument at its default; then each argument through its values
-/// with the others at their defaults; then, when every argument is an
-/// integer, the same value in all of them (fee triples). No repeats.
+/// Every argument at its default; then, when every argument is an integer,
+/// the same value in all of them (fee triples); then each argument through
+/// its values with the others at their defaults. No repeats.
 fn combinations(lists: &[Vec<DynSolValue>]) -> Vec<Vec<DynSolValue>> {
     if lists.iter().any(Vec::is_empty) {
         return Vec::new();
     }
     let default: Vec<DynSolValue> = lists.iter().map(|l| l[0].clone()).collect();
     let mut out = vec![default.clone()];
+    if lists.len() > 1 && lists.iter().all(|l| matches!(l[0], DynSolValue::Uint(..))) {
+        let shortest = lists.iter().map(Vec::len).min().unwrap_or(0);
+        for k in 1..shortest {
+            out.push(lists.iter().map(|l| l[k].clone()).collect());
+        }
+    }
     for (i, list) in lists.iter().enumerate() {
         for value in &list[1..] {
             let mut args = default.clone();
             args[i] = value.clone();
             out.push(args);
-        }
-    }
-    if lists.len() > 1 && lists.iter().all(|l| matches!(l[0], DynSolValue::Uint(..))) {
-        let shortest = lists.iter().map(Vec::len).min().unwrap_or(0);
-        for k in 1..shortest {
-            out.push(lists.iter().map(|l| l[k].clone()).collect());
         }
     }
     let mut seen = std::collections::HashSet::new();
@@ -317,7 +346,8 @@ mod tests {
             Some(vec![DynSolType::Address, DynSolType::Uint(256)]),
             "f".to_string(),
         )];
-        let calls = candidates(&functions, &wallets(), pair);
+        let (calls, untried) = candidates(&functions, &wallets(), pair);
+        assert!(untried.is_empty());
         // Defaults, two more addresses, eight fee values.
         assert_eq!(calls.len(), 11);
         let first = &calls[0].data;
@@ -337,11 +367,35 @@ mod tests {
                 "h".to_string(),
             ),
         ];
-        let calls = candidates(&functions, &wallets(), Address::ZERO);
+        let (calls, _) = candidates(&functions, &wallets(), Address::ZERO);
         assert_eq!(calls.iter().filter(|c| c.selector == [0; 4]).count(), 3);
         // uint8: 99, 49, 25, 10 each, per argument and together, without repeats.
         let h: Vec<_> = calls.iter().filter(|c| c.selector == [1; 4]).collect();
         assert_eq!(h.len(), 1 + 3 + 3 + 3);
         assert!(h.iter().all(|c| c.data.len() == 4 + 64));
+    }
+
+    #[test]
+    fn many_functions_are_each_tried_before_their_patterns() {
+        let functions: Vec<_> = (0..60u8)
+            .map(|i| {
+                (
+                    [i; 4],
+                    Some(vec![DynSolType::Address, DynSolType::Uint(256)]),
+                    format!("f{i}"),
+                )
+            })
+            .collect();
+        let (calls, untried) = candidates(&functions, &wallets(), Address::ZERO);
+        assert_eq!(calls.len(), PER_ROLE);
+        assert!(
+            untried.is_empty(),
+            "every function gets its default call first"
+        );
+        let many: Vec<_> = (0..=255u8)
+            .map(|i| ([i; 4], None, format!("g{i}")))
+            .collect();
+        let (_, untried) = candidates(&many, &wallets(), Address::ZERO);
+        assert_eq!(untried.len(), 256 - PER_ROLE);
     }
 }

@@ -271,6 +271,14 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
         let mut best: Option<Exercised> = None;
         let mut functions: Vec<String> = Vec::new();
         let mut gaps: Vec<String> = Vec::new();
+        if !probing.untried.is_empty() {
+            gaps.push(format!(
+                "{} of the code's functions were not probed (past the budget of {} calls per role): {}",
+                probing.untried.len(),
+                crate::simulation::probe::PER_ROLE,
+                probing.untried.join(", ")
+            ));
+        }
         for (role, result) in probing.roles.iter().zip(&probing.results) {
             let probed = match result {
                 Ok(p) => p,

@@ -53,6 +53,8 @@ pub struct Probing {
     pub candidates: Vec<Candidate>,
     /// Per role (same order): what the calls did, or why the probe did not run.
     pub results: Vec<Result<Probed, String>>,
+    /// Functions left without a single call (past the per-role budget).
+    pub untried: Vec<String>,
 }
 
 /// A role waiting for its code and control reads.
@@ -70,6 +72,7 @@ pub struct PlannedProbing {
     admin: Option<control::Reads>,
     control: Pending,
     candidates: Vec<Candidate>,
+    untried: Vec<String>,
     planned: Vec<probe::Planned>,
 }
 
@@ -130,7 +133,7 @@ pub fn plan(
         .filter(|f| f.probed())
         .map(|f| (f.selector, f.arguments.clone(), f.describe()))
         .collect();
-    let candidates = probe::candidates(&functions, &wallets, trade.pair);
+    let (candidates, untried) = probe::candidates(&functions, &wallets, trade.pair);
     let mut calls = Multicall::new();
     let mut roles = Vec::new();
     let mut planned = Vec::new();
@@ -179,6 +182,7 @@ pub fn plan(
         admin,
         control,
         candidates,
+        untried,
         planned,
     }
 }
@@ -219,6 +223,7 @@ impl PlannedProbing {
                 roles,
                 candidates: self.candidates,
                 results,
+                untried: self.untried,
             },
             admin,
         )
