@@ -54,6 +54,8 @@ pub enum Setup {
     TimelockedOwner,
     /// `UpgradeableTokenLogic` behind `TestProxy`, whose admin is a timelock with a two-day delay.
     TimelockedProxy,
+    /// Its last constructor argument is a fresh `TransferGuard`.
+    Guarded,
 }
 
 /// The minter of `rolemint`: an address with no key, impersonated by the proof.
@@ -334,6 +336,17 @@ pub fn table() -> Vec<Truth> {
                 Proof::MinterMints("issue(address,uint256)"),
             )
         },
+        Truth {
+            setup: Setup::Guarded,
+            ..t(
+                "callout",
+                "GuardedToken",
+                &["caution"],
+                &["external_call_in_transfer"],
+                &["honeypot"],
+                Proof::Trades,
+            )
+        },
         t(
             "gated",
             "",
@@ -400,6 +413,9 @@ pub fn deploy(
         } else {
             let mut args = vec![name, symbol, Arg::Uint(e18(1_000_000))];
             args.extend(truth.extra.iter().cloned());
+            if truth.setup == Setup::Guarded {
+                args.push(Arg::Addr(node.deploy(deployer, "TransferGuard", &[])?));
+            }
             node.deploy(deployer, truth.contract, &args)?
         };
         let pair = rig::add_pool(

@@ -95,6 +95,8 @@ check_ids! {
     TransferTax = "transfer_tax",
     /// EVM, by trade simulation: only part of a position can be sold at once.
     SellLimit = "sell_limit",
+    /// EVM, by tracing the trade simulation: the token calls an address outside the trade while its tokens move.
+    ExternalCallInTransfer = "external_call_in_transfer",
     /// EVM, by replaying small exits from the largest holders: some cannot transfer or sell while a fresh wallet can.
     HoldersTrapped = "holders_trapped",
     /// EVM, by trade simulation across blocks: a sell fails right after buying but passes later.

@@ -269,6 +269,13 @@ pub struct TradeSimulation {
     pub horizons: Option<Vec<HorizonSell>>,
     /// Why the later sells could not be simulated, when they could not.
     pub horizons_error: Option<String>,
+    /// Addresses the token called while its tokens moved in this
+    /// simulation, other than the trade's own parties (the pool, the
+    /// simulator's wallets, the quote tokens, the configured DEXes, its
+    /// implementation); absent when the node could not trace the calls.
+    pub transfer_calls: Option<Vec<String>>,
+    /// Why the calls could not be traced, when they could not.
+    pub transfer_calls_error: Option<String>,
 }
 
 /// When a simulated sell was tried, after its buy.

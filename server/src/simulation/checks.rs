@@ -12,7 +12,7 @@ use crate::chains::evm::abi::units;
 use crate::scoring::{band, pct, tax_degree, Builder};
 
 /// Every trading check, for recording them as unknown when no simulation ran.
-pub const TRADING_CHECKS: [CheckId; 10] = [
+pub const TRADING_CHECKS: [CheckId; 11] = [
     CheckId::CannotBuy,
     CheckId::TradingNotEnabled,
     CheckId::Honeypot,
@@ -23,6 +23,7 @@ pub const TRADING_CHECKS: [CheckId; 10] = [
     CheckId::SellTax,
     CheckId::TransferBlocked,
     CheckId::TransferTax,
+    CheckId::ExternalCallInTransfer,
 ];
 
 /// A tax under this is rounding, not a tax.
@@ -103,6 +104,20 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation, privileged: &PrivilegedBuy
         return;
     }
     b.clear(CheckId::TradingNotEnabled);
+    match (&sim.transfer_calls, &sim.transfer_calls_error) {
+        (Some(calls), _) if !calls.is_empty() => b.detected(
+            CheckId::ExternalCallInTransfer,
+            SignalCategory::Contract,
+            Severity::Medium,
+            band::CAUTION,
+            "Transfers call another contract",
+            format!("While its tokens moved in the simulated trade, the token called {}, outside the trade itself.", calls.join(", ")),
+            "debug_traceCall (callTracer) of the trade simulation, same state overrides",
+            json!({"called": calls}),
+        ),
+        (Some(_), _) => b.clear(CheckId::ExternalCallInTransfer),
+        (None, error) => b.unknown(CheckId::ExternalCallInTransfer, error.clone().unwrap_or_else(|| "the simulation was not traced".into())),
+    }
     b.clear(CheckId::CannotBuy);
     match sim.buy.tax {
         Some(tax) if tax > TAX_FLOOR => {

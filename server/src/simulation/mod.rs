@@ -10,6 +10,7 @@ pub mod checks;
 pub mod horizons;
 pub mod probe;
 pub mod replay;
+pub mod trace;
 
 use alloy_primitives::{keccak256, Address, Bytes, U256};
 use alloy_sol_types::SolCall;
@@ -35,6 +36,8 @@ pub struct Planned {
     simulator: Address,
     slot: Slot<Bytes>,
     horizons: horizons::Planned,
+    trace: trace::Planned,
+    expected: Vec<Address>,
 }
 
 /// A fresh address for one role of one simulation: derived from the
@@ -86,6 +89,7 @@ pub fn plan(
     token: Address,
     pairs: &[Pair],
     price_pairs: &[Pair],
+    implementation: Option<Address>,
     head: &Block,
     batch: &mut Batch,
 ) -> Vec<Planned> {
@@ -97,7 +101,7 @@ pub fn plan(
             let simulator = fresh_address(token, pair.address, block, "simulator");
             let caller = fresh_address(token, pair.address, block, "caller");
             let horizons = horizons::plan(&plan, BUY_BPS, head, caller, |i| fresh_address(token, pair.address, block, &format!("seller {i}")), batch);
-            let call = ITradeSimulator::simulateCall { plan, amountBps: U256::from(BUY_BPS) };
+            let call = ITradeSimulator::simulateCall { plan: plan.clone(), amountBps: U256::from(BUY_BPS) };
             let overrides = json!({
                 format!("{simulator:#x}"): {
                     "code": SIMULATOR_RUNTIME_HEX.trim(),
@@ -107,7 +111,12 @@ pub fn plan(
             });
             let request = json!({"from": caller, "to": simulator, "data": Bytes::from(call.abi_encode()), "gas": "0x2faf080"});
             let slot = batch.call::<Bytes>("eth_call", json!([request, BlockTag::Number(block), overrides]));
-            Some(Planned { pair: pair.clone(), simulator, slot, horizons })
+            let trace = trace::plan(&request, block, &overrides, batch);
+            // Who a token's transfer may call without it being news: the trade's own parties.
+            let mut expected = vec![pair.address, simulator, caller, plan.recipient, plan.wrapped, plan.quote, plan.pricePair];
+            expected.extend(implementation);
+            expected.extend(chain.dexes.iter().flat_map(|d| [d.factory, d.router]));
+            Some(Planned { pair: pair.clone(), simulator, slot, horizons, trace, expected })
         })
         .collect()
 }
@@ -145,6 +154,7 @@ impl Planned {
             );
         }
         let horizons = self.horizons.take(answers);
+        let transfer_calls = self.trace.take(answers, self.pair.base, &self.expected);
         let o = ITradeSimulator::simulateCall::abi_decode_returns(&data)
             .map_err(|_| "the simulation answer could not be decoded".to_string())?;
         let quote_decimals = self.pair.quote.decimals;
@@ -205,6 +215,10 @@ impl Planned {
             max_sell_share: bought.then(|| units(o.maxSellable, 0) / units(o.received, 0)),
             horizons_error: horizons.as_ref().err().cloned(),
             horizons: horizons.ok(),
+            transfer_calls_error: transfer_calls.as_ref().err().cloned(),
+            transfer_calls: transfer_calls
+                .ok()
+                .map(|calls| calls.iter().map(|a| a.to_checksum(None)).collect()),
         })
     }
 }

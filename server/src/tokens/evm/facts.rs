@@ -313,7 +313,15 @@ where
         .map(|a| (a, batch.call::<Bytes>("eth_getCode", json!([a, at]))))
         .collect();
     let planned = if simulate_trades {
-        simulation::plan(chain, token, &pairs.token, &pairs.price, &head, &mut batch)
+        simulation::plan(
+            chain,
+            token,
+            &pairs.token,
+            &pairs.price,
+            proxy.implementation.or(proxy.clone_of),
+            &head,
+            &mut batch,
+        )
     } else {
         Vec::new()
     };
