@@ -41,6 +41,8 @@ pub enum Proof {
     Reclaims(&'static str),
     /// The minter's call raises the supply.
     MinterMints(&'static str),
+    /// A buy of 1 ETH fails (over 1 % of the supply); one of 0.25 ETH passes, a second one does not (the wallet would pass 1.5 %).
+    Limits,
     /// A holder the owner distributed to cannot transfer; a fresh buyer trades.
     HoldersFrozen,
 }
@@ -348,6 +350,14 @@ pub fn table() -> Vec<Truth> {
             )
         },
         t(
+            "limits",
+            "LimitedToken",
+            &["caution"],
+            &["max_tx", "max_wallet"],
+            &["honeypot", "cannot_buy"],
+            Proof::Limits,
+        ),
+        t(
             "gated",
             "",
             &["risky"],
@@ -627,6 +637,23 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
             );
         }
         Proof::Buys => {}
+        Proof::Limits => {
+            let other = rig::random_address();
+            node.impersonate(other)?;
+            node.call(
+                "anvil_setBalance",
+                json!([format!("{other:#x}"), format!("{:#x}", e18(10))]),
+            )?;
+            ensure!(
+                rig::buy(node, chain, other, token, e18(1)).is_err(),
+                "a buy over the transaction cap passed"
+            );
+            rig::buy(node, chain, other, token, e18(1) / U256::from(4u64))?;
+            ensure!(
+                rig::buy(node, chain, other, token, e18(1) / U256::from(4u64)).is_err(),
+                "a buy over the wallet cap passed"
+            );
+        }
         Proof::Trades => rig::sell_with_fee(node, chain, trader, token, bought)?,
         Proof::OnlyOwnerBuys => unreachable!("proven before the buy"),
         Proof::MinterMints(signature) => {

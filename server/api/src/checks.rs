@@ -99,6 +99,10 @@ check_ids! {
     ExternalCallInTransfer = "external_call_in_transfer",
     /// EVM, by replaying small exits from the largest holders: some cannot transfer or sell while a fresh wallet can.
     HoldersTrapped = "holders_trapped",
+    /// EVM, by trade simulation: a single buy is capped (the evidence gives the largest, in tokens and as a share of the supply).
+    MaxTx = "max_tx",
+    /// EVM, by trade simulation: what one wallet may hold is capped.
+    MaxWallet = "max_wallet",
     /// EVM, by trade simulation across blocks: a sell fails right after buying but passes later.
     TradingCooldown = "trading_cooldown",
     /// EVM, by trade simulation across blocks: a second sell in the same block fails.

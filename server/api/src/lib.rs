@@ -34,9 +34,10 @@ pub use metered::{Metered, RateLimitHeaders};
 pub use openapi::{openapi_document, OPENAPI_TITLE, OPENAPI_VERSION};
 pub use stored::WireName;
 pub use token::{
-    AnalysisOptions, Check, CheckStatus, Coverage, Evidence, Horizon, HorizonSell, Pool, RiskLabel,
-    Severity, Signal, SignalCategory, SignalExplanation, TokenAnalysis, TokenExplanation,
-    TokenMeta, TokenMetaReport, TokenPath, TradeSimulation, TradeStep, UncheckedItem,
+    AnalysisOptions, BuyLimits, Check, CheckStatus, Coverage, Evidence, Horizon, HorizonSell, Pool,
+    RiskLabel, Severity, Signal, SignalCategory, SignalExplanation, TokenAnalysis,
+    TokenExplanation, TokenMeta, TokenMetaReport, TokenPath, TradeSimulation, TradeStep,
+    UncheckedItem,
 };
 pub use wallet::{
     AccountKind, Approval, Exposure, Holding, HoldingRisk, WalletAnalysis, WalletFacts, WalletPath,

@@ -269,6 +269,9 @@ pub struct TradeSimulation {
     pub horizons: Option<Vec<HorizonSell>>,
     /// Why the later sells could not be simulated, when they could not.
     pub horizons_error: Option<String>,
+    /// The largest buys a fresh wallet could make, simulated with the
+    /// horizons; absent when they could not be simulated.
+    pub buy_limits: Option<BuyLimits>,
     /// Addresses the token called while its tokens moved in this
     /// simulation, other than the trade's own parties (the pool, the
     /// simulator's wallets, the quote tokens, the configured DEXes, its
@@ -276,6 +279,20 @@ pub struct TradeSimulation {
     pub transfer_calls: Option<Vec<String>>,
     /// Why the calls could not be traced, when they could not.
     pub transfer_calls_error: Option<String>,
+}
+
+/// The largest buys a fresh wallet could make: trial buys (each undone)
+/// searched up to a fifth of the pool's quote reserve, the largest that
+/// passed then made for real, and the search repeated an hour later by the
+/// same wallet, holding what it bought.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BuyLimits {
+    /// Whether a buy of a fifth of the reserve failed, so a limit was found.
+    pub capped: bool,
+    /// The largest buy that passed (whole tokens received).
+    pub largest_buy: f64,
+    /// The largest buy the same wallet could make an hour later (whole tokens received).
+    pub largest_buy_again: Option<f64>,
 }
 
 /// When a simulated sell was tried, after its buy.

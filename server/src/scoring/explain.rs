@@ -45,6 +45,8 @@ pub fn meaning(id: CheckId) -> &'static str {
         CheckId::SellLimit => "Only small sales go through, so exiting a position takes many transactions, or is impossible in practice.",
         CheckId::ExternalCallInTransfer => "Every transfer consults another contract that can be changed or switched, so the rules for moving your tokens live outside the token.",
         CheckId::HoldersTrapped => "Some of the largest holders cannot move or sell their tokens while new buyers trade freely: the rules single out holders, and yours could be next.",
+        CheckId::MaxTx => "No single buy or sell may exceed a set size, so a large position takes several transactions to build or to leave.",
+        CheckId::MaxWallet => "No wallet may hold more than a set amount, so you cannot add to a position past it.",
         CheckId::TradingCooldown => "You cannot sell right after buying; a sell goes through only after a waiting time, so you cannot exit at once if the price turns.",
         CheckId::OneSellPerBlock => "Only one sell goes through per block across all holders, so in a rush to exit most sellers fail and must retry.",
         CheckId::MintAuthorityActive => "The mint authority can create new tokens at will, diluting every holder.",

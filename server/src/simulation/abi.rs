@@ -50,6 +50,7 @@ sol! {
         function simulate(Plan plan, uint256 amountBps) external returns (Outcome o);
         function buyIn(Plan plan, uint256 amountBps) external returns (Outcome o);
         function sellOut(Plan plan) external returns (Outcome o);
+        function buyMax(Plan plan, uint256 highBps, uint256 steps) external returns (uint256 bps, uint256 received, bool capped);
     }
 
     /// The privilege probe's entry point.

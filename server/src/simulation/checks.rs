@@ -12,7 +12,7 @@ use crate::chains::evm::abi::units;
 use crate::scoring::{band, pct, tax_degree, Builder};
 
 /// Every trading check, for recording them as unknown when no simulation ran.
-pub const TRADING_CHECKS: [CheckId; 11] = [
+pub const TRADING_CHECKS: [CheckId; 13] = [
     CheckId::CannotBuy,
     CheckId::TradingNotEnabled,
     CheckId::Honeypot,
@@ -24,6 +24,8 @@ pub const TRADING_CHECKS: [CheckId; 11] = [
     CheckId::TransferBlocked,
     CheckId::TransferTax,
     CheckId::ExternalCallInTransfer,
+    CheckId::MaxTx,
+    CheckId::MaxWallet,
 ];
 
 /// A tax under this is rounding, not a tax.
@@ -43,7 +45,7 @@ pub enum PrivilegedBuy {
 
 /// Record the trading checks from the simulation of the deepest simulated
 /// pool; `privileged` tells whether the roles could buy where a fresh wallet could not.
-pub fn assess(b: &mut Builder, sim: &TradeSimulation, privileged: &PrivilegedBuy) {
+pub fn assess(b: &mut Builder, sim: &TradeSimulation, privileged: &PrivilegedBuy, supply: f64) {
     let rpc = format!(
         "eth_call simulate() with a state override at {} on pool {} ({})",
         sim.simulator, sim.pool, sim.dex
@@ -104,6 +106,7 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation, privileged: &PrivilegedBuy
         return;
     }
     b.clear(CheckId::TradingNotEnabled);
+    assess_limits(b, sim, supply);
     match (&sim.transfer_calls, &sim.transfer_calls_error) {
         (Some(calls), _) if !calls.is_empty() => b.detected(
             CheckId::ExternalCallInTransfer,
@@ -445,5 +448,75 @@ pub fn assess_holders(b: &mut Builder, replay: &Result<Replay, String>, decimals
         ),
         "eth_call replay() with the probe contract at each holder's address by state override",
         json!({"holders": raw, "trapped": trapped.len(), "tried": tried.len()}),
+    );
+}
+
+/// A buy cap under this share of the supply is medium; above it, low.
+const TIGHT_LIMIT: f64 = 0.01;
+
+/// Per-transaction and per-wallet buy limits, from the limit tester's two
+/// searches (the second an hour later, holding the first buy).
+fn assess_limits(b: &mut Builder, sim: &TradeSimulation, supply: f64) {
+    let Some(limits) = &sim.buy_limits else {
+        let reason = sim
+            .horizons_error
+            .clone()
+            .unwrap_or_else(|| "the largest buy could not be simulated".into());
+        b.unknown(CheckId::MaxTx, reason.clone());
+        return b.unknown(CheckId::MaxWallet, reason);
+    };
+    if !limits.capped {
+        b.clear(CheckId::MaxTx);
+        return b.clear(CheckId::MaxWallet);
+    }
+    let first = limits.largest_buy;
+    let Some(again) = limits.largest_buy_again else {
+        b.unknown(
+            CheckId::MaxWallet,
+            "the second largest buy could not be simulated",
+        );
+        return limit(b, CheckId::MaxTx, first, supply, limits);
+    };
+    // Room for another full buy: the cap is per transaction. Almost none: per
+    // wallet. In between: both, the wallet's cap being what it then held.
+    if again >= 0.9 * first {
+        limit(b, CheckId::MaxTx, first, supply, limits);
+        b.clear(CheckId::MaxWallet);
+    } else if again <= 0.05 * first {
+        b.clear(CheckId::MaxTx);
+        limit(b, CheckId::MaxWallet, first, supply, limits);
+    } else {
+        limit(b, CheckId::MaxTx, first, supply, limits);
+        limit(b, CheckId::MaxWallet, first + again, supply, limits);
+    }
+}
+
+fn limit(
+    b: &mut Builder,
+    id: CheckId,
+    amount: f64,
+    supply: f64,
+    limits: &riskintel_api::BuyLimits,
+) {
+    let share = if supply > 0.0 { amount / supply } else { 0.0 };
+    let (severity, weight) = if share < TIGHT_LIMIT {
+        (Severity::Medium, 0.15)
+    } else {
+        (Severity::Low, 0.05)
+    };
+    let (title, what) = if id == CheckId::MaxTx {
+        ("Transactions are capped", "a single buy")
+    } else {
+        ("Wallets are capped", "one wallet's holding")
+    };
+    b.detected(
+        id,
+        SignalCategory::Trading,
+        severity,
+        weight,
+        title,
+        format!("The largest {what} a fresh wallet could reach was {amount:.4} tokens ({} of the supply).", pct(share)),
+        "eth_simulateV1: a fresh wallet's largest buy (trial buys undone, up to a fifth of the pool's quote reserve), and again an hour later",
+        json!({"amount": amount, "share_of_supply": share, "largest_buy": limits.largest_buy, "largest_buy_again": limits.largest_buy_again}),
     );
 }

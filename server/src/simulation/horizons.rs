@@ -2,11 +2,13 @@
 //! sell everything at later horizons (the same block, the next block — two
 //! sellers, so a one-sell-per-block rule shows — one hour, one day), in
 //! one `eth_simulateV1` whose state carries from block to block. A sell
-//! that fails now but passes later is a restriction, not a honeypot.
+//! that fails now but passes later is a restriction, not a honeypot. A
+//! sixth wallet makes the largest buy it can, and again an hour later: a
+//! per-transaction or per-wallet buy limit shows.
 
 use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::SolCall;
-use riskintel_api::{Horizon, HorizonSell};
+use riskintel_api::{BuyLimits, Horizon, HorizonSell};
 use serde_json::{json, Value};
 
 use super::abi::{ITradeSimulator, Plan, SIMULATOR_RUNTIME_HEX};
@@ -25,6 +27,12 @@ const SELLERS: [(Horizon, usize); 5] = [
 ];
 /// Seconds after the base block of each simulated block (the buys are in the first).
 const BLOCK_SECONDS: [u64; 4] = [1, 13, 3_601, 86_401];
+/// The largest buy searched for: this share of the quote reserve (bps), in this many halvings.
+const LIMIT_HIGH_BPS: u64 = 2_000;
+const LIMIT_STEPS: u64 = 11;
+/// The limit tester buys as much as it can at the end of the first block
+/// (after the sellers' calls there) and again in this block.
+const LIMIT_AGAIN_BLOCK: usize = 2;
 
 /// Sells across time planned for one pool, waiting for their answer.
 pub struct Planned {
@@ -42,7 +50,8 @@ pub fn plan(
     wallet: impl Fn(usize) -> Address,
     batch: &mut Batch,
 ) -> Planned {
-    let wallets: Vec<Address> = (0..SELLERS.len()).map(wallet).collect();
+    // The sellers, then the limit tester.
+    let wallets: Vec<Address> = (0..=SELLERS.len()).map(wallet).collect();
     let call = |to: Address, data: Vec<u8>| SimCall {
         from: caller,
         to,
@@ -61,11 +70,21 @@ pub fn plan(
             calls: Vec::new(),
         })
         .collect();
-    for w in &wallets {
+    for w in &wallets[..SELLERS.len()] {
         blocks[0].calls.push(call(*w, buy.clone()));
     }
     for (w, (_, block)) in wallets.iter().zip(SELLERS) {
         blocks[block].calls.push(call(*w, sell.clone()));
+    }
+    let tester = wallets[SELLERS.len()];
+    let buy_max = ITradeSimulator::buyMaxCall {
+        plan: plan.clone(),
+        highBps: U256::from(LIMIT_HIGH_BPS),
+        steps: U256::from(LIMIT_STEPS),
+    }
+    .abi_encode();
+    for block in [0, LIMIT_AGAIN_BLOCK] {
+        blocks[block].calls.push(call(tester, buy_max.clone()));
     }
     let mut overrides = serde_json::Map::new();
     for w in &wallets {
@@ -81,7 +100,11 @@ pub fn plan(
 impl Planned {
     /// Each wallet's buy and later sell; `Err` with the reason when the
     /// node could not simulate them.
-    pub fn take(self, answers: &mut Answers) -> Result<Vec<HorizonSell>, String> {
+    pub fn take(
+        self,
+        answers: &mut Answers,
+        token_decimals: u8,
+    ) -> Result<(Vec<HorizonSell>, Option<BuyLimits>), String> {
         let blocks = answers.take(self.slot).map_err(|e| {
             format!("the node could not simulate later blocks (eth_simulateV1: {e})")
         })?;
@@ -92,7 +115,7 @@ impl Planned {
         }
         // Where each block's next sell is: the first block opens with the buys.
         let mut next_call = vec![0usize; BLOCK_SECONDS.len()];
-        next_call[0] = self.wallets.len();
+        next_call[0] = SELLERS.len();
         let mut sells = Vec::new();
         for (i, (wallet, (horizon, block))) in self.wallets.iter().zip(SELLERS).enumerate() {
             let bought = blocks[0].calls.get(i).ok_or_else(shape_error)?;
@@ -100,8 +123,7 @@ impl Planned {
                 .calls
                 .get(next_call[block])
                 .ok_or_else(shape_error)?;
-            let second_in_block =
-                next_call[block] > if block == 0 { self.wallets.len() } else { 0 };
+            let second_in_block = next_call[block] > if block == 0 { SELLERS.len() } else { 0 };
             next_call[block] += 1;
             let buy = bought
                 .ok()
@@ -149,6 +171,17 @@ impl Planned {
             }
             sells.push(entry);
         }
-        Ok(sells)
+        // The limit tester's calls come last in their blocks.
+        let largest = |block: usize| {
+            let call = blocks[block].calls.last().filter(|c| c.ok())?;
+            ITradeSimulator::buyMaxCall::abi_decode_returns(&call.return_data).ok()
+        };
+        let limits = largest(0).map(|first| BuyLimits {
+            capped: first.capped,
+            largest_buy: units(first.received, token_decimals),
+            largest_buy_again: largest(LIMIT_AGAIN_BLOCK)
+                .map(|again| units(again.received, token_decimals)),
+        });
+        Ok((sells, limits))
     }
 }

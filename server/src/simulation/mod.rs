@@ -153,7 +153,7 @@ impl Planned {
                 "the node ignored the eth_call state override (the simulator had no code)".into(),
             );
         }
-        let horizons = self.horizons.take(answers);
+        let horizons = self.horizons.take(answers, token_decimals);
         let transfer_calls = self.trace.take(answers, self.pair.base, &self.expected);
         let o = ITradeSimulator::simulateCall::abi_decode_returns(&data)
             .map_err(|_| "the simulation answer could not be decoded".to_string())?;
@@ -214,7 +214,8 @@ impl Planned {
             sell,
             max_sell_share: bought.then(|| units(o.maxSellable, 0) / units(o.received, 0)),
             horizons_error: horizons.as_ref().err().cloned(),
-            horizons: horizons.ok(),
+            buy_limits: horizons.as_ref().ok().and_then(|h| h.1.clone()),
+            horizons: horizons.ok().map(|h| h.0),
             transfer_calls_error: transfer_calls.as_ref().err().cloned(),
             transfer_calls: transfer_calls
                 .ok()

@@ -261,3 +261,17 @@ contract GuardedToken is PairAware {
         super._transfer(from, to, value);
     }
 }
+
+/// Legitimate launch limits: a buy or sell moves at most 1 % of the supply,
+/// and a wallet holds at most 1.5 %.
+contract LimitedToken is PairAware {
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+
+    function _transfer(address from, address to, uint256 value) internal override {
+        if (!exempt(from, to) && pair != address(0)) {
+            if (from == pair || to == pair) require(value <= totalSupply / 100, "max transaction");
+            if (to != pair) require(balanceOf[to] + value <= (totalSupply * 15) / 1000, "max wallet");
+        }
+        super._transfer(from, to, value);
+    }
+}

@@ -203,6 +203,52 @@ contract TradeSimulator {
         }
     }
 
+    error BuyResult(bool ok, uint256 received);
+
+    /// The largest buy that passes — in basis points of the pair's quote
+    /// reserve, up to `highBps`, found in `steps` halvings of trial buys that
+    /// are undone — then made for real. `capped` when `highBps` itself failed.
+    function buyMax(Plan memory plan, uint256 highBps, uint256 steps)
+        external
+        returns (uint256 bps, uint256 received, bool capped)
+    {
+        (bool ok, ) = trialBuy(plan, highBps);
+        bps = highBps;
+        if (!ok) {
+            capped = true;
+            uint256 lo = 0;
+            uint256 hi = highBps;
+            for (uint256 i = 0; i < steps && hi - lo > 1; i++) {
+                uint256 mid = lo + (hi - lo) / 2;
+                (bool passed, ) = trialBuy(plan, mid);
+                if (passed) lo = mid;
+                else hi = mid;
+            }
+            bps = lo;
+        }
+        if (bps == 0) return (0, 0, capped);
+        Outcome memory o;
+        if (fund(plan, bps, o)) buyStep(plan, o);
+        received = o.buyOk ? o.received : 0;
+    }
+
+    /// Self-call only: a buy of `amountBps`, undone, reverting with its result.
+    function tryBuy(Plan memory plan, uint256 amountBps) external {
+        require(msg.sender == address(this), "self only");
+        Outcome memory o;
+        if (fund(plan, amountBps, o)) buyStep(plan, o);
+        revert BuyResult(o.buyOk && o.received != 0, o.received);
+    }
+
+    function trialBuy(Plan memory plan, uint256 amountBps) internal returns (bool ok, uint256 received) {
+        (, bytes memory out) = address(this).call(abi.encodeCall(this.tryBuy, (plan, amountBps)));
+        if (out.length == 68 && bytes4(out) == BuyResult.selector) {
+            bytes memory body = new bytes(64);
+            for (uint256 i = 0; i < 64; i++) body[i] = out[i + 4];
+            (ok, received) = abi.decode(body, (bool, uint256));
+        }
+    }
+
     /// Spend `amountBps` of the pair's quote reserve in the quote token
     /// (wrapping native currency, buying a stablecoin first when the quote
     /// is one); false when there is nothing to spend.

@@ -26,6 +26,7 @@ pub struct Assessment {
 /// Assess an EVM token: every check recorded, the verdict and the metadata.
 pub fn assess(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntry>) -> Assessment {
     let mut b = Builder::new(facts.block);
+    let supply_units = units(facts.total_supply, facts.decimals.unwrap_or(18));
     let active_owner = facts.owner.active();
     assess_contract(&mut b, token, facts, allow);
     let liquidity = liquidity::assess(&mut b, facts, active_owner);
@@ -40,11 +41,12 @@ pub fn assess(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntry>) 
                 b.unknown(id, reason.clone());
             }
         }
-        Some(sim) => simulation::checks::assess(&mut b, sim, &powers::privileged_buy(facts)),
+        Some(sim) => {
+            simulation::checks::assess(&mut b, sim, &powers::privileged_buy(facts), supply_units)
+        }
     }
     simulation::checks::assess_holders(&mut b, &facts.replay, facts.decimals.unwrap_or(18));
     distribution::assess(&mut b, facts, active_owner);
-    let supply_units = units(facts.total_supply, facts.decimals.unwrap_or(18));
     let meta = TokenMeta {
         name: facts.name.clone().unwrap_or_default(),
         symbol: facts.symbol.clone().unwrap_or_default(),
