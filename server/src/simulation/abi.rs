@@ -68,6 +68,7 @@ sol! {
             uint256 victim;
             uint256 pair;
             uint256 role;
+            bool readsOk;
             bool ownerOk;
             address owner;
         }

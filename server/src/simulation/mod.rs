@@ -10,6 +10,7 @@ pub mod checks;
 pub mod horizons;
 pub mod probe;
 pub mod replay;
+pub mod restrictions;
 pub mod trace;
 
 use alloy_primitives::{keccak256, Address, Bytes, U256};
@@ -92,6 +93,7 @@ pub fn plan(
     implementation: Option<Address>,
     head: &Block,
     batch: &mut Batch,
+    traces: &mut Batch,
 ) -> Vec<Planned> {
     let block = head.number();
     pairs
@@ -111,7 +113,7 @@ pub fn plan(
             });
             let request = json!({"from": caller, "to": simulator, "data": Bytes::from(call.abi_encode()), "gas": "0x2faf080"});
             let slot = batch.call::<Bytes>("eth_call", json!([request, BlockTag::Number(block), overrides]));
-            let trace = trace::plan(&request, block, &overrides, batch);
+            let trace = trace::plan(&request, block, &overrides, traces);
             // Who a token's transfer may call without it being news: the trade's own parties.
             let mut expected = vec![pair.address, simulator, caller, plan.recipient, plan.wrapped, plan.quote, plan.pricePair];
             expected.extend(implementation);
@@ -143,6 +145,7 @@ impl Planned {
     pub fn take(
         self,
         answers: &mut Answers,
+        traces: &mut Result<Answers, String>,
         token_decimals: u8,
     ) -> Result<TradeSimulation, String> {
         let data = answers
@@ -154,7 +157,7 @@ impl Planned {
             );
         }
         let horizons = self.horizons.take(answers, token_decimals);
-        let transfer_calls = self.trace.take(answers, self.pair.base, &self.expected);
+        let transfer_calls = self.trace.take(traces, self.pair.base, &self.expected);
         let o = ITradeSimulator::simulateCall::abi_decode_returns(&data)
             .map_err(|_| "the simulation answer could not be decoded".to_string())?;
         let quote_decimals = self.pair.quote.decimals;

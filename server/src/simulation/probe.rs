@@ -24,6 +24,8 @@ pub fn victim_balance_word() -> U256 {
 const FEE_VALUES: [u64; 8] = [9_900, 5_000, 2_500, 1_000, 99, 49, 25, 10];
 /// Calls tried per function, at most.
 const PER_FUNCTION: usize = 24;
+/// Functions with more arguments get only the plain patterns.
+const MAX_ARGUMENTS: usize = 8;
 /// Calls tried per role, at most.
 pub const PER_ROLE: usize = 96;
 /// Calls per `eth_call`, at most.
@@ -75,6 +77,8 @@ pub fn candidates(
         .iter()
         .map(|(selector, arguments, function)| {
             let argument_lists = match arguments {
+                // More arguments than any privileged setter takes: the plain patterns only.
+                Some(types) if types.len() > MAX_ARGUMENTS => fallback(wallets),
                 Some(types) => match types
                     .iter()
                     .map(|t| values(t, wallets, pair))

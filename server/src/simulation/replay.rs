@@ -8,9 +8,13 @@ use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::SolCall;
 use serde_json::{json, Map, Value};
 
+use riskintel_api::{CheckId, Severity, SignalCategory};
+
 use super::abi::{IPrivilegeProbe, Outcome, Plan, PROBE_RUNTIME_HEX};
+use crate::chains::evm::abi::units;
 use crate::chains::evm::types::BlockTag;
 use crate::chains::rpc::{Answers, Batch, Slot};
+use crate::scoring::{band, Builder};
 
 /// Holders replayed, at most.
 pub const HOLDERS: usize = 5;
@@ -121,4 +125,60 @@ impl Planned {
             exits,
         })
     }
+}
+
+/// Whether real holders are trapped: their replayed small exits against a
+/// fresh wallet's trade in the same simulation.
+pub fn assess_holders(b: &mut Builder, replay: &Result<Replay, String>, decimals: u8) {
+    let replay = match replay {
+        Ok(r) => r,
+        Err(reason) => {
+            return b.unknown(
+                CheckId::HoldersTrapped,
+                format!("holders' exits were not replayed: {reason}"),
+            )
+        }
+    };
+    if !(replay.fresh.buyOk && replay.fresh.transferOk && replay.fresh.sellOk) {
+        return b.unknown(CheckId::HoldersTrapped, "a fresh wallet could not buy, transfer and sell either, so holders' exits say nothing of their own");
+    }
+    let tried: Vec<_> = replay
+        .exits
+        .iter()
+        .filter(|e| e.sell_ok.is_some() || !e.transfer_ok)
+        .collect();
+    if tried.is_empty() {
+        return b.unknown(
+            CheckId::HoldersTrapped,
+            "no holder's exit could be replayed",
+        );
+    }
+    let trapped: Vec<_> = tried.iter().filter(|e| e.trapped()).collect();
+    if trapped.is_empty() {
+        return b.clear(CheckId::HoldersTrapped);
+    }
+    let most = trapped.len() * 2 > tried.len();
+    let (severity, weight) = if most {
+        (Severity::Critical, band::CRITICAL)
+    } else {
+        (Severity::High, band::RISKY)
+    };
+    let raw: Vec<_> = tried
+        .iter()
+        .map(|e| json!({"holder": e.holder.to_checksum(None), "balance": units(e.balance, decimals), "transfer_ok": e.transfer_ok, "sell_ok": e.sell_ok}))
+        .collect();
+    b.detected(
+        CheckId::HoldersTrapped,
+        SignalCategory::Trading,
+        severity,
+        weight,
+        "Holders are trapped",
+        format!(
+            "{} of {} of the largest holders tried could not transfer or sell a hundredth of their tokens, while a fresh wallet bought, transferred and sold.",
+            trapped.len(),
+            tried.len()
+        ),
+        "eth_call replay() with the probe contract at each holder's address by state override",
+        json!({"holders": raw, "trapped": trapped.len(), "tried": tried.len()}),
+    );
 }

@@ -3,7 +3,9 @@
 //! overrides). Below every call into the token, any call to an address
 //! outside the trade (the pool, the simulator and its wallets, the token and
 //! its implementation, the quote tokens, the configured DEXes, precompiles)
-//! is an external call made during a transfer.
+//! is an external call made during a transfer. The trace travels in a
+//! request of its own, sent beside the round's batch: a trace too deep to
+//! parse costs this check, not the analysis.
 
 use alloy_primitives::Address;
 use serde::Deserialize;
@@ -22,6 +24,9 @@ pub struct CallFrame {
     pub from: Address,
     /// Callee (absent for a failed create).
     pub to: Option<Address>,
+    /// Call data (empty for a plain transfer of native currency).
+    #[serde(default)]
+    pub input: alloy_primitives::Bytes,
     /// Nested calls.
     #[serde(default)]
     pub calls: Vec<CallFrame>,
@@ -48,13 +53,14 @@ impl Planned {
     /// `Err` with the reason when the node could not trace.
     pub fn take(
         self,
-        answers: &mut Answers,
+        answers: &mut Result<Answers, String>,
         token: Address,
         expected: &[Address],
     ) -> Result<Vec<Address>, String> {
-        let root = answers.take(self.slot).map_err(|e| {
-            format!("the node could not trace the simulation (debug_traceCall: {e})")
-        })?;
+        let traced =
+            |e: String| format!("the node could not trace the simulation (debug_traceCall: {e})");
+        let answers = answers.as_mut().map_err(|e| traced(e.clone()))?;
+        let root = answers.take(self.slot).map_err(|e| traced(e.to_string()))?;
         let mut found = Vec::new();
         walk(&root, token, expected, false, &mut found);
         Ok(found)
@@ -74,7 +80,14 @@ fn walk(
     found: &mut Vec<Address>,
 ) {
     let to = frame.to.unwrap_or_default();
-    if inside && to != token && !expected.contains(&to) && !precompile(&to) && !found.contains(&to)
+    // A plain payment of native currency (no call data) runs no code of consequence.
+    let payment = frame.input.is_empty() && frame.calls.is_empty();
+    if inside
+        && !payment
+        && to != token
+        && !expected.contains(&to)
+        && !precompile(&to)
+        && !found.contains(&to)
     {
         found.push(to);
     }
@@ -96,7 +109,8 @@ mod tests {
             "type": "CALL", "from": a(1), "to": a(2), "input": "0x",
             "calls": [
                 {"type": "CALL", "from": a(2), "to": a(3), "calls": [
-                    {"type": "STATICCALL", "from": a(3), "to": a(9)},
+                    {"type": "STATICCALL", "from": a(3), "to": a(9), "input": "0x70a08231"},
+                    {"type": "CALL", "from": a(3), "to": a(7), "input": "0x"},
                     {"type": "STATICCALL", "from": a(3), "to": "0x0000000000000000000000000000000000000001"},
                     {"type": "CALL", "from": a(3), "to": a(4)}
                 ]},
@@ -104,7 +118,7 @@ mod tests {
             ]
         }))
         .unwrap();
-        // Token 3: it called 9 (external) and 4 (the pool, expected); 8 was called by the simulator.
+        // Token 3: it called 9 (external), paid 7 (no code run) and called 4 (the pool, expected); 8 was called by the simulator.
         let mut found = Vec::new();
         walk(
             &trace,

@@ -77,8 +77,8 @@ pub fn simulate_v1(
                 .iter()
                 .map(|c| json!({"from": c.from, "to": c.to, "data": c.data, "gas": format!("{CALL_GAS:#x}")}))
                 .collect();
-            let number = base.number() + 1 + i as u64;
-            let time = base.time() as u64 + block.after_seconds.max(1 + i as u64);
+            let number = base.number().saturating_add(1 + i as u64);
+            let time = (base.time().max(0) as u64).saturating_add(block.after_seconds.max(1 + i as u64));
             let mut state = json!({
                 "blockOverrides": {"number": format!("{number:#x}"), "time": format!("{time:#x}")},
                 "calls": calls,

@@ -37,6 +37,7 @@ contract PrivilegeProbe is TradeSimulator {
         uint256 victim;
         uint256 pair;
         uint256 role;
+        bool readsOk;
         bool ownerOk;
         address owner;
     }
@@ -96,26 +97,41 @@ contract PrivilegeProbe is TradeSimulator {
     /// What a holder can still do: transfer a tenth of its balance to a
     /// fresh address, then sell the rest.
     function holderCheck(Plan memory plan) external returns (bool transferOk, Outcome memory sell) {
-        uint256 balance = IERC20Like(plan.token).balanceOf(address(this));
+        uint256 balance = tokenBalance(plan.token, address(this));
         (transferOk, ) = plan.token.call(abi.encodeCall(IERC20Like.transfer, (plan.recipient, balance / 10)));
         sell = this.sellOut(plan);
     }
 
+    /// Supply, balances and owner, read so that the token cannot revert
+    /// through us; `readsOk` false when a supply or balance read failed.
     function snapshot(Target memory t) internal view returns (Snapshot memory s) {
-        IERC20Like token = IERC20Like(t.plan.token);
-        s.supply = IOwnedLike(t.plan.token).totalSupply();
-        s.victim = token.balanceOf(t.victim);
-        s.pair = token.balanceOf(t.plan.pair);
-        s.role = token.balanceOf(address(this));
-        try IOwnedLike(t.plan.token).owner() returns (address o) {
-            (s.ownerOk, s.owner) = (true, o);
-        } catch {}
+        address token = t.plan.token;
+        bool ok;
+        bool all = true;
+        (s.supply, ok) = readWord(token, abi.encodeCall(IOwnedLike.totalSupply, ()));
+        all = all && ok;
+        (s.victim, ok) = readBalance(token, t.victim);
+        all = all && ok;
+        if (t.plan.pair != address(0)) {
+            (s.pair, ok) = readBalance(token, t.plan.pair);
+            all = all && ok;
+        }
+        (s.role, ok) = readBalance(token, address(this));
+        s.readsOk = all && ok;
+        uint256 owner;
+        (owner, s.ownerOk) = readWord(token, abi.encodeCall(IOwnedLike.owner, ()));
+        s.owner = address(uint160(owner));
+    }
+
+    function readWord(address target, bytes memory data) internal view returns (uint256 value, bool ok) {
+        (bool success, bytes memory out) = target.staticcall(data);
+        if (success && out.length >= 32) (value, ok) = (abi.decode(out, (uint256)), true);
     }
 
     function runIsolated(Target memory t, bytes memory data) internal returns (Effect memory e) {
         (, bytes memory out) = address(this).call(abi.encodeCall(this.runOne, (t, data)));
         if (out.length >= 4 && bytes4(out) == EffectResult.selector) return abi.decode(afterSelector(out), (Effect));
-        e.ran = true;
+        // Not our result (out of gas, or something reverted through us): not observed.
         e.revertData = out;
     }
 
@@ -140,7 +156,7 @@ contract PrivilegeProbe is TradeSimulator {
         require(msg.sender == address(this), "self only");
         HolderResult memory h;
         h.ran = true;
-        h.balance = IERC20Like(plan.token).balanceOf(holder);
+        h.balance = tokenBalance(plan.token, holder);
         try PrivilegeProbe(holder).smallExit(plan) returns (bool transferOk, bool sellOk, uint256 expected) {
             (h.transferOk, h.sellOk, h.sellExpected) = (transferOk, sellOk, expected);
         } catch {}
@@ -149,7 +165,7 @@ contract PrivilegeProbe is TradeSimulator {
 
     /// Transfer a hundredth of this address's balance to a fresh address, then sell another hundredth.
     function smallExit(Plan memory plan) external returns (bool transferOk, bool sellOk, uint256 expected) {
-        uint256 part = IERC20Like(plan.token).balanceOf(address(this)) / 100;
+        uint256 part = tokenBalance(plan.token, address(this)) / 100;
         (transferOk, ) = plan.token.call(abi.encodeCall(IERC20Like.transfer, (plan.recipient, part)));
         Probe memory sell = swapIn(plan.pair, plan.token, plan.quote, part, plan.feeBps);
         (sellOk, expected) = (sell.ok, sell.expected);
@@ -180,8 +196,11 @@ contract PrivilegeProbe is TradeSimulator {
         e.ran = true;
         e.ok = true;
         if (data.length != 0) {
-            uint256 amount = IERC20Like(t.plan.token).balanceOf(t.victim);
-            if (amount == 0) amount = IOwnedLike(t.plan.token).totalSupply() / 1000;
+            uint256 amount = tokenBalance(t.plan.token, t.victim);
+            if (amount == 0) {
+                (uint256 supply, ) = readWord(t.plan.token, abi.encodeCall(IOwnedLike.totalSupply, ()));
+                amount = supply / 1000;
+            }
             substitute(data, amount);
             (e.ok, e.revertData) = t.plan.token.call{gas: t.probeGas}(data);
         }

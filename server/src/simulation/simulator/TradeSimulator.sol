@@ -71,6 +71,18 @@ contract TradeSimulator {
         bool inIsToken0;
     }
 
+    /// A token's balance read without letting the token revert through us
+    /// (a token could otherwise forge our results with its revert data); 0
+    /// and false when the read fails.
+    function readBalance(address token, address holder) internal view returns (uint256 value, bool ok) {
+        (bool success, bytes memory out) = token.staticcall(abi.encodeCall(IERC20Like.balanceOf, (holder)));
+        if (success && out.length >= 32) (value, ok) = (abi.decode(out, (uint256)), true);
+    }
+
+    function tokenBalance(address token, address holder) internal view returns (uint256 value) {
+        (value, ) = readBalance(token, holder);
+    }
+
     function loadReserves(Leg memory leg) internal view {
         (uint112 r0, uint112 r1, ) = IPairLike(leg.pair).getReserves();
         leg.inIsToken0 = IPairLike(leg.pair).token0() == leg.tokenIn;
@@ -96,10 +108,14 @@ contract TradeSimulator {
     }
 
     function executeSwap(Probe memory p, Leg memory leg) internal {
+        // The reserves again: a token that swaps its collected fees inside
+        // its own transfer has moved them, as the router would see.
+        loadReserves(leg);
         // What actually arrived, so transfer fees are not mistaken for the pool's price.
-        uint256 arrived = IERC20Like(leg.tokenIn).balanceOf(leg.pair) - leg.reserveIn;
+        uint256 held = tokenBalance(leg.tokenIn, leg.pair);
+        uint256 arrived = held > leg.reserveIn ? held - leg.reserveIn : 0;
         uint256 out = amountOut(arrived, leg.reserveIn, leg.reserveOut, leg.feeBps);
-        uint256 before = IERC20Like(leg.tokenOut).balanceOf(address(this));
+        uint256 before = tokenBalance(leg.tokenOut, address(this));
         bytes memory call = abi.encodeCall(
             IPairLike.swap, (leg.inIsToken0 ? 0 : out, leg.inIsToken0 ? out : 0, address(this), "")
         );
@@ -109,7 +125,8 @@ contract TradeSimulator {
             return;
         }
         p.ok = true;
-        p.received = IERC20Like(leg.tokenOut).balanceOf(address(this)) - before;
+        uint256 afterSwap = tokenBalance(leg.tokenOut, address(this));
+        p.received = afterSwap > before ? afterSwap - before : 0;
     }
 
     /// A sell of `amount`, undone by its revert.
@@ -123,13 +140,14 @@ contract TradeSimulator {
         require(msg.sender == address(this), "self only");
         Probe memory p;
         p.expected = amount;
-        uint256 before = IERC20Like(token).balanceOf(recipient);
+        uint256 before = tokenBalance(token, recipient);
         uint256 gasStart = gasleft();
         (bool ok, bytes memory data) = token.call(abi.encodeCall(IERC20Like.transfer, (recipient, amount)));
         p.gasUsed = gasStart - gasleft();
         if (ok) {
             p.ok = true;
-            p.received = IERC20Like(token).balanceOf(recipient) - before;
+            uint256 arrived = tokenBalance(token, recipient);
+            p.received = arrived > before ? arrived - before : 0;
         } else {
             p.revertData = data;
         }
@@ -187,7 +205,7 @@ contract TradeSimulator {
     /// and buys see it, as they would a wallet's); when that fails, try a
     /// thousandth of it. `maxSellable` is what was sold.
     function sellOut(Plan memory plan) external returns (Outcome memory o) {
-        o.received = IERC20Like(plan.token).balanceOf(address(this));
+        o.received = tokenBalance(plan.token, address(this));
         o.sellAmount = o.received;
         if (o.received == 0) return o;
         Probe memory sell = swapIn(plan.pair, plan.token, plan.quote, o.received, plan.feeBps);

@@ -45,7 +45,7 @@ pub fn assess(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntry>) 
             simulation::checks::assess(&mut b, sim, &powers::privileged_buy(facts), supply_units)
         }
     }
-    simulation::checks::assess_holders(&mut b, &facts.replay, facts.decimals.unwrap_or(18));
+    simulation::replay::assess_holders(&mut b, &facts.replay, facts.decimals.unwrap_or(18));
     distribution::assess(&mut b, facts, active_owner);
     let meta = TokenMeta {
         name: facts.name.clone().unwrap_or_default(),

@@ -1,11 +1,14 @@
 //! Reading an EVM token's facts from the chain, in three round trips:
 //! 1. one batch: latest block, code, EIP-1967 slots, and one Multicall3
-//!    with metadata, owner and every `getPair`;
+//!    with metadata, owner, `AccessControl` role members and every `getPair`;
 //! 2. at that block, concurrently: one batch (pair reserves and LP
 //!    holdings, balances, the admin's, implementation's and owner's code,
-//!    the trade simulations) and the holder index's update;
+//!    the trade simulations and their later horizons), the simulations'
+//!    traces (a request of their own), and the holder index's update;
 //! 3. one batch: top holders' balances, the creator's LP, the first
-//!    transfer's block time.
+//!    transfer's block time, and the behavioural reads (`behaviour`:
+//!    every non-standard function probed as each role, the roles' control,
+//!    the largest holders' exits replayed).
 //!
 //! Reading facts writes nothing: the holder index is brought up to date by
 //! the `index` function the caller passes in.
@@ -13,7 +16,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 
-use alloy_primitives::{keccak256, Address, Bytes, B256, U256};
+use alloy_primitives::{Address, Bytes, B256, U256};
 use riskintel_api::TradeSimulation;
 use serde_json::json;
 
@@ -21,7 +24,7 @@ use super::behaviour;
 use super::code::{self, CodeFacts};
 use super::control::Control;
 use super::holders::{HolderIndex, IndexError};
-use super::roles::Probing;
+use super::roles::{self, Probing};
 use crate::chains::evm::abi::{
     string_or_bytes32, units, IAccessControl, IBeacon, IUniswapV2Pair, IERC20,
 };
@@ -172,17 +175,6 @@ impl EvmFacts {
     }
 }
 
-/// The `AccessControl` roles whose first member is read: the role admin,
-/// and the roles that usually mint, pause or burn.
-fn access_roles() -> [(&'static str, B256); 4] {
-    [
-        ("role admin", B256::ZERO),
-        ("minter", keccak256("MINTER_ROLE")),
-        ("pauser", keccak256("PAUSER_ROLE")),
-        ("burner", keccak256("BURNER_ROLE")),
-    ]
-}
-
 /// A share of a whole, 0..1.
 pub fn share(part: U256, whole: U256) -> f64 {
     if whole.is_zero() {
@@ -220,7 +212,7 @@ where
     let supply = calls.add(token, IERC20::totalSupplyCall {});
     let owner = calls.add(token, IERC20::ownerCall {});
     let get_owner = calls.add(token, IERC20::getOwnerCall {});
-    let role_members: Vec<_> = access_roles()
+    let role_members: Vec<_> = roles::access_roles()
         .into_iter()
         .map(|(name, role)| {
             (
@@ -312,6 +304,8 @@ where
         .flatten()
         .map(|a| (a, batch.call::<Bytes>("eth_getCode", json!([a, at]))))
         .collect();
+    // The simulations' traces go in a request of their own beside the batch.
+    let mut traces = Batch::new();
     let planned = if simulate_trades {
         simulation::plan(
             chain,
@@ -321,14 +315,17 @@ where
             proxy.implementation.or(proxy.clone_of),
             &head,
             &mut batch,
+            &mut traces,
         )
     } else {
         Vec::new()
     };
-    let (answers, index) = tokio::join!(
+    let (answers, traced, index) = tokio::join!(
         chain.rpc.send(batch),
+        chain.rpc.send(traces),
         index(block, TOP_HOLDERS + pairs.token.len() + 3)
     );
+    let mut traced = traced.map_err(|e| e.to_string());
     let mut answers = answers?;
     let index = index.map_err(AnalysisError::from_index)?;
     let second = second.take(&mut answers)?;
@@ -340,7 +337,7 @@ where
     let mut simulation_gaps = Vec::new();
     for plan in planned {
         let described = plan.describe();
-        match plan.take(&mut answers, decimals.unwrap_or(18)) {
+        match plan.take(&mut answers, &mut traced, decimals.unwrap_or(18)) {
             Ok(simulation) => simulations.push(simulation),
             Err(reason) => simulation_gaps.push(format!("{described}: {reason}")),
         }

@@ -8,7 +8,7 @@ use riskintel_api::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
 use super::control::Control;
-use super::facts::{addr, EvmFacts};
+use super::facts::{addr, EvmFacts, OwnerFact};
 use super::roles::Role;
 use crate::chains::evm::abi::units;
 use crate::config::AllowlistEntry;
@@ -170,6 +170,12 @@ fn trades(o: &Outcome) -> bool {
     o.buyOk && o.sellOk && o.transferOk
 }
 
+/// Whether a call's effect was seen: its result came back and, when it
+/// passed, every supply and balance read after it answered.
+fn observed(e: &Effect) -> bool {
+    e.ran && (!e.ok || e.after_.readsOk)
+}
+
 /// Less than this is rounding, not a change of fee.
 const FEE_STEP: f64 = 0.005;
 
@@ -181,11 +187,13 @@ fn classify(
     role: Address,
 ) -> Vec<(Power, f64)> {
     let mut found = Vec::new();
-    if !e.ran || !e.ok {
+    if !observed(e) || !e.ok {
         return found;
     }
     let (before, after, base) = (&probed.before, &e.after_, &probed.baseline);
-    let others_lost = after.victim < before.victim || after.pair < before.pair;
+    // A loss beyond rounding (reflection tokens move balances by a few wei).
+    let lost = |was: U256, now: U256| now < was && was - now > was / U256::from(1_000u64);
+    let others_lost = lost(before.victim, after.victim) || lost(before.pair, after.pair);
     if after.supply > before.supply {
         found.push((Power::Mint, 0.0));
     }
@@ -264,7 +272,8 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
         }
     };
     // Powers exercised by a role other than anyone while owner() reports none.
-    let renounced = facts.owner.active().is_none();
+    // Renounced: owner() answers the zero or dead address (no owner() at all is not a renouncement).
+    let renounced = matches!(facts.owner, OwnerFact::Address(_)) && facts.owner.active().is_none();
     let mut hidden: Vec<(String, &Role)> = Vec::new();
     let decimals = facts.decimals.unwrap_or(18);
     for power in POWERS {
@@ -290,11 +299,15 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
             if power.needs_trading() && !trades(&probed.baseline.buyer) {
                 gaps.push("no fresh wallet could buy, transfer and sell before a call, so effects on trading could not be seen".into());
             }
-            if probed.effects.iter().any(|e| !e.ran) {
+            if probed.effects.iter().any(|e| !observed(e)) {
                 gaps.push(format!(
-                    "as {}: the probe's gas ran out before every call was tried",
+                    "as {}: some calls' effects could not be observed (the probe ran out of gas, or a read of the token failed after the call)",
                     role.names.join("/")
                 ));
+            }
+            let nothing_held = probed.before.victim.is_zero() && probed.before.pair.is_zero();
+            if matches!(power, Power::SeizeBalance | Power::BurnFromOthers) && nothing_held {
+                gaps.push("no holder or pool held tokens to take or burn during the probe (no pool to buy from)".into());
             }
             for (candidate, effect) in probing.candidates.iter().zip(&probed.effects) {
                 for (p, fee) in classify(probed, candidate, effect, role.address) {
@@ -322,6 +335,9 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
                 }
             }
         }
+        if power == Power::ReclaimOwnership && facts.index.creator.is_none() {
+            gaps.push("the creator is not known (the holder index does not reach the first mint), so it could not be probed".into());
+        }
         let Some(found) = best else {
             match gaps.first() {
                 Some(gap) => b.unknown(power.check(), gap.clone()),
@@ -329,6 +345,7 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
             }
             continue;
         };
+        // owner() says renounced, yet a role (the creator, an AccessControl member) exercises a power.
         if renounced && found.role.control != Control::Anyone {
             hidden.push((found.candidate.function.clone(), found.role));
         }
@@ -402,6 +419,14 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
             "eth_call owner() via Multicall3; eth_call probe() with the probe contract at the role's address",
             json!({"role": addr(&role.address), "role_names": role.names, "functions": hidden.iter().map(|(f, _)| f).collect::<Vec<_>>()}),
         ),
+        _ if !renounced => b.clear(CheckId::HiddenOwner),
+        _ if facts.index.creator.is_none() => b.unknown(
+            CheckId::HiddenOwner,
+            "the creator is not known (the holder index does not reach the first mint), so it could not be probed",
+        ),
+        _ if probing.results.iter().any(Result::is_err) => {
+            b.unknown(CheckId::HiddenOwner, "a role could not be probed")
+        }
         _ => b.clear(CheckId::HiddenOwner),
     }
 }

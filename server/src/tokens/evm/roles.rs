@@ -3,7 +3,7 @@
 //! (`control`), and the probing of every non-standard function as each of
 //! them (`simulation::probe`), planned into the last round.
 
-use alloy_primitives::{Address, Bytes, U256};
+use alloy_primitives::{keccak256, Address, Bytes, B256, U256};
 use serde_json::json;
 
 use super::code::CodeFacts;
@@ -152,6 +152,8 @@ pub fn plan(
             None => list.push((*member, vec![name], None)),
         }
     }
+    // The token and its pool cannot carry the probe's code without losing their own.
+    list.retain(|r| r.0 != token && r.0 != pair);
     list.push((fresh("anyone"), vec!["anyone"], Some(false)));
     for (address, names, has_code) in list {
         let anyone = names == ["anyone"];
@@ -228,4 +230,15 @@ impl PlannedProbing {
             admin,
         )
     }
+}
+
+/// The `AccessControl` roles whose first member is read: the role admin,
+/// and the roles that usually mint, pause or burn.
+pub fn access_roles() -> [(&'static str, B256); 4] {
+    [
+        ("role admin", B256::ZERO),
+        ("minter", keccak256("MINTER_ROLE")),
+        ("pauser", keccak256("PAUSER_ROLE")),
+        ("burner", keccak256("BURNER_ROLE")),
+    ]
 }

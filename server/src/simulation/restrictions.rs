@@ -1,0 +1,222 @@
+//! Trading restrictions seen across time: whether a sell that fails now
+//! passes later (a cooldown, not a honeypot), one sell per block, and
+//! per-transaction and per-wallet buy caps — from the horizons simulation.
+
+use riskintel_api::{CheckId, Horizon, HorizonSell, Severity, SignalCategory, TradeSimulation};
+use serde_json::json;
+
+use super::checks::HONEYPOT_SELL_TAX;
+use crate::scoring::{band, pct, Builder};
+
+pub const HORIZONS_RPC: &str = "eth_simulateV1: five fresh wallets buy in one block, then sell in it, in the next block (two sellers), one hour and one day later";
+
+/// A horizon as words.
+fn horizon_words(h: Horizon) -> &'static str {
+    match h {
+        Horizon::SameBlock => "in the same block",
+        Horizon::NextBlock => "one block later",
+        Horizon::OneHour => "one hour later",
+        Horizon::OneDay => "one day later",
+    }
+}
+
+/// Honeypot, cooldown and one sell per block, from the sell now and the
+/// sells at later horizons. Returns the first later sell that passed.
+pub fn assess_time<'a>(
+    b: &mut Builder,
+    sim: &'a TradeSimulation,
+    fails_now: bool,
+    rpc: &str,
+    sell_raw: serde_json::Value,
+) -> Option<&'a HorizonSell> {
+    let Some(horizons) = &sim.horizons else {
+        let error = sim
+            .horizons_error
+            .clone()
+            .unwrap_or_else(|| "later blocks were not simulated".into());
+        if fails_now {
+            b.detected(
+                CheckId::Honeypot,
+                SignalCategory::Trading,
+                Severity::Critical,
+                band::CRITICAL,
+                "Honeypot: cannot sell",
+                format!("Every simulated sell right after buying failed or returned almost nothing, and whether a later sell passes could not be simulated ({error})."),
+                rpc,
+                json!({"sell": sell_raw, "max_sell_share": sim.max_sell_share, "horizons_error": error}),
+            );
+            b.unknown(CheckId::TradingCooldown, error.clone());
+        } else {
+            b.clear(CheckId::Honeypot);
+            b.clear(CheckId::TradingCooldown);
+        }
+        b.unknown(CheckId::OneSellPerBlock, error);
+        return None;
+    };
+    let passes = |s: &&HorizonSell| s.ok && s.tax.unwrap_or(0.0) < HONEYPOT_SELL_TAX;
+    let later = horizons
+        .iter()
+        .filter(|s| s.horizon != Horizon::SameBlock)
+        .filter(passes)
+        .min_by_key(|s| s.seconds_after_buy);
+    match (fails_now, later) {
+        (true, Some(first)) => {
+            b.clear(CheckId::Honeypot);
+            let waited: Vec<&HorizonSell> = horizons
+                .iter()
+                .filter(|s| s.seconds_after_buy < first.seconds_after_buy)
+                .collect();
+            let reason = sell_raw["revert_reason"]
+                .as_str()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
+            b.detected(
+                CheckId::TradingCooldown,
+                SignalCategory::Trading,
+                Severity::Medium,
+                band::CAUTION,
+                "Sells must wait after a buy",
+                format!(
+                    "A sell right after buying failed{reason}, but a fresh wallet's sell passed {}: holders wait up to {} after buying before they can sell.",
+                    horizon_words(first.horizon),
+                    duration_words(first.seconds_after_buy)
+                ),
+                HORIZONS_RPC,
+                json!({"sell_now": sell_raw, "failed": waited, "first_passing": first, "wait_at_most_seconds": first.seconds_after_buy}),
+            );
+        }
+        (true, None) => {
+            b.detected(
+                CheckId::Honeypot,
+                SignalCategory::Trading,
+                Severity::Critical,
+                1.0,
+                "Honeypot: cannot sell",
+                format!(
+                    "Every simulated sell failed or returned almost nothing ({}), right after buying and one block, one hour and one day later, from {} fresh wallets: holders cannot sell.",
+                    sell_raw["revert_reason"].as_str().unwrap_or("its value was taken"),
+                    horizons.len()
+                ),
+                rpc,
+                json!({"sell": sell_raw, "max_sell_share": sim.max_sell_share, "horizons": horizons}),
+            );
+            b.clear(CheckId::TradingCooldown);
+        }
+        (false, _) => {
+            b.clear(CheckId::Honeypot);
+            b.clear(CheckId::TradingCooldown);
+        }
+    }
+    let next: Vec<&HorizonSell> = horizons
+        .iter()
+        .filter(|s| s.horizon == Horizon::NextBlock && s.bought)
+        .collect();
+    match (next.iter().find(|s| !s.second_in_block), next.iter().find(|s| s.second_in_block)) {
+        (Some(first), Some(second)) if first.ok && !second.ok => b.detected(
+            CheckId::OneSellPerBlock,
+            SignalCategory::Trading,
+            Severity::Medium,
+            band::CAUTION,
+            "One sell per block",
+            format!(
+                "Of two fresh wallets selling in the same block, the first passed and the second failed ({}): only one sell goes through per block.",
+                second.revert_reason.clone().unwrap_or_default()
+            ),
+            HORIZONS_RPC,
+            json!({"first": first, "second": second}),
+        ),
+        (Some(first), Some(second)) if first.ok && second.ok => b.clear(CheckId::OneSellPerBlock),
+        _ => b.unknown(CheckId::OneSellPerBlock, "no sell passed one block after buying, so two sells in one block could not be compared"),
+    }
+    later
+}
+
+fn duration_words(seconds: u64) -> String {
+    match seconds {
+        s if s < 120 => format!("{s} seconds"),
+        s if s < 7_200 => format!("{} minutes", s / 60),
+        s if s < 172_800 => format!("{} hours", s / 3_600),
+        s => format!("{} days", s / 86_400),
+    }
+}
+
+/// A buy cap under this share of the supply is medium; above it, low.
+const TIGHT_LIMIT: f64 = 0.01;
+
+/// Per-transaction and per-wallet buy limits, from the limit tester's two
+/// searches (the second an hour later, holding the first buy).
+pub fn assess_limits(b: &mut Builder, sim: &TradeSimulation, supply: f64) {
+    let Some(limits) = &sim.buy_limits else {
+        let reason = sim
+            .horizons_error
+            .clone()
+            .unwrap_or_else(|| "the largest buy could not be simulated".into());
+        b.unknown(CheckId::MaxTx, reason.clone());
+        return b.unknown(CheckId::MaxWallet, reason);
+    };
+    if !limits.capped {
+        b.clear(CheckId::MaxTx);
+        return b.clear(CheckId::MaxWallet);
+    }
+    let first = limits.largest_buy;
+    if first <= 0.0 {
+        // Even the smallest trial failed, yet the first buys passed: something else stopped it.
+        b.unknown(
+            CheckId::MaxTx,
+            "no trial buy passed in the limit search, though smaller buys did",
+        );
+        return b.unknown(
+            CheckId::MaxWallet,
+            "no trial buy passed in the limit search, though smaller buys did",
+        );
+    }
+    let Some(again) = limits.largest_buy_again else {
+        b.unknown(
+            CheckId::MaxWallet,
+            "the second largest buy could not be simulated",
+        );
+        return limit(b, CheckId::MaxTx, first, supply, limits);
+    };
+    // Room for another full buy: the cap is per transaction. Almost none: per
+    // wallet. In between: both, the wallet's cap being what it then held.
+    if again >= 0.9 * first {
+        limit(b, CheckId::MaxTx, first, supply, limits);
+        b.clear(CheckId::MaxWallet);
+    } else if again <= 0.05 * first {
+        b.clear(CheckId::MaxTx);
+        limit(b, CheckId::MaxWallet, first, supply, limits);
+    } else {
+        limit(b, CheckId::MaxTx, first, supply, limits);
+        limit(b, CheckId::MaxWallet, first + again, supply, limits);
+    }
+}
+
+fn limit(
+    b: &mut Builder,
+    id: CheckId,
+    amount: f64,
+    supply: f64,
+    limits: &riskintel_api::BuyLimits,
+) {
+    let share = if supply > 0.0 { amount / supply } else { 0.0 };
+    let (severity, weight) = if share < TIGHT_LIMIT {
+        (Severity::Medium, 0.15)
+    } else {
+        (Severity::Low, 0.05)
+    };
+    let (title, what) = if id == CheckId::MaxTx {
+        ("Transactions are capped", "a single buy")
+    } else {
+        ("Wallets are capped", "one wallet's holding")
+    };
+    b.detected(
+        id,
+        SignalCategory::Trading,
+        severity,
+        weight,
+        title,
+        format!("The largest {what} a fresh wallet could reach was {amount:.4} tokens ({} of the supply).", pct(share)),
+        "eth_simulateV1: a fresh wallet's largest buy (trial buys undone, up to a fifth of the pool's quote reserve), and again an hour later",
+        json!({"amount": amount, "share_of_supply": share, "largest_buy": limits.largest_buy, "largest_buy_again": limits.largest_buy_again}),
+    );
+}
