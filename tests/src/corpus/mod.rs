@@ -1,0 +1,193 @@
+//! The adversarial corpus: tokens written like real scams and real
+//! legitimate tokens (`rig/contracts/Adversarial.sol`), the truth about
+//! each — proven with real transactions on anvil before the service is
+//! asked (`proof`) — and the band and signals the service must report
+//! (`table`). One table serves the conformance test and `cargo xtask
+//! detection`.
+
+mod proof;
+mod table;
+
+use alloy_primitives::{Address, U256};
+
+use crate::rig::{self, e18, holder, Arg, Node, RigChain, DEAD};
+
+pub use proof::{prove_all, verify};
+pub use table::table;
+
+/// What a real transaction must show for a corpus token.
+#[derive(Clone, Copy, Debug)]
+pub enum Proof {
+    /// The owner's call raises the total supply.
+    RaisesSupply(&'static str),
+    /// The owner's call leaves the total supply as it was.
+    KeepsSupply(&'static str),
+    /// The owner's call on a holder stops that holder's transfers.
+    BlocksHolder(&'static str),
+    /// The owner's call (with this fee value) takes most of a sell.
+    RaisesSellFee(&'static str, u64),
+    /// The owner's call moves a holder's tokens away; the supply stays.
+    MovesHolderTokens(&'static str),
+    /// The owner's call burns a holder's tokens.
+    BurnsHolderTokens(&'static str),
+    /// A sell right after a buy fails; after this many seconds it passes.
+    SellsAfter(u64),
+    /// Of two sells mined in one block, the second fails.
+    OneSellPerBlock,
+    /// A buy and a sell through the router pass.
+    Trades,
+    /// A buy through the router passes (the token has no `approve`, so the router cannot sell it).
+    Buys,
+    /// A sell through the router fails.
+    CannotSell,
+    /// A fresh wallet's buy fails while the owner's passes.
+    OnlyOwnerBuys,
+    /// The deployer's call makes it the owner again.
+    Reclaims(&'static str),
+    /// The minter's call raises the supply.
+    MinterMints(&'static str),
+    /// A buy of 1 ETH fails (over 1 % of the supply); one of 0.25 ETH passes, a second one does not (the wallet would pass 1.5 %).
+    Limits,
+    /// A holder the owner distributed to cannot transfer; a fresh buyer trades.
+    HoldersFrozen,
+}
+
+/// How a corpus token is set up beyond the standard launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setup {
+    /// Deployed, pooled and distributed by its owner (the deployer).
+    Token,
+    /// Then owned by a timelock with a two-day delay.
+    TimelockedOwner,
+    /// `UpgradeableTokenLogic` behind `TestProxy`, whose admin is a timelock with a two-day delay.
+    TimelockedProxy,
+    /// Its last constructor argument is a fresh `TransferGuard`.
+    Guarded,
+}
+
+/// The minter of `rolemint`: an address with no key, impersonated by the proof.
+pub fn minter() -> Address {
+    holder(99_999)
+}
+
+/// The delay of the corpus's timelocks.
+const TIMELOCK_DELAY: u64 = 2 * 86_400;
+
+/// One corpus token and what the service must say of it.
+#[derive(Clone, Debug)]
+pub struct Truth {
+    /// Rig name.
+    pub name: &'static str,
+    /// Contract in `Adversarial.sol` (empty for tokens of the base scenario).
+    pub contract: &'static str,
+    /// Extra constructor arguments after name, symbol and supply.
+    pub extra: Vec<Arg>,
+    /// Labels accepted (the expected band).
+    pub labels: &'static [&'static str],
+    /// Signals that must be present.
+    pub present: &'static [&'static str],
+    /// Signals that must be absent.
+    pub absent: &'static [&'static str],
+    /// What a real transaction shows.
+    pub proof: Proof,
+    /// Whether ownership is renounced after launch.
+    pub renounce: bool,
+    /// How it is set up.
+    pub setup: Setup,
+    /// Name and symbol, when not derived from the rig name.
+    pub naming: Option<(&'static str, &'static str)>,
+    /// The sell tax its code takes, where the report compares it.
+    pub sell_tax: Option<f64>,
+}
+
+/// Deploy the adversarial tokens of [`table`] on the base scenario `chain`
+/// (called by `rig::deploy_scenario`) as it deploys its trade tokens: 40 %
+/// in a pool with 10 WETH (LP burned), 60 % to 30 holders; the owner keeps
+/// its powers unless the token renounces. Each token and its pair by name.
+pub fn deploy(
+    node: &Node,
+    chain: &RigChain,
+) -> anyhow::Result<Vec<(&'static str, Address, Address)>> {
+    let deployer = chain.deployer;
+    let dead: Address = DEAD.parse()?;
+    let mut deployed = Vec::new();
+    for (i, truth) in table()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, t)| !t.contract.is_empty())
+    {
+        let (name, symbol) = match truth.naming {
+            Some((name, symbol)) => (Arg::Str(name.into()), Arg::Str(symbol.into())),
+            None => (
+                Arg::Str(format!("{} token", truth.name)),
+                Arg::Str(truth.name.to_ascii_uppercase()),
+            ),
+        };
+        let token = if truth.setup == Setup::TimelockedProxy {
+            let timelock = node.deploy(
+                deployer,
+                "MiniTimelock",
+                &[Arg::Uint(U256::from(TIMELOCK_DELAY))],
+            )?;
+            let logic = node.deploy(deployer, "UpgradeableTokenLogic", &[])?;
+            let init = rig::calldata(
+                "initialize(string,string,uint256,address)",
+                &[name, symbol, Arg::Uint(e18(1_000_000)), Arg::Addr(deployer)],
+            );
+            node.deploy(
+                deployer,
+                truth.contract,
+                &[Arg::Addr(logic), Arg::Addr(timelock), Arg::Bytes(init)],
+            )?
+        } else {
+            let mut args = vec![name, symbol, Arg::Uint(e18(1_000_000))];
+            args.extend(truth.extra.iter().cloned());
+            if truth.setup == Setup::Guarded {
+                args.push(Arg::Addr(node.deploy(deployer, "TransferGuard", &[])?));
+            }
+            node.deploy(deployer, truth.contract, &args)?
+        };
+        let pair = rig::add_pool(
+            node,
+            deployer,
+            chain.factory,
+            token,
+            e18(400_000),
+            chain.weth,
+            e18(10),
+            dead,
+        )?;
+        if truth.setup != Setup::TimelockedProxy {
+            node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
+        }
+        for h in 0..30 {
+            node.exec(
+                deployer,
+                token,
+                "transfer(address,uint256)",
+                &[
+                    Arg::Addr(holder(40_000 + 100 * i as u64 + h)),
+                    Arg::Uint(e18(20_000)),
+                ],
+            )?;
+        }
+        if truth.setup == Setup::TimelockedOwner {
+            let timelock = node.deploy(
+                deployer,
+                "MiniTimelock",
+                &[Arg::Uint(U256::from(TIMELOCK_DELAY))],
+            )?;
+            node.exec(
+                deployer,
+                token,
+                "transferOwnership(address)",
+                &[Arg::Addr(timelock)],
+            )?;
+        }
+        if truth.renounce {
+            node.exec(deployer, token, "renounceOwnership()", &[])?;
+        }
+        deployed.push((truth.name, token, pair));
+    }
+    Ok(deployed)
+}

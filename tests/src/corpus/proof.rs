@@ -1,0 +1,252 @@
+//! Each corpus token's truth, proven with real transactions on anvil
+//! (snapshot, act, check, revert), before the service is asked.
+
+use alloy_primitives::{Address, U256};
+use anyhow::{ensure, Context as _};
+use serde_json::json;
+
+use super::{minter, table, Proof, Truth};
+use crate::rig::{self, e18, holder, Arg, Node, RigChain, DEAD};
+
+/// Prove every truth of the table with real transactions, on an anvil of
+/// its own (the shared rig's chains must not move under other tests).
+pub fn prove_all() -> anyhow::Result<()> {
+    let node = rig::Anvil::start(31339)?;
+    let chain = rig::deploy_scenario(&node.url, 31339, 0)?;
+    table().iter().try_for_each(|truth| verify(&chain, truth))
+}
+
+/// Prove `truth` with real transactions on `chain`, leaving the chain as it was.
+pub fn verify(chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
+    let node = Node::new(&chain.url);
+    let snapshot = node.call("evm_snapshot", json!([]))?;
+    let result =
+        prove(&node, chain, truth).with_context(|| format!("corpus truth of {}", truth.name));
+    node.call("evm_setAutomine", json!([true]))?;
+    node.call("evm_revert", json!([snapshot]))?;
+    result
+}
+
+fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
+    let token = chain.tokens[truth.name];
+    let owner = chain.deployer;
+    let supply = || node.view_word(token, "totalSupply()", &[]);
+    let balance = |a: Address| node.view_word(token, "balanceOf(address)", &[Arg::Addr(a)]);
+    let trader = rig::random_address();
+    node.impersonate(trader)?;
+    if let Proof::HoldersFrozen = truth.proof {
+        let first = holder(
+            40_000
+                + 100
+                    * table()
+                        .iter()
+                        .position(|t| t.name == truth.name)
+                        .unwrap_or(0) as u64,
+        );
+        node.impersonate(first)?;
+        ensure!(
+            node.exec(
+                first,
+                token,
+                "transfer(address,uint256)",
+                &[Arg::Addr(trader), Arg::Uint(e18(1))]
+            )
+            .is_err(),
+            "a distributed holder moved tokens"
+        );
+    }
+    if let Proof::OnlyOwnerBuys = truth.proof {
+        ensure!(
+            rig::buy(node, chain, trader, token, e18(1) / U256::from(10u64)).is_err(),
+            "a fresh wallet bought"
+        );
+        return rig::buy(node, chain, owner, token, e18(1) / U256::from(10u64));
+    }
+    rig::buy(node, chain, trader, token, e18(1) / U256::from(10u64))?;
+    let bought = balance(trader)?;
+    ensure!(!bought.is_zero(), "the buy delivered nothing");
+    match truth.proof {
+        Proof::RaisesSupply(signature) | Proof::KeepsSupply(signature) => {
+            let before = supply()?;
+            as_owner(
+                node,
+                chain,
+                token,
+                signature,
+                &[Arg::Addr(trader), Arg::Uint(e18(1_000))],
+            )?;
+            let raised = supply()? > before;
+            ensure!(
+                raised == matches!(truth.proof, Proof::RaisesSupply(_)),
+                "{signature}: supply {before} → {}",
+                supply()?
+            );
+        }
+        Proof::BlocksHolder(signature) => {
+            node.exec(
+                owner,
+                token,
+                signature,
+                &[Arg::Addr(trader), Arg::Bool(true)],
+            )?;
+            ensure!(node
+                .exec(
+                    trader,
+                    token,
+                    "transfer(address,uint256)",
+                    &[Arg::Addr(rig::random_address()), Arg::Uint(bought)]
+                )
+                .is_err());
+        }
+        Proof::RaisesSellFee(signature, value) => {
+            node.exec(owner, token, signature, &[Arg::Uint(U256::from(value))])?;
+            let eth_before = eth_balance(node, trader)?;
+            rig::sell_with_fee(node, chain, trader, token, bought)?;
+            let received = eth_balance(node, trader)?.saturating_sub(eth_before);
+            ensure!(
+                received < e18(1) / U256::from(100u64),
+                "a sell after {signature} still returned {received} wei"
+            );
+        }
+        Proof::MovesHolderTokens(signature) | Proof::BurnsHolderTokens(signature) => {
+            let before = supply()?;
+            node.exec(
+                owner,
+                token,
+                signature,
+                &[Arg::Addr(trader), Arg::Uint(bought)],
+            )?;
+            ensure!(
+                balance(trader)?.is_zero(),
+                "{signature} left the holder's tokens"
+            );
+            let burned = supply()? < before;
+            ensure!(
+                burned == matches!(truth.proof, Proof::BurnsHolderTokens(_)),
+                "{signature}: supply {before} → {}",
+                supply()?
+            );
+        }
+        Proof::SellsAfter(seconds) => {
+            ensure!(
+                rig::sell(node, chain, trader, token, bought).is_err(),
+                "a sell right after the buy passed"
+            );
+            node.call("evm_increaseTime", json!([seconds]))?;
+            node.call("evm_mine", json!([]))?;
+            rig::sell(node, chain, trader, token, bought)?;
+        }
+        Proof::OneSellPerBlock => {
+            let second = rig::random_address();
+            node.impersonate(second)?;
+            rig::buy(node, chain, second, token, e18(1) / U256::from(10u64))?;
+            for seller in [trader, second] {
+                node.exec(
+                    seller,
+                    token,
+                    "approve(address,uint256)",
+                    &[Arg::Addr(chain.router), Arg::Uint(U256::MAX)],
+                )?;
+            }
+            node.call("evm_setAutomine", json!([false]))?;
+            let hashes: Vec<_> = [trader, second]
+                .into_iter()
+                .map(|seller| rig::send_sell(node, chain, seller, token, balance(seller)?))
+                .collect::<anyhow::Result<_>>()?;
+            node.call("evm_mine", json!([]))?;
+            node.call("evm_setAutomine", json!([true]))?;
+            let statuses: Vec<_> = hashes
+                .iter()
+                .map(|h| {
+                    Ok(
+                        node.call("eth_getTransactionReceipt", json!([h]))?["status"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_string(),
+                    )
+                })
+                .collect::<anyhow::Result<_>>()?;
+            ensure!(
+                statuses == ["0x1", "0x0"],
+                "two sells in one block: {statuses:?}"
+            );
+        }
+        Proof::Buys => {}
+        Proof::Limits => {
+            let other = rig::random_address();
+            node.impersonate(other)?;
+            node.call(
+                "anvil_setBalance",
+                json!([format!("{other:#x}"), format!("{:#x}", e18(10))]),
+            )?;
+            ensure!(
+                rig::buy(node, chain, other, token, e18(1)).is_err(),
+                "a buy over the transaction cap passed"
+            );
+            rig::buy(node, chain, other, token, e18(1) / U256::from(4u64))?;
+            ensure!(
+                rig::buy(node, chain, other, token, e18(1) / U256::from(4u64)).is_err(),
+                "a buy over the wallet cap passed"
+            );
+        }
+        Proof::Trades => rig::sell_with_fee(node, chain, trader, token, bought)?,
+        Proof::OnlyOwnerBuys => unreachable!("proven before the buy"),
+        Proof::MinterMints(signature) => {
+            let before = supply()?;
+            node.impersonate(minter())?;
+            node.exec(
+                minter(),
+                token,
+                signature,
+                &[Arg::Addr(trader), Arg::Uint(e18(1_000))],
+            )?;
+            ensure!(supply()? > before, "{signature} did not mint");
+        }
+        Proof::Reclaims(signature) => {
+            node.exec(owner, token, signature, &[])?;
+            let now = node.view_word(token, "owner()", &[])?;
+            ensure!(
+                Address::from_slice(&now.to_be_bytes::<32>()[12..]) == owner,
+                "{signature} did not make the deployer the owner"
+            );
+        }
+        Proof::HoldersFrozen => rig::sell(node, chain, trader, token, bought)?,
+        Proof::CannotSell => ensure!(
+            rig::sell_with_fee(node, chain, trader, token, bought).is_err(),
+            "the sell passed"
+        ),
+    }
+    Ok(())
+}
+
+fn eth_balance(node: &Node, account: Address) -> anyhow::Result<U256> {
+    let hex = node.call("eth_getBalance", json!([format!("{account:#x}"), "latest"]))?;
+    Ok(U256::from_str_radix(
+        hex.as_str().context("hex")?.trim_start_matches("0x"),
+        16,
+    )?)
+}
+
+/// Call `signature` on `token` as its owner: the deployer, or through the
+/// timelock that owns it (as if its delay had passed).
+fn as_owner(
+    node: &Node,
+    chain: &RigChain,
+    token: Address,
+    signature: &str,
+    args: &[Arg],
+) -> anyhow::Result<()> {
+    let owner = node.view_word(token, "owner()", &[])?;
+    let owner = Address::from_slice(&owner.to_be_bytes::<32>()[12..]);
+    // Renounced (or the deployer): the deployer, who may still hold a hidden power.
+    if owner == chain.deployer || owner.is_zero() || owner == DEAD.parse::<Address>()? {
+        return node.exec(chain.deployer, token, signature, args);
+    }
+    let data = rig::calldata(signature, args);
+    node.exec(
+        chain.deployer,
+        owner,
+        "execute(address,bytes)",
+        &[Arg::Addr(token), Arg::Bytes(data)],
+    )
+}
