@@ -788,14 +788,36 @@ pub fn sell(
         "approve(address,uint256)",
         &[Arg::Addr(chain.router), Arg::Uint(amount)],
     )?;
-    node.exec(
+    node.send(
         seller,
-        chain.router,
-        "swapExactTokensForETH(uint256,uint256,address[],address,uint256)",
+        Some(chain.router),
+        sell_calldata(chain, seller, token, amount, false),
+        U256::ZERO,
+    )
+    .map(|_| ())
+}
+
+/// A router sell of `amount` of `token` for ETH to `seller`; through the
+/// fee-on-transfer path (which checks only what arrives) when `with_fee`.
+fn sell_calldata(
+    chain: &RigChain,
+    seller: Address,
+    token: Address,
+    amount: U256,
+    with_fee: bool,
+) -> Vec<u8> {
+    let signature = if with_fee {
+        "swapExactTokensForETHSupportingFeeOnTransferTokens(uint256,uint256,address[],address,uint256)"
+    } else {
+        "swapExactTokensForETH(uint256,uint256,address[],address,uint256)"
+    };
+    let path = Arg::Addrs(vec![token, chain.weth]);
+    calldata(
+        signature,
         &[
             Arg::Uint(amount),
             Arg::Uint(U256::ZERO),
-            Arg::Addrs(vec![token, chain.weth]),
+            path,
             Arg::Addr(seller),
             Arg::Uint(U256::from(u64::MAX)),
         ],
@@ -817,12 +839,13 @@ pub fn sell_with_fee(
         "approve(address,uint256)",
         &[Arg::Addr(chain.router), Arg::Uint(amount)],
     )?;
-    node.exec(
+    node.send(
         seller,
-        chain.router,
-        "swapExactTokensForETHSupportingFeeOnTransferTokens(uint256,uint256,address[],address,uint256)",
-        &[Arg::Uint(amount), Arg::Uint(U256::ZERO), Arg::Addrs(vec![token, chain.weth]), Arg::Addr(seller), Arg::Uint(U256::from(u64::MAX))],
+        Some(chain.router),
+        sell_calldata(chain, seller, token, amount, true),
+        U256::ZERO,
     )
+    .map(|_| ())
 }
 
 /// Send (without waiting to be mined) a router sell of `amount` of
@@ -834,16 +857,7 @@ pub fn send_sell(
     token: Address,
     amount: U256,
 ) -> anyhow::Result<Value> {
-    let data = calldata(
-        "swapExactTokensForETH(uint256,uint256,address[],address,uint256)",
-        &[
-            Arg::Uint(amount),
-            Arg::Uint(U256::ZERO),
-            Arg::Addrs(vec![token, chain.weth]),
-            Arg::Addr(seller),
-            Arg::Uint(U256::from(u64::MAX)),
-        ],
-    );
+    let data = sell_calldata(chain, seller, token, amount, false);
     let tx = json!({"from": format!("{seller:#x}"), "to": format!("{:#x}", chain.router), "data": format!("0x{}", hex::encode(data)), "gas": "0x7a1200"});
     node.call("eth_sendTransaction", json!([tx]))
 }

@@ -9,6 +9,15 @@ pub const SIMULATOR_RUNTIME_HEX: &str = include_str!("simulator/TradeSimulator.r
 /// The privilege probe's runtime code, compiled from `simulator/PrivilegeProbe.sol`.
 pub const PROBE_RUNTIME_HEX: &str = include_str!("simulator/PrivilegeProbe.runtime.hex");
 
+/// Native currency given to every simulated wallet by state override (10^30
+/// wei, enough for any buy), as the override's hex quantity.
+pub fn funds() -> String {
+    format!(
+        "{:#x}",
+        alloy_primitives::U256::from(10).pow(alloy_primitives::U256::from(30))
+    )
+}
+
 sol! {
     #![sol(all_derives)]
 

@@ -90,7 +90,7 @@ pub fn plan(
     for w in &wallets {
         overrides.insert(
             format!("{w:#x}"),
-            json!({"code": SIMULATOR_RUNTIME_HEX.trim(), "balance": format!("{:#x}", U256::from(10).pow(U256::from(30)))}),
+            json!({"code": SIMULATOR_RUNTIME_HEX.trim(), "balance": super::abi::funds()}),
         );
     }
     let slot = simulate_v1(batch, head, Value::Object(overrides), &blocks);
@@ -163,9 +163,10 @@ impl Planned {
                     } else {
                         units(s.maxSellable, 0) / units(s.received, 0)
                     });
-                    entry.tax = (s.sellOk && !s.expectedSell.is_zero()).then(|| {
-                        (1.0 - units(s.sellReceived, 0) / units(s.expectedSell, 0)).clamp(0.0, 1.0)
-                    });
+                    entry.tax = s
+                        .sellOk
+                        .then(|| super::tax(s.expectedSell, s.sellReceived))
+                        .flatten();
                     entry.revert_reason = (!s.sellOk).then(|| revert_reason(&s.sellRevert));
                 }
             }

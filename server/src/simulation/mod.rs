@@ -108,7 +108,7 @@ pub fn plan(
                 format!("{simulator:#x}"): {
                     "code": SIMULATOR_RUNTIME_HEX.trim(),
                     // Enough native currency for any buy; wrapped by the simulator.
-                    "balance": format!("{:#x}", U256::from(10).pow(U256::from(30))),
+                    "balance": abi::funds(),
                 }
             });
             let request = json!({"from": caller, "to": simulator, "data": Bytes::from(call.abi_encode()), "gas": "0x2faf080"});
@@ -123,7 +123,8 @@ pub fn plan(
         .collect()
 }
 
-fn tax(expected: U256, actual: U256) -> Option<f64> {
+/// `1 − actual / expected`, 0..1; None when nothing was expected.
+pub fn tax(expected: U256, actual: U256) -> Option<f64> {
     if expected.is_zero() {
         return None;
     }

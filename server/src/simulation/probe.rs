@@ -261,7 +261,7 @@ pub fn plan(
         reserveGas: U256::from(RESERVE_GAS),
     };
     let code = PROBE_RUNTIME_HEX.trim();
-    let funds = format!("{:#x}", U256::from(10).pow(U256::from(30)));
+    let funds = super::abi::funds();
     let mut overrides = Map::new();
     for wallet in [role, wallets.victim, wallets.buyer] {
         overrides.insert(

@@ -70,7 +70,7 @@ pub fn plan(
     let mut overrides = Map::new();
     overrides.insert(
         format!("{driver:#x}"),
-        json!({"code": code, "balance": format!("{:#x}", U256::from(10).pow(U256::from(30)))}),
+        json!({"code": code, "balance": super::abi::funds()}),
     );
     for holder in &holders {
         overrides.insert(format!("{holder:#x}"), json!({"code": code}));

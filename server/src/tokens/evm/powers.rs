@@ -16,6 +16,7 @@ use crate::scoring::{band, pct, Builder};
 use crate::simulation::abi::{IPrivilegeProbe::Effect, Outcome};
 use crate::simulation::checks::PrivilegedBuy;
 use crate::simulation::probe::{Candidate, Probed};
+use crate::simulation::tax;
 
 /// A power a role can exercise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,11 +147,6 @@ impl Power {
             ),
         }
     }
-}
-
-/// A tax from an amount expected and one received, where both are known.
-fn tax(expected: U256, received: U256) -> Option<f64> {
-    (!expected.is_zero()).then(|| (1.0 - units(received, 0) / units(expected, 0)).clamp(0.0, 1.0))
 }
 
 /// The buyer's buy, sell and transfer taxes.
