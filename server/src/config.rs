@@ -46,6 +46,8 @@ pub struct Config {
     pub request_body_max_bytes: usize,
     /// Authentication.
     pub auth: AuthConfig,
+    /// Counting rate windows and usage in memory.
+    pub metering: MeteringConfig,
     /// Token analysis.
     pub analysis: AnalysisConfig,
     /// The market index (discovery, swaps, alerts) that runs inside `serve`.
@@ -160,6 +162,38 @@ pub struct AllowlistEntry {
 pub struct AuthConfig {
     /// Failed authentications allowed per client IP per minute; past it, 429.
     pub failed_auth_per_minute: u64,
+    /// How often each instance reads the store's auth version (ms): a key
+    /// revoked, rotated or expired early, or a plan changed, by any instance
+    /// or the CLI, reaches this instance's key cache within it.
+    pub key_sync_ms: u64,
+    /// Reverse proxies in front of the server (IP addresses): for a request
+    /// from one of them, the client is the last `X-Forwarded-For` hop that
+    /// is not itself a trusted proxy.
+    pub trusted_proxies: Vec<String>,
+}
+
+/// Counting in memory: how often it reaches the database.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MeteringConfig {
+    /// How often each instance publishes its rate-window counts and reads
+    /// the other instances' (ms). With N instances on one database, an
+    /// account can exceed its per-minute limit by at most what the other
+    /// N − 1 instances served it in two such intervals.
+    pub rate_sync_ms: u64,
+    /// How often each instance adds the 2xx answers it counted to the
+    /// monthly usage (ms), in one transaction; also on a graceful
+    /// shutdown. A crash loses at most this long of one instance's counts.
+    pub usage_flush_ms: u64,
+}
+
+impl Default for MeteringConfig {
+    fn default() -> Self {
+        MeteringConfig {
+            rate_sync_ms: 250,
+            usage_flush_ms: 1_000,
+        }
+    }
 }
 
 impl Default for Config {
@@ -171,6 +205,7 @@ impl Default for Config {
             log_level: "info".into(),
             request_body_max_bytes: 64 * 1024,
             auth: AuthConfig::default(),
+            metering: MeteringConfig::default(),
             analysis: AnalysisConfig::default(),
             market: MarketConfig::default(),
             chains: {
@@ -240,6 +275,8 @@ impl Default for AuthConfig {
     fn default() -> Self {
         AuthConfig {
             failed_auth_per_minute: 60,
+            key_sync_ms: 250,
+            trusted_proxies: Vec::new(),
         }
     }
 }

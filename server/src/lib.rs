@@ -48,7 +48,11 @@ pub struct ServerOptions {
 /// A running server.
 pub struct RunningServer {
     server: HttpServer<ServerContext>,
-    pruner: tokio::task::JoinHandle<()>,
+    /// Rate-window sync, usage flush and pruning.
+    metering: [tokio::task::JoinHandle<()>; 3],
+    stop_metering: tokio::sync::watch::Sender<bool>,
+    key_sync: tokio::task::JoinHandle<()>,
+    meter: metering::Meter,
     indexer: Option<tokio::task::JoinHandle<()>>,
     stop_indexer: tokio::sync::watch::Sender<bool>,
     /// The address it listens on.
@@ -64,7 +68,7 @@ pub struct RunningServer {
 impl RunningServer {
     /// Stop accepting requests, finish those in flight, and close the store.
     pub async fn close(self) -> anyhow::Result<()> {
-        self.pruner.abort();
+        self.key_sync.abort();
         // Let the market index finish the poll under way, so what it read is
         // stored with the alerts it means.
         let _ = self.stop_indexer.send(true);
@@ -82,6 +86,16 @@ impl RunningServer {
             .close()
             .await
             .map_err(|e| anyhow::anyhow!("closing server: {e}"));
+        // Requests in flight are answered: their usage is written before the
+        // database closes, then the last counts of this minute are published
+        // for the instances that go on (or a restart).
+        let _ = self.stop_metering.send(true);
+        for task in self.metering {
+            let _ = task.await;
+        }
+        let flushed = self.meter.flush_usage().await;
+        let _ = self.meter.sync_windows().await;
+        let result = result.and(flushed.map_err(|e| anyhow::anyhow!("writing monthly usage: {e}")));
         self.store.close().await;
         result
     }
@@ -131,13 +145,14 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         store.clone(),
         clock.clone(),
     )?);
-    let context = ServerContext::new(
-        store.clone(),
-        clock.clone(),
-        config.auth.failed_auth_per_minute,
-        analyzer.clone(),
-    );
+    let context = ServerContext::new(store.clone(), clock.clone(), &config.auth, analyzer.clone())?;
     let meter = context.meter.clone();
+    let key_sync = tokio::spawn(keys::sync(
+        store.clone(),
+        context.keys.cache().clone(),
+        Duration::from_millis(config.auth.key_sync_ms.max(10)),
+        log.new(slog::o!("component" => "keys")),
+    ));
     let api = risk_intel_api_mod::api_description::<RiskIntelImpl>()
         .map_err(|e| anyhow::anyhow!("building the API description: {e}"))?;
     let dropshot_config = ConfigDropshot {
@@ -176,26 +191,98 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     } else {
         None
     };
-    let prune_log = log.new(slog::o!("component" => "metering"));
-    let pruner = tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(60));
-        loop {
-            tick.tick().await;
-            if let Err(error) = meter.prune().await {
-                slog::warn!(prune_log, "pruning rate windows failed"; "error" => %error);
+    // Metering's database work, each on its own interval; stopped together
+    // on close (a run under way finishes first).
+    let (stop_metering, stopped) = tokio::sync::watch::channel(false);
+    let metering_log = log.new(slog::o!("component" => "metering"));
+    let m = &config.metering;
+    let rate_sync = periodic(
+        Duration::from_millis(m.rate_sync_ms.max(10)),
+        stopped.clone(),
+        metering_log.clone(),
+        "sharing rate-window counts failed; this instance counts alone until it works",
+        {
+            let meter = meter.clone();
+            move || {
+                let meter = meter.clone();
+                async move { meter.sync_windows().await }
             }
-        }
-    });
+        },
+    );
+    let usage_flush = periodic(
+        Duration::from_millis(m.usage_flush_ms.max(10)),
+        stopped.clone(),
+        metering_log.clone(),
+        "writing monthly usage failed; the counts are kept and written when it works",
+        {
+            let meter = meter.clone();
+            move || {
+                let meter = meter.clone();
+                async move { meter.flush_usage().await }
+            }
+        },
+    );
+    let pruner = periodic(
+        Duration::from_secs(60),
+        stopped,
+        metering_log,
+        "pruning rate windows failed",
+        {
+            let meter = meter.clone();
+            move || {
+                let meter = meter.clone();
+                async move { meter.prune().await.map(|_| ()) }
+            }
+        },
+    );
     slog::info!(log, "listening"; "address" => %local_addr, "database" => store.backend());
     Ok(RunningServer {
         server,
-        pruner,
+        metering: [rate_sync, usage_flush, pruner],
+        stop_metering,
+        key_sync,
+        meter,
         indexer,
         stop_indexer,
         local_addr,
         bootstrapped,
         store,
         analyzer,
+    })
+}
+
+/// Run `work` every `every` until `stop` is sent (a run under way finishes
+/// first); a failure is logged with `failed` once, until a run works again.
+fn periodic<F, Fut, E>(
+    every: Duration,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+    log: slog::Logger,
+    failed: &'static str,
+    mut work: F,
+) -> tokio::task::JoinHandle<()>
+where
+    F: FnMut() -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = Result<(), E>> + Send,
+    E: std::fmt::Display,
+{
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut failing = false;
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                _ = stop.changed() => return,
+            }
+            match work().await {
+                Ok(()) => failing = false,
+                Err(error) if !failing => {
+                    failing = true;
+                    slog::warn!(log, "{}", failed; "error" => %error);
+                }
+                Err(_) => {}
+            }
+        }
     })
 }
 

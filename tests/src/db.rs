@@ -101,6 +101,14 @@ impl TestDatabase {
         }
     }
 
+    /// The same database as `url`, owned elsewhere (a second instance's view of it).
+    pub fn borrowed(url: &str) -> TestDatabase {
+        TestDatabase {
+            url: url.to_string(),
+            ..TestDatabase::none()
+        }
+    }
+
     /// The backend, if any.
     pub fn backend(&self) -> Option<Backend> {
         self.backend

@@ -15,6 +15,7 @@ use riskintel_server::config::Config;
 use riskintel_server::logging::{self, LogSink};
 use riskintel_server::store::Store;
 
+pub mod bench;
 pub mod corpus;
 pub mod db;
 pub mod jsonrpc;
@@ -117,6 +118,17 @@ impl TestServer {
             log,
             config: saved,
         })
+    }
+
+    /// A second instance on the same database, clock and configuration
+    /// (its own listener, caches and counters).
+    pub async fn another_instance(&self) -> anyhow::Result<TestServer> {
+        Self::start_on(
+            TestDatabase::borrowed(&self.database.url),
+            self.clock.clone(),
+            self.config.clone(),
+        )
+        .await
     }
 
     /// The server's store.

@@ -229,6 +229,22 @@ impl Node {
         Ok(U256::from_be_slice(&bytes[..32]))
     }
 
+    /// A keyless creator account, the `n`th: impersonated, given 1,000 ETH
+    /// and 50 WETH (`weth`) to launch tokens and pools with.
+    pub fn creator(&self, n: u64, weth: Address) -> anyhow::Result<Address> {
+        let mut bytes = [0u8; 20];
+        bytes[0] = 0x22;
+        bytes[12..].copy_from_slice(&n.to_be_bytes());
+        let creator = Address::from(bytes);
+        self.impersonate(creator)?;
+        self.call(
+            "anvil_setBalance",
+            json!([format!("{creator:#x}"), format!("{:#x}", e18(1_000))]),
+        )?;
+        self.send(creator, Some(weth), calldata("deposit()", &[]), e18(50))?;
+        Ok(creator)
+    }
+
     /// Let `account` send transactions (anvil impersonation) and give it gas money.
     pub fn impersonate(&self, account: Address) -> anyhow::Result<()> {
         self.call("anvil_impersonateAccount", json!([format!("{account:#x}")]))?;
@@ -350,6 +366,11 @@ pub struct RigChain {
     pub whale_wallet: Address,
     /// Tokens by rig name.
     pub tokens: BTreeMap<&'static str, Address>,
+    /// Who created (deployed, and first received) each token that the
+    /// deployer did not: every trade token and corpus token has a creator
+    /// of its own (or shares one on purpose), so a creator's record
+    /// (`creator_history`) reaches only the tokens meant to share it.
+    pub creators: BTreeMap<&'static str, Address>,
     /// Token/WETH pairs by rig name.
     pub pairs: BTreeMap<&'static str, Address>,
     /// USD price of WETH set by the rig.
@@ -381,6 +402,25 @@ pub fn holder(n: u64) -> Address {
     bytes[0] = 0x11;
     bytes[12..].copy_from_slice(&n.to_be_bytes());
     Address::from(bytes)
+}
+
+/// Hand 20,000 tokens of `token` from `from` to each of 30 synthetic
+/// holders, numbered from `first_holder`.
+pub fn distribute(
+    node: &Node,
+    from: Address,
+    token: Address,
+    first_holder: u64,
+) -> anyhow::Result<()> {
+    for i in 0..30 {
+        node.exec(
+            from,
+            token,
+            "transfer(address,uint256)",
+            &[Arg::Addr(holder(first_holder + i)), Arg::Uint(e18(20_000))],
+        )?;
+    }
+    Ok(())
 }
 
 /// Deploy the whole scenario on a fresh node. `salt` deploys that many
@@ -490,6 +530,7 @@ pub fn deploy_base(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigC
         whale_wallet: accounts[2],
         tokens: BTreeMap::new(),
         pairs: BTreeMap::new(),
+        creators: BTreeMap::new(),
         weth_usd: PRICE_USD as f64 / PRICE_WETH as f64,
     })
 }
@@ -527,14 +568,7 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
                         first_holder: u64|
      -> anyhow::Result<()> {
         let pair = make_pair(token, e18(400_000), weth, e18(10), lp_to)?;
-        for i in 0..30 {
-            node.exec(
-                deployer,
-                token,
-                "transfer(address,uint256)",
-                &[Arg::Addr(holder(first_holder + i)), Arg::Uint(e18(20_000))],
-            )?;
-        }
+        distribute(&node, deployer, token, first_holder)?;
         tokens.insert(name, token);
         pairs.insert(name, pair);
         Ok(())
@@ -624,14 +658,7 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     // Almost no liquidity: 0.5 WETH ($3,000 of liquidity).
     let thin = node.deploy(deployer, "PlainToken", &named("Thin Token", "THIN"))?;
     let pair = make_pair(thin, e18(400_000), weth, e18(1) / U256::from(2), dead)?;
-    for i in 0..30 {
-        node.exec(
-            deployer,
-            thin,
-            "transfer(address,uint256)",
-            &[Arg::Addr(holder(8_000 + i)), Arg::Uint(e18(20_000))],
-        )?;
-    }
+    distribute(&node, deployer, thin, 8_000)?;
     tokens.insert("thin", thin);
     pairs.insert("thin", pair);
 
@@ -662,24 +689,26 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
         ("gated", "TradingGateToken", named("Trading Gate", "GATE")),
         ("fee3", "FeeOnTransferToken", named("Fee Three", "FEE3")),
     ];
+    let mut creators = BTreeMap::new();
     for (i, (name, contract, args)) in trade_tokens.into_iter().enumerate() {
-        let token = node.deploy(deployer, contract, &args)?;
-        let pair = make_pair(token, e18(400_000), weth, e18(10), dead)?;
+        let creator = node.creator(100 + i as u64, weth)?;
+        let token = node.deploy(creator, contract, &args)?;
+        let pair = add_pool(
+            &node,
+            creator,
+            factory,
+            token,
+            e18(400_000),
+            weth,
+            e18(10),
+            dead,
+        )?;
         if contract != "FeeOnTransferToken" {
-            node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
+            node.exec(creator, token, "setPair(address)", &[Arg::Addr(pair)])?;
         }
-        for h in 0..30 {
-            node.exec(
-                deployer,
-                token,
-                "transfer(address,uint256)",
-                &[
-                    Arg::Addr(holder(10_000 + 100 * i as u64 + h)),
-                    Arg::Uint(e18(20_000)),
-                ],
-            )?;
-        }
+        distribute(&node, creator, token, 10_000 + 100 * i as u64)?;
         tokens.insert(name, token);
+        creators.insert(name, creator);
         pairs.insert(name, pair);
     }
 
@@ -688,33 +717,35 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
         .into_iter()
         .enumerate()
     {
-        let token = node.deploy(
+        let creator = node.creator(120 + i as u64, weth)?;
+        let usd = U256::from(30_000u64) * U256::from(1_000_000u64);
+        node.exec(
             deployer,
+            base.usd,
+            "transfer(address,uint256)",
+            &[Arg::Addr(creator), Arg::Uint(usd)],
+        )?;
+        let token = node.deploy(
+            creator,
             contract,
             &named(&format!("{name} token"), &name.to_ascii_uppercase()),
         )?;
-        let pair = make_pair(
+        let pair = add_pool(
+            &node,
+            creator,
+            factory,
             token,
             e18(400_000),
             base.usd,
-            U256::from(30_000u64) * U256::from(1_000_000u64),
+            usd,
             dead,
         )?;
         if contract != "PlainToken" {
-            node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
+            node.exec(creator, token, "setPair(address)", &[Arg::Addr(pair)])?;
         }
-        for h in 0..30 {
-            node.exec(
-                deployer,
-                token,
-                "transfer(address,uint256)",
-                &[
-                    Arg::Addr(holder(20_000 + 100 * i as u64 + h)),
-                    Arg::Uint(e18(20_000)),
-                ],
-            )?;
-        }
+        distribute(&node, creator, token, 20_000 + 100 * i as u64)?;
         tokens.insert(name, token);
+        creators.insert(name, creator);
         pairs.insert(name, pair);
     }
 
@@ -723,9 +754,10 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     tokens.insert("bytes32", old_style);
 
     // The adversarial corpus (see `corpus`).
-    for (name, token, pair) in crate::corpus::deploy(&node, &base)? {
+    for (name, token, pair, creator) in crate::corpus::deploy(&node, &base)? {
         tokens.insert(name, token);
         pairs.insert(name, pair);
+        creators.insert(name, creator);
     }
 
     // Everything above is a month old; what follows is new.
@@ -733,14 +765,7 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     node.call("evm_mine", json!([]))?;
     let fresh = node.deploy(deployer, "PlainToken", &named("Fresh Token", "FRESH"))?;
     let pair = make_pair(fresh, e18(400_000), weth, e18(10), dead)?;
-    for i in 0..30 {
-        node.exec(
-            deployer,
-            fresh,
-            "transfer(address,uint256)",
-            &[Arg::Addr(holder(9_000 + i)), Arg::Uint(e18(20_000))],
-        )?;
-    }
+    distribute(&node, deployer, fresh, 9_000)?;
     tokens.insert("fresh", fresh);
     pairs.insert("fresh", pair);
 
@@ -750,6 +775,7 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
         whale_wallet,
         tokens,
         pairs,
+        creators,
         ..base
     })
 }
@@ -782,6 +808,18 @@ pub fn sell(
     token: Address,
     amount: U256,
 ) -> anyhow::Result<()> {
+    approve_and_sell(node, chain, seller, token, amount, false)
+}
+
+/// Approve the router for `amount` and sell it (see [`sell_calldata`]).
+fn approve_and_sell(
+    node: &Node,
+    chain: &RigChain,
+    seller: Address,
+    token: Address,
+    amount: U256,
+    with_fee: bool,
+) -> anyhow::Result<()> {
     node.exec(
         seller,
         token,
@@ -791,7 +829,7 @@ pub fn sell(
     node.send(
         seller,
         Some(chain.router),
-        sell_calldata(chain, seller, token, amount, false),
+        sell_calldata(chain, seller, token, amount, with_fee),
         U256::ZERO,
     )
     .map(|_| ())
@@ -833,19 +871,7 @@ pub fn sell_with_fee(
     token: Address,
     amount: U256,
 ) -> anyhow::Result<()> {
-    node.exec(
-        seller,
-        token,
-        "approve(address,uint256)",
-        &[Arg::Addr(chain.router), Arg::Uint(amount)],
-    )?;
-    node.send(
-        seller,
-        Some(chain.router),
-        sell_calldata(chain, seller, token, amount, true),
-        U256::ZERO,
-    )
-    .map(|_| ())
+    approve_and_sell(node, chain, seller, token, amount, true)
 }
 
 /// Send (without waiting to be mined) a router sell of `amount` of

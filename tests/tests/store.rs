@@ -7,9 +7,9 @@ use chrono::{Duration, TimeZone, Utc};
 use riskintel_api::{AlertKind, Plan, RiskLabel, Scope, Severity, WireName};
 use riskintel_server::store::db::Db;
 use riskintel_server::store::{
-    self, Account, AlertQuery, AlertRow, AnalysisRow, ContactKind, Cursor, HolderBalance,
-    KeyRecord, LogIndexKind, LogIndexState, Side, Store, StoreError, SwapRow, SyncRow, TrackedPair,
-    TrackedSource, TrackedToken, WalletContact,
+    self, Account, AlertQuery, AlertRow, AnalysisRow, ContactKind, CreatorToken, Cursor,
+    HolderBalance, KeyRecord, LogIndexKind, LogIndexState, Side, Store, StoreError, SwapRow,
+    SyncRow, TrackedPair, TrackedSource, TrackedToken, WalletContact,
 };
 use riskintel_tests::{Backend, TestDatabase};
 
@@ -83,7 +83,8 @@ on_both_backends!(
     wallet_contacts_round_trip,
     tracked_tokens_and_swaps_round_trip,
     analyses_round_trip,
-    alert_rows_round_trip
+    alert_rows_round_trip,
+    creator_tokens_carry_their_analyses_and_alerts
 );
 
 async fn accounts_round_trip(backend: Backend) {
@@ -232,19 +233,52 @@ async fn rotation_is_guarded_and_revocation_is_final(backend: Backend) {
 
 async fn rate_windows_count_and_prune(backend: Backend) {
     let (store, db) = open(backend).await;
-    for n in 1..=3 {
-        assert_eq!(store.rate_window_hit("acct_a", t(1, 0)).await.unwrap(), n);
-    }
-    assert_eq!(store.rate_window_hit("acct_b", t(1, 0)).await.unwrap(), 1);
-    assert_eq!(store.rate_window_hit("acct_a", t(2, 0)).await.unwrap(), 1);
-    assert_eq!(store.rate_window_prune(t(2, 0)).await.unwrap(), 2);
-    assert_eq!(store.rate_window_hit("acct_a", t(2, 0)).await.unwrap(), 2);
-    // Concurrent hits are each counted once.
-    let hits =
-        futures::future::join_all((0..50).map(|_| store.rate_window_hit("acct_c", t(3, 0)))).await;
-    let mut counts: Vec<i64> = hits.into_iter().map(Result::unwrap).collect();
-    counts.sort();
-    assert_eq!(counts, (1..=50).collect::<Vec<_>>());
+    let counts = |pairs: &[(&str, i64)]| -> Vec<(String, i64)> {
+        pairs.iter().map(|(a, n)| (a.to_string(), *n)).collect()
+    };
+    let others = |instance: &'static str, minute: u32| {
+        let store = store.clone();
+        async move {
+            let mut found = store
+                .rate_counts_others(instance, t(minute, 0))
+                .await
+                .unwrap();
+            found.sort();
+            found
+        }
+    };
+    store
+        .rate_counts_publish("i1", t(1, 0), &counts(&[("acct_a", 3), ("acct_b", 1)]))
+        .await
+        .unwrap();
+    store
+        .rate_counts_publish("i2", t(1, 0), &counts(&[("acct_a", 4)]))
+        .await
+        .unwrap();
+    // A later publication replaces the instance's earlier count.
+    store
+        .rate_counts_publish("i1", t(1, 0), &counts(&[("acct_a", 5)]))
+        .await
+        .unwrap();
+    store
+        .rate_counts_publish("i1", t(2, 0), &counts(&[("acct_a", 1)]))
+        .await
+        .unwrap();
+    assert_eq!(
+        others("i3", 1).await,
+        counts(&[("acct_a", 9), ("acct_b", 1)])
+    );
+    assert_eq!(others("i1", 1).await, counts(&[("acct_a", 4)]));
+    assert_eq!(others("i2", 2).await, counts(&[("acct_a", 1)]));
+    assert_eq!(store.rate_window_prune(t(2, 0)).await.unwrap(), 3);
+    assert!(others("i3", 1).await.is_empty());
+    // Many accounts in one publication (more than one statement's worth).
+    let many: Vec<(String, i64)> = (0..2_500).map(|i| (format!("acct_{i}"), i)).collect();
+    store
+        .rate_counts_publish("i1", t(3, 0), &many)
+        .await
+        .unwrap();
+    assert_eq!(others("i2", 3).await.len(), 2_500);
     close(store, db).await;
 }
 
@@ -291,6 +325,34 @@ async fn usage_reserves_up_to_a_cap_and_releases(backend: Backend) {
         .count();
     assert_eq!(granted, 6);
     assert_eq!(store.usage_get("acct_a", period).await.unwrap(), 10_005);
+    // Flushes add in one transaction and learn the totals back, in order.
+    let next = period + Duration::days(30);
+    let keys = [
+        ("acct_a".to_string(), period),
+        ("acct_b".to_string(), period),
+        ("acct_a".to_string(), next),
+    ];
+    let added = store
+        .usage_add(&[
+            (keys[0].clone(), 5),
+            (keys[1].clone(), 2),
+            (keys[2].clone(), 1),
+        ])
+        .await
+        .unwrap();
+    assert_eq!(added, vec![10_010, 2, 1]);
+    assert_eq!(
+        store.usage_add(&[(keys[1].clone(), 3)]).await.unwrap(),
+        vec![5]
+    );
+    let unknown = ("acct_z".to_string(), period);
+    assert_eq!(
+        store
+            .usage_totals(&[keys[2].clone(), unknown, keys[0].clone()])
+            .await
+            .unwrap(),
+        vec![1, 0, 10_010]
+    );
     close(store, db).await;
 }
 
@@ -911,5 +973,80 @@ async fn alert_rows_round_trip(backend: Backend) {
             .unwrap(),
         vec![row]
     );
+    close(store, db).await;
+}
+
+/// A creator's other tokens: found through the holder index's first party
+/// (lower-case), joined to their analyses and alerts stored under
+/// checksummed addresses; the token asked about, other creators, other
+/// chains and other alert kinds left out.
+async fn creator_tokens_carry_their_analyses_and_alerts(backend: Backend) {
+    let (store, db) = open(backend).await;
+    let index = |creator: &str| LogIndexState {
+        start_block: 0,
+        next_block: 5,
+        first_block: Some(1),
+        first_party: Some(creator.into()),
+    };
+    for (chain, token, creator) in [
+        ("eth", "0xaa", "0xc1"),
+        ("eth", "0xbb", "0xc1"),
+        ("eth", "0xcc", "0xc1"),
+        ("eth", "0xdd", "0xc2"),
+        ("bsc", "0xee", "0xc1"),
+    ] {
+        assert!(store
+            .holder_index_apply(chain, token, None, &index(creator), &[])
+            .await
+            .unwrap());
+    }
+    store
+        .analysis_put("eth", "0xBB", "{\"b\":1}", t(1, 0))
+        .await
+        .unwrap();
+    for (key, kind) in [
+        ("k1", "honeypot_detected"),
+        ("k2", "liquidity_removed"),
+        ("k3", "label_changed"),
+    ] {
+        let row = AlertRow {
+            token: "0xCC".into(),
+            ..alert(key, "eth", kind, 4, 1)
+        };
+        store.alert_insert(&row).await.unwrap();
+    }
+    let found = store
+        .creator_tokens("eth", "0xc1", "0xaa", 20)
+        .await
+        .unwrap();
+    assert_eq!(
+        found,
+        vec![
+            CreatorToken {
+                token: "0xbb".into(),
+                result: Some("{\"b\":1}".into()),
+                alerts: 0,
+            },
+            CreatorToken {
+                token: "0xcc".into(),
+                result: None,
+                alerts: 2,
+            },
+        ]
+    );
+    assert_eq!(
+        store
+            .creator_tokens("eth", "0xc1", "0xaa", 1)
+            .await
+            .unwrap()
+            .len(),
+        1,
+        "limited"
+    );
+    assert!(store
+        .creator_tokens("eth", "0xc9", "0xaa", 20)
+        .await
+        .unwrap()
+        .is_empty());
     close(store, db).await;
 }

@@ -5,7 +5,8 @@
 //! - `openapi validate`: run an independent OpenAPI validator on it.
 //! - `rig`: set up the test rig (anvil, Uniswap V2 artifacts, solcjs; compile the test contracts).
 //! - `test`: the whole test suite, with what it needs (PostgreSQL, the validator, the rig).
-//! - `bench`: load numbers for health and billing status (needs `wrk`).
+//! - `bench`: load numbers for health and billing status (needs `wrk`), the
+//!   token benchmark, and the hot path against a bare dropshot endpoint.
 //! - `detection`: the adversarial corpus report (confusion table, honeypot precision and recall, tax error, round trips).
 
 use std::net::{TcpStream, ToSocketAddrs};
@@ -138,20 +139,23 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         } => {
             bench(seconds, connections, database_url)?;
             rig()?;
-            let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .current_dir(root())
-                .args([
-                    "run",
-                    "--release",
-                    "--quiet",
-                    "--package",
-                    "riskintel-tests",
-                    "--bin",
-                    "token-bench",
-                ])
-                .status()?;
-            if !status.success() {
-                bail!("the token benchmark failed");
+            for bench in ["token-bench", "hot-path-bench"] {
+                let status =
+                    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                        .current_dir(root())
+                        .args([
+                            "run",
+                            "--release",
+                            "--quiet",
+                            "--package",
+                            "riskintel-tests",
+                            "--bin",
+                            bench,
+                        ])
+                        .status()?;
+                if !status.success() {
+                    bail!("the {bench} benchmark failed");
+                }
             }
             Ok(())
         }

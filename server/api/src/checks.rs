@@ -51,6 +51,8 @@ check_ids! {
     HiddenOwner = "hidden_owner",
     /// EVM: the symbol reads as a well-known token's of the same chain, at another address.
     Impersonation = "impersonation",
+    /// EVM: other tokens of the same creator (the first mint's recipient) turned against their holders (the evidence lists them).
+    CreatorHistory = "creator_history",
     /// EVM: the contract still has an owner.
     OwnerNotRenounced = "owner_not_renounced",
     /// EVM: the code contains SELFDESTRUCT.

@@ -7,7 +7,7 @@ use chrono::{DateTime, Datelike, TimeZone, Utc};
 use riskintel_api::{BillingStatus, Plan};
 
 use crate::clock::Clock;
-use crate::store::{Account, Store, StoreError};
+use crate::store::Account;
 
 /// What a plan allows, and how it is named and upgraded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,27 +90,25 @@ pub fn billing_period(now: DateTime<Utc>) -> (DateTime<Utc>, DateTime<Utc>) {
     (start, end)
 }
 
-/// Billing status over the usage store.
+/// Billing status: plan, period, limits, and the usage metering counted.
 #[derive(Clone)]
 pub struct Billing {
-    store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
 }
 
 impl Billing {
-    /// Billing over `store`.
-    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Billing {
-        Billing { store, clock }
+    /// Billing timed by `clock`.
+    pub fn new(clock: Arc<dyn Clock>) -> Billing {
+        Billing { clock }
     }
 
-    /// Plan, usage and limits of the account now.
-    pub async fn status(&self, account: &Account) -> Result<BillingStatus, StoreError> {
+    /// Plan, usage and limits of the account now, given the requests it
+    /// has `used` this period (from metering).
+    pub fn status(&self, account: &Account, used: u64) -> BillingStatus {
         let now = self.clock.now();
         let limits = plan(account.plan);
         let (period_start, period_end) = billing_period(now);
-        let used =
-            u64::try_from(self.store.usage_get(&account.id, period_start).await?).unwrap_or(0);
-        Ok(BillingStatus {
+        BillingStatus {
             account_id: account.id.clone(),
             plan: account.plan,
             period_start,
@@ -125,7 +123,7 @@ impl Billing {
             hard_limit: limits.hard_cap,
             rate_limit_per_minute: limits.per_minute,
             premium_access: limits.premium,
-        })
+        }
     }
 }
 

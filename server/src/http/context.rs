@@ -8,12 +8,14 @@ use dropshot::{HttpCodedResponse, RequestContext};
 use riskintel_api::{ApiError, ErrorCode, Metered, RateLimitHeaders};
 
 use super::access;
+use super::client_ip::client_ip;
 use crate::billing::Billing;
 use crate::clock::Clock;
+use crate::config::AuthConfig;
 use crate::feed::Feed;
 use crate::keys::{KeyError, Keys};
 use crate::market::Market;
-use crate::metering::{Meter, MeterError, WindowState};
+use crate::metering::{Meter, MeterError, UsageCounts, WindowState};
 use crate::sentiment::Sentiment;
 use crate::store::{Account, KeyRecord, Store};
 use crate::tokens::Analyzer;
@@ -32,6 +34,8 @@ pub struct ServerContext {
     pub keys: Keys,
     /// Metering.
     pub meter: Meter,
+    /// Reverse proxies whose `X-Forwarded-For` names the client.
+    trusted_proxies: Vec<IpAddr>,
     /// Token analysis.
     pub analyzer: Arc<Analyzer>,
     /// Wallet analysis.
@@ -60,21 +64,37 @@ impl ServerContext {
     pub fn new(
         store: Arc<dyn Store>,
         clock: Arc<dyn Clock>,
-        failed_auth_per_minute: u64,
+        auth: &AuthConfig,
         analyzer: Arc<Analyzer>,
-    ) -> Self {
-        ServerContext {
+    ) -> anyhow::Result<Self> {
+        let trusted_proxies = auth
+            .trusted_proxies
+            .iter()
+            .map(|p| {
+                p.parse::<IpAddr>().map_err(|_| {
+                    anyhow::anyhow!("auth.trusted_proxies: {p:?} is not an IP address")
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let usage = Arc::new(UsageCounts::new());
+        Ok(ServerContext {
             keys: Keys::new(store.clone(), clock.clone()),
-            meter: Meter::new(store.clone(), clock.clone(), failed_auth_per_minute),
+            meter: Meter::new(
+                store.clone(),
+                clock.clone(),
+                auth.failed_auth_per_minute,
+                usage.clone(),
+            ),
             market: Market::new(analyzer.clone(), store.clone(), clock.clone()),
             wallets: Wallets::new(analyzer.clone()),
             sentiment: Sentiment::new(analyzer.clone(), store.clone(), clock.clone()),
             feed: Feed::new(store.clone()),
-            billing: Billing::new(store.clone(), clock.clone()),
+            billing: Billing::new(clock.clone()),
             analyzer,
             store,
             clock,
-        }
+            trusted_proxies,
+        })
     }
 
     /// The one authenticate-and-meter step every authenticated operation
@@ -106,17 +126,18 @@ impl ServerContext {
                 ),
             ))));
         }
-        let ip = request.remote_addr().ip();
+        let ip = client_ip(
+            request.remote_addr().ip(),
+            request.headers(),
+            &self.trusted_proxies,
+        );
         let caller = match self.authenticate(ip, request.headers()).await {
             Ok(caller) => caller,
             Err((error, window)) => {
                 return Ok(refuse(error, window));
             }
         };
-        let window = match self.meter.hit(&caller.account).await {
-            Ok(window) => window,
-            Err(error) => return Ok(Metered::new(Err(error.into()))),
-        };
+        let window = self.meter.hit(&caller.account);
         if window.exceeded {
             return Ok(refuse(
                 Meter::rate_limited(&caller.account, &window).into(),
@@ -139,12 +160,8 @@ impl ServerContext {
             Err(error) => return Ok(refuse(error.into(), Some(window))),
         };
         let outcome = operation(caller).await;
-        if outcome.is_err() {
-            // Usage counts 2xx answers only. Should the release itself fail,
-            // the request stays counted: over-counting one request is the
-            // lesser error, and the operator can correct it.
-            let _ = self.meter.release(reservation).await;
-        }
+        // Usage counts 2xx answers only.
+        self.meter.settle(reservation, outcome.is_ok());
         Ok(Metered::new(outcome).with_rate_limit(headers_of(&window)))
     }
 
@@ -153,20 +170,26 @@ impl ServerContext {
         ip: IpAddr,
         headers: &http::HeaderMap,
     ) -> Result<Caller, (ApiError, Option<WindowState>)> {
+        // Past the address's failure limit, a failure is 429 at once; a
+        // valid key is still served (a key flood costs no database work:
+        // known keys and unknown ids are answered from memory).
         let ip_window = self.meter.failed_auth_state(ip);
-        if ip_window.exceeded {
-            let error = MeterError::AuthFailuresLimited {
-                limit: ip_window.limit,
-                retry_after: ip_window.retry_after,
-            };
-            return Err((error.into(), Some(ip_window)));
-        }
+        let failed = |error: ApiError| {
+            if ip_window.exceeded {
+                let limited = MeterError::AuthFailuresLimited {
+                    limit: ip_window.limit,
+                    retry_after: ip_window.retry_after,
+                };
+                (limited.into(), Some(ip_window))
+            } else {
+                (error, Some(ip_window))
+            }
+        };
         let Some(raw) = headers.get("x-api-key") else {
-            let error = ApiError::new(
+            return Err(failed(ApiError::new(
                 ErrorCode::Unauthorized,
                 "missing API key: send it in the x-api-key header",
-            );
-            return Err((error, Some(ip_window)));
+            )));
         };
         let outcome = match raw.to_str() {
             Ok(raw) => self.keys.authenticate(raw.trim()).await,
@@ -179,10 +202,11 @@ impl ServerContext {
                 key: found.key,
                 account: found.account,
             }),
-            Err(error @ KeyError::Unauthenticated(_)) => {
+            Err(error @ KeyError::Unauthenticated(_)) if !ip_window.exceeded => {
                 let window = self.meter.failed_auth_record(ip);
                 Err((error.into(), Some(window)))
             }
+            Err(error @ KeyError::Unauthenticated(_)) => Err(failed(error.into())),
             // The database failed: the address's window is the only one known.
             Err(error) => Err((error.into(), Some(ip_window))),
         }

@@ -4,6 +4,7 @@
 //! map errors.
 
 pub mod access;
+mod client_ip;
 mod context;
 mod errors;
 
@@ -105,7 +106,8 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<BillingStatus>>, ApiError> {
         let ctx = rqctx.context();
         ctx.metered(&rqctx, async |caller| {
-            let status = ctx.billing.status(&caller.account).await?;
+            let used = ctx.meter.used(&caller.account).await?;
+            let status = ctx.billing.status(&caller.account, used);
             Ok(HttpResponseOk(status))
         })
         .await

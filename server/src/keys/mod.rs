@@ -1,6 +1,8 @@
 //! API keys: their shape, secrets, hashing and verification, and the
 //! account-scoped operations on them. HTTP-agnostic.
 
+mod cache;
+
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
@@ -8,6 +10,8 @@ use rand::Rng;
 use riskintel_api::Scope;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
+
+pub use cache::{KeyCache, Lookup};
 
 use crate::clock::Clock;
 use crate::store::{Account, KeyRecord, KeyWithAccount, Store, StoreError};
@@ -131,6 +135,60 @@ pub fn secret_matches(key: &KeyRecord, secret: &str, now: DateTime<Utc>) -> bool
     current | previous
 }
 
+/// Feed `cache` the store's auth version for as long as it runs (the
+/// server's task): every `every`, and at once when PostgreSQL announces a
+/// change (LISTEN/NOTIFY; after a lost listening connection, the periodic
+/// check carries on alone). A failed read is logged once until reads work
+/// again; meanwhile the cache stops being trusted on its own.
+pub async fn sync(
+    store: Arc<dyn Store>,
+    cache: Arc<KeyCache>,
+    every: std::time::Duration,
+    log: slog::Logger,
+) {
+    let mut listener = match store.auth_listener().await {
+        Ok(listener) => listener,
+        Err(error) => {
+            slog::warn!(log, "cannot listen for key changes; checking every sync interval only"; "error" => %error);
+            None
+        }
+    };
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut failing = false;
+    loop {
+        let announced = async {
+            match listener.as_mut() {
+                Some(l) => Some(l.try_recv().await),
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = tick.tick() => {}
+            heard = announced => {
+                if let Some(Err(error)) = heard {
+                    slog::warn!(log, "listening for key changes failed; checking every sync interval only"; "error" => %error);
+                    listener = None;
+                }
+            }
+        }
+        match store.auth_version().await {
+            Ok(version) => {
+                if failing {
+                    slog::info!(log, "reading the auth version works again");
+                }
+                failing = false;
+                cache.observe(version);
+            }
+            Err(error) if !failing => {
+                failing = true;
+                slog::warn!(log, "reading the auth version failed; keys are read from the database until it works"; "error" => %error);
+            }
+            Err(_) => {}
+        }
+    }
+}
+
 /// A newly issued secret and the record it belongs to.
 #[derive(Debug)]
 pub struct IssuedKey {
@@ -140,17 +198,48 @@ pub struct IssuedKey {
     pub record: KeyRecord,
 }
 
-/// Key operations for one store and clock.
+/// Key operations for one store and clock, with the verified keys in memory.
 #[derive(Clone)]
 pub struct Keys {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
+    cache: Arc<KeyCache>,
 }
 
+/// How long the key cache is trusted after the last auth-version check
+/// (the server checks every sync interval; past this, every request asks
+/// the store).
+const CACHE_TRUST: std::time::Duration = std::time::Duration::from_secs(2);
+
 impl Keys {
-    /// Key operations on `store`, timed by `clock`.
+    /// Key operations on `store`, timed by `clock`. Its cache is trusted
+    /// only while something feeds it the store's auth version
+    /// ([`Keys::cache`], [`KeyCache::observe`]); the server does.
     pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Self {
-        Keys { store, clock }
+        Keys {
+            store,
+            clock,
+            cache: Arc::new(KeyCache::new(CACHE_TRUST)),
+        }
+    }
+
+    /// The verified keys in memory.
+    pub fn cache(&self) -> &Arc<KeyCache> {
+        &self.cache
+    }
+
+    /// The key `id` with its account: from memory, or from the store (and
+    /// then remembered, a miss included).
+    async fn find(&self, id: &str) -> Result<Option<KeyWithAccount>, KeyError> {
+        match self.cache.get(id) {
+            Lookup::Known(found) => Ok(Some(found)),
+            Lookup::Unknown => Ok(None),
+            Lookup::Miss(generation) => {
+                let found = self.store.key_get(id).await?;
+                self.cache.put(id, generation, found.clone());
+                Ok(found)
+            }
+        }
     }
 
     /// Authenticate a raw header value; the key and its account on success.
@@ -159,7 +248,7 @@ impl Keys {
         let presented = parse_key(raw).ok_or(KeyError::Unauthenticated(
             "malformed API key: expected ri_live_<id>.<64 lowercase hex>",
         ))?;
-        let found = self.store.key_get(presented.id).await?;
+        let found = self.find(presented.id).await?;
         let now = self.clock.now();
         let Some(found) = found else {
             return Err(KeyError::Unauthenticated(INVALID));
@@ -179,9 +268,9 @@ impl Keys {
             .last_used_at
             .is_none_or(|t| now - t >= Duration::minutes(1));
         if stale {
-            self.store
-                .key_touch(&found.key.id, self.clock.now_seconds())
-                .await?;
+            let at = self.clock.now_seconds();
+            self.store.key_touch(&found.key.id, at).await?;
+            self.cache.touched(&found.key.id, at);
         }
         Ok(found)
     }
@@ -268,11 +357,13 @@ impl Keys {
     /// Revoke a key of `account_id` at once, grace secret included.
     pub async fn revoke(&self, account_id: &str, key_id: &str) -> Result<(), KeyError> {
         self.get(account_id, key_id).await?;
-        if self
+        let revoked = self
             .store
             .key_revoke(key_id, self.clock.now_seconds())
-            .await?
-        {
+            .await?;
+        // This instance refuses it at once; the others within a sync interval.
+        self.cache.clear();
+        if revoked {
             Ok(())
         } else {
             Err(KeyError::NotFound(key_id.to_string()))
@@ -291,6 +382,7 @@ impl Keys {
             .store
             .key_rotate(key_id, &new_hash, &current.secret_hash, valid_until, now)
             .await?;
+        self.cache.clear();
         if !rotated {
             // Revoked, or rotated by a concurrent request, since we read it.
             return Err(KeyError::NotFound(key_id.to_string()));

@@ -3,14 +3,18 @@
 //! failed authentication.
 //! HTTP-agnostic.
 
-use std::collections::HashMap;
+mod usage;
+mod windows;
+
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use chrono::{DateTime, Duration, DurationRound, Utc};
 use riskintel_api::Plan;
 
 use crate::billing::{billing_period, plan};
+pub use usage::{Admission, UsageCounts};
+pub use windows::RateWindows;
 
 use crate::clock::Clock;
 use crate::store::{Account, Store, StoreError};
@@ -115,11 +119,23 @@ fn window_state(limit: u64, count: u64, now: DateTime<Utc>) -> WindowState {
     }
 }
 
-/// A request counted in the monthly usage, to be released if its answer is not 2xx.
+/// A request admitted against the monthly usage, to be settled when
+/// answered. Dropped unsettled (a handler that panicked or was cancelled),
+/// it is settled as not counted, so requests waiting at a quota's edge are
+/// never left waiting for it.
 #[derive(Debug)]
 pub struct Reservation {
     account_id: String,
     period_start: DateTime<Utc>,
+    usage: Option<Arc<UsageCounts>>,
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        if let Some(usage) = self.usage.take() {
+            usage.settle(&self.account_id, self.period_start, false);
+        }
+    }
 }
 
 /// Metering over one store and clock.
@@ -127,30 +143,65 @@ pub struct Reservation {
 pub struct Meter {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
-    failed_auth: Arc<FailedAuthLimiter>,
+    failed_auth_per_minute: u64,
+    windows: Arc<RateWindows>,
+    usage: Arc<UsageCounts>,
+}
+
+/// The rate-window key of a client IP's failed authentications.
+fn failure_key(ip: IpAddr) -> String {
+    format!("ip:{ip}")
+}
+
+/// A fresh instance name: 16 hex digits.
+fn instance_name() -> String {
+    use rand::Rng;
+    format!("{:016x}", rand::rng().random::<u64>())
 }
 
 impl Meter {
-    /// Metering on `store`, timed by `clock`, allowing `failed_auth_per_minute` failures per IP.
-    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, failed_auth_per_minute: u64) -> Self {
+    /// Metering on `store`, timed by `clock`, allowing `failed_auth_per_minute`
+    /// failures per IP, counting monthly usage in `usage`.
+    pub fn new(
+        store: Arc<dyn Store>,
+        clock: Arc<dyn Clock>,
+        failed_auth_per_minute: u64,
+        usage: Arc<UsageCounts>,
+    ) -> Self {
         Meter {
+            usage,
             store,
             clock,
-            failed_auth: Arc::new(FailedAuthLimiter::new(failed_auth_per_minute)),
+            failed_auth_per_minute,
+            windows: Arc::new(RateWindows::new(instance_name())),
         }
     }
 
-    /// Count a request in the account's current window.
-    pub async fn hit(&self, account: &Account) -> Result<WindowState, MeterError> {
+    /// Count a request in the account's current window (in memory; see
+    /// [`RateWindows`] for how instances share their counts).
+    pub fn hit(&self, account: &Account) -> WindowState {
         let now = self.clock.now();
-        let limits = plan(account.plan);
         let (start, _) = minute_window(now);
-        let count = self.store.rate_window_hit(&account.id, start).await?;
-        Ok(window_state(
-            limits.per_minute,
-            u64::try_from(count).unwrap_or(0),
-            now,
-        ))
+        let count = self.windows.hit(&account.id, start);
+        window_state(plan(account.plan).per_minute, count, now)
+    }
+
+    /// Publish this instance's counts of the current window and read the
+    /// other instances' (the server runs it every sync interval).
+    pub async fn sync_windows(&self) -> Result<(), MeterError> {
+        let (start, _) = minute_window(self.clock.now());
+        let own = self.windows.own(start);
+        if !own.is_empty() {
+            self.store
+                .rate_counts_publish(self.windows.instance(), start, &own)
+                .await?;
+        }
+        let others = self
+            .store
+            .rate_counts_others(self.windows.instance(), start)
+            .await?;
+        self.windows.absorb(start, others);
+        Ok(())
     }
 
     /// The error for an exceeded window.
@@ -163,8 +214,8 @@ impl Meter {
         }
     }
 
-    /// Count the request in the monthly usage, refusing it when the free
-    /// quota is used up.
+    /// Count the request in the monthly usage (in memory), refusing it
+    /// when the free quota is used up by 2xx answers.
     pub async fn reserve(&self, account: &Account) -> Result<Reservation, MeterError> {
         let now = self.clock.now();
         let limits = plan(account.plan);
@@ -175,27 +226,44 @@ impl Meter {
             None
         };
         match self
-            .store
-            .usage_reserve(&account.id, period_start, cap)
+            .usage
+            .reserve(self.store.as_ref(), &account.id, period_start, cap)
             .await?
         {
-            Some(_) => Ok(Reservation {
+            Admission::Admitted => Ok(Reservation {
                 account_id: account.id.clone(),
                 period_start,
+                usage: Some(self.usage.clone()),
             }),
-            None => Err(MeterError::QuotaExhausted {
+            Admission::Exhausted => Err(MeterError::QuotaExhausted {
                 included: limits.included.unwrap_or_default(),
                 renews: period_end.format("%Y-%m-%d 00:00 UTC").to_string(),
             }),
         }
     }
 
-    /// Take a reservation back: the answer was not 2xx.
-    pub async fn release(&self, reservation: Reservation) -> Result<(), MeterError> {
-        self.store
-            .usage_release(&reservation.account_id, reservation.period_start)
+    /// The request was answered: counted when the answer was 2xx.
+    pub fn settle(&self, mut reservation: Reservation, counted: bool) {
+        if let Some(usage) = reservation.usage.take() {
+            usage.settle(&reservation.account_id, reservation.period_start, counted);
+        }
+    }
+
+    /// Requests the account has used this period: answered, and in flight
+    /// (the asking request included).
+    pub async fn used(&self, account: &Account) -> Result<u64, MeterError> {
+        let (period_start, _) = billing_period(self.clock.now());
+        let used = self
+            .usage
+            .used(self.store.as_ref(), &account.id, period_start)
             .await?;
-        Ok(())
+        Ok(u64::try_from(used).unwrap_or(0))
+    }
+
+    /// Write the usage counted since the last flush (the server runs it
+    /// every flush interval, and once more when it stops).
+    pub async fn flush_usage(&self) -> Result<(), MeterError> {
+        Ok(self.usage.flush(self.store.as_ref()).await?)
     }
 
     /// Refuse with `PremiumRequired` unless the account's plan has premium features.
@@ -210,75 +278,33 @@ impl Meter {
         }
     }
 
-    /// Whether `ip` may still try to authenticate this minute, as a window
-    /// state (not counting this attempt).
+    /// Whether `ip` may still fail to authenticate this minute, as a window
+    /// state (not counting this attempt). Failures are counted per IP like
+    /// rate windows, so the instances of one database share them.
     pub fn failed_auth_state(&self, ip: IpAddr) -> WindowState {
-        self.failed_auth.state(ip, self.clock.now())
+        let now = self.clock.now();
+        let (start, _) = minute_window(now);
+        let failures = self.windows.peek(&failure_key(ip), start);
+        let mut state = window_state(self.failed_auth_per_minute, failures, now);
+        state.exceeded = failures >= self.failed_auth_per_minute;
+        state
     }
 
     /// Count a failed authentication from `ip`.
     pub fn failed_auth_record(&self, ip: IpAddr) -> WindowState {
-        self.failed_auth.record(ip, self.clock.now())
+        let now = self.clock.now();
+        let (start, _) = minute_window(now);
+        let failures = self.windows.hit(&failure_key(ip), start);
+        window_state(self.failed_auth_per_minute, failures, now)
     }
 
     /// Drop rate windows that ended more than a minute ago.
     pub async fn prune(&self) -> Result<u64, MeterError> {
         let (start, _) = minute_window(self.clock.now());
-        self.failed_auth.prune(start);
         Ok(self
             .store
             .rate_window_prune(start - Duration::minutes(1))
             .await?)
-    }
-}
-
-/// Failed authentications per client IP in fixed UTC-minute windows. Kept
-/// in memory: it guards one instance against key guessing.
-#[derive(Debug)]
-pub struct FailedAuthLimiter {
-    limit: u64,
-    windows: Mutex<HashMap<IpAddr, (DateTime<Utc>, u64)>>,
-}
-
-impl FailedAuthLimiter {
-    /// Allow `limit` failures per IP per minute.
-    pub fn new(limit: u64) -> Self {
-        FailedAuthLimiter {
-            limit,
-            windows: Mutex::new(HashMap::new()),
-        }
-    }
-
-    fn count(&self, ip: IpAddr, start: DateTime<Utc>, add: u64) -> u64 {
-        let mut windows = self.windows.lock().expect("limiter lock");
-        let entry = windows.entry(ip).or_insert((start, 0));
-        if entry.0 != start {
-            *entry = (start, 0);
-        }
-        entry.1 += add;
-        entry.1
-    }
-
-    /// The IP's window; `exceeded` once it has used up its failures.
-    pub fn state(&self, ip: IpAddr, now: DateTime<Utc>) -> WindowState {
-        let (start, _) = minute_window(now);
-        let failures = self.count(ip, start, 0);
-        let mut state = window_state(self.limit, failures, now);
-        state.exceeded = failures >= self.limit;
-        state
-    }
-
-    /// Count one failure.
-    pub fn record(&self, ip: IpAddr, now: DateTime<Utc>) -> WindowState {
-        let (start, _) = minute_window(now);
-        window_state(self.limit, self.count(ip, start, 1), now)
-    }
-
-    fn prune(&self, current_start: DateTime<Utc>) {
-        self.windows
-            .lock()
-            .expect("limiter lock")
-            .retain(|_, (start, _)| *start >= current_start);
     }
 }
 
@@ -301,18 +327,5 @@ mod tests {
         assert_eq!(state.remaining, 0);
         assert_eq!(state.retry_after, 18);
         assert_eq!(state.reset, end.timestamp());
-    }
-
-    #[test]
-    fn failed_auth_limit_trips_after_the_limit() {
-        let limiter = FailedAuthLimiter::new(3);
-        let ip: IpAddr = "127.0.0.9".parse().unwrap();
-        let now = Utc.with_ymd_and_hms(2026, 11, 21, 10, 15, 0).unwrap();
-        for _ in 0..3 {
-            assert!(!limiter.state(ip, now).exceeded);
-            limiter.record(ip, now);
-        }
-        assert!(limiter.state(ip, now).exceeded);
-        assert!(!limiter.state(ip, now + Duration::minutes(1)).exceeded);
     }
 }

@@ -43,6 +43,7 @@ pub fn meaning(id: CheckId) -> &'static str {
         CheckId::TransferBlocked => "Moving tokens between wallets fails, so you may not be able to move or sell them.",
         CheckId::TransferTax => "A share of every wallet-to-wallet transfer is taken as a fee.",
         CheckId::SellLimit => "Only small sales go through, so exiting a position takes many transactions, or is impossible in practice.",
+        CheckId::CreatorHistory => "The same creator launched other tokens that trapped or robbed their holders; a creator who did it before can do it again.",
         CheckId::ExternalCallInTransfer => "Every transfer consults another contract that can be changed or switched, so the rules for moving your tokens live outside the token.",
         CheckId::HoldersTrapped => "Some of the largest holders cannot move or sell their tokens while new buyers trade freely: the rules single out holders, and yours could be next.",
         CheckId::MaxTx => "No single buy or sell may exceed a set size, so a large position takes several transactions to build or to leave.",

@@ -39,6 +39,20 @@ pub fn low_liquidity_degree(usd: f64) -> Option<(Severity, f64)> {
     }
 }
 
+/// Severity, weight and words of a young token, by its age in seconds
+/// (under a week); None when older.
+pub fn new_token_degree(age_seconds: i64) -> Option<(Severity, f64, &'static str)> {
+    if age_seconds < 3_600 {
+        Some((Severity::High, 0.25, "less than an hour"))
+    } else if age_seconds < 86_400 {
+        Some((Severity::Medium, 0.12, "less than a day"))
+    } else if age_seconds < 7 * 86_400 {
+        Some((Severity::Low, 0.05, "less than a week"))
+    } else {
+        None
+    }
+}
+
 /// Severity and weight of a measured tax (policy: 10% or more puts a token
 /// in caution at least, 25% in risky, 50% in critical, whoever owns the
 /// contract); `raised` moves it one level up (a fee that can be changed).

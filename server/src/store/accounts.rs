@@ -162,6 +162,9 @@ pub trait AccountStore {
     async fn key_revoke(&self, id: &str, at: DateTime<Utc>) -> Result<bool, StoreError>;
     /// Record a successful authentication time.
     async fn key_touch(&self, id: &str, at: DateTime<Utc>) -> Result<(), StoreError>;
+    /// The auth version: moves whenever a key (other than its last use) or
+    /// an account's plan changes (database triggers, whoever writes).
+    async fn auth_version(&self) -> Result<i64, StoreError>;
 }
 
 #[async_trait]
@@ -305,6 +308,15 @@ impl AccountStore for SqlStore {
         .await
         .map(|d| d.rows_affected()))?;
         Ok(done == 1)
+    }
+
+    async fn auth_version(&self) -> Result<i64, StoreError> {
+        let (version,): (i64,) = on_db!(self.pool(), p => sqlx::query_as(
+            "SELECT version FROM auth_version WHERE id = 1",
+        )
+        .fetch_one(p)
+        .await)?;
+        Ok(version)
     }
 
     async fn key_touch(&self, id: &str, at: DateTime<Utc>) -> Result<(), StoreError> {

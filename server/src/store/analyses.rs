@@ -16,6 +16,17 @@ pub struct AnalysisRow {
     pub analysed_at: DateTime<Utc>,
 }
 
+/// Another token of the same creator.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct CreatorToken {
+    /// Its address (lower-case hex).
+    pub token: String,
+    /// Its latest analysis as JSON, when it was analysed.
+    pub result: Option<String>,
+    /// Its `honeypot_detected` and `liquidity_removed` alerts.
+    pub alerts: i64,
+}
+
 /// The analysis cache.
 #[async_trait]
 pub trait AnalysisStore {
@@ -25,6 +36,17 @@ pub trait AnalysisStore {
         chain: &str,
         address: &str,
     ) -> Result<Option<AnalysisRow>, StoreError>;
+    /// Other tokens whose holder index names `creator` as the first mint's
+    /// recipient (all but `except`, lower-case addresses, at most `limit`),
+    /// each with its latest analysis and how many of its alerts tell of a
+    /// honeypot or of liquidity removed.
+    async fn creator_tokens(
+        &self,
+        chain: &str,
+        creator: &str,
+        except: &str,
+        limit: i64,
+    ) -> Result<Vec<CreatorToken>, StoreError>;
     /// Store an analysis, replacing the previous one.
     async fn analysis_put(
         &self,
@@ -49,6 +71,29 @@ impl AnalysisStore for SqlStore {
             .fetch_optional(p)
             .await)?,
         )
+    }
+
+    async fn creator_tokens(
+        &self,
+        chain: &str,
+        creator: &str,
+        except: &str,
+        limit: i64,
+    ) -> Result<Vec<CreatorToken>, StoreError> {
+        Ok(on_db!(self.pool(), p => sqlx::query_as(
+            "SELECT l.subject AS token, a.result AS result, \
+             (SELECT COUNT(*) FROM alerts x WHERE x.chain = l.chain AND LOWER(x.token) = l.subject \
+              AND x.kind IN ('honeypot_detected', 'liquidity_removed')) AS alerts \
+             FROM log_indexes l LEFT JOIN token_analyses a ON a.chain = l.chain AND LOWER(a.address) = l.subject \
+             WHERE l.chain = $1 AND l.kind = 'holders' AND l.first_party = $2 AND l.subject <> $3 \
+             ORDER BY l.subject LIMIT $4",
+        )
+        .bind(chain)
+        .bind(creator)
+        .bind(except)
+        .bind(limit)
+        .fetch_all(p)
+        .await)?)
     }
 
     async fn analysis_put(

@@ -18,7 +18,7 @@ use async_trait::async_trait;
 
 pub use accounts::{Account, AccountStore, KeyRecord, KeyWithAccount};
 pub use alerts::{AlertQuery, AlertRow, AlertStore};
-pub use analyses::{AnalysisRow, AnalysisStore};
+pub use analyses::{AnalysisRow, AnalysisStore, CreatorToken};
 pub use log_indexes::{
     ContactKind, HolderBalance, LogIndexKind, LogIndexState, LogIndexStore, WalletContact,
 };
@@ -94,6 +94,9 @@ pub trait Store:
     async fn ping(&self) -> Result<(), StoreError>;
     /// Close the pools, flushing what SQLite still holds in its write-ahead log.
     async fn close(&self);
+    /// PostgreSQL: a connection listening on `riskintel_auth`, where every
+    /// change to the auth version is announced; None on SQLite.
+    async fn auth_listener(&self) -> Result<Option<sqlx::postgres::PgListener>, StoreError>;
 }
 
 /// The store on SQLite or PostgreSQL.
@@ -133,6 +136,15 @@ impl Store for SqlStore {
 
     async fn close(&self) {
         self.pools.close().await;
+    }
+
+    async fn auth_listener(&self) -> Result<Option<sqlx::postgres::PgListener>, StoreError> {
+        let db::Db::Postgres(pool) = self.pool() else {
+            return Ok(None);
+        };
+        let mut listener = sqlx::postgres::PgListener::connect_with(pool).await?;
+        listener.listen("riskintel_auth").await?;
+        Ok(Some(listener))
     }
 }
 

@@ -1,4 +1,5 @@
-//! Counting: requests per account in fixed one-minute windows, and
+//! Counting: requests per account in fixed one-minute windows (counted in
+//! memory by each instance, published here), and
 //! requests answered 2xx per account in each billing period.
 
 use async_trait::async_trait;
@@ -10,13 +11,21 @@ use crate::on_db;
 /// Rate windows and monthly usage.
 #[async_trait]
 pub trait UsageStore {
-    /// Count one request in the account's window starting at `window_start`;
-    /// returns the window's count including it.
-    async fn rate_window_hit(
+    /// Publish this instance's counts for the window starting at
+    /// `window_start` (account, requests), in one statement per thousand
+    /// accounts.
+    async fn rate_counts_publish(
         &self,
-        account_id: &str,
+        instance: &str,
         window_start: DateTime<Utc>,
-    ) -> Result<i64, StoreError>;
+        counts: &[(String, i64)],
+    ) -> Result<(), StoreError>;
+    /// The other instances' latest counts for the window, summed per account.
+    async fn rate_counts_others(
+        &self,
+        instance: &str,
+        window_start: DateTime<Utc>,
+    ) -> Result<Vec<(String, i64)>, StoreError>;
     /// Forget windows that started before `before`.
     async fn rate_window_prune(&self, before: DateTime<Utc>) -> Result<u64, StoreError>;
     /// Count one request in the period unless the count has reached `cap`;
@@ -27,6 +36,15 @@ pub trait UsageStore {
         period_start: DateTime<Utc>,
         cap: Option<i64>,
     ) -> Result<Option<i64>, StoreError>;
+    /// Add each (account, period) its count, in one transaction; the new
+    /// totals, in the same order.
+    async fn usage_add(
+        &self,
+        counts: &[((String, DateTime<Utc>), i64)],
+    ) -> Result<Vec<i64>, StoreError>;
+    /// The totals of these (account, period) pairs, in the same order (0
+    /// where nothing is counted).
+    async fn usage_totals(&self, keys: &[(String, DateTime<Utc>)]) -> Result<Vec<i64>, StoreError>;
     /// Take back one reserved request (the answer was not 2xx).
     async fn usage_release(
         &self,
@@ -50,30 +68,119 @@ pub trait UsageStore {
 
 #[async_trait]
 impl UsageStore for SqlStore {
-    async fn rate_window_hit(
+    async fn rate_counts_publish(
         &self,
-        account_id: &str,
+        instance: &str,
         window_start: DateTime<Utc>,
-    ) -> Result<i64, StoreError> {
-        let (count,): (i64,) = on_db!(self.writer(), p => sqlx::query_as(
-            "INSERT INTO rate_windows (account_id, window_start, requests) VALUES ($1, $2, 1) \
-             ON CONFLICT (account_id, window_start) DO UPDATE SET requests = rate_windows.requests + 1 RETURNING requests",
+        counts: &[(String, i64)],
+    ) -> Result<(), StoreError> {
+        for chunk in counts.chunks(1000) {
+            // Placeholders only; every value is bound.
+            let rows: Vec<String> = (0..chunk.len())
+                .map(|i| format!("($1, ${}, $2, ${})", 2 * i + 3, 2 * i + 4))
+                .collect();
+            let sql = format!(
+                "INSERT INTO rate_counts (instance, account_id, window_start, requests) VALUES {} \
+                 ON CONFLICT (instance, account_id, window_start) DO UPDATE SET requests = excluded.requests",
+                rows.join(", ")
+            );
+            on_db!(self.writer(), p => {
+                let mut query = sqlx::query(&sql).bind(instance).bind(window_start);
+                for (account, requests) in chunk {
+                    query = query.bind(account).bind(requests);
+                }
+                query.execute(p).await.map(|_| ())
+            })?;
+        }
+        Ok(())
+    }
+
+    async fn rate_counts_others(
+        &self,
+        instance: &str,
+        window_start: DateTime<Utc>,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        Ok(on_db!(self.pool(), p => sqlx::query_as(
+            "SELECT account_id, CAST(SUM(requests) AS BIGINT) FROM rate_counts \
+             WHERE window_start = $1 AND instance <> $2 GROUP BY account_id",
         )
-        .bind(account_id)
         .bind(window_start)
-        .fetch_one(p)
-        .await)?;
-        Ok(count)
+        .bind(instance)
+        .fetch_all(p)
+        .await)?)
     }
 
     async fn rate_window_prune(&self, before: DateTime<Utc>) -> Result<u64, StoreError> {
         Ok(
-            on_db!(self.writer(), p => sqlx::query("DELETE FROM rate_windows WHERE window_start < $1")
+            on_db!(self.writer(), p => sqlx::query("DELETE FROM rate_counts WHERE window_start < $1")
             .bind(before)
             .execute(p)
             .await
             .map(|d| d.rows_affected()))?,
         )
+    }
+
+    async fn usage_add(
+        &self,
+        counts: &[((String, DateTime<Utc>), i64)],
+    ) -> Result<Vec<i64>, StoreError> {
+        on_db!(self.writer(), p => {
+            let mut tx = p.begin().await?;
+            let mut totals = Vec::with_capacity(counts.len());
+            for ((account, period), add) in counts {
+                let (total,): (i64,) = sqlx::query_as(
+                    "INSERT INTO monthly_usage (account_id, period_start, requests) VALUES ($1, $2, $3) \
+                     ON CONFLICT (account_id, period_start) DO UPDATE SET requests = monthly_usage.requests + $3 \
+                     RETURNING requests",
+                )
+                .bind(account)
+                .bind(period)
+                .bind(add)
+                .fetch_one(&mut *tx)
+                .await?;
+                totals.push(total);
+            }
+            tx.commit().await?;
+            Ok(totals)
+        })
+    }
+
+    async fn usage_totals(&self, keys: &[(String, DateTime<Utc>)]) -> Result<Vec<i64>, StoreError> {
+        let mut found: std::collections::HashMap<(String, DateTime<Utc>), i64> =
+            std::collections::HashMap::new();
+        let mut periods: Vec<DateTime<Utc>> = keys.iter().map(|k| k.1).collect();
+        periods.sort();
+        periods.dedup();
+        for period in periods {
+            let accounts: Vec<&String> = keys
+                .iter()
+                .filter(|k| k.1 == period)
+                .map(|k| &k.0)
+                .collect();
+            for chunk in accounts.chunks(500) {
+                // Placeholders only; every value is bound.
+                let placeholders: Vec<String> =
+                    (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+                let sql = format!(
+                    "SELECT account_id, requests FROM monthly_usage WHERE period_start = $1 AND account_id IN ({})",
+                    placeholders.join(", ")
+                );
+                let rows: Vec<(String, i64)> = on_db!(self.pool(), p => {
+                    let mut query = sqlx::query_as(&sql).bind(period);
+                    for account in chunk {
+                        query = query.bind(*account);
+                    }
+                    query.fetch_all(p).await
+                })?;
+                for (account, requests) in rows {
+                    found.insert((account, period), requests);
+                }
+            }
+        }
+        Ok(keys
+            .iter()
+            .map(|k| found.get(k).copied().unwrap_or(0))
+            .collect())
     }
 
     async fn usage_reserve(

@@ -285,7 +285,14 @@ impl Analyzer {
                     },
                 )
                 .await?;
-                let analysis = evm::analysis(token, &facts, allow, now);
+                let history = evm::history::read(
+                    self.store.as_ref(),
+                    chain.id.as_str(),
+                    token.address,
+                    facts.index.creator,
+                )
+                .await?;
+                let analysis = evm::analysis(token, &facts, &history, allow, now);
                 self.track(&analysis, &facts).await?;
                 analysis
             }

@@ -240,6 +240,22 @@ contract MinterRoleToken is PairAware {
     }
 }
 
+/// Ownership renounced, but a keeper kept in private storage at launch —
+/// neither the owner, nor the creator, nor a role any interface names —
+/// mints at will. Only the storage layout reveals it.
+contract KeeperToken is PairAware {
+    address private keeper;
+
+    constructor(string memory n, string memory s, uint256 supply, address keeper_) BaseToken(n, s, 18, supply) {
+        keeper = keeper_;
+    }
+
+    function distribute(address to, uint256 amount) external {
+        require(msg.sender == keeper, "denied");
+        _mint(to, amount);
+    }
+}
+
 /// An outside contract every transfer consults (here it always agrees; its
 /// owner could make it refuse).
 contract TransferGuard {

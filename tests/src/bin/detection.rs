@@ -7,16 +7,12 @@
 //! any wrong band, missing or unexpected signal, or honeypot miss.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
-use riskintel_server::clock::SystemClock;
-use riskintel_server::config::Config;
-use riskintel_server::logging::{self, LogSink};
 use riskintel_tests::corpus::{self, Truth};
 use riskintel_tests::latency::latency_proxy;
-use riskintel_tests::rig;
+use riskintel_tests::{bench, rig};
 use serde_json::Value;
 
 const BANDS: [&str; 4] = ["safe", "caution", "risky", "critical"];
@@ -96,28 +92,9 @@ async fn main() -> anyhow::Result<()> {
     let proxy = latency_proxy(anvil.url.clone(), Duration::from_millis(latency_ms)).await?;
     let mut served = chain.clone();
     served.url = proxy.url.clone();
-    let mut config = Config {
-        listen: "127.0.0.1:0".into(),
-        database_url: format!("sqlite://{}", dir.join("detection.db").display()),
-        log_level: "warn".into(),
-        chains: rig::chains_config(&[("eth", &served)]),
-        ..Config::default()
-    };
-    config.market.enabled = false;
-    let server = riskintel_server::start(riskintel_server::ServerOptions {
-        config,
-        clock: Arc::new(SystemClock),
-        log: logging::logger("warn", LogSink::Stderr),
-        bootstrap: true,
-    })
-    .await?;
-    let key = server
-        .bootstrapped
-        .as_ref()
-        .context("owner key")?
-        .key
-        .key
-        .clone();
+    let database_url = format!("sqlite://{}", dir.join("detection.db").display());
+    let (server, key) = bench::start(bench::config(database_url, &served), true).await?;
+    let key = key.context("owner key")?;
     let base = format!("http://{}", server.local_addr);
     let http = reqwest::Client::new();
 

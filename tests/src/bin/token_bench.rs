@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use riskintel_server::clock::SystemClock;
 use riskintel_server::config::Config;
-use riskintel_server::logging::{self, LogSink};
+use riskintel_tests::bench;
 use riskintel_tests::latency::{latency_proxy, LatencyProxy};
 use riskintel_tests::rig::{self, RigChain};
 
@@ -35,35 +35,16 @@ async fn start_server_with(
 ) -> anyhow::Result<(riskintel_server::RunningServer, String)> {
     let mut served = chain.clone();
     served.url = proxy.url.clone();
-    let mut config = Config {
-        listen: "127.0.0.1:0".into(),
-        database_url: format!("sqlite://{}", dir.join(format!("{name}.db")).display()),
-        log_level: "warn".into(),
-        chains: rig::chains_config(&[("eth", &served)]),
-        ..Config::default()
-    };
+    let database_url = format!("sqlite://{}", dir.join(format!("{name}.db")).display());
+    let mut config = bench::config(database_url, &served);
     config.analysis.simulate_trades = simulate_trades;
-    config.market.enabled = false;
     launch(config).await
 }
 
-/// Start a server (SQLite file, system clock, quiet logs); it and its owner key.
+/// Start a server (system clock, quiet logs); it and its owner key.
 async fn launch(config: Config) -> anyhow::Result<(riskintel_server::RunningServer, String)> {
-    let server = riskintel_server::start(riskintel_server::ServerOptions {
-        config,
-        clock: Arc::new(SystemClock),
-        log: logging::logger("warn", LogSink::Stderr),
-        bootstrap: true,
-    })
-    .await?;
-    let key = server
-        .bootstrapped
-        .as_ref()
-        .context("owner")?
-        .key
-        .key
-        .clone();
-    Ok((server, key))
+    let (server, key) = bench::start(config, true).await?;
+    Ok((server, key.context("owner key")?))
 }
 
 async fn analyze(http: &reqwest::Client, base: &str, key: &str, token: &str) -> anyhow::Result<()> {

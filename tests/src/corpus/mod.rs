@@ -98,17 +98,24 @@ pub struct Truth {
     pub naming: Option<(&'static str, &'static str)>,
     /// The sell tax its code takes, where the report compares it.
     pub sell_tax: Option<f64>,
+    /// A creator shared with other corpus tokens (by number); None: a creator of its own.
+    pub shared_creator: Option<u64>,
+}
+
+/// The account that creates a corpus token (see [`Truth::shared_creator`]).
+fn creator_number(index: usize, truth: &Truth) -> u64 {
+    truth.shared_creator.map_or(200 + index as u64, |n| 900 + n)
 }
 
 /// Deploy the adversarial tokens of [`table`] on the base scenario `chain`
 /// (called by `rig::deploy_scenario`) as it deploys its trade tokens: 40 %
 /// in a pool with 10 WETH (LP burned), 60 % to 30 holders; the owner keeps
-/// its powers unless the token renounces. Each token and its pair by name.
+/// its powers unless the token renounces. Each token, its pair and its
+/// creator by name.
 pub fn deploy(
     node: &Node,
     chain: &RigChain,
-) -> anyhow::Result<Vec<(&'static str, Address, Address)>> {
-    let deployer = chain.deployer;
+) -> anyhow::Result<Vec<(&'static str, Address, Address, Address)>> {
     let dead: Address = DEAD.parse()?;
     let mut deployed = Vec::new();
     for (i, truth) in table()
@@ -116,6 +123,7 @@ pub fn deploy(
         .enumerate()
         .filter(|(_, t)| !t.contract.is_empty())
     {
+        let deployer = node.creator(creator_number(i, &truth), chain.weth)?;
         let (name, symbol) = match truth.naming {
             Some((name, symbol)) => (Arg::Str(name.into()), Arg::Str(symbol.into())),
             None => (
@@ -160,17 +168,7 @@ pub fn deploy(
         if truth.setup != Setup::TimelockedProxy {
             node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
         }
-        for h in 0..30 {
-            node.exec(
-                deployer,
-                token,
-                "transfer(address,uint256)",
-                &[
-                    Arg::Addr(holder(40_000 + 100 * i as u64 + h)),
-                    Arg::Uint(e18(20_000)),
-                ],
-            )?;
-        }
+        rig::distribute(node, deployer, token, 40_000 + 100 * i as u64)?;
         if truth.setup == Setup::TimelockedOwner {
             let timelock = node.deploy(
                 deployer,
@@ -187,7 +185,7 @@ pub fn deploy(
         if truth.renounce {
             node.exec(deployer, token, "renounceOwnership()", &[])?;
         }
-        deployed.push((truth.name, token, pair));
+        deployed.push((truth.name, token, pair, deployer));
     }
     Ok(deployed)
 }

@@ -29,7 +29,11 @@ pub fn verify(chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
 
 fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
     let token = chain.tokens[truth.name];
-    let owner = chain.deployer;
+    let owner = chain
+        .creators
+        .get(truth.name)
+        .copied()
+        .unwrap_or(chain.deployer);
     let supply = || node.view_word(token, "totalSupply()", &[]);
     let balance = |a: Address| node.view_word(token, "balanceOf(address)", &[Arg::Addr(a)]);
     let trader = rig::random_address();
@@ -70,7 +74,7 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
             let before = supply()?;
             as_owner(
                 node,
-                chain,
+                owner,
                 token,
                 signature,
                 &[Arg::Addr(trader), Arg::Uint(e18(1_000))],
@@ -207,7 +211,7 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
             let now = node.view_word(token, "owner()", &[])?;
             ensure!(
                 Address::from_slice(&now.to_be_bytes::<32>()[12..]) == owner,
-                "{signature} did not make the deployer the owner"
+                "{signature} did not make the creator the owner"
             );
         }
         Proof::HoldersFrozen => rig::sell(node, chain, trader, token, bought)?,
@@ -227,24 +231,24 @@ fn eth_balance(node: &Node, account: Address) -> anyhow::Result<U256> {
     )?)
 }
 
-/// Call `signature` on `token` as its owner: the deployer, or through the
+/// Call `signature` on `token` as its owner: its creator, or through the
 /// timelock that owns it (as if its delay had passed).
 fn as_owner(
     node: &Node,
-    chain: &RigChain,
+    creator: Address,
     token: Address,
     signature: &str,
     args: &[Arg],
 ) -> anyhow::Result<()> {
     let owner = node.view_word(token, "owner()", &[])?;
     let owner = Address::from_slice(&owner.to_be_bytes::<32>()[12..]);
-    // Renounced (or the deployer): the deployer, who may still hold a hidden power.
-    if owner == chain.deployer || owner.is_zero() || owner == DEAD.parse::<Address>()? {
-        return node.exec(chain.deployer, token, signature, args);
+    // Renounced (or the creator): the creator, who may still hold a hidden power.
+    if owner == creator || owner.is_zero() || owner == DEAD.parse::<Address>()? {
+        return node.exec(creator, token, signature, args);
     }
     let data = rig::calldata(signature, args);
     node.exec(
-        chain.deployer,
+        creator,
         owner,
         "execute(address,bytes)",
         &[Arg::Addr(token), Arg::Bytes(data)],

@@ -20,6 +20,7 @@ pub fn table() -> Vec<Truth> {
         setup: Setup::Token,
         naming: None,
         sell_tax: None,
+        shared_creator: None,
     };
     let mut list = vec![
         t(
@@ -267,6 +268,18 @@ pub fn table() -> Vec<Truth> {
             &["honeypot", "cannot_buy"],
             Proof::Limits,
         ),
+        Truth {
+            renounce: true,
+            extra: vec![Arg::Addr(minter())],
+            ..t(
+                "keeper",
+                "KeeperToken",
+                &["risky", "critical"],
+                &["mint_capability", "hidden_owner"],
+                &["owner_not_renounced", "honeypot"],
+                Proof::MinterMints("distribute(address,uint256)"),
+            )
+        },
         t(
             "gated",
             "",
@@ -276,6 +289,32 @@ pub fn table() -> Vec<Truth> {
             Proof::OnlyOwnerBuys,
         ),
     ];
+    // One creator launches three honeypots, then a token that behaves: its
+    // creator's record is what gives it away (analysed after the others).
+    for name in ["serial1", "serial2", "serial3"] {
+        list.push(Truth {
+            shared_creator: Some(1),
+            ..t(
+                name,
+                "SellRevertToken",
+                &["critical"],
+                &["honeypot"],
+                &[],
+                Proof::CannotSell,
+            )
+        });
+    }
+    list.push(Truth {
+        shared_creator: Some(1),
+        ..t(
+            "serialnext",
+            "LookalikeToken",
+            &["critical"],
+            &["creator_history"],
+            &["honeypot", "mint_capability"],
+            Proof::Trades,
+        )
+    });
     // The sell taxes their code takes.
     for (name, tax) in [
         ("feesetter", 0.02),

@@ -10,6 +10,7 @@ use alloy_primitives::Address;
 use super::code::CodeFacts;
 use super::control::Control;
 use super::facts::PoolFacts;
+use super::gatekeepers::Stored;
 use super::roles::{self, PlannedProbing, Probing};
 use crate::chains::evm::abi::units;
 use crate::chains::evm::pools::Pair;
@@ -17,6 +18,9 @@ use crate::chains::evm::{EvmChain, DEAD};
 use crate::chains::rpc::{Answers, Batch};
 use crate::simulation::replay::{self, Replay};
 use crate::simulation::{self, fresh_address};
+
+/// Addresses kept in storage probed as roles, at most.
+const KEEPERS: usize = 3;
 
 /// What the last round learns of the token's behaviour.
 #[derive(Clone, Debug)]
@@ -59,6 +63,8 @@ pub struct Subject<'a> {
     pub creator: Option<Address>,
     /// `AccessControl` role members found (role name, member).
     pub members: &'a [(&'static str, Address)],
+    /// Addresses kept in the token's storage, read by its non-standard functions.
+    pub stored: &'a [Stored],
     /// The EIP-1967 admin, when it is a contract.
     pub contract_admin: Option<Address>,
     /// The largest holders, pools and burn addresses left out.
@@ -89,6 +95,7 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
         })
         .max_by(|a, c| depth(a, s.quote_usd).total_cmp(&depth(c, s.quote_usd)))
         .map(|p| &p.state.pair);
+    let keepers = keepers(chain, s, deepest);
     let known = roles::Known {
         token: s.token,
         block: s.block,
@@ -96,6 +103,7 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
         owner: s.owner,
         creator: s.creator,
         members: s.members,
+        keepers: &keepers,
         contract_admin: s.contract_admin,
     };
     let probing = match &s.code_gap {
@@ -108,6 +116,7 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
         .into_iter()
         .chain(s.creator)
         .chain(s.members.iter().map(|m| m.1))
+        .chain(keepers.iter().copied())
         .chain(chain.lockers.iter().copied())
         .collect();
     let holders: Vec<Address> = s
@@ -136,6 +145,32 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
         }
     };
     Planned { probing, replay }
+}
+
+/// Addresses kept in storage worth probing as roles of their own: not the
+/// token, its pools, the chain's tokens, DEXes, lockers or Multicall3, nor
+/// a role known otherwise; at most [`KEEPERS`].
+fn keepers(chain: &EvmChain, s: &Subject, deepest: Option<&Pair>) -> Vec<Address> {
+    let known: Vec<Address> = [s.token, DEAD, chain.multicall, chain.wrapped.address]
+        .into_iter()
+        .chain(deepest.map(|p| p.address))
+        .chain(s.pools.iter().map(|p| p.state.pair.address))
+        .chain(s.price_pairs.iter().map(|p| p.address))
+        .chain(chain.stables.iter().map(|q| q.address))
+        .chain(chain.dexes.iter().flat_map(|d| [d.factory, d.router]))
+        .chain(chain.lockers.iter().copied())
+        .chain(s.owner.map(|o| o.0))
+        .chain(s.creator)
+        .chain(s.members.iter().map(|m| m.1))
+        .collect();
+    let mut keepers: Vec<Address> = Vec::new();
+    for stored in s.stored {
+        if !known.contains(&stored.address) && !keepers.contains(&stored.address) {
+            keepers.push(stored.address);
+        }
+    }
+    keepers.truncate(KEEPERS);
+    keepers
 }
 
 impl Behaviour {

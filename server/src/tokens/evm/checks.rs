@@ -8,6 +8,7 @@ use riskintel_api::{CheckId, Pool, Severity, SignalCategory, TokenMeta, TradeSim
 use serde_json::json;
 
 use super::facts::{addr, EvmFacts, OwnerFact};
+use super::history::{self, CreatorHistory};
 use super::{distribution, liquidity};
 use super::{impersonation, powers};
 use crate::chains::evm::abi::units;
@@ -24,8 +25,14 @@ pub struct Assessment {
 }
 
 /// Assess an EVM token: every check recorded, the verdict and the metadata.
-pub fn assess(token: Address, facts: &EvmFacts, allow: Option<&AllowlistEntry>) -> Assessment {
+pub fn assess(
+    token: Address,
+    facts: &EvmFacts,
+    history: &CreatorHistory,
+    allow: Option<&AllowlistEntry>,
+) -> Assessment {
     let mut b = Builder::new(facts.block);
+    history::assess(&mut b, history);
     let supply_units = units(facts.total_supply, facts.decimals.unwrap_or(18));
     let active_owner = facts.owner.active();
     assess_contract(&mut b, token, facts, allow);

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use alloy_primitives::keccak256;
+use alloy_primitives::{keccak256, B256};
 use evmole::{DynSolType, StateMutability};
 
 /// The 4-byte selector of a function signature.
@@ -126,11 +126,23 @@ impl FunctionFacts {
     }
 }
 
+/// An `address` variable in the code's storage layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredAddress {
+    /// Its slot.
+    pub slot: B256,
+    /// Its byte offset in the slot, from the low end.
+    pub offset: u8,
+}
+
 /// What the code reveals.
 #[derive(Clone, Debug, Default)]
 pub struct CodeFacts {
     /// Its external functions.
     pub functions: Vec<FunctionFacts>,
+    /// Plain `address` variables that its probed functions read (where a
+    /// private operator would be kept), in slot order.
+    pub stored_addresses: Vec<StoredAddress>,
     /// SELFDESTRUCT is in the code.
     pub selfdestruct: bool,
     /// DELEGATECALL is in the code.
@@ -158,6 +170,7 @@ pub fn analyse(code: &[u8]) -> CodeFacts {
         .with_selectors()
         .with_arguments()
         .with_state_mutability()
+        .with_storage()
         .with_disassemble();
     let info = evmole::contract_info(args);
     let functions = info
@@ -172,6 +185,21 @@ pub fn analyse(code: &[u8]) -> CodeFacts {
                 .map(|m| matches!(m, StateMutability::View | StateMutability::Pure)),
             signature: table().get(&f.selector).copied(),
         })
+        .collect::<Vec<FunctionFacts>>();
+    let probed: Vec<[u8; 4]> = functions
+        .iter()
+        .filter(|f| f.probed())
+        .map(|f| f.selector)
+        .collect();
+    let stored_addresses = info
+        .storage
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| r.r#type == "address" && r.reads.iter().any(|s| probed.contains(s)))
+        .map(|r| StoredAddress {
+            slot: B256::from(r.slot),
+            offset: r.offset,
+        })
         .collect();
     let body_len = strip_metadata(code).len();
     let ops = info.disassembled.unwrap_or_default();
@@ -180,6 +208,7 @@ pub fn analyse(code: &[u8]) -> CodeFacts {
         selfdestruct: has("SELFDESTRUCT"),
         delegatecall: has("DELEGATECALL"),
         functions,
+        stored_addresses,
     }
 }
 

@@ -6,7 +6,7 @@ use riskintel_api::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
 use super::facts::{addr, share, EvmFacts};
-use crate::scoring::{pct, Builder};
+use crate::scoring::{new_token_degree, pct, Builder};
 
 /// Record the distribution and age checks.
 pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) {
@@ -97,15 +97,8 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
     }
 
     // Age.
-    match facts.age_seconds() {
-        Some(age) if age < 7 * 86_400 => {
-            let (severity, weight, band) = if age < 3_600 {
-                (Severity::High, 0.25, "less than an hour")
-            } else if age < 86_400 {
-                (Severity::Medium, 0.12, "less than a day")
-            } else {
-                (Severity::Low, 0.05, "less than a week")
-            };
+    match facts.age_seconds().map(|age| (age, new_token_degree(age))) {
+        Some((age, Some((severity, weight, band)))) => {
             b.detected(
                 CheckId::NewToken,
                 SignalCategory::Market,
@@ -117,7 +110,7 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
                 json!({"first_transfer_block": facts.index.first_transfer_block, "age_seconds": age}),
             );
         }
-        Some(_) => b.clear(CheckId::NewToken),
+        Some((_, None)) => b.clear(CheckId::NewToken),
         None => match facts.index_start_time {
             Some(start) if facts.block_time - start >= 7 * 86_400 => b.clear(CheckId::NewToken),
             _ => b.unknown(

@@ -23,6 +23,7 @@ use serde_json::json;
 use super::behaviour;
 use super::code::{self, CodeFacts};
 use super::control::Control;
+use super::gatekeepers;
 use super::holders::{HolderIndex, IndexError};
 use super::roles::{self, Probing};
 use crate::chains::evm::abi::{
@@ -281,6 +282,11 @@ where
     );
     let decimals = first.get(decimals);
     let pairs = lookup.found(&first);
+    // Without a proxy the logic is the token's own code: analysed now, so
+    // the addresses its storage keeps are read in round 2.
+    let own_code =
+        (proxy.implementation.is_none() && proxy.clone_of.is_none() && proxy.beacon.is_none())
+            .then(|| code::analyse(&code));
 
     // Round 2, at the block of round 1; the holder index runs beside it.
     let at = BlockTag::Number(block);
@@ -298,6 +304,9 @@ where
         .map(|b| calls.add(b, IBeacon::implementationCall {}));
     let mut batch = Batch::new();
     let second = calls.into_batch(&mut batch, chain.multicall, &at);
+    let stored = own_code
+        .as_ref()
+        .map(|c| gatekeepers::plan(c, token, &at, &mut batch));
     let logic_address = proxy.implementation.or(proxy.clone_of);
     let code_of: Vec<(Address, _)> = [proxy.admin, logic_address, owner_address]
         .into_iter()
@@ -329,6 +338,10 @@ where
     let mut answers = answers?;
     let index = index.map_err(AnalysisError::from_index)?;
     let second = second.take(&mut answers)?;
+    let stored = match stored {
+        Some(planned) => planned.take(&mut answers)?,
+        None => Vec::new(),
+    };
     let mut codes = HashMap::new();
     for (address, slot) in code_of {
         codes.insert(address, answers.take(slot)?);
@@ -431,7 +444,7 @@ where
         beacon_implementation.map(|i| batch.call::<Bytes>("eth_getCode", json!([i, at])));
     // Every non-standard function called as each role (the creator is known
     // from round 2), and the largest holders' exits replayed.
-    let code = code::analyse(&logic_code);
+    let code = own_code.unwrap_or_else(|| code::analyse(&logic_code));
     let subject = behaviour::Subject {
         token,
         block,
@@ -446,6 +459,7 @@ where
         quote_usd: &quote_usd,
         owner: owner_address.map(|o| (o, owner_is_contract)),
         members: &role_members,
+        stored: &stored,
         creator: index.creator,
         contract_admin: proxy.admin.filter(|_| proxy.admin_is_eoa == Some(false)),
         holders: &candidates,

@@ -9,6 +9,8 @@ pub mod code;
 pub mod control;
 pub mod distribution;
 pub mod facts;
+pub mod gatekeepers;
+pub mod history;
 pub mod holders;
 pub mod impersonation;
 pub mod liquidity;
@@ -25,10 +27,11 @@ use crate::config::AllowlistEntry;
 pub fn analysis(
     token: TokenRef,
     facts: &facts::EvmFacts,
+    history: &history::CreatorHistory,
     allow: Option<&AllowlistEntry>,
     now: DateTime<Utc>,
 ) -> TokenAnalysis {
-    let assessment = checks::assess(token.address, facts, allow);
+    let assessment = checks::assess(token.address, facts, history, allow);
     let verdict = assessment.verdict;
     TokenAnalysis {
         chain: token.chain.id().to_string(),

@@ -1,5 +1,6 @@
 //! The privileged roles of a token — its active owner, its creator, its
-//! `AccessControl` role members, and anyone — with who controls each
+//! `AccessControl` role members, the addresses its storage keeps, and
+//! anyone — with who controls each
 //! (`control`), and the probing of every non-standard function as each of
 //! them (`simulation::probe`), planned into the last round.
 
@@ -90,6 +91,8 @@ pub struct Known<'a> {
     pub creator: Option<Address>,
     /// `AccessControl` role members (role name, member).
     pub members: &'a [(&'static str, Address)],
+    /// Addresses kept in storage that no other role names (`gatekeepers`).
+    pub keepers: &'a [Address],
     /// The EIP-1967 admin, when it is a contract (its control is read too).
     pub contract_admin: Option<Address>,
 }
@@ -150,6 +153,11 @@ pub fn plan(
         match list.iter_mut().find(|r| r.0 == *member) {
             Some(role) => role.1.push(name),
             None => list.push((*member, vec![name], None)),
+        }
+    }
+    for keeper in k.keepers {
+        if !list.iter().any(|r| r.0 == *keeper) {
+            list.push((*keeper, vec!["address kept in storage"], None));
         }
     }
     // The token and its pool cannot carry the probe's code without losing their own.

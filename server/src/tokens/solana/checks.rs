@@ -10,7 +10,7 @@ use super::facts::SolanaFacts;
 use crate::chains::solana::layouts;
 use crate::chains::solana::{self as sol, Pubkey, SolanaChain};
 use crate::config::AllowlistEntry;
-use crate::scoring::{band, low_liquidity_degree, pct, tax_degree, Builder};
+use crate::scoring::{band, low_liquidity_degree, new_token_degree, pct, tax_degree, Builder};
 
 fn amount_units(amount: u64, decimals: u8) -> f64 {
     amount as f64 / 10f64.powi(decimals as i32)
@@ -438,15 +438,8 @@ pub fn analysis(
         }
     }
 
-    match (age, &f.signatures) {
-        (Some(age), _) if age < 7 * 86_400 => {
-            let (severity, weight, band) = if age < 3_600 {
-                (Severity::High, 0.25, "less than an hour")
-            } else if age < 86_400 {
-                (Severity::Medium, 0.12, "less than a day")
-            } else {
-                (Severity::Low, 0.05, "less than a week")
-            };
+    match (age.map(|age| (age, new_token_degree(age))), &f.signatures) {
+        (Some((age, Some((severity, weight, band)))), _) => {
             b.detected(
                 CheckId::NewToken,
                 SignalCategory::Market,

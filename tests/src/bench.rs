@@ -1,0 +1,52 @@
+//! A quiet server for the benchmark binaries (`token-bench`,
+//! `hot-path-bench`, `detection`): the system clock, warnings only, the
+//! market index off.
+
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use riskintel_server::clock::SystemClock;
+use riskintel_server::config::Config;
+use riskintel_server::logging::{self, LogSink};
+
+use crate::rig::{self, RigChain};
+
+/// A configuration serving `chain` as `eth` from `database_url`.
+pub fn config(database_url: String, chain: &RigChain) -> Config {
+    let mut config = Config {
+        listen: "127.0.0.1:0".into(),
+        database_url,
+        log_level: "warn".into(),
+        chains: rig::chains_config(&[("eth", chain)]),
+        ..Config::default()
+    };
+    config.market.enabled = false;
+    config
+}
+
+/// Start a server on `config`; it, and the owner's key when `bootstrap`.
+pub async fn start(
+    config: Config,
+    bootstrap: bool,
+) -> anyhow::Result<(riskintel_server::RunningServer, Option<String>)> {
+    let server = riskintel_server::start(riskintel_server::ServerOptions {
+        config,
+        clock: Arc::new(SystemClock),
+        log: logging::logger("warn", LogSink::Stderr),
+        bootstrap,
+    })
+    .await?;
+    let key = match bootstrap {
+        true => Some(
+            server
+                .bootstrapped
+                .as_ref()
+                .context("owner key")?
+                .key
+                .key
+                .clone(),
+        ),
+        false => None,
+    };
+    Ok((server, key))
+}
