@@ -53,6 +53,7 @@ pub struct RunningServer {
     stop_metering: tokio::sync::watch::Sender<bool>,
     key_sync: tokio::task::JoinHandle<()>,
     meter: metering::Meter,
+    key_uses: Arc<keys::KeyUses>,
     indexer: Option<tokio::task::JoinHandle<()>>,
     stop_indexer: tokio::sync::watch::Sender<bool>,
     /// The address it listens on.
@@ -93,7 +94,7 @@ impl RunningServer {
         for task in self.metering {
             let _ = task.await;
         }
-        let flushed = self.meter.flush_usage().await;
+        let flushed = self.meter.flush_usage(&self.key_uses).await;
         let _ = self.meter.sync_windows().await;
         let result = result.and(flushed.map_err(|e| anyhow::anyhow!("writing monthly usage: {e}")));
         self.store.close().await;
@@ -147,6 +148,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     )?);
     let context = ServerContext::new(store.clone(), clock.clone(), &config.auth, analyzer.clone())?;
     let meter = context.meter.clone();
+    let key_uses = context.keys.uses().clone();
     let key_sync = tokio::spawn(keys::sync(
         store.clone(),
         context.keys.cache().clone(),
@@ -216,9 +218,10 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         "writing monthly usage failed; the counts are kept and written when it works",
         {
             let meter = meter.clone();
+            let key_uses = key_uses.clone();
             move || {
-                let meter = meter.clone();
-                async move { meter.flush_usage().await }
+                let (meter, key_uses) = (meter.clone(), key_uses.clone());
+                async move { meter.flush_usage(&key_uses).await }
             }
         },
     );
@@ -242,6 +245,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         stop_metering,
         key_sync,
         meter,
+        key_uses,
         indexer,
         stop_indexer,
         local_addr,

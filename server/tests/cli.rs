@@ -182,10 +182,16 @@ fn bad_configuration_is_reported() {
 
 /// Start `serve` on `url`; the child, the key it printed (if any), and its port.
 fn spawn_serve(url: &str) -> (std::process::Child, Option<String>, u16) {
+    spawn_serve_with(url, &[])
+}
+
+/// [`spawn_serve`] with more configuration from the environment.
+fn spawn_serve_with(url: &str, env: &[(&str, &str)]) -> (std::process::Child, Option<String>, u16) {
     // No chain is reachable from tests: keep the market index from polling the mainnet defaults.
     let mut server = Command::new(env!("CARGO_BIN_EXE_riskintel"))
         .args(["serve", "--listen", "127.0.0.1:0", "--database-url", url])
         .env("RISKINTEL_MARKET_ENABLED", "false")
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -240,8 +246,85 @@ fn serve_bootstraps_an_owner_and_its_key_works() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// SIGKILL in the middle of steady traffic loses at most the usage
+/// answered since the last flush: every 2xx answered more than one flush
+/// interval (plus scheduling slack) before the kill is counted after a
+/// restart, and nothing is counted twice.
+#[test]
+fn sigkill_under_load_loses_at_most_one_flush_interval() {
+    const FLUSH_MS: u64 = 500;
+    const SLACK_MS: u64 = 500;
+    const CLIENTS: usize = 4;
+    let (dir, url) = temp_db("sigkill");
+    let flush = FLUSH_MS.to_string();
+    let env = [("RISKINTEL_METERING_USAGE_FLUSH_MS", flush.as_str())];
+    let (mut server, key, port) = spawn_serve_with(&url, &env);
+    let key = key.expect("a key was printed");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let clients: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let (key, stop) = (key.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut answered = Vec::new();
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    match try_get(port, "/v1/billing/status", Some(&key)) {
+                        Some(r) if r.starts_with("HTTP/1.1 200") => {
+                            answered.push(std::time::Instant::now())
+                        }
+                        Some(_) => {}
+                        None => break,
+                    }
+                }
+                answered
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(2_200));
+    let killed_at = std::time::Instant::now();
+    server.kill().unwrap();
+    let _ = server.wait();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let answered: Vec<std::time::Instant> = clients
+        .into_iter()
+        .flat_map(|c| c.join().unwrap())
+        .collect();
+    let window = std::time::Duration::from_millis(FLUSH_MS + SLACK_MS);
+    let before_window = answered.iter().filter(|t| **t + window < killed_at).count();
+
+    let (mut server, _, port) = spawn_serve_with(&url, &env);
+    let response = get(port, "/v1/billing/status", Some(&key));
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(dir);
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let used = serde_json::from_str::<serde_json::Value>(body).unwrap()["requests_used"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("requests_used in {response}"));
+    // This request counts itself.
+    let stored = used as usize - 1;
+    assert!(
+        before_window > 50,
+        "load too light to judge: {before_window}"
+    );
+    assert!(
+        stored >= before_window,
+        "lost usage answered more than {window:?} before the kill: stored {stored}, answered by then {before_window}, in all {}",
+        answered.len()
+    );
+    assert!(
+        stored <= answered.len() + CLIENTS,
+        "counted more than was answered: stored {stored}, answered {}",
+        answered.len()
+    );
+}
+
 fn get(port: u16, path: &str, key: Option<&str>) -> String {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    try_get(port, path, key).expect("the server answers")
+}
+
+/// One request on a new connection; None when the connection fails.
+fn try_get(port: u16, path: &str, key: Option<&str>) -> Option<String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
     let key_header = key
         .map(|k| format!("x-api-key: {k}\r\n"))
         .unwrap_or_default();
@@ -249,8 +332,8 @@ fn get(port: u16, path: &str, key: Option<&str>) -> String {
         stream,
         "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{key_header}Connection: close\r\n\r\n"
     )
-    .unwrap();
+    .ok()?;
     let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    response
+    stream.read_to_string(&mut response).ok()?;
+    Some(response)
 }

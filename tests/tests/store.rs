@@ -140,17 +140,19 @@ async fn keys_round_trip_and_names_are_unique(backend: Backend) {
         .key_insert(&key("dddddddddddd", "acct_a", "bot", 3))
         .await
         .unwrap();
-    store.key_touch("dddddddddddd", t(2, 0)).await.unwrap();
-    assert_eq!(
-        store
-            .key_get("dddddddddddd")
-            .await
-            .unwrap()
-            .unwrap()
-            .key
-            .last_used_at,
-        Some(t(2, 0))
-    );
+    // Last uses ride in the usage flush and never move back.
+    let last_used = async |store: &Arc<dyn Store>| {
+        let found = store.key_get("dddddddddddd").await.unwrap().unwrap();
+        found.key.last_used_at
+    };
+    let used = |at| vec![("dddddddddddd".to_string(), at)];
+    let version = store.auth_version().await.unwrap();
+    store.usage_add(&[], &used(t(2, 0))).await.unwrap();
+    assert_eq!(last_used(&store).await, Some(t(2, 0)));
+    store.usage_add(&[], &used(t(1, 30))).await.unwrap();
+    assert_eq!(last_used(&store).await, Some(t(2, 0)));
+    // A last use is not a change the key caches need to hear of.
+    assert_eq!(store.auth_version().await.unwrap(), version);
     close(store, db).await;
 }
 
@@ -333,16 +335,19 @@ async fn usage_reserves_up_to_a_cap_and_releases(backend: Backend) {
         ("acct_a".to_string(), next),
     ];
     let added = store
-        .usage_add(&[
-            (keys[0].clone(), 5),
-            (keys[1].clone(), 2),
-            (keys[2].clone(), 1),
-        ])
+        .usage_add(
+            &[
+                (keys[0].clone(), 5),
+                (keys[1].clone(), 2),
+                (keys[2].clone(), 1),
+            ],
+            &[],
+        )
         .await
         .unwrap();
     assert_eq!(added, vec![10_010, 2, 1]);
     assert_eq!(
-        store.usage_add(&[(keys[1].clone(), 3)]).await.unwrap(),
+        store.usage_add(&[(keys[1].clone(), 3)], &[]).await.unwrap(),
         vec![5]
     );
     let unknown = ("acct_z".to_string(), period);

@@ -11,6 +11,7 @@ pub mod keys;
 pub mod market;
 pub mod metered;
 mod openapi;
+pub mod serialized;
 pub mod stored;
 pub mod token;
 pub mod wallet;
@@ -32,6 +33,7 @@ pub use market::{
 };
 pub use metered::{Metered, RateLimitHeaders};
 pub use openapi::{openapi_document, OPENAPI_TITLE, OPENAPI_VERSION};
+pub use serialized::Serialized;
 pub use stored::WireName;
 pub use token::{
     AnalysisOptions, BuyLimits, Check, CheckStatus, Coverage, Evidence, Horizon, HorizonSell, Pool,
@@ -166,7 +168,7 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
         path: Path<TokenPath>,
         query: Query<AnalysisOptions>,
-    ) -> Result<Metered<HttpResponseOk<TokenAnalysis>>, ApiError>;
+    ) -> Result<Metered<HttpResponseOk<Serialized<TokenAnalysis>>>, ApiError>;
 
     /// Token analysis (query form)
     ///
@@ -181,7 +183,7 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
         path: Path<token::TokenQueryRoute>,
         query: Query<AnalysisOptions>,
-    ) -> Result<Metered<HttpResponseOk<TokenAnalysis>>, ApiError>;
+    ) -> Result<Metered<HttpResponseOk<Serialized<TokenAnalysis>>>, ApiError>;
 
     /// Token explanation
     ///

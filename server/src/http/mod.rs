@@ -18,7 +18,7 @@ use riskintel_api::token::{TokenQueryParams, TokenQueryRoute};
 use riskintel_api::{
     Alert, AlertFilter, AlertPageSelector, AnalysisOptions, ApiError, ApiKey, ApiKeyCreate,
     ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, BillingStatus, DatabaseHealth, ErrorCode, Health,
-    HealthStatus, MarketOverview, Metered, OverviewQuery, RiskIntelApi, TokenAnalysis,
+    HealthStatus, MarketOverview, Metered, OverviewQuery, RiskIntelApi, Serialized, TokenAnalysis,
     TokenExplanation, TokenMetaReport, TokenPath, TokenSentiment, TopToken, TopTokensFilter,
     TopTokensPageSelector, WalletAnalysis, WalletPath,
 };
@@ -30,6 +30,7 @@ use crate::keys;
 use crate::metering::Meter;
 use crate::scoring::{badge, explain};
 use crate::store::KeyRecord;
+use crate::tokens::Analysed;
 
 /// The analysis of a token, for an authenticated caller.
 async fn token_analysis(
@@ -38,13 +39,13 @@ async fn token_analysis(
     chain: &str,
     address: &str,
     options: &AnalysisOptions,
-) -> Result<TokenAnalysis, ApiError> {
+) -> Result<Analysed, ApiError> {
     let target = ctx.analyzer.target(chain, address)?;
     let fresh = options.fresh.unwrap_or(false);
     if fresh {
         Meter::require_premium(&caller.account, "fresh=true")?;
     }
-    Ok(ctx.analyzer.analyze(target, fresh).await?)
+    Ok(ctx.analyzer.analysed(target, fresh).await?)
 }
 
 /// The record of a key as the API shows it.
@@ -216,8 +217,10 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
         ctx.metered(&rqctx, async |caller| {
-            let analysis =
-                token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
+            let analysis = token_analysis(ctx, &caller, &path.chain, &path.address, &options)
+                .await?
+                .analysis;
+            let analysis = std::sync::Arc::unwrap_or_clone(analysis);
             Ok(HttpResponseOk(TokenMetaReport {
                 chain: analysis.chain,
                 address: analysis.address,
@@ -234,12 +237,14 @@ impl RiskIntelApi for RiskIntelImpl {
         rqctx: RequestContext<ServerContext>,
         path: Path<TokenPath>,
         query: Query<AnalysisOptions>,
-    ) -> Result<Metered<HttpResponseOk<TokenAnalysis>>, ApiError> {
+    ) -> Result<Metered<HttpResponseOk<Serialized<TokenAnalysis>>>, ApiError> {
         let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
         ctx.metered(&rqctx, async |caller| {
             Ok(HttpResponseOk(
-                token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?,
+                token_analysis(ctx, &caller, &path.chain, &path.address, &options)
+                    .await?
+                    .json,
             ))
         })
         .await
@@ -249,7 +254,7 @@ impl RiskIntelApi for RiskIntelImpl {
         rqctx: RequestContext<ServerContext>,
         path: Path<TokenQueryRoute>,
         query: Query<AnalysisOptions>,
-    ) -> Result<Metered<HttpResponseOk<TokenAnalysis>>, ApiError> {
+    ) -> Result<Metered<HttpResponseOk<Serialized<TokenAnalysis>>>, ApiError> {
         let ctx = rqctx.context();
         let route = path.into_inner();
         let options = query.into_inner();
@@ -277,7 +282,9 @@ impl RiskIntelApi for RiskIntelImpl {
                 ));
             };
             Ok(HttpResponseOk(
-                token_analysis(ctx, &caller, &chain, &address, &options).await?,
+                token_analysis(ctx, &caller, &chain, &address, &options)
+                    .await?
+                    .json,
             ))
         })
         .await
@@ -291,9 +298,9 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
         ctx.metered(&rqctx, async |caller| {
-            let analysis =
+            let analysed =
                 token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
-            Ok(HttpResponseOk(explain::explain(&analysis)))
+            Ok(HttpResponseOk(explain::explain(&analysed.analysis)))
         })
         .await
     }
@@ -315,7 +322,7 @@ impl RiskIntelApi for RiskIntelImpl {
                 )
                 .await?;
                 Ok(HttpResponseOk(FreeformBody(Body::from(badge::render(
-                    &analysis,
+                    &analysis.analysis,
                 )))))
             })
             .await?;

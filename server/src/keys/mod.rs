@@ -2,6 +2,7 @@
 //! account-scoped operations on them. HTTP-agnostic.
 
 mod cache;
+mod uses;
 
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 pub use cache::{KeyCache, Lookup};
+pub use uses::KeyUses;
 
 use crate::clock::Clock;
 use crate::store::{Account, KeyRecord, KeyWithAccount, Store, StoreError};
@@ -204,6 +206,7 @@ pub struct Keys {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
     cache: Arc<KeyCache>,
+    uses: Arc<KeyUses>,
 }
 
 /// How long the key cache is trusted after the last auth-version check
@@ -220,7 +223,13 @@ impl Keys {
             store,
             clock,
             cache: Arc::new(KeyCache::new(CACHE_TRUST)),
+            uses: Arc::default(),
         }
+    }
+
+    /// Last uses not yet written (the usage flush writes them).
+    pub fn uses(&self) -> &Arc<KeyUses> {
+        &self.uses
     }
 
     /// The verified keys in memory.
@@ -262,14 +271,15 @@ impl Keys {
         if !secret_matches(&found.key, presented.secret, now) {
             return Err(KeyError::Unauthenticated(INVALID));
         }
-        // Coarse last-use tracking: at most one write a minute per key.
+        // Coarse last-use tracking: at most one update a minute per key,
+        // written with the next usage flush.
         let stale = found
             .key
             .last_used_at
             .is_none_or(|t| now - t >= Duration::minutes(1));
         if stale {
             let at = self.clock.now_seconds();
-            self.store.key_touch(&found.key.id, at).await?;
+            self.uses.record(&found.key.id, at);
             self.cache.touched(&found.key.id, at);
         }
         Ok(found)
@@ -337,7 +347,7 @@ impl Keys {
         }
         match self.store.key_get(key_id).await? {
             Some(found) if found.key.account_id == account_id && found.key.revoked_at.is_none() => {
-                Ok(found.key)
+                Ok(self.with_last_use(found.key))
             }
             _ => Err(KeyError::NotFound(key_id.to_string())),
         }
@@ -351,7 +361,14 @@ impl Keys {
         limit: usize,
     ) -> Result<Vec<KeyRecord>, KeyError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        Ok(self.store.key_list(account_id, after, limit).await?)
+        let records = self.store.key_list(account_id, after, limit).await?;
+        Ok(records.into_iter().map(|r| self.with_last_use(r)).collect())
+    }
+
+    /// The record with this instance's last use not yet written.
+    fn with_last_use(&self, mut record: KeyRecord) -> KeyRecord {
+        record.last_used_at = record.last_used_at.max(self.uses.unwritten(&record.id));
+        record
     }
 
     /// Revoke a key of `account_id` at once, grace secret included.

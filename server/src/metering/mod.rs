@@ -17,6 +17,7 @@ pub use usage::{Admission, UsageCounts};
 pub use windows::RateWindows;
 
 use crate::clock::Clock;
+use crate::keys::KeyUses;
 use crate::store::{Account, Store, StoreError};
 
 /// What metering can refuse, or fail at.
@@ -260,10 +261,16 @@ impl Meter {
         Ok(u64::try_from(used).unwrap_or(0))
     }
 
-    /// Write the usage counted since the last flush (the server runs it
-    /// every flush interval, and once more when it stops).
-    pub async fn flush_usage(&self) -> Result<(), MeterError> {
-        Ok(self.usage.flush(self.store.as_ref()).await?)
+    /// Write the usage counted since the last flush, and the keys' last
+    /// uses, in one transaction (the server runs it every flush interval,
+    /// and once more when it stops). What fails to be written is kept.
+    pub async fn flush_usage(&self, key_uses: &KeyUses) -> Result<(), MeterError> {
+        let uses = key_uses.take();
+        let flushed = self.usage.flush(self.store.as_ref(), &uses).await;
+        if flushed.is_err() {
+            key_uses.restore(uses);
+        }
+        Ok(flushed?)
     }
 
     /// Refuse with `PremiumRequired` unless the account's plan has premium features.

@@ -192,9 +192,14 @@ impl UsageCounts {
     }
 
     /// Add what this instance answered since the last flush to the store,
-    /// in one transaction, and learn the totals back (the other instances'
-    /// flushes included). On failure the counts stay pending.
-    pub async fn flush(&self, store: &dyn Store) -> Result<(), StoreError> {
+    /// with the keys' last uses, in one transaction, and learn the totals
+    /// back (the other instances' flushes included). On failure the counts
+    /// stay pending.
+    pub async fn flush(
+        &self,
+        store: &dyn Store,
+        key_uses: &[(String, DateTime<Utc>)],
+    ) -> Result<(), StoreError> {
         let (batch, known): (Vec<(Key, i64)>, Vec<Key>) = {
             let mut counters = self.counters();
             let mut batch = Vec::new();
@@ -210,10 +215,10 @@ impl UsageCounts {
             }
             (batch, known)
         };
-        let written = if batch.is_empty() {
+        let written = if batch.is_empty() && key_uses.is_empty() {
             Ok(Vec::new())
         } else {
-            store.usage_add(&batch).await
+            store.usage_add(&batch, key_uses).await
         };
         self.written(&batch, written)?;
         // What the other instances flushed, for the accounts this one knows.
@@ -262,7 +267,7 @@ mod tests {
         usage.settle("a", period, true);
         assert_eq!(reserve().await.unwrap(), Admission::Exhausted);
         assert_eq!(usage.used(store.as_ref(), "a", period).await.unwrap(), 2);
-        usage.flush(store.as_ref()).await.unwrap();
+        usage.flush(store.as_ref(), &[]).await.unwrap();
         assert_eq!(store.usage_get("a", period).await.unwrap(), 2);
     }
 }

@@ -160,8 +160,6 @@ pub trait AccountStore {
     ) -> Result<bool, StoreError>;
     /// Revoke an active key; false when it is not active.
     async fn key_revoke(&self, id: &str, at: DateTime<Utc>) -> Result<bool, StoreError>;
-    /// Record a successful authentication time.
-    async fn key_touch(&self, id: &str, at: DateTime<Utc>) -> Result<(), StoreError>;
     /// The auth version: moves whenever a key (other than its last use) or
     /// an account's plan changes (database triggers, whoever writes).
     async fn auth_version(&self) -> Result<i64, StoreError>;
@@ -317,10 +315,5 @@ impl AccountStore for SqlStore {
         .fetch_one(p)
         .await)?;
         Ok(version)
-    }
-
-    async fn key_touch(&self, id: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
-        on_db!(self.writer(), p => sqlx::query("UPDATE api_keys SET last_used_at = $1 WHERE id = $2").bind(at).bind(id).execute(p).await.map(|_| ()))?;
-        Ok(())
     }
 }

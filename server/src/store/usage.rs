@@ -36,11 +36,13 @@ pub trait UsageStore {
         period_start: DateTime<Utc>,
         cap: Option<i64>,
     ) -> Result<Option<i64>, StoreError>;
-    /// Add each (account, period) its count, in one transaction; the new
-    /// totals, in the same order.
+    /// Add each (account, period) its count and record each key's last use
+    /// (never moving it back), in one transaction; the new totals, in the
+    /// order of `counts`.
     async fn usage_add(
         &self,
         counts: &[((String, DateTime<Utc>), i64)],
+        key_uses: &[(String, DateTime<Utc>)],
     ) -> Result<Vec<i64>, StoreError>;
     /// The totals of these (account, period) pairs, in the same order (0
     /// where nothing is counted).
@@ -123,6 +125,7 @@ impl UsageStore for SqlStore {
     async fn usage_add(
         &self,
         counts: &[((String, DateTime<Utc>), i64)],
+        key_uses: &[(String, DateTime<Utc>)],
     ) -> Result<Vec<i64>, StoreError> {
         on_db!(self.writer(), p => {
             let mut tx = p.begin().await?;
@@ -139,6 +142,16 @@ impl UsageStore for SqlStore {
                 .fetch_one(&mut *tx)
                 .await?;
                 totals.push(total);
+            }
+            for (key, at) in key_uses {
+                sqlx::query(
+                    "UPDATE api_keys SET last_used_at = $1 \
+                     WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)",
+                )
+                .bind(at)
+                .bind(key)
+                .execute(&mut *tx)
+                .await?;
             }
             tx.commit().await?;
             Ok(totals)

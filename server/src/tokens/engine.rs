@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use alloy_primitives::Address;
 use chrono::{DateTime, Utc};
 use futures::future::{BoxFuture, FutureExt, Shared};
-use riskintel_api::TokenAnalysis;
+use riskintel_api::{Serialized, TokenAnalysis};
 
 use super::{evm, solana, AnalysisError, Target, TokenRef};
 use crate::chains::evm::abi::units;
@@ -20,7 +20,27 @@ use crate::clock::Clock;
 use crate::config::{AllowlistEntry, Config};
 use crate::store::{Store, TrackedPair, TrackedSource, TrackedToken};
 
-type Flight = Shared<BoxFuture<'static, Result<Arc<TokenAnalysis>, AnalysisError>>>;
+type Flight = Shared<BoxFuture<'static, Result<Analysed, AnalysisError>>>;
+
+/// An analysis with its JSON, made once: the cache serves the bytes.
+#[derive(Clone, Debug)]
+pub struct Analysed {
+    /// The analysis.
+    pub analysis: Arc<TokenAnalysis>,
+    /// Its JSON.
+    pub json: Serialized<TokenAnalysis>,
+}
+
+impl Analysed {
+    fn new(analysis: TokenAnalysis) -> Result<Analysed, AnalysisError> {
+        let json = Serialized::new(&analysis)
+            .map_err(|e| crate::store::StoreError::Corrupt(e.to_string()))?;
+        Ok(Analysed {
+            analysis: Arc::new(analysis),
+            json,
+        })
+    }
+}
 
 /// Analyses kept in memory before expired ones are swept.
 const RECENT_CAPACITY: usize = 10_000;
@@ -38,7 +58,7 @@ pub struct Analyzer {
     allowlist: HashMap<(Chain, String), AllowlistEntry>,
     inflight: Mutex<HashMap<Target, Flight>>,
     /// Recent analyses in memory, in front of the store's cache.
-    recent: Mutex<HashMap<Target, Arc<TokenAnalysis>>>,
+    recent: Mutex<HashMap<Target, Analysed>>,
 }
 
 impl Analyzer {
@@ -153,26 +173,37 @@ impl Analyzer {
         target: Target,
         fresh: bool,
     ) -> Result<TokenAnalysis, AnalysisError> {
+        Ok((*self.analysed(target, fresh).await?.analysis).clone())
+    }
+
+    /// [`Analyzer::analyze`] with the analysis's JSON: a result cached in
+    /// memory is served without cloning or serialising it again.
+    pub async fn analysed(
+        self: &Arc<Self>,
+        target: Target,
+        fresh: bool,
+    ) -> Result<Analysed, AnalysisError> {
         if !fresh {
-            if let Some(analysis) = self.recent_hit(target) {
-                return Ok((*analysis).clone());
+            if let Some(analysed) = self.recent_hit(target) {
+                return Ok(analysed);
             }
         }
         let cached = self.cached(target).await?;
         if !fresh {
             if let Some((analysis, at)) = &cached {
                 if self.clock.now() - *at < self.ttl {
-                    self.remember(target, Arc::new(analysis.clone()));
-                    return Ok(analysis.clone());
+                    let analysed = Analysed::new(analysis.clone())?;
+                    self.remember(target, analysed.clone());
+                    return Ok(analysed);
                 }
             }
         }
         match self.shared_run(target, fresh).await {
-            Ok(analysis) => Ok((*analysis).clone()),
+            Ok(analysed) => Ok(analysed),
             Err(AnalysisError::Rpc(error)) => match cached {
                 Some((mut analysis, _)) => {
                     analysis.stale = true;
-                    Ok(analysis)
+                    Analysed::new(analysis)
                 }
                 None => Err(AnalysisError::Rpc(error)),
             },
@@ -185,8 +216,8 @@ impl Analyzer {
         &self,
         target: Target,
     ) -> Result<Option<Arc<TokenAnalysis>>, AnalysisError> {
-        if let Some(analysis) = self.recent_hit(target) {
-            return Ok(Some(analysis));
+        if let Some(analysed) = self.recent_hit(target) {
+            return Ok(Some(analysed.analysis));
         }
         Ok(self
             .cached(target)
@@ -198,18 +229,21 @@ impl Analyzer {
         self.clock.now() - analysis.cached_at < self.ttl
     }
 
-    fn recent_hit(&self, target: Target) -> Option<Arc<TokenAnalysis>> {
+    fn recent_hit(&self, target: Target) -> Option<Analysed> {
         let recent = self.recent.lock().expect("recent lock");
-        recent.get(&target).filter(|a| self.is_fresh(a)).cloned()
+        recent
+            .get(&target)
+            .filter(|a| self.is_fresh(&a.analysis))
+            .cloned()
     }
 
-    fn remember(&self, target: Target, analysis: Arc<TokenAnalysis>) {
+    fn remember(&self, target: Target, analysed: Analysed) {
         let mut recent = self.recent.lock().expect("recent lock");
         if recent.len() >= RECENT_CAPACITY {
-            recent.retain(|_, a| self.is_fresh(a));
+            recent.retain(|_, a| self.is_fresh(&a.analysis));
         }
         if recent.len() < RECENT_CAPACITY {
-            recent.insert(target, analysis);
+            recent.insert(target, analysed);
         }
     }
 
@@ -245,9 +279,9 @@ impl Analyzer {
         }
         let engine = self.clone();
         let flight = async move {
-            let result = engine.run(target).await.map(Arc::new);
-            if let Ok(analysis) = &result {
-                engine.remember(target, analysis.clone());
+            let result = engine.run(target).await;
+            if let Ok(analysed) = &result {
+                engine.remember(target, analysed.clone());
             }
             engine
                 .inflight
@@ -263,7 +297,7 @@ impl Analyzer {
     }
 
     /// Analyse now and store the result.
-    async fn run(&self, target: Target) -> Result<TokenAnalysis, AnalysisError> {
+    async fn run(&self, target: Target) -> Result<Analysed, AnalysisError> {
         let allow = self.allowlist.get(&(target.chain(), target.address()));
         let now = self.clock.now_seconds();
         let analysis = match target {
@@ -303,17 +337,17 @@ impl Analyzer {
                 analysis
             }
         };
-        let json = serde_json::to_string(&analysis)
-            .map_err(|e| crate::store::StoreError::Corrupt(e.to_string()))?;
+        let analysed = Analysed::new(analysis)?;
+        let analysis = &analysed.analysis;
         self.store
             .analysis_put(
                 &analysis.chain,
                 &analysis.address,
-                &json,
+                analysed.json.json(),
                 analysis.cached_at,
             )
             .await?;
-        Ok(analysis)
+        Ok(analysed)
     }
 
     /// Every analysed EVM token joins the market index, with its pools.

@@ -9,7 +9,7 @@ pub mod solana;
 
 use alloy_primitives::Address;
 
-pub use engine::Analyzer;
+pub use engine::{Analysed, Analyzer};
 
 use crate::chains::registry::ChainError;
 use crate::chains::rpc::RpcError;
