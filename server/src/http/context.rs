@@ -170,26 +170,15 @@ impl ServerContext {
         ip: IpAddr,
         headers: &http::HeaderMap,
     ) -> Result<Caller, (ApiError, Option<WindowState>)> {
-        // Past the address's failure limit, a failure is 429 at once; a
-        // valid key is still served (a key flood costs no database work:
-        // known keys and unknown ids are answered from memory).
-        let ip_window = self.meter.failed_auth_state(ip);
-        let failed = |error: ApiError| {
-            if ip_window.exceeded {
-                let limited = MeterError::AuthFailuresLimited {
-                    limit: ip_window.limit,
-                    retry_after: ip_window.retry_after,
-                };
-                (limited.into(), Some(ip_window))
-            } else {
-                (error, Some(ip_window))
-            }
-        };
         let Some(raw) = headers.get("x-api-key") else {
-            return Err(failed(ApiError::new(
-                ErrorCode::Unauthorized,
-                "missing API key: send it in the x-api-key header",
-            )));
+            return Err(self.refused(
+                ip,
+                ApiError::new(
+                    ErrorCode::Unauthorized,
+                    "missing API key: send it in the x-api-key header",
+                ),
+                false,
+            ));
         };
         let outcome = match raw.to_str() {
             Ok(raw) => self.keys.authenticate(raw.trim()).await,
@@ -202,13 +191,28 @@ impl ServerContext {
                 key: found.key,
                 account: found.account,
             }),
-            Err(error @ KeyError::Unauthenticated(_)) if !ip_window.exceeded => {
-                let window = self.meter.failed_auth_record(ip);
-                Err((error.into(), Some(window)))
-            }
-            Err(error @ KeyError::Unauthenticated(_)) => Err(failed(error.into())),
+            Err(error @ KeyError::Unauthenticated(_)) => Err(self.refused(ip, error.into(), true)),
             // The database failed: the address's window is the only one known.
-            Err(error) => Err((error.into(), Some(ip_window))),
+            Err(error) => Err((error.into(), Some(self.meter.failed_auth_state(ip)))),
+        }
+    }
+
+    /// A failed authentication from `ip`: past the address's failure limit,
+    /// 429 at once (a valid key is still served: known keys and unknown ids
+    /// are answered from memory, so a key flood costs no database work);
+    /// otherwise `error`, counted as a failure when `count`.
+    fn refused(&self, ip: IpAddr, error: ApiError, count: bool) -> (ApiError, Option<WindowState>) {
+        let window = self.meter.failed_auth_state(ip);
+        if window.exceeded {
+            let limited = MeterError::AuthFailuresLimited {
+                limit: window.limit,
+                retry_after: window.retry_after,
+            };
+            (limited.into(), Some(window))
+        } else if count {
+            (error, Some(self.meter.failed_auth_record(ip)))
+        } else {
+            (error, Some(window))
         }
     }
 }

@@ -129,20 +129,31 @@ impl UsageStore for SqlStore {
     ) -> Result<Vec<i64>, StoreError> {
         on_db!(self.writer(), p => {
             let mut tx = p.begin().await?;
-            let mut totals = Vec::with_capacity(counts.len());
-            for ((account, period), add) in counts {
-                let (total,): (i64,) = sqlx::query_as(
-                    "INSERT INTO monthly_usage (account_id, period_start, requests) VALUES ($1, $2, $3) \
-                     ON CONFLICT (account_id, period_start) DO UPDATE SET requests = monthly_usage.requests + $3 \
-                     RETURNING requests",
-                )
-                .bind(account)
-                .bind(period)
-                .bind(add)
-                .fetch_one(&mut *tx)
-                .await?;
-                totals.push(total);
+            // One statement per chunk of rows; placeholders only, every value bound.
+            let mut found = std::collections::HashMap::new();
+            for chunk in counts.chunks(300) {
+                let rows: Vec<String> = (0..chunk.len())
+                    .map(|i| format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
+                    .collect();
+                let sql = format!(
+                    "INSERT INTO monthly_usage (account_id, period_start, requests) VALUES {} \
+                     ON CONFLICT (account_id, period_start) \
+                     DO UPDATE SET requests = monthly_usage.requests + excluded.requests \
+                     RETURNING account_id, period_start, requests",
+                    rows.join(", ")
+                );
+                let mut query = sqlx::query_as::<_, (String, DateTime<Utc>, i64)>(&sql);
+                for ((account, period), add) in chunk {
+                    query = query.bind(account).bind(period).bind(add);
+                }
+                for (account, period, total) in query.fetch_all(&mut *tx).await? {
+                    found.insert((account, period), total);
+                }
             }
+            let totals = counts
+                .iter()
+                .map(|(key, _)| found.get(key).copied().unwrap_or(0))
+                .collect();
             for (key, at) in key_uses {
                 sqlx::query(
                     "UPDATE api_keys SET last_used_at = $1 \

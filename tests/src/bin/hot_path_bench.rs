@@ -2,7 +2,8 @@
 //! `cargo xtask bench`): a bare dropshot endpoint serving the very bytes of
 //! a cached analysis, and the cached `GET /v1/token/{chain}/{address}/analyze`
 //! with keys spread over 200 Pro+ accounts (so no limit binds), both loaded
-//! by wrk (2 threads, 32 connections) in the same run: requests per second,
+//! by wrk (2 threads, 32 connections, the same key-rotating script for both,
+//! which the bare endpoint ignores) in the same run: requests per second,
 //! p50, p99, and the ratio. On SQLite, and on PostgreSQL when it answers.
 //!
 //! Numbers are printed, not asserted.
@@ -141,7 +142,8 @@ async fn measure(
     let (ceiling, cached) = tokio::task::spawn_blocking({
         let script = script.clone();
         move || -> anyhow::Result<(Load, Load)> {
-            Ok((wrk(&bare_url, None)?, wrk(&url, Some(&script))?))
+            // The same script for both: the client does the same work.
+            Ok((wrk(&bare_url, Some(&script))?, wrk(&url, Some(&script))?))
         }
     })
     .await??;
