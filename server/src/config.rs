@@ -37,6 +37,12 @@ pub struct Config {
     pub listen: String,
     /// `sqlite://FILE` (created on first start) or `postgres://USER@HOST/DB`.
     pub database_url: String,
+    /// Longest wait for a database connection, in milliseconds; past it
+    /// the request answers 503 with `Retry-After`.
+    pub database_acquire_timeout_ms: u64,
+    /// Longest a database statement may run, in milliseconds (PostgreSQL
+    /// `statement_timeout`; SQLite's wait for its write lock).
+    pub database_query_timeout_ms: u64,
     /// Published address of the error reference; every error's `docs_url`
     /// is this plus `#<code>`. Empty: the server's own `/docs/errors`.
     pub docs_base_url: String,
@@ -65,6 +71,10 @@ pub struct Config {
 pub struct AnalysisConfig {
     /// How long an analysis is served from the cache, in seconds.
     pub cache_ttl_seconds: u64,
+    /// Longest an analysis may take, in milliseconds, waits for the node
+    /// and retries included; past it an earlier result is served `stale`,
+    /// or 503 with `Retry-After`.
+    pub deadline_ms: u64,
     /// Timeout of one upstream request, in milliseconds.
     pub rpc_timeout_ms: u64,
     /// Retries of an upstream request that could not reach the node.
@@ -92,6 +102,7 @@ impl Default for AnalysisConfig {
     fn default() -> Self {
         AnalysisConfig {
             cache_ttl_seconds: 300,
+            deadline_ms: 8_000,
             rpc_timeout_ms: 10_000,
             rpc_retries: 2,
             rpc_backoff_ms: 200,
@@ -201,6 +212,8 @@ impl Default for Config {
         Config {
             listen: "127.0.0.1:8080".into(),
             database_url: "sqlite://riskintel.db".into(),
+            database_acquire_timeout_ms: 2_000,
+            database_query_timeout_ms: 5_000,
             docs_base_url: String::new(),
             log_level: "info".into(),
             request_body_max_bytes: 64 * 1024,

@@ -119,7 +119,11 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         .listen
         .parse()
         .with_context(|| format!("listen address {:?} is not IP:PORT", config.listen))?;
-    let store = store::open(&config.database_url)
+    let timeouts = store::Timeouts {
+        acquire: Duration::from_millis(config.database_acquire_timeout_ms.max(1)),
+        query: Duration::from_millis(config.database_query_timeout_ms.max(1)),
+    };
+    let store = store::open_with(&config.database_url, timeouts)
         .await
         .with_context(|| format!("opening database {}", redact_url(&config.database_url)))?;
     let bootstrapped = if bootstrap {
@@ -139,6 +143,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         &config.chains,
         &rpc,
         config.market.rpc_concurrency,
+        &log.new(slog::o!("component" => "upstream")),
     )?);
     let analyzer = Arc::new(tokens::Analyzer::new(
         &config,

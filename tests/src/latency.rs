@@ -1,7 +1,8 @@
-//! A loopback JSON-RPC proxy that waits before forwarding each request,
-//! counts requests, and measures how many sequential round trips an
-//! analysis made (the longest chain of requests each sent after the
-//! previous one was answered). Used by the benchmarks.
+//! A loopback JSON-RPC proxy that waits before forwarding each request (a
+//! wait that can change while it runs: a slow or hanging node), counts
+//! requests, and measures how many sequential round trips an analysis made
+//! (the longest chain of requests each sent after the previous one was
+//! answered). Used by the benchmarks and the bounded-time tests.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -16,12 +17,19 @@ pub struct LatencyProxy {
     /// Requests forwarded.
     pub requests: Arc<AtomicU64>,
     spans: Arc<Mutex<Vec<(Instant, Instant)>>>,
+    delay_ms: Arc<AtomicU64>,
 }
 
 impl LatencyProxy {
     /// Requests forwarded so far.
     pub fn count(&self) -> u64 {
         self.requests.load(Ordering::Relaxed)
+    }
+
+    /// Wait `delay` before forwarding each request from now on.
+    pub fn set_delay(&self, delay: Duration) {
+        self.delay_ms
+            .store(delay.as_millis() as u64, Ordering::Relaxed);
     }
 
     /// Forget the requests seen so far.
@@ -54,15 +62,17 @@ pub async fn latency_proxy(target: String, delay: Duration) -> anyhow::Result<La
     let url = format!("http://{}", listener.local_addr()?);
     let requests = Arc::new(AtomicU64::new(0));
     let spans = Arc::new(Mutex::new(Vec::new()));
-    let (counter, recorded) = (requests.clone(), spans.clone());
+    let delay_ms = Arc::new(AtomicU64::new(delay.as_millis() as u64));
+    let (counter, recorded, delay) = (requests.clone(), spans.clone(), delay_ms.clone());
     let http = reqwest::Client::new();
     tokio::spawn(async move {
         while let Ok((socket, _)) = listener.accept().await {
-            let (http, target, counter, recorded) = (
+            let (http, target, counter, recorded, delay) = (
                 http.clone(),
                 target.clone(),
                 counter.clone(),
                 recorded.clone(),
+                delay.clone(),
             );
             tokio::spawn(async move {
                 let _ = serve_connection(socket, http, target, counter, recorded, delay).await;
@@ -73,6 +83,7 @@ pub async fn latency_proxy(target: String, delay: Duration) -> anyhow::Result<La
         url,
         requests,
         spans,
+        delay_ms,
     })
 }
 
@@ -82,7 +93,7 @@ async fn serve_connection(
     target: String,
     counter: Arc<AtomicU64>,
     spans: Arc<Mutex<Vec<(Instant, Instant)>>>,
-    delay: Duration,
+    delay: Arc<AtomicU64>,
 ) -> anyhow::Result<()> {
     let mut buffer = Vec::new();
     loop {
@@ -116,7 +127,7 @@ async fn serve_connection(
         buffer.drain(..header_end + length);
         counter.fetch_add(1, Ordering::Relaxed);
         let started = Instant::now();
-        tokio::time::sleep(delay).await;
+        tokio::time::sleep(Duration::from_millis(delay.load(Ordering::Relaxed))).await;
         let answer = http
             .post(&target)
             .header("content-type", "application/json")

@@ -21,6 +21,8 @@ use riskintel_tests::{
 
 #[path = "conformance/access.rs"]
 mod access;
+#[path = "conformance/bounded_time.rs"]
+mod bounded_time;
 #[path = "conformance/detection.rs"]
 mod detection;
 #[path = "conformance/hot_path.rs"]
@@ -31,6 +33,7 @@ mod market;
 mod simulation;
 
 use access::*;
+use bounded_time::*;
 use detection::*;
 use hot_path::*;
 use market::*;
@@ -94,6 +97,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     token_concurrent_requests_share_one_analysis,
     token_upstream_failures_are_classified,
     token_cached_result_is_served_stale_when_the_node_stops,
+    slow_nodes_cost_at_most_the_deadline,
     token_explanation_and_badge,
     token_allowlist_and_lockers_come_from_the_configuration,
     token_analyses_are_deterministic,

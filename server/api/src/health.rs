@@ -9,19 +9,24 @@ use serde::{Deserialize, Serialize};
 pub enum HealthStatus {
     /// Everything the service needs answers.
     Ok,
-    /// The service runs but a dependency (the database) does not answer.
+    /// The service runs but a dependency (the database, or a chain's
+    /// node) does not answer.
     Degraded,
 }
 
-/// Health of the service and of its database.
+/// Health of the service, its database and its chains' nodes.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Health {
-    /// `ok` when the database answers, `degraded` otherwise.
+    /// `ok` when the database answers and no chain's node is down,
+    /// `degraded` otherwise.
     pub status: HealthStatus,
     /// Version of the running service.
     pub version: String,
     /// State of the database.
     pub database: DatabaseHealth,
+    /// Each served chain's node, from the service's recent calls to it (no
+    /// node is called for this answer), in chain order.
+    pub chains: Vec<ChainHealth>,
     /// Server time (UTC) when this answer was made.
     pub time: chrono::DateTime<chrono::Utc>,
 }
@@ -35,4 +40,38 @@ pub struct DatabaseHealth {
     pub reachable: bool,
     /// How long that query took, in milliseconds.
     pub latency_ms: f64,
+}
+
+/// State of a chain's node, from recent upstream calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeStatus {
+    /// The last calls reached the node.
+    Up,
+    /// Marked down after consecutive connection failures or timeouts:
+    /// analyses on this chain answer at once (an earlier result marked
+    /// `stale`, or 503) while one probe at a time tests recovery.
+    Down,
+    /// No call has been made since the service started.
+    Unknown,
+}
+
+/// A served chain's node.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct ChainHealth {
+    /// Chain id.
+    pub chain: String,
+    /// Up, down or unknown.
+    pub status: NodeStatus,
+    /// When a call last reached the node.
+    pub last_success: Option<chrono::DateTime<chrono::Utc>>,
+    /// When a call last failed to reach the node.
+    pub last_error_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Why that call failed.
+    pub last_error: Option<String>,
+    /// Since when the node is marked down.
+    pub down_since: Option<chrono::DateTime<chrono::Utc>>,
+    /// Blocks between the chain's head and the market index at its last
+    /// poll (EVM chains with the market index on; absent before its first poll).
+    pub market_index_lag_blocks: Option<u64>,
 }

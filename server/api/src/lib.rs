@@ -24,7 +24,7 @@ use dropshot::{
 pub use billing::{BillingStatus, Plan};
 pub use checks::CheckId;
 pub use error::{ApiError, ErrorCode, ErrorDetail};
-pub use health::{DatabaseHealth, Health, HealthStatus};
+pub use health::{ChainHealth, DatabaseHealth, Health, HealthStatus, NodeStatus};
 pub use keys::{ApiKey, ApiKeyCreate, ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, Scope};
 pub use market::{
     Alert, AlertFilter, AlertKind, AlertPageSelector, FlowWindow, LabelCounts, MarketOverview,
@@ -51,7 +51,7 @@ pub use wallet::{
         allow_other_tags = false,
         policy = dropshot::EndpointTagPolicy::ExactlyOne,
         tags = {
-            "health" = { description = "Liveness of the service and its database. No API key needed." },
+            "health" = { description = "Liveness of the service, its database and its chains' nodes. No API key needed." },
             "billing" = { description = "Plan, usage and limits of the calling account." },
             "api-keys" = { description = "Create, list, rotate and revoke the account's API keys. Needs the `keys:write` scope." },
             "tokens" = { description = "Token risk analysis, metadata, explanation and badge, read from the chain. Needs the `token:read` scope." },
@@ -67,8 +67,10 @@ pub trait RiskIntelApi {
 
     /// Health check
     ///
-    /// Reports whether the service is up, its version, and whether its
-    /// database answers. Needs no API key and is not metered.
+    /// Reports whether the service is up, its version, whether its
+    /// database answers (within a second), and each chain's node as the
+    /// service's recent calls found it, with the market index's lag. Needs
+    /// no API key and is not metered.
     #[endpoint { method = GET, path = "/v1/health", tags = ["health"] }]
     async fn health_get(
         rqctx: RequestContext<Self::Context>,

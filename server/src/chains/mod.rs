@@ -4,6 +4,7 @@
 //! (`solana`), and the set of configured chains built once at start
 //! (`registry`).
 
+pub mod circuit;
 pub mod defaults;
 pub mod evm;
 pub mod registry;

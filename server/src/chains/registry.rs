@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::circuit::{Circuit, NodeHealth};
 use super::evm::EvmChain;
 use super::rpc::{RpcClient, RpcSettings};
 use super::solana::SolanaChain;
@@ -35,6 +36,7 @@ impl Chains {
         configs: &BTreeMap<String, ChainConfig>,
         settings: &RpcSettings,
         background_concurrency: u32,
+        log: &slog::Logger,
     ) -> anyhow::Result<Chains> {
         let http = reqwest::Client::builder()
             .connect_timeout(settings.timeout)
@@ -48,6 +50,8 @@ impl Chains {
             if chain_config.rpc_url.is_empty() {
                 continue;
             }
+            // One circuit per chain, shared by its clients.
+            let circuit = Circuit::new(id, &chain_config.rpc_url, log.clone());
             let client = |concurrency: usize| {
                 RpcClient::new(
                     http.clone(),
@@ -56,6 +60,7 @@ impl Chains {
                         concurrency: concurrency.max(1),
                         ..settings.clone()
                     },
+                    circuit.clone(),
                 )
             };
             if chain.is_evm() {
@@ -93,6 +98,27 @@ impl Chains {
     /// The served EVM chains, in order.
     pub fn evm_chains(&self) -> impl Iterator<Item = (Chain, &Arc<EvmChain>)> {
         self.evm.iter().map(|(c, e)| (*c, e))
+    }
+
+    /// The circuit of a served chain.
+    pub fn circuit(&self, chain: Chain) -> Option<&Arc<Circuit>> {
+        match chain {
+            Chain::Sol => self.solana.as_ref().map(|s| s.rpc.circuit()),
+            _ => self.evm.get(&chain).map(|c| c.rpc.circuit()),
+        }
+    }
+
+    /// Every served chain's node, as health shows it, in chain order.
+    pub fn health(&self) -> Vec<(Chain, NodeHealth)> {
+        let mut all: Vec<(Chain, NodeHealth)> = self
+            .evm
+            .iter()
+            .map(|(chain, c)| (*chain, c.rpc.circuit().health()))
+            .collect();
+        if let Some(solana) = &self.solana {
+            all.push((Chain::Sol, solana.rpc.circuit().health()));
+        }
+        all
     }
 
     /// Upstream requests made so far on a chain for users (benchmarks and tests).

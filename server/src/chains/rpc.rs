@@ -8,11 +8,14 @@
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
+
+use super::circuit::{Admission, Circuit};
 
 /// What went wrong talking to a node.
 #[derive(Clone, Debug, thiserror::Error, PartialEq)]
@@ -43,22 +46,35 @@ pub struct RpcClient {
     http: reqwest::Client,
     url: String,
     settings: RpcSettings,
+    circuit: Arc<Circuit>,
     permits: Semaphore,
     requests: AtomicU64,
     next_id: AtomicU64,
 }
 
 impl RpcClient {
-    /// A client for the node at `url`, over a shared HTTP client.
-    pub fn new(http: reqwest::Client, url: &str, settings: RpcSettings) -> RpcClient {
+    /// A client for the node at `url`, over a shared HTTP client, behind
+    /// the chain's `circuit`.
+    pub fn new(
+        http: reqwest::Client,
+        url: &str,
+        settings: RpcSettings,
+        circuit: Arc<Circuit>,
+    ) -> RpcClient {
         RpcClient {
             http,
             url: url.to_string(),
+            circuit,
             permits: Semaphore::new(settings.concurrency.max(1)),
             settings,
             requests: AtomicU64::new(0),
             next_id: AtomicU64::new(1),
         }
+    }
+
+    /// The chain's circuit.
+    pub fn circuit(&self) -> &Arc<Circuit> {
+        &self.circuit
     }
 
     /// HTTP requests made so far (for tests and benchmarks).
@@ -147,14 +163,17 @@ impl RpcClient {
             .collect())
     }
 
+    /// Retries within the caller's deadline (the caller drops this future
+    /// when it passes) and only while the chain is not marked down.
     async fn post_with_retries(&self, body: &Value) -> Result<Value, RpcError> {
         let mut attempt = 0;
         loop {
             match self.post(body).await {
-                Err(RpcError::Unavailable(reason)) if attempt < self.settings.retries => {
+                Err(RpcError::Unavailable(_))
+                    if attempt < self.settings.retries && !self.circuit.is_down() =>
+                {
                     attempt += 1;
                     let wait = self.settings.backoff * 2u32.saturating_pow(attempt - 1);
-                    let _ = reason;
                     tokio::time::sleep(wait).await;
                 }
                 other => return other,
@@ -162,12 +181,40 @@ impl RpcClient {
         }
     }
 
+    /// One HTTP request, admitted by the circuit (after the concurrency
+    /// wait, so calls queued when the chain went down fail at once).
     async fn post(&self, body: &Value) -> Result<Value, RpcError> {
         let _permit = self
             .permits
             .acquire()
             .await
             .map_err(|_| RpcError::Unavailable("client closed".into()))?;
+        let mut call = Call {
+            circuit: &self.circuit,
+            probe: false,
+            ended: false,
+        };
+        match self.circuit.admit() {
+            Admission::Go => {}
+            Admission::Probe => call.probe = true,
+            Admission::Refuse { retry_after, cause } => {
+                call.ended = true;
+                return Err(RpcError::Unavailable(format!(
+                    "the node is marked down after repeated failures ({cause}); next check in {} s",
+                    retry_after.as_secs().max(1)
+                )));
+            }
+        }
+        let outcome = self.post_once(body).await;
+        call.ended = true;
+        match &outcome {
+            Err(RpcError::Unavailable(cause)) => self.circuit.failed(cause, call.probe),
+            _ => self.circuit.succeeded(),
+        }
+        outcome
+    }
+
+    async fn post_once(&self, body: &Value) -> Result<Value, RpcError> {
         self.requests.fetch_add(1, Ordering::Relaxed);
         let request = self
             .http
@@ -203,6 +250,24 @@ impl RpcClient {
                 "the node answered HTTP {status} with something that is not JSON: {start:?}"
             ))
         })
+    }
+}
+
+/// A call under way. A caller that gives up first (its deadline passed)
+/// counts as a failure of the node to answer in time; a probe given up lets
+/// the next one go.
+struct Call<'a> {
+    circuit: &'a Circuit,
+    probe: bool,
+    ended: bool,
+}
+
+impl Drop for Call<'_> {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.circuit
+                .failed("no answer before the caller's deadline", self.probe);
+        }
     }
 }
 

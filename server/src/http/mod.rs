@@ -7,6 +7,7 @@ pub mod access;
 mod client_ip;
 mod context;
 mod errors;
+mod health;
 
 use std::time::Instant;
 
@@ -18,12 +19,15 @@ use riskintel_api::token::{TokenQueryParams, TokenQueryRoute};
 use riskintel_api::{
     Alert, AlertFilter, AlertPageSelector, AnalysisOptions, ApiError, ApiKey, ApiKeyCreate,
     ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, BillingStatus, DatabaseHealth, ErrorCode, Health,
-    HealthStatus, MarketOverview, Metered, OverviewQuery, RiskIntelApi, Serialized, TokenAnalysis,
-    TokenExplanation, TokenMetaReport, TokenPath, TokenSentiment, TopToken, TopTokensFilter,
-    TopTokensPageSelector, WalletAnalysis, WalletPath,
+    HealthStatus, MarketOverview, Metered, NodeStatus, OverviewQuery, RiskIntelApi, Serialized,
+    TokenAnalysis, TokenExplanation, TokenMetaReport, TokenPath, TokenSentiment, TopToken,
+    TopTokensFilter, TopTokensPageSelector, WalletAnalysis, WalletPath,
 };
 
 pub use context::{Caller, ServerContext};
+
+/// The longest health waits for the database.
+const HEALTH_DATABASE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
 pub use errors::reference_html;
 
 use crate::keys;
@@ -74,9 +78,13 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<HttpResponseOk<Health>, ApiError> {
         let ctx = rqctx.context();
         let started = Instant::now();
-        let reachable = ctx.store.ping().await.is_ok();
+        let reachable = tokio::time::timeout(HEALTH_DATABASE_TIMEOUT, ctx.store.ping())
+            .await
+            .is_ok_and(|pinged| pinged.is_ok());
+        let chains = health::chains(ctx.analyzer.chains());
+        let all_up = chains.iter().all(|c| c.status != NodeStatus::Down);
         Ok(HttpResponseOk(Health {
-            status: if reachable {
+            status: if reachable && all_up {
                 HealthStatus::Ok
             } else {
                 HealthStatus::Degraded
@@ -87,6 +95,7 @@ impl RiskIntelApi for RiskIntelImpl {
                 reachable,
                 latency_ms: started.elapsed().as_secs_f64() * 1000.0,
             },
+            chains,
             time: ctx.clock.now(),
         }))
     }

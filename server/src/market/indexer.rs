@@ -74,6 +74,9 @@ async fn block_hash(evm: &EvmChain, number: u64) -> Result<Option<B256>, RpcErro
     Ok(block.map(|b| b.hash))
 }
 
+/// The longest wait between polls of a chain whose polls fail.
+const MAX_POLL_BACKOFF: Duration = Duration::from_secs(300);
+
 /// Whether the block before `next` still has the hash the cursor recorded
 /// (a cursor without a hash has nothing to compare and holds).
 async fn cursor_on_chain(evm: &EvmChain, next: u64, last_hash: &str) -> Result<bool, RpcError> {
@@ -111,9 +114,9 @@ impl Indexer {
         log: slog::Logger,
         mut stop: tokio::sync::watch::Receiver<bool>,
     ) {
-        let mut tick = tokio::time::interval(Duration::from_millis(
-            self.settings.poll_interval_ms.max(10),
-        ));
+        let interval = Duration::from_millis(self.settings.poll_interval_ms.max(10));
+        let mut tick = tokio::time::interval(interval);
+        let mut backoff: BTreeMap<Chain, (u32, tokio::time::Instant)> = BTreeMap::new();
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
@@ -129,9 +132,31 @@ impl Indexer {
                 .evm_chains()
                 .map(|(c, e)| (c, e.clone()))
                 .collect();
+            let now = tokio::time::Instant::now();
             for (chain, evm) in &chains {
-                if let Err(error) = self.poll(*chain, evm).await {
-                    slog::warn!(log, "market index poll failed"; "chain" => chain.id(), "error" => %error);
+                // While a chain's polls fail, wait longer between them
+                // (doubling, capped); the log hears of the first failure
+                // and of the recovery (the node's own state is logged by its circuit).
+                let failing = backoff.get(chain).copied();
+                if failing.is_some_and(|(_, retry_at)| now < retry_at) {
+                    continue;
+                }
+                match self.poll(*chain, evm).await {
+                    Ok(()) => {
+                        if let Some((failures, _)) = backoff.remove(chain) {
+                            slog::info!(log, "market index polls again"; "chain" => chain.id(), "failed_polls" => failures);
+                        }
+                    }
+                    Err(error) => {
+                        let failures = failing.map_or(1, |(n, _)| n + 1);
+                        if failures == 1 {
+                            slog::warn!(log, "market index poll failed; retrying with back-off"; "chain" => chain.id(), "error" => %error);
+                        }
+                        let wait = interval
+                            .saturating_mul(1 << failures.min(16))
+                            .min(MAX_POLL_BACKOFF);
+                        backoff.insert(*chain, (failures, now + wait));
+                    }
                 }
             }
         }
@@ -171,6 +196,7 @@ impl Indexer {
             return Ok(());
         }
         if next > latest {
+            evm.set_index_lag(0);
             return self.reanalyse(chain, BTreeMap::new(), Vec::new()).await;
         }
         let pairs = self.store.tracked_pairs(chain.id()).await?;
@@ -452,6 +478,7 @@ impl Indexer {
             // Another instance indexed this range; its swaps and alerts stand.
             return Ok(());
         }
+        evm.set_index_lag(latest.saturating_sub(scan.next.saturating_sub(1)));
         self.reanalyse(chain, marked, drops).await
     }
 

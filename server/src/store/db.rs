@@ -5,7 +5,7 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::postgres::PgPoolOptions;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 use super::StoreError;
@@ -30,6 +30,25 @@ macro_rules! on_db {
     };
 }
 
+/// How long the store waits.
+#[derive(Clone, Copy, Debug)]
+pub struct Timeouts {
+    /// For a connection from the pool.
+    pub acquire: Duration,
+    /// For one statement (PostgreSQL `statement_timeout`; SQLite's wait for
+    /// its write lock).
+    pub query: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            acquire: Duration::from_secs(2),
+            query: Duration::from_secs(5),
+        }
+    }
+}
+
 /// The pools of a store: reads go to `pool`, writes to `writer`.
 pub struct Pools {
     /// For reads.
@@ -38,6 +57,8 @@ pub struct Pools {
     /// one connection is much faster than letting many spin on the lock;
     /// on PostgreSQL it is the same pool.
     pub writer: Db,
+    /// PostgreSQL: how to connect without a statement timeout (migrations).
+    unbounded: Option<PgConnectOptions>,
 }
 
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
@@ -45,7 +66,7 @@ static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migration
 
 impl Pools {
     /// Open (creating if needed) the SQLite database at `url`.
-    pub async fn sqlite(url: &str) -> Result<Pools, StoreError> {
+    pub async fn sqlite(url: &str, timeouts: Timeouts) -> Result<Pools, StoreError> {
         let in_memory = url.contains(":memory:");
         let options = SqliteConnectOptions::from_str(url)
             .map_err(|e| StoreError::UnsupportedUrl(format!("{url}: {e}")))?
@@ -58,7 +79,7 @@ impl Pools {
             // With WAL, NORMAL is durable across a process crash; only an OS
             // crash can lose the last transactions.
             .synchronous(SqliteSynchronous::Normal)
-            .busy_timeout(Duration::from_secs(10))
+            .busy_timeout(timeouts.query)
             .foreign_keys(true);
         let pool_options = |connections: u32| {
             SqlitePoolOptions::new()
@@ -74,7 +95,7 @@ impl Pools {
                 } else {
                     Some(Duration::from_secs(3600))
                 })
-                .acquire_timeout(Duration::from_secs(10))
+                .acquire_timeout(timeouts.acquire)
         };
         let connect_error = |e: sqlx::Error| StoreError::Unavailable(format!("{url}: {e}"));
         let writer = pool_options(1)
@@ -93,20 +114,28 @@ impl Pools {
         Ok(Pools {
             pool: Db::Sqlite(pool),
             writer: Db::Sqlite(writer),
+            unbounded: None,
         })
     }
 
     /// Connect to the PostgreSQL database at `url`.
-    pub async fn postgres(url: &str) -> Result<Pools, StoreError> {
+    pub async fn postgres(url: &str, timeouts: Timeouts) -> Result<Pools, StoreError> {
+        let unbounded = PgConnectOptions::from_str(url)
+            .map_err(|e| StoreError::UnsupportedUrl(format!("{e}")))?;
+        let options = unbounded.clone().options([(
+            "statement_timeout",
+            format!("{}ms", timeouts.query.as_millis().max(1)),
+        )]);
         let pool = PgPoolOptions::new()
             .max_connections(16)
-            .acquire_timeout(Duration::from_secs(10))
-            .connect(url)
+            .acquire_timeout(timeouts.acquire)
+            .connect_with(options)
             .await
             .map_err(|e| StoreError::Unavailable(format!("PostgreSQL: {e}")))?;
         Ok(Pools {
             pool: Db::Postgres(pool.clone()),
             writer: Db::Postgres(pool),
+            unbounded: Some(unbounded),
         })
     }
 
@@ -122,7 +151,21 @@ impl Pools {
     pub async fn migrate(&self) -> Result<(), StoreError> {
         match &self.writer {
             Db::Sqlite(pool) => SQLITE_MIGRATOR.run(pool).await?,
-            Db::Postgres(pool) => POSTGRES_MIGRATOR.run(pool).await?,
+            Db::Postgres(pool) => match &self.unbounded {
+                // Migrations may build indexes on large tables: no statement
+                // timeout, on a pool of their own.
+                Some(options) => {
+                    let unbounded = PgPoolOptions::new()
+                        .max_connections(1)
+                        .acquire_timeout(Duration::from_secs(30))
+                        .connect_with(options.clone())
+                        .await?;
+                    let ran = POSTGRES_MIGRATOR.run(&unbounded).await;
+                    unbounded.close().await;
+                    ran?
+                }
+                None => POSTGRES_MIGRATOR.run(pool).await?,
+            },
         }
         Ok(())
     }

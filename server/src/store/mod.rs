@@ -28,6 +28,7 @@ pub use market::{
 pub use usage::UsageStore;
 
 use crate::on_db;
+pub use db::Timeouts;
 use db::{Db, Pools};
 
 /// What can go wrong in storage.
@@ -56,6 +57,9 @@ impl From<sqlx::Error> for StoreError {
             sqlx::Error::Database(db) if db.is_unique_violation() => {
                 StoreError::Conflict(db.message().to_string())
             }
+            sqlx::Error::Database(db) if is_outage(db.as_ref()) => {
+                StoreError::Unavailable(error.to_string())
+            }
             sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
                 StoreError::Unavailable(error.to_string())
             }
@@ -65,6 +69,27 @@ impl From<sqlx::Error> for StoreError {
             _ => StoreError::Database(error.to_string()),
         }
     }
+}
+
+/// Whether a database error code means the database cannot serve now
+/// (rather than that the statement is wrong): PostgreSQL's connection
+/// exceptions (08…), insufficient resources such as a full disk (53…),
+/// statement timeout (57014) and shutdowns (57P…); SQLite's busy, locked,
+/// I/O error and full disk (primary codes 5, 6, 10, 13).
+fn is_outage(error: &dyn sqlx::error::DatabaseError) -> bool {
+    let Some(code) = error.code() else {
+        return false;
+    };
+    if error
+        .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+        .is_some()
+    {
+        return ["08", "53", "57"]
+            .iter()
+            .any(|class| code.starts_with(class));
+    }
+    code.parse::<u32>()
+        .is_ok_and(|extended| matches!(extended & 0xff, 5 | 6 | 10 | 13))
 }
 
 impl From<sqlx::migrate::MigrateError> for StoreError {
@@ -151,10 +176,15 @@ impl Store for SqlStore {
 /// Open the store a URL names (`sqlite://path`, `sqlite::memory:`,
 /// `postgres://…`) without migrating it.
 pub async fn connect(url: &str) -> Result<SqlStore, StoreError> {
+    connect_with(url, Timeouts::default()).await
+}
+
+/// [`connect`] with these timeouts.
+pub async fn connect_with(url: &str, timeouts: Timeouts) -> Result<SqlStore, StoreError> {
     let pools = if url.starts_with("sqlite:") {
-        Pools::sqlite(url).await?
+        Pools::sqlite(url, timeouts).await?
     } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        Pools::postgres(url).await?
+        Pools::postgres(url, timeouts).await?
     } else {
         return Err(StoreError::UnsupportedUrl(url.to_string()));
     };
@@ -163,7 +193,12 @@ pub async fn connect(url: &str) -> Result<SqlStore, StoreError> {
 
 /// Open the store a URL names and bring its schema up to date.
 pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
-    let store = connect(url).await?;
+    open_with(url, Timeouts::default()).await
+}
+
+/// [`open`] with these timeouts.
+pub async fn open_with(url: &str, timeouts: Timeouts) -> Result<Arc<dyn Store>, StoreError> {
+    let store = connect_with(url, timeouts).await?;
     store.migrate().await?;
     Ok(Arc::new(store))
 }

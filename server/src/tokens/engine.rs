@@ -15,6 +15,7 @@ use super::{evm, solana, AnalysisError, Target, TokenRef};
 use crate::chains::evm::abi::units;
 use crate::chains::evm::logs::ScanLimits;
 use crate::chains::registry::Chains;
+use crate::chains::rpc::RpcError;
 use crate::chains::{parse_evm_address, Chain};
 use crate::clock::Clock;
 use crate::config::{AllowlistEntry, Config};
@@ -52,6 +53,7 @@ pub struct Analyzer {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
     ttl: chrono::Duration,
+    deadline: std::time::Duration,
     limits: ScanLimits,
     simulate_trades: bool,
     wallet_max_analyses: usize,
@@ -90,6 +92,7 @@ impl Analyzer {
             store,
             clock,
             ttl: chrono::Duration::seconds(a.cache_ttl_seconds as i64),
+            deadline: std::time::Duration::from_millis(a.deadline_ms.max(1)),
             limits: ScanLimits {
                 lookback_blocks: a.holder_lookback_blocks,
                 chunk_blocks: a.log_chunk_blocks,
@@ -198,6 +201,15 @@ impl Analyzer {
                 }
             }
         }
+        // The chain's node is known to be down: the earlier result now,
+        // rather than after another timeout.
+        if let Some((analysis, _)) = &cached {
+            if self.chain_is_down(target.chain()) {
+                let mut analysis = analysis.clone();
+                analysis.stale = true;
+                return Analysed::new(analysis);
+            }
+        }
         match self.shared_run(target, fresh).await {
             Ok(analysed) => Ok(analysed),
             Err(AnalysisError::Rpc(error)) => match cached {
@@ -223,6 +235,16 @@ impl Analyzer {
             .cached(target)
             .await?
             .map(|(analysis, _)| Arc::new(analysis)))
+    }
+
+    /// Whether the chain's node is marked down by recent calls.
+    pub fn chain_is_down(&self, chain: Chain) -> bool {
+        self.chains.circuit(chain).is_some_and(|c| c.is_down())
+    }
+
+    /// The longest an analysis may take.
+    pub fn deadline(&self) -> std::time::Duration {
+        self.deadline
     }
 
     fn is_fresh(&self, analysis: &TokenAnalysis) -> bool {
@@ -279,7 +301,15 @@ impl Analyzer {
         }
         let engine = self.clone();
         let flight = async move {
-            let result = engine.run(target).await;
+            // Everything counts against the deadline: waits for the node's
+            // concurrency, retries, and the store.
+            let result = match tokio::time::timeout(engine.deadline, engine.run(target)).await {
+                Ok(result) => result,
+                Err(_) => Err(AnalysisError::Rpc(RpcError::Unavailable(format!(
+                    "the analysis did not finish within its deadline of {} ms",
+                    engine.deadline.as_millis()
+                )))),
+            };
             if let Ok(analysed) = &result {
                 engine.remember(target, analysed.clone());
             }

@@ -48,8 +48,26 @@ impl Wallets {
         Wallets { analyzer }
     }
 
-    /// Analyse a wallet.
+    /// Analyse a wallet, within the analysis deadline (the holdings'
+    /// analyses share it).
     pub async fn analyze(
+        &self,
+        chain: &str,
+        address: &str,
+    ) -> Result<WalletAnalysis, AnalysisError> {
+        let deadline = self.analyzer.deadline();
+        match tokio::time::timeout(deadline, self.analyze_now(chain, address)).await {
+            Ok(result) => result,
+            Err(_) => Err(AnalysisError::Rpc(
+                crate::chains::rpc::RpcError::Unavailable(format!(
+                    "the wallet analysis did not finish within its deadline of {} ms",
+                    deadline.as_millis()
+                )),
+            )),
+        }
+    }
+
+    async fn analyze_now(
         &self,
         chain: &str,
         address: &str,

@@ -66,6 +66,9 @@ pub struct EvmChain {
     pub dexes: Vec<Dex>,
     /// LP lockers.
     pub lockers: Vec<Address>,
+    /// Blocks between the head and the market index's cursor at its last
+    /// poll (`u64::MAX`: not polled yet).
+    index_lag: std::sync::atomic::AtomicU64,
 }
 
 fn parse_address(text: &str, what: &str) -> anyhow::Result<Address> {
@@ -73,6 +76,20 @@ fn parse_address(text: &str, what: &str) -> anyhow::Result<Address> {
 }
 
 impl EvmChain {
+    /// The market index's lag behind the head at its last poll, in blocks.
+    pub fn index_lag(&self) -> Option<u64> {
+        let lag = self.index_lag.load(std::sync::atomic::Ordering::Relaxed);
+        (lag != u64::MAX).then_some(lag)
+    }
+
+    /// Record the market index's lag.
+    pub fn set_index_lag(&self, blocks: u64) {
+        self.index_lag.store(
+            blocks.min(u64::MAX - 1),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+
     /// Parse a chain's configuration.
     pub fn from_config(
         id: &str,
@@ -90,6 +107,7 @@ impl EvmChain {
         };
         Ok(EvmChain {
             id: id.to_string(),
+            index_lag: std::sync::atomic::AtomicU64::new(u64::MAX),
             rpc,
             background,
             multicall: parse_address(&config.multicall3, &format!("chains.{id}.multicall3"))?,

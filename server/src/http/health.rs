@@ -1,0 +1,28 @@
+//! What `GET /v1/health` shows of the chains: each node's circuit and the
+//! market index's lag, read from memory (no node is called).
+
+use riskintel_api::{ChainHealth, NodeStatus};
+
+use crate::chains::circuit::NodeState;
+use crate::chains::registry::Chains;
+
+/// Every served chain's node.
+pub fn chains(chains: &Chains) -> Vec<ChainHealth> {
+    chains
+        .health()
+        .into_iter()
+        .map(|(chain, node)| ChainHealth {
+            chain: chain.id().to_string(),
+            status: match node.state {
+                NodeState::Up => NodeStatus::Up,
+                NodeState::Down => NodeStatus::Down,
+                NodeState::Unknown => NodeStatus::Unknown,
+            },
+            last_success: node.last_success,
+            last_error_at: node.last_error.as_ref().map(|(at, _)| *at),
+            last_error: node.last_error.map(|(_, cause)| cause),
+            down_since: node.down_since,
+            market_index_lag_blocks: chains.evm(chain).ok().and_then(|evm| evm.index_lag()),
+        })
+        .collect()
+}
