@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 
 /// Consecutive connection failures or timeouts that mark a chain down.
-pub const FAILURES_TO_OPEN: u32 = 3;
+const FAILURES_TO_OPEN: u32 = 3;
 /// The first wait before a probe; it doubles with each failed probe.
 const FIRST_PROBE_AFTER: Duration = Duration::from_secs(1);
 /// The longest wait between probes.
@@ -103,13 +103,6 @@ impl Circuit {
         self.state().down.is_some()
     }
 
-    /// Until the next probe, when the chain is down.
-    pub fn retry_after(&self) -> Option<Duration> {
-        let state = self.state();
-        let down = state.down.as_ref()?;
-        Some(down.next_probe.saturating_duration_since(Instant::now()))
-    }
-
     /// What health shows.
     pub fn health(&self) -> NodeHealth {
         let state = self.state();
@@ -128,12 +121,10 @@ impl Circuit {
     /// May a call go now?
     pub fn admit(&self) -> Admission {
         let mut state = self.state();
-        let cause = state
-            .last_error
-            .as_ref()
-            .map(|(_, e)| e.clone())
-            .unwrap_or_default();
-        let Some(down) = state.down.as_mut() else {
+        let State {
+            down, last_error, ..
+        } = &mut *state;
+        let Some(down) = down.as_mut() else {
             return Admission::Go;
         };
         let now = Instant::now();
@@ -146,7 +137,10 @@ impl Circuit {
                 .next_probe
                 .saturating_duration_since(now)
                 .max(Duration::from_secs(1)),
-            cause,
+            cause: last_error
+                .as_ref()
+                .map(|(_, cause)| cause.clone())
+                .unwrap_or_default(),
         }
     }
 
@@ -264,8 +258,8 @@ mod tests {
     #[test]
     fn urls_lose_their_credentials() {
         assert_eq!(
-            public_url("https://user:pw@eth.example/v3/SECRET?x=1"),
-            "https://eth.example/…"
+            public_url("https://user:pw@127.0.0.1:8545/v3/SECRET?x=1"),
+            "https://127.0.0.1:8545/…"
         );
         assert_eq!(public_url("http://127.0.0.1:8545"), "http://127.0.0.1:8545");
         assert_eq!(

@@ -15,7 +15,6 @@ use super::{evm, solana, AnalysisError, Target, TokenRef};
 use crate::chains::evm::abi::units;
 use crate::chains::evm::logs::ScanLimits;
 use crate::chains::registry::Chains;
-use crate::chains::rpc::RpcError;
 use crate::chains::{parse_evm_address, Chain};
 use crate::clock::Clock;
 use crate::config::{AllowlistEntry, Config};
@@ -305,10 +304,10 @@ impl Analyzer {
             // concurrency, retries, and the store.
             let result = match tokio::time::timeout(engine.deadline, engine.run(target)).await {
                 Ok(result) => result,
-                Err(_) => Err(AnalysisError::Rpc(RpcError::Unavailable(format!(
-                    "the analysis did not finish within its deadline of {} ms",
-                    engine.deadline.as_millis()
-                )))),
+                Err(_) => Err(AnalysisError::past_deadline(
+                    "the analysis",
+                    engine.deadline,
+                )),
             };
             if let Ok(analysed) = &result {
                 engine.remember(target, analysed.clone());

@@ -48,6 +48,15 @@ impl From<ChainError> for AnalysisError {
 }
 
 impl AnalysisError {
+    /// `what` did not finish within `deadline`: the node is too slow to
+    /// answer in time (503 with `Retry-After`, or an earlier result stale).
+    pub fn past_deadline(what: &str, deadline: std::time::Duration) -> Self {
+        AnalysisError::Rpc(RpcError::Unavailable(format!(
+            "{what} did not finish within its deadline of {} ms",
+            deadline.as_millis()
+        )))
+    }
+
     /// From a failure of an index update.
     pub fn from_index(error: IndexError) -> Self {
         match error {

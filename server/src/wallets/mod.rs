@@ -58,11 +58,9 @@ impl Wallets {
         let deadline = self.analyzer.deadline();
         match tokio::time::timeout(deadline, self.analyze_now(chain, address)).await {
             Ok(result) => result,
-            Err(_) => Err(AnalysisError::Rpc(
-                crate::chains::rpc::RpcError::Unavailable(format!(
-                    "the wallet analysis did not finish within its deadline of {} ms",
-                    deadline.as_millis()
-                )),
+            Err(_) => Err(AnalysisError::past_deadline(
+                "the wallet analysis",
+                deadline,
             )),
         }
     }
