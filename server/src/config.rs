@@ -50,6 +50,8 @@ pub struct Config {
     pub log_level: String,
     /// Largest request body accepted, in bytes.
     pub request_body_max_bytes: usize,
+    /// Client connections: time limits, cap, shutdown.
+    pub connections: crate::connections::ConnectionsConfig,
     /// Authentication.
     pub auth: AuthConfig,
     /// Counting rate windows and usage in memory.
@@ -217,6 +219,7 @@ impl Default for Config {
             docs_base_url: String::new(),
             log_level: "info".into(),
             request_body_max_bytes: 64 * 1024,
+            connections: Default::default(),
             auth: AuthConfig::default(),
             metering: MeteringConfig::default(),
             analysis: AnalysisConfig::default(),

@@ -6,6 +6,7 @@ pub mod chains;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod connections;
 pub mod feed;
 pub mod http;
 pub mod keys;
@@ -48,6 +49,9 @@ pub struct ServerOptions {
 /// A running server.
 pub struct RunningServer {
     server: HttpServer<ServerContext>,
+    /// The public listener, relaying to `server` on a loopback port.
+    front: connections::Front,
+    shutdown_timeout: Duration,
     /// Rate-window sync, usage flush and pruning.
     metering: [tokio::task::JoinHandle<()>; 3],
     stop_metering: tokio::sync::watch::Sender<bool>,
@@ -58,6 +62,9 @@ pub struct RunningServer {
     stop_indexer: tokio::sync::watch::Sender<bool>,
     /// The address it listens on.
     pub local_addr: SocketAddr,
+    /// dropshot's own loopback address behind the connection front
+    /// (benchmarks measure the front's cost with it).
+    pub backend_addr: SocketAddr,
     /// The owner account created on this start, if the database was empty.
     pub bootstrapped: Option<NewAccount>,
     /// Its store.
@@ -82,11 +89,14 @@ impl RunningServer {
                 abort.abort();
             }
         }
-        let result = self
-            .server
-            .close()
-            .await
-            .map_err(|e| anyhow::anyhow!("closing server: {e}"));
+        // Incomplete requests and connections that sent nothing are dropped
+        // at once; forwarded requests are answered, within the limit.
+        self.front.stop();
+        let result = match tokio::time::timeout(self.shutdown_timeout, self.server.close()).await {
+            Ok(closed) => closed.map_err(|e| anyhow::anyhow!("closing server: {e}")),
+            Err(_) => Ok(()),
+        };
+        self.front.drained(Duration::from_millis(100)).await;
         // Requests in flight are answered: their usage is written before the
         // database closes, then the last counts of this minute are published
         // for the instances that go on (or a restart).
@@ -151,7 +161,15 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         store.clone(),
         clock.clone(),
     )?);
-    let context = ServerContext::new(store.clone(), clock.clone(), &config.auth, analyzer.clone())?;
+    let peers = Arc::new(connections::Peers::default());
+    let context = ServerContext::new(
+        store.clone(),
+        clock.clone(),
+        &config.auth,
+        analyzer.clone(),
+        peers.clone(),
+        request_deadline(&config),
+    )?;
     let meter = context.meter.clone();
     let key_uses = context.keys.uses().clone();
     let key_sync = tokio::spawn(keys::sync(
@@ -162,8 +180,9 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     ));
     let api = risk_intel_api_mod::api_description::<RiskIntelImpl>()
         .map_err(|e| anyhow::anyhow!("building the API description: {e}"))?;
+    // dropshot listens on loopback only; clients reach it through the front.
     let dropshot_config = ConfigDropshot {
-        bind_address,
+        bind_address: SocketAddr::new([127, 0, 0, 1].into(), 0),
         default_request_body_max_bytes: config.request_body_max_bytes,
         default_handler_task_mode: HandlerTaskMode::Detached,
         ..Default::default()
@@ -171,8 +190,18 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     let server = ServerBuilder::new(api, context, log.new(slog::o!("component" => "http")))
         .config(dropshot_config)
         .start()
-        .map_err(|e| anyhow::anyhow!("starting the HTTP server on {bind_address}: {e}"))?;
-    let local_addr = server.local_addr();
+        .map_err(|e| anyhow::anyhow!("starting the HTTP server: {e}"))?;
+    let front = connections::Front::start(
+        bind_address,
+        server.local_addr(),
+        &config.connections,
+        peers,
+        log.new(slog::o!("component" => "connections")),
+    )
+    .await
+    .with_context(|| format!("listening on {bind_address}"))?;
+    let local_addr = front.local_addr();
+    let backend_addr = server.local_addr();
     riskintel_api::error::set_docs_base_url(&if config.docs_base_url.is_empty() {
         let host = if local_addr.ip().is_unspecified() {
             SocketAddr::new([127, 0, 0, 1].into(), local_addr.port())
@@ -243,9 +272,12 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             }
         },
     );
-    slog::info!(log, "listening"; "address" => %local_addr, "database" => store.backend());
+    slog::info!(log, "listening"; "address" => %local_addr, "database" => store.backend(),
+        "max_connections" => front.max_connections);
     Ok(RunningServer {
         server,
+        front,
+        shutdown_timeout: Duration::from_millis(config.connections.shutdown_timeout_ms.max(1)),
         metering: [rate_sync, usage_flush, pruner],
         stop_metering,
         key_sync,
@@ -254,10 +286,18 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         indexer,
         stop_indexer,
         local_addr,
+        backend_addr,
         bootstrapped,
         store,
         analyzer,
     })
+}
+
+/// The longest a metered request may take: its analysis deadline or one
+/// connection wait and statement, whichever is longer, plus a second.
+fn request_deadline(config: &Config) -> Duration {
+    let database = config.database_acquire_timeout_ms + config.database_query_timeout_ms;
+    Duration::from_millis(config.analysis.deadline_ms.max(database) + 1_000)
 }
 
 /// Run `work` every `every` until `stop` is sent (a run under way finishes

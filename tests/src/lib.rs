@@ -22,6 +22,7 @@ pub mod jsonrpc;
 pub mod latency;
 pub mod rig;
 pub mod solana_node;
+pub mod tcp_proxy;
 
 pub use db::{Backend, TestDatabase};
 

@@ -23,6 +23,8 @@ use riskintel_tests::{
 mod access;
 #[path = "conformance/bounded_time.rs"]
 mod bounded_time;
+#[path = "conformance/connections.rs"]
+mod connections;
 #[path = "conformance/detection.rs"]
 mod detection;
 #[path = "conformance/hot_path.rs"]
@@ -34,6 +36,7 @@ mod simulation;
 
 use access::*;
 use bounded_time::*;
+use connections::*;
 use detection::*;
 use hot_path::*;
 use market::*;
@@ -98,6 +101,9 @@ const TESTS: &[(&str, TestFn)] = tests![
     token_upstream_failures_are_classified,
     token_cached_result_is_served_stale_when_the_node_stops,
     slow_nodes_cost_at_most_the_deadline,
+    a_stopped_or_hung_database_costs_at_most_its_timeouts,
+    slow_and_idle_connections_are_closed_and_capped,
+    connections_past_the_cap_are_refused_cleanly,
     token_explanation_and_badge,
     token_allowlist_and_lockers_come_from_the_configuration,
     token_analyses_are_deterministic,

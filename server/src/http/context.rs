@@ -3,6 +3,9 @@
 
 use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::time::{timeout_at, Instant};
 
 use dropshot::{HttpCodedResponse, RequestContext};
 use riskintel_api::{ApiError, ErrorCode, Metered, RateLimitHeaders};
@@ -12,6 +15,7 @@ use super::client_ip::client_ip;
 use crate::billing::Billing;
 use crate::clock::Clock;
 use crate::config::AuthConfig;
+use crate::connections::Peers;
 use crate::feed::Feed;
 use crate::keys::{KeyError, Keys};
 use crate::market::Market;
@@ -36,6 +40,12 @@ pub struct ServerContext {
     pub meter: Meter,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     trusted_proxies: Vec<IpAddr>,
+    /// The clients behind the connection front.
+    peers: Arc<Peers>,
+    /// The longest a metered request may take: past it, 503 with
+    /// `Retry-After` (a database that stopped answering mid-query, which
+    /// no pool or statement timeout of ours can see).
+    request_deadline: Duration,
     /// Token analysis.
     pub analyzer: Arc<Analyzer>,
     /// Wallet analysis.
@@ -66,6 +76,8 @@ impl ServerContext {
         clock: Arc<dyn Clock>,
         auth: &AuthConfig,
         analyzer: Arc<Analyzer>,
+        peers: Arc<Peers>,
+        request_deadline: Duration,
     ) -> anyhow::Result<Self> {
         let trusted_proxies = auth
             .trusted_proxies
@@ -94,6 +106,8 @@ impl ServerContext {
             store,
             clock,
             trusted_proxies,
+            peers,
+            request_deadline,
         })
     }
 
@@ -127,15 +141,17 @@ impl ServerContext {
             ))));
         }
         let ip = client_ip(
-            request.remote_addr().ip(),
+            self.peers.client(request.remote_addr()).ip(),
             request.headers(),
             &self.trusted_proxies,
         );
-        let caller = match self.authenticate(ip, request.headers()).await {
-            Ok(caller) => caller,
-            Err((error, window)) => {
+        let deadline = Instant::now() + self.request_deadline;
+        let caller = match timeout_at(deadline, self.authenticate(ip, request.headers())).await {
+            Ok(Ok(caller)) => caller,
+            Ok(Err((error, window))) => {
                 return Ok(refuse(error, window));
             }
+            Err(_) => return Ok(refuse(past_deadline(), None)),
         };
         let window = self.meter.hit(&caller.account);
         if window.exceeded {
@@ -155,11 +171,14 @@ impl ServerContext {
                 return Ok(refuse(refused.into(), Some(window)));
             }
         }
-        let reservation = match self.meter.reserve(&caller.account).await {
-            Ok(reservation) => reservation,
-            Err(error) => return Ok(refuse(error.into(), Some(window))),
+        let reservation = match timeout_at(deadline, self.meter.reserve(&caller.account)).await {
+            Ok(Ok(reservation)) => reservation,
+            Ok(Err(error)) => return Ok(refuse(error.into(), Some(window))),
+            Err(_) => return Ok(refuse(past_deadline(), Some(window))),
         };
-        let outcome = operation(caller).await;
+        let outcome = timeout_at(deadline, operation(caller))
+            .await
+            .unwrap_or_else(|_| Err(past_deadline()));
         // Usage counts 2xx answers only.
         self.meter.settle(reservation, outcome.is_ok());
         Ok(Metered::new(outcome).with_rate_limit(headers_of(&window)))
@@ -215,6 +234,15 @@ impl ServerContext {
             (error, Some(window))
         }
     }
+}
+
+/// A request that ran out of time (the database stopped answering).
+fn past_deadline() -> ApiError {
+    ApiError::new(
+        ErrorCode::UpstreamUnavailable,
+        "the request could not be completed in time (a dependency is not answering); retry shortly",
+    )
+    .with_retry_after(5)
 }
 
 fn refuse<R: HttpCodedResponse>(error: ApiError, window: Option<WindowState>) -> Metered<R> {

@@ -1,10 +1,13 @@
 //! The authenticated hot path against the framework's ceiling (run by
 //! `cargo xtask bench`): a bare dropshot endpoint serving the very bytes of
 //! a cached analysis, and the cached `GET /v1/token/{chain}/{address}/analyze`
-//! with keys spread over 200 Pro+ accounts (so no limit binds), both loaded
-//! by wrk (2 threads, 32 connections, the same key-rotating script for both,
+//! with keys spread over 200 Pro+ accounts (so no limit binds), all loaded
+//! by wrk (2 threads, 32 connections, the same key-rotating script for all,
 //! which the bare endpoint ignores) in the same run: requests per second,
-//! p50, p99, and the ratio. On SQLite, and on PostgreSQL when it answers.
+//! p50, p99, and the ratios. Each is measured twice: behind the connection
+//! front (`connections/`, how the service serves its address) and straight
+//! to dropshot, so the front's own cost shows apart from the handlers'.
+//! On SQLite, and on PostgreSQL when it answers.
 //!
 //! Numbers are printed, not asserted.
 
@@ -138,30 +141,58 @@ async fn measure(
             quoted.join(", ")
         ),
     )?;
+    // The bare endpoint behind a connection front of its own, as the
+    // service's endpoints are served: the framework's ceiling as deployed.
+    let bare_front = riskintel_server::connections::Front::start(
+        "127.0.0.1:0".parse()?,
+        bare_server.local_addr(),
+        &Default::default(),
+        Arc::new(Default::default()),
+        logging::logger("warn", LogSink::Stderr),
+    )
+    .await?;
     let bare_url = format!("http://{}/bare", bare_server.local_addr());
-    let (ceiling, cached) = tokio::task::spawn_blocking({
+    let bare_front_url = format!("http://{}/bare", bare_front.local_addr());
+    let direct_url = url.replace(
+        &server.local_addr.to_string(),
+        &server.backend_addr.to_string(),
+    );
+    let [bare, bare_fronted, cached, direct] = tokio::task::spawn_blocking({
         let script = script.clone();
-        move || -> anyhow::Result<(Load, Load)> {
-            // The same script for both: the client does the same work.
-            Ok((wrk(&bare_url, Some(&script))?, wrk(&url, Some(&script))?))
+        move || -> anyhow::Result<[Load; 4]> {
+            // The same script for all: the client does the same work.
+            Ok([
+                wrk(&bare_url, Some(&script))?,
+                wrk(&bare_front_url, Some(&script))?,
+                wrk(&url, Some(&script))?,
+                wrk(&direct_url, Some(&script))?,
+            ])
         }
     })
     .await??;
-    println!(
-        "{name}: bare dropshot endpoint ({} bytes): {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms",
-        body.len(),
-        ceiling.per_second,
-        ceiling.p50_ms,
-        ceiling.p99_ms
+    let line = |what: &str, load: &Load| {
+        println!(
+            "{name}: {what}: {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms",
+            load.per_second, load.p50_ms, load.p99_ms
+        )
+    };
+    line(&format!("bare dropshot endpoint ({} bytes)", body.len()), &bare);
+    line("the bare endpoint behind a connection front", &bare_fronted);
+    line(
+        &format!("cached GET …/analyze ({ACCOUNTS} accounts), as served (front)"),
+        &cached,
     );
+    line("the same, straight to dropshot behind the front", &direct);
     println!(
-        "{name}: cached GET …/analyze ({ACCOUNTS} accounts): {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms",
-        cached.per_second, cached.p50_ms, cached.p99_ms
+        "{name}: ratios: analyze/bare both behind the front {:.2}, both straight to dropshot {:.2}; \
+         analyze as served/bare dropshot {:.2}; the front costs the bare endpoint {:.0} %, analyze {:.0} %",
+        cached.per_second / bare_fronted.per_second,
+        direct.per_second / bare.per_second,
+        cached.per_second / bare.per_second,
+        100.0 * (1.0 - bare_fronted.per_second / bare.per_second),
+        100.0 * (1.0 - cached.per_second / direct.per_second),
     );
-    println!(
-        "{name}: ratio {:.2} of the bare endpoint's requests per second",
-        cached.per_second / ceiling.per_second
-    );
+    bare_front.stop();
     bare_server
         .close()
         .await

@@ -4,10 +4,12 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::ensure;
+use anyhow::{ensure, Context as _};
+use sqlx::Connection as _;
 use riskintel_client::types::{self, ErrorCode};
 use riskintel_server::config::Config;
 use riskintel_tests::latency::latency_proxy;
+use riskintel_tests::tcp_proxy::{Mode, TcpProxy};
 use riskintel_tests::rig;
 use riskintel_tests::{err, header, ok, Backend, TestServer};
 
@@ -145,4 +147,147 @@ pub async fn slow_nodes_cost_at_most_the_deadline(backend: Backend) -> anyhow::R
     server.stop().await?;
     anvil.stop();
     Ok(())
+}
+
+/// Create a key (a database write) and report the status and how long it took.
+async fn timed_key_create(
+    client: &riskintel_client::Client,
+    name: &str,
+) -> (Result<(), u16>, Duration) {
+    let started = Instant::now();
+    let outcome = client
+        .api_key_create(&types::ApiKeyCreate {
+            name: name.into(),
+            scopes: None,
+            expires_at: None,
+        })
+        .await;
+    let status = match outcome {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e.status().map(|s| s.as_u16()).unwrap_or(0)),
+    };
+    (status, started.elapsed())
+}
+
+/// Health, and how long it took.
+async fn timed_health(server: &TestServer) -> anyhow::Result<(types::Health, Duration)> {
+    let started = Instant::now();
+    let health = server.anonymous().health_get().await?.into_inner();
+    Ok((health, started.elapsed()))
+}
+
+/// The `host:port` of a PostgreSQL URL, and the URL with `proxy` in its place.
+fn through_proxy(url: &str, proxy: std::net::SocketAddr) -> anyhow::Result<(std::net::SocketAddr, String)> {
+    let after_scheme = url.find("://").map(|i| i + 3).unwrap_or(0);
+    let start = url[after_scheme..]
+        .find('@')
+        .map(|i| after_scheme + i + 1)
+        .unwrap_or(after_scheme);
+    let end = url[start..].find('/').map(|i| start + i).unwrap_or(url.len());
+    let authority = &url[start..end];
+    let authority = if authority.contains(':') {
+        authority.replace("localhost", "127.0.0.1")
+    } else {
+        format!("{}:5432", authority.replace("localhost", "127.0.0.1"))
+    };
+    let target = authority
+        .parse()
+        .with_context(|| format!("the test database is not at an IP:PORT ({url})"))?;
+    Ok((target, format!("{}{}{}", &url[..start], proxy, &url[end..])))
+}
+
+/// Wait until a key can be created again (the database is back).
+async fn recovers(client: &riskintel_client::Client, within: Duration) -> anyhow::Result<Duration> {
+    let started = Instant::now();
+    let mut n = 0;
+    loop {
+        n += 1;
+        if timed_key_create(client, &format!("recovery-{n}-{}", started.elapsed().as_nanos())).await.0.is_ok() {
+            return Ok(started.elapsed());
+        }
+        ensure!(started.elapsed() < within, "no recovery within {within:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+pub async fn a_stopped_or_hung_database_costs_at_most_its_timeouts(
+    backend: Backend,
+) -> anyhow::Result<()> {
+    const ACQUIRE_MS: u64 = 1_000;
+    const QUERY_MS: u64 = 1_000;
+    let mut config = Config {
+        chains: Default::default(),
+        ..Config::default()
+    };
+    config.market.enabled = false;
+    config.database_acquire_timeout_ms = ACQUIRE_MS;
+    config.database_query_timeout_ms = QUERY_MS;
+    config.analysis.deadline_ms = 2_000;
+    // The request deadline: the longer of the analysis deadline and one
+    // connection wait plus one statement, plus a second.
+    let request_deadline = Duration::from_millis(3_000);
+    let slack = Duration::from_millis(1_000);
+
+    if matches!(backend, Backend::Sqlite) {
+        // An embedded database does not stop; another process holding its
+        // write lock is how it fails to answer.
+        let server = TestServer::start_with(backend, config).await?;
+        let client = server.client(&server.owner_key());
+        ensure!(timed_key_create(&client, "before").await.0.is_ok());
+        let mut holder = sqlx::SqliteConnection::connect(&server.config.database_url).await?;
+        sqlx::query("BEGIN EXCLUSIVE").execute(&mut holder).await?;
+        let (status, took) = timed_key_create(&client, "locked").await;
+        println!("sqlite: a write under another process's lock answered {status:?} in {took:?}");
+        ensure!(status == Err(503), "{status:?}");
+        ensure!(took <= Duration::from_millis(QUERY_MS) + slack, "took {took:?}");
+        let (health, took) = timed_health(&server).await?;
+        ensure!(took <= slack, "health took {took:?}");
+        println!("sqlite: health under the lock in {took:?}: {:?}", health.status);
+        sqlx::query("COMMIT").execute(&mut holder).await?;
+        holder.close().await?;
+        ensure!(timed_key_create(&client, "after").await.0.is_ok());
+        return server.stop().await;
+    }
+
+    let database = riskintel_tests::TestDatabase::create(backend).await?;
+    let (target, _) = through_proxy(&database.url, "127.0.0.1:1".parse()?)?;
+    let proxy = TcpProxy::start(target).await?;
+    let (_, proxied) = through_proxy(&database.url, proxy.addr)?;
+    let server = TestServer::start_on(
+        riskintel_tests::TestDatabase::borrowed(&proxied),
+        std::sync::Arc::new(riskintel_server::clock::ManualClock::new(riskintel_tests::start_time())),
+        config,
+    )
+    .await?;
+    let client = server.client(&server.owner_key());
+    let outcome = async {
+        ensure!(timed_key_create(&client, "before").await.0.is_ok());
+
+        for (mode, bound) in [
+            (Mode::Stopped, Duration::from_millis(ACQUIRE_MS) + slack),
+            (Mode::Hung, request_deadline + slack),
+        ] {
+            proxy.set(mode);
+            let (status, took) = timed_key_create(&client, &format!("during-{mode:?}")).await;
+            println!("postgres {mode:?}: a key creation answered {status:?} in {took:?}");
+            ensure!(status == Err(503), "{mode:?}: {status:?}");
+            ensure!(took <= bound, "{mode:?}: took {took:?}, bound {bound:?}");
+            let (health, took) = timed_health(&server).await?;
+            println!("postgres {mode:?}: health answered {:?} in {took:?}", health.status);
+            ensure!(took <= slack + Duration::from_millis(500), "{mode:?}: health took {took:?}");
+            ensure!(
+                health.status == types::HealthStatus::Degraded && !health.database.reachable,
+                "{mode:?}: {health:?}"
+            );
+            proxy.set(Mode::Up);
+            let took = recovers(&client, Duration::from_secs(10)).await?;
+            println!("postgres {mode:?}: writes work again {took:?} after the database came back");
+        }
+        Ok(())
+    }
+    .await;
+    server.stop_keeping_database().await?;
+    drop(proxy);
+    database.drop_database().await?;
+    outcome
 }
