@@ -39,11 +39,18 @@ enum State {
 #[derive(Debug, Clone, Copy)]
 enum Chunk {
     /// Hex digits of a chunk size (`digits` read so far).
-    Size { size: u64, digits: u8 },
+    Size {
+        size: u64,
+        digits: u8,
+    },
     /// A chunk extension, up to its CR.
-    Extension { size: u64 },
+    Extension {
+        size: u64,
+    },
     /// The LF after a size line.
-    SizeLf { size: u64 },
+    SizeLf {
+        size: u64,
+    },
     /// Chunk data left.
     Data(u64),
     /// The CR, then the LF, after chunk data.
@@ -161,7 +168,10 @@ impl Framing {
 
 /// The index just past the `\r\n\r\n` ending a head, if it is in `bytes`.
 fn find_head_end(bytes: &[u8]) -> Option<usize> {
-    bytes.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4)
+    bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4)
 }
 
 /// What follows a complete head.
@@ -326,7 +336,13 @@ mod tests {
         ]);
         assert_eq!(
             seen,
-            vec![Phase::Body, Phase::Body, Phase::Body, Phase::Body, Phase::Boundary]
+            vec![
+                Phase::Body,
+                Phase::Body,
+                Phase::Body,
+                Phase::Body,
+                Phase::Boundary
+            ]
         );
         assert_eq!(completed, 1);
         let (unending, _) = phases_of_unending_chunks();

@@ -249,10 +249,18 @@ async fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
 async fn connection(shared: Arc<Shared>, client: TcpStream, peer: SocketAddr) {
     let started = Instant::now();
     let _open = OpenGuard(shared.open.clone());
-    let backend = match tokio::time::timeout(shared.limits.header, TcpStream::connect(shared.backend)).await {
+    let backend = match tokio::time::timeout(
+        shared.limits.header,
+        TcpStream::connect(shared.backend),
+    )
+    .await
+    {
         Ok(Ok(backend)) => backend,
         _ => {
-            slog::warn!(shared.log, "the HTTP server behind the front did not take a connection");
+            slog::warn!(
+                shared.log,
+                "the HTTP server behind the front did not take a connection"
+            );
             return;
         }
     };
@@ -262,7 +270,14 @@ async fn connection(shared: Arc<Shared>, client: TcpStream, peer: SocketAddr) {
         return;
     };
     shared.peers.insert(port, peer);
-    let ended = relay::relay(client, backend, &shared.limits, started, shared.stopping.clone()).await;
+    let ended = relay::relay(
+        client,
+        backend,
+        &shared.limits,
+        started,
+        shared.stopping.clone(),
+    )
+    .await;
     shared.peers.remove(port);
     if let Ended::TimedOut(limit) = ended {
         slog::debug!(shared.log, "closed a slow connection"; "remote_addr" => %peer, "limit" => limit);

@@ -157,7 +157,7 @@ async fn measure(
         &server.local_addr.to_string(),
         &server.backend_addr.to_string(),
     );
-    let [bare, bare_fronted, cached, direct] = tokio::task::spawn_blocking({
+    let [bare_load, bare_fronted, cached, direct] = tokio::task::spawn_blocking({
         let script = script.clone();
         move || -> anyhow::Result<[Load; 4]> {
             // The same script for all: the client does the same work.
@@ -176,7 +176,10 @@ async fn measure(
             load.per_second, load.p50_ms, load.p99_ms
         )
     };
-    line(&format!("bare dropshot endpoint ({} bytes)", body.len()), &bare);
+    line(
+        &format!("bare dropshot endpoint ({} bytes)", body.len()),
+        &bare_load,
+    );
     line("the bare endpoint behind a connection front", &bare_fronted);
     line(
         &format!("cached GET …/analyze ({ACCOUNTS} accounts), as served (front)"),
@@ -187,9 +190,9 @@ async fn measure(
         "{name}: ratios: analyze/bare both behind the front {:.2}, both straight to dropshot {:.2}; \
          analyze as served/bare dropshot {:.2}; the front costs the bare endpoint {:.0} %, analyze {:.0} %",
         cached.per_second / bare_fronted.per_second,
-        direct.per_second / bare.per_second,
-        cached.per_second / bare.per_second,
-        100.0 * (1.0 - bare_fronted.per_second / bare.per_second),
+        direct.per_second / bare_load.per_second,
+        cached.per_second / bare_load.per_second,
+        100.0 * (1.0 - bare_fronted.per_second / bare_load.per_second),
         100.0 * (1.0 - cached.per_second / direct.per_second),
     );
     bare_front.stop();

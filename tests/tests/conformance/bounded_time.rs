@@ -5,13 +5,13 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{ensure, Context as _};
-use sqlx::Connection as _;
 use riskintel_client::types::{self, ErrorCode};
 use riskintel_server::config::Config;
 use riskintel_tests::latency::latency_proxy;
-use riskintel_tests::tcp_proxy::{Mode, TcpProxy};
 use riskintel_tests::rig;
+use riskintel_tests::tcp_proxy::{Mode, TcpProxy};
 use riskintel_tests::{err, header, ok, Backend, TestServer};
+use sqlx::Connection as _;
 
 const DEADLINE_MS: u64 = 2_000;
 
@@ -177,13 +177,19 @@ async fn timed_health(server: &TestServer) -> anyhow::Result<(types::Health, Dur
 }
 
 /// The `host:port` of a PostgreSQL URL, and the URL with `proxy` in its place.
-fn through_proxy(url: &str, proxy: std::net::SocketAddr) -> anyhow::Result<(std::net::SocketAddr, String)> {
+fn through_proxy(
+    url: &str,
+    proxy: std::net::SocketAddr,
+) -> anyhow::Result<(std::net::SocketAddr, String)> {
     let after_scheme = url.find("://").map(|i| i + 3).unwrap_or(0);
     let start = url[after_scheme..]
         .find('@')
         .map(|i| after_scheme + i + 1)
         .unwrap_or(after_scheme);
-    let end = url[start..].find('/').map(|i| start + i).unwrap_or(url.len());
+    let end = url[start..]
+        .find('/')
+        .map(|i| start + i)
+        .unwrap_or(url.len());
     let authority = &url[start..end];
     let authority = if authority.contains(':') {
         authority.replace("localhost", "127.0.0.1")
@@ -202,7 +208,14 @@ async fn recovers(client: &riskintel_client::Client, within: Duration) -> anyhow
     let mut n = 0;
     loop {
         n += 1;
-        if timed_key_create(client, &format!("recovery-{n}-{}", started.elapsed().as_nanos())).await.0.is_ok() {
+        if timed_key_create(
+            client,
+            &format!("recovery-{n}-{}", started.elapsed().as_nanos()),
+        )
+        .await
+        .0
+        .is_ok()
+        {
             return Ok(started.elapsed());
         }
         ensure!(started.elapsed() < within, "no recovery within {within:?}");
@@ -239,10 +252,16 @@ pub async fn a_stopped_or_hung_database_costs_at_most_its_timeouts(
         let (status, took) = timed_key_create(&client, "locked").await;
         println!("sqlite: a write under another process's lock answered {status:?} in {took:?}");
         ensure!(status == Err(503), "{status:?}");
-        ensure!(took <= Duration::from_millis(QUERY_MS) + slack, "took {took:?}");
+        ensure!(
+            took <= Duration::from_millis(QUERY_MS) + slack,
+            "took {took:?}"
+        );
         let (health, took) = timed_health(&server).await?;
         ensure!(took <= slack, "health took {took:?}");
-        println!("sqlite: health under the lock in {took:?}: {:?}", health.status);
+        println!(
+            "sqlite: health under the lock in {took:?}: {:?}",
+            health.status
+        );
         sqlx::query("COMMIT").execute(&mut holder).await?;
         holder.close().await?;
         ensure!(timed_key_create(&client, "after").await.0.is_ok());
@@ -255,7 +274,9 @@ pub async fn a_stopped_or_hung_database_costs_at_most_its_timeouts(
     let (_, proxied) = through_proxy(&database.url, proxy.addr)?;
     let server = TestServer::start_on(
         riskintel_tests::TestDatabase::borrowed(&proxied),
-        std::sync::Arc::new(riskintel_server::clock::ManualClock::new(riskintel_tests::start_time())),
+        std::sync::Arc::new(riskintel_server::clock::ManualClock::new(
+            riskintel_tests::start_time(),
+        )),
         config,
     )
     .await?;
@@ -273,8 +294,14 @@ pub async fn a_stopped_or_hung_database_costs_at_most_its_timeouts(
             ensure!(status == Err(503), "{mode:?}: {status:?}");
             ensure!(took <= bound, "{mode:?}: took {took:?}, bound {bound:?}");
             let (health, took) = timed_health(&server).await?;
-            println!("postgres {mode:?}: health answered {:?} in {took:?}", health.status);
-            ensure!(took <= slack + Duration::from_millis(500), "{mode:?}: health took {took:?}");
+            println!(
+                "postgres {mode:?}: health answered {:?} in {took:?}",
+                health.status
+            );
+            ensure!(
+                took <= slack + Duration::from_millis(500),
+                "{mode:?}: health took {took:?}"
+            );
             ensure!(
                 health.status == types::HealthStatus::Degraded && !health.database.reachable,
                 "{mode:?}: {health:?}"

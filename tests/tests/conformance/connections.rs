@@ -76,7 +76,10 @@ pub async fn slow_and_idle_connections_are_closed_and_capped(
     let (_, took) = until_closed(&mut silent, started, header + SLACK)
         .await
         .context("a connection that sends nothing")?;
-    ensure!(took >= header - Duration::from_millis(50), "closed early: {took:?}");
+    ensure!(
+        took >= header - Duration::from_millis(50),
+        "closed early: {took:?}"
+    );
     println!("silent connection closed after {took:?} (limit {HEADER_MS} ms)");
 
     // A head sent a few bytes at a time, never finished.
@@ -108,7 +111,10 @@ pub async fn slow_and_idle_connections_are_closed_and_capped(
         .await
         .context("a body that never completes")?;
     ensure!(answer.is_empty(), "{:?}", String::from_utf8_lossy(&answer));
-    ensure!(took >= body - Duration::from_millis(50), "closed early: {took:?}");
+    ensure!(
+        took >= body - Duration::from_millis(50),
+        "closed early: {took:?}"
+    );
     println!("short body closed after {took:?} (limit {BODY_MS} ms)");
 
     // A chunked body whose chunks keep coming but never end.
@@ -125,7 +131,11 @@ pub async fn slow_and_idle_connections_are_closed_and_capped(
     let started = Instant::now();
     let _ = tokio::time::timeout(
         body + SLACK,
-        trickle(&mut endless, &[&b"1\r\n \r\n"[..]; 40], Duration::from_millis(100)),
+        trickle(
+            &mut endless,
+            &[&b"1\r\n \r\n"[..]; 40],
+            Duration::from_millis(100),
+        ),
     )
     .await;
     let (_, took) = until_closed(&mut endless, started, body + SLACK)
@@ -144,7 +154,10 @@ pub async fn slow_and_idle_connections_are_closed_and_capped(
         .context("an idle keep-alive connection")?;
     let answer = String::from_utf8_lossy(&answer);
     ensure!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    ensure!(took >= idle - Duration::from_millis(50), "closed early: {took:?}");
+    ensure!(
+        took >= idle - Duration::from_millis(50),
+        "closed early: {took:?}"
+    );
     println!("idle keep-alive connection closed after {took:?} (limit {IDLE_MS} ms)");
 
     // A complete request sent slowly but within the limits is served.
@@ -161,19 +174,21 @@ pub async fn slow_and_idle_connections_are_closed_and_capped(
 
     // Shutdown with a head half sent: it does not wait for it.
     let mut half = TcpStream::connect(&addr).await?;
-    half.write_all(b"GET /v1/health HTTP/1.1\r\nhost: x\r\n").await?;
+    half.write_all(b"GET /v1/health HTTP/1.1\r\nhost: x\r\n")
+        .await?;
     tokio::time::sleep(Duration::from_millis(100)).await;
     let started = Instant::now();
     server.stop().await?;
     let took = started.elapsed();
-    ensure!(took < Duration::from_millis(HEADER_MS), "shutdown took {took:?}");
+    ensure!(
+        took < Duration::from_millis(HEADER_MS),
+        "shutdown took {took:?}"
+    );
     println!("shutdown with a half-sent head took {took:?}");
     Ok(())
 }
 
-pub async fn connections_past_the_cap_are_refused_cleanly(
-    backend: Backend,
-) -> anyhow::Result<()> {
+pub async fn connections_past_the_cap_are_refused_cleanly(backend: Backend) -> anyhow::Result<()> {
     const CAP: usize = 4;
     let mut config = Config {
         chains: Default::default(),
@@ -196,7 +211,10 @@ pub async fn connections_past_the_cap_are_refused_cleanly(
     let (answer, _) = until_closed(&mut over, Instant::now(), SLACK * 3).await?;
     let answer = String::from_utf8_lossy(&answer);
     ensure!(answer.starts_with("HTTP/1.1 503"), "{answer}");
-    ensure!(answer.to_ascii_lowercase().contains("retry-after: 1"), "{answer}");
+    ensure!(
+        answer.to_ascii_lowercase().contains("retry-after: 1"),
+        "{answer}"
+    );
     let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
     let envelope: serde_json::Value = serde_json::from_str(body).context("refusal body")?;
     ensure!(
