@@ -50,7 +50,7 @@ pub struct ServerOptions {
 pub struct RunningServer {
     server: HttpServer<ServerContext>,
     /// The public listener, relaying to `server` on a loopback port.
-    front: connections::Front,
+    front: Option<connections::Front>,
     shutdown_timeout: Duration,
     /// Rate-window sync, usage flush and pruning.
     metering: [tokio::task::JoinHandle<()>; 3],
@@ -62,8 +62,9 @@ pub struct RunningServer {
     stop_indexer: tokio::sync::watch::Sender<bool>,
     /// The address it listens on.
     pub local_addr: SocketAddr,
-    /// dropshot's own loopback address behind the connection front
-    /// (benchmarks measure the front's cost with it).
+    /// dropshot's own address: behind the connection front, a loopback
+    /// port (benchmarks measure the front's cost with it); without the
+    /// front, `local_addr`.
     pub backend_addr: SocketAddr,
     /// The owner account created on this start, if the database was empty.
     pub bootstrapped: Option<NewAccount>,
@@ -91,12 +92,16 @@ impl RunningServer {
         }
         // Incomplete requests and connections that sent nothing are dropped
         // at once; forwarded requests are answered, within the limit.
-        self.front.stop();
+        if let Some(front) = &self.front {
+            front.stop();
+        }
         let result = match tokio::time::timeout(self.shutdown_timeout, self.server.close()).await {
             Ok(closed) => closed.map_err(|e| anyhow::anyhow!("closing server: {e}")),
             Err(_) => Ok(()),
         };
-        self.front.drained(Duration::from_millis(100)).await;
+        if let Some(front) = &self.front {
+            front.drained(Duration::from_millis(100)).await;
+        }
         // Requests in flight are answered: their usage is written before the
         // database closes, then the last counts of this minute are published
         // for the instances that go on (or a restart).
@@ -180,9 +185,14 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     ));
     let api = risk_intel_api_mod::api_description::<RiskIntelImpl>()
         .map_err(|e| anyhow::anyhow!("building the API description: {e}"))?;
-    // dropshot listens on loopback only; clients reach it through the front.
+    // Behind the front, dropshot listens on loopback only.
+    let front_on = config.connections.front;
     let dropshot_config = ConfigDropshot {
-        bind_address: SocketAddr::new([127, 0, 0, 1].into(), 0),
+        bind_address: if front_on {
+            SocketAddr::new([127, 0, 0, 1].into(), 0)
+        } else {
+            bind_address
+        },
         default_request_body_max_bytes: config.request_body_max_bytes,
         default_handler_task_mode: HandlerTaskMode::Detached,
         ..Default::default()
@@ -191,16 +201,24 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         .config(dropshot_config)
         .start()
         .map_err(|e| anyhow::anyhow!("starting the HTTP server: {e}"))?;
-    let front = connections::Front::start(
-        bind_address,
-        server.local_addr(),
-        &config.connections,
-        peers,
-        log.new(slog::o!("component" => "connections")),
-    )
-    .await
-    .with_context(|| format!("listening on {bind_address}"))?;
-    let local_addr = front.local_addr();
+    let front = if front_on {
+        Some(
+            connections::Front::start(
+                bind_address,
+                server.local_addr(),
+                &config.connections,
+                peers,
+                log.new(slog::o!("component" => "connections")),
+            )
+            .await
+            .with_context(|| format!("listening on {bind_address}"))?,
+        )
+    } else {
+        None
+    };
+    let local_addr = front
+        .as_ref()
+        .map_or(server.local_addr(), |front| front.local_addr());
     let backend_addr = server.local_addr();
     riskintel_api::error::set_docs_base_url(&if config.docs_base_url.is_empty() {
         let host = if local_addr.ip().is_unspecified() {
@@ -273,7 +291,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         },
     );
     slog::info!(log, "listening"; "address" => %local_addr, "database" => store.backend(),
-        "max_connections" => front.max_connections);
+        "max_connections" => front.as_ref().map(|f| f.max_connections));
     Ok(RunningServer {
         server,
         front,

@@ -31,6 +31,12 @@ pub use relay::Ended;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ConnectionsConfig {
+    /// Serve the public address through the front (these limits). `false`
+    /// lets dropshot listen on it directly, without any of them: only
+    /// behind a reverse proxy that enforces its own, where the front's
+    /// extra loopback hop (a quarter of the cached hot path's throughput)
+    /// buys nothing.
+    pub front: bool,
     /// Longest a client may take to send a request's head (ms), counted
     /// from the connection's start for its first request (so a connection
     /// that sends nothing is closed) and from the head's first byte after.
@@ -54,6 +60,7 @@ pub struct ConnectionsConfig {
 impl Default for ConnectionsConfig {
     fn default() -> Self {
         ConnectionsConfig {
+            front: true,
             header_read_timeout_ms: 10_000,
             body_read_timeout_ms: 30_000,
             idle_timeout_ms: 30_000,

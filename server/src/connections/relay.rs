@@ -81,6 +81,10 @@ pub async fn relay(
         // again, instead of arming a timer for every request.
         let check = sleep_until(started + limits.header);
         tokio::pin!(check);
+        // Made once: a `changed()` made per iteration would register with the
+        // channel (shared by every connection, under its lock) per request.
+        let stop = stopping.changed();
+        tokio::pin!(stop);
         loop {
             tokio::select! {
                 read = client_in.read(&mut buf) => {
@@ -125,7 +129,7 @@ pub async fn relay(
                     }
                     check.as_mut().reset(deadline.min(now + limits.shortest()));
                 }
-                changed = stopping.changed(), if !stop_seen => {
+                changed = &mut stop, if !stop_seen => {
                     stop_seen = true;
                     let idle_from_start = framing.completed() == 0 && framing.phase() == Phase::Boundary;
                     if changed.is_err() || matches!(framing.phase(), Phase::Head | Phase::Body) || idle_from_start {

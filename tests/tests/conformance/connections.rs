@@ -228,5 +228,30 @@ pub async fn connections_past_the_cap_are_refused_cleanly(backend: Backend) -> a
     let health = server.anonymous().health_get().await?.into_inner();
     ensure!(health.database.reachable, "{health:?}");
     drop(held);
+    server.stop().await?;
+
+    // Without the front (behind a proxy of the operator's), dropshot serves
+    // the address itself: no cap applies.
+    let mut config = server_config_without_front();
+    config.connections.max_connections = CAP;
+    let server = TestServer::start_with(backend, config).await?;
+    let addr = address(&server);
+    let mut held = Vec::new();
+    for _ in 0..CAP + 2 {
+        held.push(TcpStream::connect(&addr).await?);
+    }
+    let health = server.anonymous().health_get().await?.into_inner();
+    ensure!(health.database.reachable, "{health:?}");
+    drop(held);
     server.stop().await
+}
+
+fn server_config_without_front() -> Config {
+    let mut config = Config {
+        chains: Default::default(),
+        ..Config::default()
+    };
+    config.market.enabled = false;
+    config.connections.front = false;
+    config
 }
