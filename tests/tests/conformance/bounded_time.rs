@@ -310,6 +310,35 @@ pub async fn a_stopped_or_hung_database_costs_at_most_its_timeouts(
             let took = recovers(&client, Duration::from_secs(10)).await?;
             println!("postgres {mode:?}: writes work again {took:?} after the database came back");
         }
+
+        // A hang in the middle of a statement: the connection is taken and
+        // the statement sent (it waits on a lock held elsewhere), then the
+        // network stops answering. No pool or statement timeout of ours sees
+        // it (the server's statement timeout error is swallowed too); the
+        // request deadline does.
+        let mut holder = sqlx::PgConnection::connect(&database.url).await?;
+        sqlx::query("BEGIN").execute(&mut holder).await?;
+        sqlx::query("LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE")
+            .execute(&mut holder)
+            .await?;
+        let pending = tokio::spawn({
+            let client = client.clone();
+            async move { timed_key_create(&client, "mid-statement").await }
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        proxy.set(Mode::Hung);
+        let (status, took) = pending.await?;
+        println!("postgres: a statement hung mid-flight answered {status:?} in {took:?}");
+        ensure!(status == Err(503), "mid-statement: {status:?}");
+        ensure!(
+            took >= request_deadline - Duration::from_millis(200)
+                && took <= request_deadline + slack,
+            "mid-statement: took {took:?}, deadline {request_deadline:?}"
+        );
+        sqlx::query("ROLLBACK").execute(&mut holder).await?;
+        holder.close().await?;
+        proxy.set(Mode::Up);
+        recovers(&client, Duration::from_secs(10)).await?;
         Ok(())
     }
     .await;
