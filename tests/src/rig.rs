@@ -280,6 +280,11 @@ pub struct Anvil {
     child: Child,
     /// Its URL.
     pub url: String,
+    /// Its home directory: anvil writes historical states under
+    /// `$HOME/.foundry/anvil/tmp` (hundreds of MB per node) and never
+    /// removes them when killed, so each node gets a home of its own,
+    /// removed when it stops.
+    home: std::path::PathBuf,
 }
 
 impl Anvil {
@@ -288,7 +293,11 @@ impl Anvil {
         let port = std::net::TcpListener::bind("127.0.0.1:0")?
             .local_addr()?
             .port();
+        let home =
+            std::env::temp_dir().join(format!("riskintel-anvil-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&home)?;
         let child = Command::new(anvil_path()?)
+            .env("HOME", &home)
             .args([
                 "--host",
                 "127.0.0.1",
@@ -313,6 +322,7 @@ impl Anvil {
         let anvil = Anvil {
             child,
             url: format!("http://127.0.0.1:{port}"),
+            home,
         };
         let node = Node::new(&anvil.url);
         let deadline = Instant::now() + Duration::from_secs(20);
@@ -332,6 +342,7 @@ impl Anvil {
     pub fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.home);
     }
 }
 
