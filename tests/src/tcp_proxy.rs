@@ -3,8 +3,6 @@
 //! accepted and bytes swallowed, nothing answered — and recover.
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::Arc;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -12,22 +10,20 @@ use tokio::sync::watch;
 
 /// What the proxy does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
 pub enum Mode {
     /// Relay both ways.
-    Up = 0,
+    Up,
     /// Cut every connection and close new ones at once (a stopped server).
-    Stopped = 1,
+    Stopped,
     /// Keep connections open but forward nothing (a hung server or network).
-    Hung = 2,
+    Hung,
 }
 
 /// A running proxy; it stops when dropped.
 pub struct TcpProxy {
     /// Its address.
     pub addr: SocketAddr,
-    mode: Arc<AtomicU8>,
-    changed: watch::Sender<u8>,
+    mode: watch::Sender<Mode>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -36,34 +32,23 @@ impl TcpProxy {
     pub async fn start(target: SocketAddr) -> anyhow::Result<TcpProxy> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
-        let mode = Arc::new(AtomicU8::new(Mode::Up as u8));
-        let (changed, watcher) = watch::channel(Mode::Up as u8);
-        let task = tokio::spawn({
-            let mode = mode.clone();
-            async move {
-                while let Ok((client, _)) = listener.accept().await {
-                    let mode = mode.load(Ordering::SeqCst);
-                    if mode == Mode::Stopped as u8 {
-                        drop(client);
-                        continue;
-                    }
-                    tokio::spawn(connection(client, target, watcher.clone()));
+        let (mode, watcher) = watch::channel(Mode::Up);
+        let task = tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                if *watcher.borrow() == Mode::Stopped {
+                    drop(client);
+                    continue;
                 }
+                tokio::spawn(connection(client, target, watcher.clone()));
             }
         });
-        Ok(TcpProxy {
-            addr,
-            mode,
-            changed,
-            task,
-        })
+        Ok(TcpProxy { addr, mode, task })
     }
 
     /// Change what the proxy does. Leaving `Stopped` or `Hung` cuts the
     /// connections opened meanwhile, as a restarted server would.
     pub fn set(&self, mode: Mode) {
-        self.mode.store(mode as u8, Ordering::SeqCst);
-        let _ = self.changed.send(mode as u8);
+        self.mode.send_replace(mode);
     }
 }
 
@@ -73,9 +58,8 @@ impl Drop for TcpProxy {
     }
 }
 
-async fn connection(mut client: TcpStream, target: SocketAddr, mut mode: watch::Receiver<u8>) {
-    let started_in = *mode.borrow_and_update();
-    if started_in == Mode::Hung as u8 {
+async fn connection(mut client: TcpStream, target: SocketAddr, mut mode: watch::Receiver<Mode>) {
+    if *mode.borrow_and_update() == Mode::Hung {
         // Accepted, never answered; cut when the mode changes.
         let _ = mode.changed().await;
         return;
@@ -91,14 +75,14 @@ async fn connection(mut client: TcpStream, target: SocketAddr, mut mode: watch::
     loop {
         tokio::select! {
             read = client_in.read(&mut up) => match read {
-                Ok(n) if n > 0 && *mode.borrow() == Mode::Up as u8 => {
+                Ok(n) if n > 0 && *mode.borrow() == Mode::Up => {
                     if server_out.write_all(&up[..n]).await.is_err() { return; }
                 }
                 Ok(n) if n > 0 => {} // hung: swallowed
                 _ => return,
             },
             read = server_in.read(&mut down) => match read {
-                Ok(n) if n > 0 && *mode.borrow() == Mode::Up as u8 => {
+                Ok(n) if n > 0 && *mode.borrow() == Mode::Up => {
                     if client_out.write_all(&down[..n]).await.is_err() { return; }
                 }
                 Ok(n) if n > 0 => {}
@@ -108,10 +92,10 @@ async fn connection(mut client: TcpStream, target: SocketAddr, mut mode: watch::
                 let now = *mode.borrow_and_update();
                 // Stopped cuts at once; a hang keeps the connection, swallowing
                 // bytes, and it is cut when the hang ends (its stream is broken).
-                if changed.is_err() || now == Mode::Stopped as u8 || (now == Mode::Up as u8 && hung) {
+                if changed.is_err() || now == Mode::Stopped || (now == Mode::Up && hung) {
                     return;
                 }
-                hung |= now == Mode::Hung as u8;
+                hung |= now == Mode::Hung;
             }
         }
     }

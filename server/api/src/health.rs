@@ -52,7 +52,7 @@ pub enum NodeStatus {
     /// analyses on this chain answer at once (an earlier result marked
     /// `stale`, or 503) while one probe at a time tests recovery.
     Down,
-    /// No call has been made since the service started.
+    /// No call has reached the node since the service started.
     Unknown,
 }
 

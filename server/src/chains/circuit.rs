@@ -71,7 +71,6 @@ struct Down {
     next_probe: Instant,
     wait: Duration,
     probing: bool,
-    failures: u64,
     reminded: Instant,
 }
 
@@ -107,10 +106,11 @@ impl Circuit {
     pub fn health(&self) -> NodeHealth {
         let state = self.state();
         NodeHealth {
-            state: match (&state.down, state.last_success, &state.last_error) {
-                (Some(_), _, _) => NodeState::Down,
-                (None, None, None) => NodeState::Unknown,
-                _ => NodeState::Up,
+            state: match (&state.down, state.last_success) {
+                (Some(_), _) => NodeState::Down,
+                (None, Some(_)) => NodeState::Up,
+                // Never reached yet (failures below the threshold included).
+                (None, None) => NodeState::Unknown,
             },
             last_success: state.last_success,
             last_error: state.last_error.clone(),
@@ -147,13 +147,13 @@ impl Circuit {
     /// A call reached the node (an answer of any kind, errors included).
     pub fn succeeded(&self) {
         let mut state = self.state();
-        state.consecutive_failures = 0;
+        let failures = std::mem::take(&mut state.consecutive_failures);
         state.last_success = Some(Utc::now());
         if let Some(down) = state.down.take() {
             let for_seconds = (Utc::now() - down.since).num_seconds();
             slog::info!(self.log, "chain node is back up";
                 "chain" => &self.chain, "url" => &self.url,
-                "down_for_s" => for_seconds, "failed_calls" => down.failures);
+                "down_for_s" => for_seconds, "failed_calls" => failures);
         }
     }
 
@@ -167,7 +167,6 @@ impl Circuit {
         let failures = state.consecutive_failures;
         match state.down.as_mut() {
             Some(down) => {
-                down.failures += 1;
                 if probe {
                     down.probing = false;
                     down.wait = (down.wait * 2).min(LONGEST_PROBE_AFTER);
@@ -177,7 +176,7 @@ impl Circuit {
                     down.reminded = now;
                     slog::warn!(self.log, "chain node still down";
                         "chain" => &self.chain, "url" => &self.url, "cause" => cause,
-                        "failed_calls" => down.failures,
+                        "failed_calls" => failures,
                         "down_for_s" => (Utc::now() - down.since).num_seconds());
                 }
             }
@@ -190,7 +189,6 @@ impl Circuit {
                     next_probe: now + FIRST_PROBE_AFTER,
                     wait: FIRST_PROBE_AFTER,
                     probing: false,
-                    failures: u64::from(failures),
                     reminded: now,
                 });
             }

@@ -108,7 +108,8 @@ impl Chains {
         }
     }
 
-    /// Every served chain's node, as health shows it, in chain order.
+    /// Every served chain's node, as health shows it: the EVM chains in
+    /// chain order, then Solana.
     pub fn health(&self) -> Vec<(Chain, NodeHealth)> {
         let mut all: Vec<(Chain, NodeHealth)> = self
             .evm

@@ -189,22 +189,21 @@ impl RpcClient {
             .acquire()
             .await
             .map_err(|_| RpcError::Unavailable("client closed".into()))?;
-        let mut call = Call {
-            circuit: &self.circuit,
-            probe: false,
-            ended: false,
-        };
-        match self.circuit.admit() {
-            Admission::Go => {}
-            Admission::Probe => call.probe = true,
+        let probe = match self.circuit.admit() {
+            Admission::Go => false,
+            Admission::Probe => true,
             Admission::Refuse { retry_after, cause } => {
-                call.ended = true;
                 return Err(RpcError::Unavailable(format!(
                     "the node is marked down after repeated failures ({cause}); next check in {} s",
-                    retry_after.as_secs().max(1)
+                    retry_after.as_secs()
                 )));
             }
-        }
+        };
+        let mut call = Call {
+            circuit: &self.circuit,
+            probe,
+            ended: false,
+        };
         let outcome = self.post_once(body).await;
         call.ended = true;
         match &outcome {

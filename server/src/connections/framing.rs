@@ -29,7 +29,8 @@ const MAX_HEADERS: usize = 128;
 #[derive(Debug)]
 enum State {
     Boundary,
-    Head(Vec<u8>),
+    /// The head so far is in [`Framing::head`].
+    Head,
     Length(u64),
     Chunked(Chunk),
     Opaque,
@@ -68,6 +69,8 @@ enum Chunk {
 #[derive(Debug)]
 pub struct Framing {
     state: State,
+    /// The current head's bytes (one buffer for the connection's life).
+    head: Vec<u8>,
     /// Requests whose last byte has arrived.
     completed: u64,
 }
@@ -76,6 +79,7 @@ impl Default for Framing {
     fn default() -> Self {
         Framing {
             state: State::Boundary,
+            head: Vec::new(),
             completed: 0,
         }
     }
@@ -86,7 +90,7 @@ impl Framing {
     pub fn phase(&self) -> Phase {
         match self.state {
             State::Boundary => Phase::Boundary,
-            State::Head(_) => Phase::Head,
+            State::Head => Phase::Head,
             State::Length(_) | State::Chunked(_) => Phase::Body,
             State::Opaque => Phase::Opaque,
         }
@@ -109,11 +113,13 @@ impl Framing {
                         .position(|b| *b != b'\r' && *b != b'\n')
                         .unwrap_or(data.len());
                     if start < data.len() {
-                        self.state = State::Head(Vec::new());
+                        self.head.clear();
+                        self.state = State::Head;
                     }
                     &data[start..]
                 }
-                State::Head(head) => {
+                State::Head => {
+                    let head = &mut self.head;
                     let before = head.len();
                     let room = MAX_HEAD.saturating_sub(before);
                     let take = data.len().min(room);
@@ -166,12 +172,20 @@ impl Framing {
     }
 }
 
-/// The index just past the `\r\n\r\n` ending a head, if it is in `bytes`.
+/// The index just past the empty line ending a head, if it is in `bytes`:
+/// `\r\n\r\n`, or with bare LFs (`\n\n`, `\n\r\n`), which httparse and so
+/// hyper accept too.
 fn find_head_end(bytes: &[u8]) -> Option<usize> {
-    bytes
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .map(|i| i + 4)
+    bytes.iter().enumerate().find_map(|(i, b)| {
+        if *b != b'\n' {
+            return None;
+        }
+        match &bytes[i + 1..] {
+            [b'\n', ..] => Some(i + 2),
+            [b'\r', b'\n', ..] => Some(i + 3),
+            _ => None,
+        }
+    })
 }
 
 /// What follows a complete head.
@@ -257,12 +271,8 @@ fn step_chunk(chunk: &mut Chunk, data: &[u8]) -> Result<(usize, bool), ()> {
             Chunk::DataLf if byte == b'\n' => Chunk::Size { size: 0, digits: 0 },
             Chunk::DataCr | Chunk::DataLf => return Err(()),
             Chunk::TrailerStart if byte == b'\r' => Chunk::EndLf,
-            Chunk::TrailerStart | Chunk::TrailerLine if byte == b'\n' => {
-                if matches!(*chunk, Chunk::TrailerStart) {
-                    return Err(());
-                }
-                Chunk::TrailerStart
-            }
+            Chunk::TrailerStart if byte == b'\n' => return Err(()),
+            Chunk::TrailerLine if byte == b'\n' => Chunk::TrailerStart,
             Chunk::TrailerStart | Chunk::TrailerLine => Chunk::TrailerLine,
             Chunk::EndLf if byte == b'\n' => return Ok((i + 1, true)),
             Chunk::EndLf => return Err(()),
@@ -375,6 +385,18 @@ mod tests {
         assert_eq!(bad_chunk, vec![Phase::Body, Phase::Opaque]);
         let huge = vec![b'a'; MAX_HEAD + 10];
         assert_eq!(phases(&[&b"GET /"[..], &huge[..]]).0[1], Phase::Opaque);
+    }
+
+    #[test]
+    fn heads_ended_by_bare_line_feeds_end() {
+        for request in [
+            &b"GET / HTTP/1.1\nhost: a\n\n"[..],
+            b"GET / HTTP/1.1\r\nhost: a\n\r\n",
+            b"GET / HTTP/1.1\nhost: a\r\n\n",
+        ] {
+            let (seen, completed) = phases(&[request]);
+            assert_eq!((seen, completed), (vec![Phase::Boundary], 1), "{request:?}");
+        }
     }
 
     #[test]

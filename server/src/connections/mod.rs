@@ -25,7 +25,7 @@ use tokio::time::Instant;
 
 use riskintel_api::{ApiError, ErrorCode};
 
-pub use relay::Ended;
+use relay::Ended;
 
 /// Limits on client connections (the `[connections]` table).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -73,7 +73,7 @@ impl Default for ConnectionsConfig {
 
 /// The time limits, as durations.
 #[derive(Clone, Debug)]
-pub struct Limits {
+struct Limits {
     header: Duration,
     body: Duration,
     idle: Duration,
@@ -132,7 +132,7 @@ pub struct Front {
     local_addr: SocketAddr,
     stopping: watch::Sender<bool>,
     accept: tokio::task::JoinHandle<()>,
-    open: Arc<AtomicUsize>,
+    shared: Arc<Shared>,
     /// The connection cap in force.
     pub max_connections: usize,
 }
@@ -142,7 +142,8 @@ struct Shared {
     backend: SocketAddr,
     limits: Limits,
     peers: Arc<Peers>,
-    open: Arc<AtomicUsize>,
+    /// Client connections open now.
+    open: AtomicUsize,
     max: usize,
     /// Refusals being written, bounded so refusing cannot exhaust descriptors.
     refusing: AtomicUsize,
@@ -167,24 +168,23 @@ impl Front {
             n => n,
         };
         let (stopping, stopped) = watch::channel(false);
-        let open = Arc::new(AtomicUsize::new(0));
         let shared = Arc::new(Shared {
             backend,
             limits: Limits::from_config(config),
             peers,
-            open: open.clone(),
+            open: AtomicUsize::new(0),
             max,
             refusing: AtomicUsize::new(0),
             refusal: refusal_bytes(),
             stopping: stopped,
             log,
         });
-        let accept = tokio::spawn(accept_loop(listener, shared));
+        let accept = tokio::spawn(accept_loop(listener, shared.clone()));
         Ok(Front {
             local_addr,
             stopping,
             accept,
-            open,
+            shared,
             max_connections: max,
         })
     }
@@ -192,11 +192,6 @@ impl Front {
     /// The public address.
     pub fn local_addr(&self) -> SocketAddr {
         self.local_addr
-    }
-
-    /// Client connections open now.
-    pub fn open_connections(&self) -> usize {
-        self.open.load(Ordering::Relaxed)
     }
 
     /// Stop accepting; drop connections with an incomplete request or none
@@ -208,15 +203,11 @@ impl Front {
     }
 
     /// Wait up to `limit` for every connection to end.
-    pub async fn drained(&self, limit: Duration) -> bool {
+    pub async fn drained(&self, limit: Duration) {
         let until = Instant::now() + limit;
-        while self.open_connections() > 0 {
-            if Instant::now() >= until {
-                return false;
-            }
+        while self.shared.open.load(Ordering::Relaxed) > 0 && Instant::now() < until {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        true
     }
 }
 
@@ -255,7 +246,7 @@ async fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
 /// Relay one client connection.
 async fn connection(shared: Arc<Shared>, client: TcpStream, peer: SocketAddr) {
     let started = Instant::now();
-    let _open = OpenGuard(shared.open.clone());
+    let _open = OpenGuard(shared.clone());
     let backend = match tokio::time::timeout(
         shared.limits.header,
         TcpStream::connect(shared.backend),
@@ -292,11 +283,11 @@ async fn connection(shared: Arc<Shared>, client: TcpStream, peer: SocketAddr) {
 }
 
 /// Counts a connection open until dropped.
-struct OpenGuard(Arc<AtomicUsize>);
+struct OpenGuard(Arc<Shared>);
 
 impl Drop for OpenGuard {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        self.0.open.fetch_sub(1, Ordering::Relaxed);
     }
 }
 

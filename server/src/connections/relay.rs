@@ -22,7 +22,7 @@ const BUFFER: usize = 8 * 1024;
 
 /// Why a relay ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ended {
+pub(super) enum Ended {
     /// Either side closed, or the server behind finished after a shutdown.
     Closed,
     /// The client was too slow for a limit (named), and was dropped.
@@ -32,7 +32,7 @@ pub enum Ended {
 }
 
 /// What both directions of one connection share.
-struct Shared {
+struct Activity {
     started: Instant,
     /// Milliseconds after `started` of the last byte either way.
     last_activity_ms: AtomicU64,
@@ -40,9 +40,13 @@ struct Shared {
     awaiting_answer: AtomicBool,
 }
 
-impl Shared {
+impl Activity {
     fn touch(&self) {
-        let ms = self.started.elapsed().as_millis() as u64;
+        self.touch_at(Instant::now());
+    }
+
+    fn touch_at(&self, now: Instant) {
+        let ms = now.duration_since(self.started).as_millis() as u64;
         self.last_activity_ms.store(ms, Ordering::Relaxed);
     }
 
@@ -54,14 +58,14 @@ impl Shared {
 /// Relay between `client` and `backend` until one side closes or a limit is
 /// passed. `stopping` turns true when the server shuts down: an incomplete
 /// request is dropped at once, a forwarded one is answered first.
-pub async fn relay(
+pub(super) async fn relay(
     mut client: TcpStream,
     mut backend: TcpStream,
     limits: &Limits,
     started: Instant,
     mut stopping: tokio::sync::watch::Receiver<bool>,
 ) -> Ended {
-    let shared = Shared {
+    let activity = Activity {
         started,
         last_activity_ms: AtomicU64::new(0),
         awaiting_answer: AtomicBool::new(false),
@@ -82,7 +86,7 @@ pub async fn relay(
         let check = sleep_until(started + limits.header);
         tokio::pin!(check);
         // Made once: a `changed()` made per iteration would register with the
-        // channel (shared by every connection, under its lock) per request.
+        // channel (activity by every connection, under its lock) per request.
         let stop = stopping.changed();
         tokio::pin!(stop);
         loop {
@@ -102,7 +106,7 @@ pub async fn relay(
                     let (before, completed) = (framing.phase(), framing.completed());
                     framing.feed(&buf[..n]);
                     let now = Instant::now();
-                    shared.touch();
+                    activity.touch_at(now);
                     let after = framing.phase();
                     let new_request = framing.completed() != completed;
                     // A new head or body starts its clock, except the first
@@ -115,7 +119,7 @@ pub async fn relay(
                         phase_start = now;
                     }
                     if new_request {
-                        shared.awaiting_answer.store(true, Ordering::Relaxed);
+                        activity.awaiting_answer.store(true, Ordering::Relaxed);
                     }
                     if backend_out.write_all(&buf[..n]).await.is_err() {
                         return Some(Ended::Closed);
@@ -123,7 +127,7 @@ pub async fn relay(
                 }
                 () = &mut check => {
                     let now = Instant::now();
-                    let (deadline, limit) = deadline(&framing, phase_start, &shared, limits);
+                    let (deadline, limit) = deadline(&framing, phase_start, &activity, limits);
                     if now >= deadline {
                         return Some(Ended::TimedOut(limit));
                     }
@@ -148,8 +152,8 @@ pub async fn relay(
             match backend_in.read(&mut buf).await {
                 Ok(0) | Err(_) => return Ended::Closed,
                 Ok(n) => {
-                    shared.awaiting_answer.store(false, Ordering::Relaxed);
-                    shared.touch();
+                    activity.awaiting_answer.store(false, Ordering::Relaxed);
+                    activity.touch();
                     // Most answers fit the socket's buffer at once: no timer then.
                     let rest = match client_out.try_write(&buf[..n]) {
                         Ok(written) => &buf[written..n],
@@ -158,7 +162,7 @@ pub async fn relay(
                     };
                     if !rest.is_empty() {
                         match timeout(limits.write, client_out.write_all(rest)).await {
-                            Ok(Ok(())) => shared.touch(),
+                            Ok(Ok(())) => activity.touch(),
                             Ok(Err(_)) => return Ended::Closed,
                             Err(_) => return Ended::TimedOut("write"),
                         }
@@ -184,18 +188,20 @@ pub async fn relay(
 fn deadline(
     framing: &Framing,
     phase_start: Instant,
-    shared: &Shared,
+    activity: &Activity,
     limits: &Limits,
 ) -> (Instant, &'static str) {
+    // An answer is being prepared: its own deadline bounds it (whatever the
+    // client has begun to send meanwhile); look again later. With pipelined
+    // requests, the first byte of the first answer ends this wait.
+    if activity.awaiting_answer.load(Ordering::Relaxed) {
+        return (Instant::now() + limits.idle, "idle");
+    }
     match framing.phase() {
         Phase::Head => (phase_start + limits.header, "header"),
         Phase::Body => (phase_start + limits.body, "body"),
         // Nothing sent yet: the first head is due within the header limit.
-        Phase::Boundary if framing.completed() == 0 => (shared.started + limits.header, "header"),
-        // An answer is being prepared: its own deadline bounds it; look again later.
-        Phase::Boundary if shared.awaiting_answer.load(Ordering::Relaxed) => {
-            (Instant::now() + limits.idle, "idle")
-        }
-        Phase::Boundary | Phase::Opaque => (shared.last_activity() + limits.idle, "idle"),
+        Phase::Boundary if framing.completed() == 0 => (activity.started + limits.header, "header"),
+        Phase::Boundary | Phase::Opaque => (activity.last_activity() + limits.idle, "idle"),
     }
 }

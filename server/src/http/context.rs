@@ -19,7 +19,7 @@ use crate::connections::Peers;
 use crate::feed::Feed;
 use crate::keys::{KeyError, Keys};
 use crate::market::Market;
-use crate::metering::{Meter, MeterError, UsageCounts, WindowState};
+use crate::metering::{Meter, MeterError, WindowState};
 use crate::sentiment::Sentiment;
 use crate::store::{Account, KeyRecord, Store};
 use crate::tokens::Analyzer;
@@ -88,15 +88,9 @@ impl ServerContext {
                 })
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
-        let usage = Arc::new(UsageCounts::new());
         Ok(ServerContext {
             keys: Keys::new(store.clone(), clock.clone()),
-            meter: Meter::new(
-                store.clone(),
-                clock.clone(),
-                auth.failed_auth_per_minute,
-                usage.clone(),
-            ),
+            meter: Meter::new(store.clone(), clock.clone(), auth.failed_auth_per_minute),
             market: Market::new(analyzer.clone(), store.clone(), clock.clone()),
             wallets: Wallets::new(analyzer.clone()),
             sentiment: Sentiment::new(analyzer.clone(), store.clone(), clock.clone()),

@@ -155,7 +155,9 @@ impl Indexer {
                         let wait = interval
                             .saturating_mul(1 << failures.min(16))
                             .min(MAX_POLL_BACKOFF);
-                        backoff.insert(*chain, (failures, now + wait));
+                        // From the failure, not the round's start: a failing
+                        // poll can take several timeouts.
+                        backoff.insert(*chain, (failures, tokio::time::Instant::now() + wait));
                     }
                 }
             }

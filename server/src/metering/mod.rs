@@ -131,11 +131,18 @@ pub struct Reservation {
     usage: Option<Arc<UsageCounts>>,
 }
 
+impl Reservation {
+    /// Settle it (once): counted when the answer was 2xx.
+    fn settle(&mut self, counted: bool) {
+        if let Some(usage) = self.usage.take() {
+            usage.settle(&self.account_id, self.period_start, counted);
+        }
+    }
+}
+
 impl Drop for Reservation {
     fn drop(&mut self) {
-        if let Some(usage) = self.usage.take() {
-            usage.settle(&self.account_id, self.period_start, false);
-        }
+        self.settle(false);
     }
 }
 
@@ -162,15 +169,10 @@ fn instance_name() -> String {
 
 impl Meter {
     /// Metering on `store`, timed by `clock`, allowing `failed_auth_per_minute`
-    /// failures per IP, counting monthly usage in `usage`.
-    pub fn new(
-        store: Arc<dyn Store>,
-        clock: Arc<dyn Clock>,
-        failed_auth_per_minute: u64,
-        usage: Arc<UsageCounts>,
-    ) -> Self {
+    /// failures per IP.
+    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, failed_auth_per_minute: u64) -> Self {
         Meter {
-            usage,
+            usage: Arc::default(),
             store,
             clock,
             failed_auth_per_minute,
@@ -245,9 +247,7 @@ impl Meter {
 
     /// The request was answered: counted when the answer was 2xx.
     pub fn settle(&self, mut reservation: Reservation, counted: bool) {
-        if let Some(usage) = reservation.usage.take() {
-            usage.settle(&reservation.account_id, reservation.period_start, counted);
-        }
+        reservation.settle(counted);
     }
 
     /// Requests the account has used this period: answered, and in flight

@@ -153,9 +153,10 @@ async fn measure(
     .await?;
     let bare_url = format!("http://{}/bare", bare_server.local_addr());
     let bare_front_url = format!("http://{}/bare", bare_front.local_addr());
-    let direct_url = url.replace(
-        &server.local_addr.to_string(),
-        &server.backend_addr.to_string(),
+    let direct_url = format!(
+        "http://{}/v1/token/eth/{}/analyze",
+        server.backend_addr,
+        chain.token("plain")
     );
     let [bare_load, bare_fronted, cached, direct] = tokio::task::spawn_blocking({
         let script = script.clone();

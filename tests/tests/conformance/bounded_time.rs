@@ -176,30 +176,25 @@ async fn timed_health(server: &TestServer) -> anyhow::Result<(types::Health, Dur
     Ok((health, started.elapsed()))
 }
 
-/// The `host:port` of a PostgreSQL URL, and the URL with `proxy` in its place.
-fn through_proxy(
-    url: &str,
-    proxy: std::net::SocketAddr,
-) -> anyhow::Result<(std::net::SocketAddr, String)> {
-    let after_scheme = url.find("://").map(|i| i + 3).unwrap_or(0);
-    let start = url[after_scheme..]
-        .find('@')
-        .map(|i| after_scheme + i + 1)
-        .unwrap_or(after_scheme);
-    let end = url[start..]
-        .find('/')
-        .map(|i| start + i)
-        .unwrap_or(url.len());
-    let authority = &url[start..end];
-    let authority = if authority.contains(':') {
-        authority.replace("localhost", "127.0.0.1")
-    } else {
-        format!("{}:5432", authority.replace("localhost", "127.0.0.1"))
+/// The address of a PostgreSQL URL's server.
+fn server_address(url: &str) -> anyhow::Result<std::net::SocketAddr> {
+    let url = reqwest::Url::parse(url)?;
+    let host = match url.host_str() {
+        Some("localhost") | None => "127.0.0.1",
+        Some(host) => host,
     };
-    let target = authority
+    format!("{host}:{}", url.port().unwrap_or(5432))
         .parse()
-        .with_context(|| format!("the test database is not at an IP:PORT ({url})"))?;
-    Ok((target, format!("{}{}{}", &url[..start], proxy, &url[end..])))
+        .with_context(|| format!("the test database is not at an IP address ({url})"))
+}
+
+/// The URL with `address` as its server.
+fn with_server(url: &str, address: std::net::SocketAddr) -> anyhow::Result<String> {
+    let mut url = reqwest::Url::parse(url)?;
+    url.set_host(Some(&address.ip().to_string()))?;
+    url.set_port(Some(address.port()))
+        .map_err(|()| anyhow::anyhow!("{url} takes no port"))?;
+    Ok(url.to_string())
 }
 
 /// Wait until a key can be created again (the database is back).
@@ -269,9 +264,8 @@ pub async fn a_stopped_or_hung_database_costs_at_most_its_timeouts(
     }
 
     let database = riskintel_tests::TestDatabase::create(backend).await?;
-    let (target, _) = through_proxy(&database.url, "127.0.0.1:1".parse()?)?;
-    let proxy = TcpProxy::start(target).await?;
-    let (_, proxied) = through_proxy(&database.url, proxy.addr)?;
+    let proxy = TcpProxy::start(server_address(&database.url)?).await?;
+    let proxied = with_server(&database.url, proxy.addr)?;
     let server = TestServer::start_on(
         riskintel_tests::TestDatabase::borrowed(&proxied),
         std::sync::Arc::new(riskintel_server::clock::ManualClock::new(

@@ -57,11 +57,7 @@ async fn trickle(stream: &mut TcpStream, chunks: &[&[u8]], gap: Duration) {
 pub async fn slow_and_idle_connections_are_closed_and_capped(
     backend: Backend,
 ) -> anyhow::Result<()> {
-    let mut config = Config {
-        chains: Default::default(),
-        ..Config::default()
-    };
-    config.market.enabled = false;
+    let mut config = server_config();
     config.connections.header_read_timeout_ms = HEADER_MS;
     config.connections.body_read_timeout_ms = BODY_MS;
     config.connections.idle_timeout_ms = IDLE_MS;
@@ -190,11 +186,7 @@ pub async fn slow_and_idle_connections_are_closed_and_capped(
 
 pub async fn connections_past_the_cap_are_refused_cleanly(backend: Backend) -> anyhow::Result<()> {
     const CAP: usize = 4;
-    let mut config = Config {
-        chains: Default::default(),
-        ..Config::default()
-    };
-    config.market.enabled = false;
+    let mut config = server_config();
     config.connections.max_connections = CAP;
     let server = TestServer::start_with(backend, config).await?;
     let addr = address(&server);
@@ -232,7 +224,8 @@ pub async fn connections_past_the_cap_are_refused_cleanly(backend: Backend) -> a
 
     // Without the front (behind a proxy of the operator's), dropshot serves
     // the address itself: no cap applies.
-    let mut config = server_config_without_front();
+    let mut config = server_config();
+    config.connections.front = false;
     config.connections.max_connections = CAP;
     let server = TestServer::start_with(backend, config).await?;
     let addr = address(&server);
@@ -246,12 +239,12 @@ pub async fn connections_past_the_cap_are_refused_cleanly(backend: Backend) -> a
     server.stop().await
 }
 
-fn server_config_without_front() -> Config {
+/// A server serving no chain, without the market index.
+fn server_config() -> Config {
     let mut config = Config {
         chains: Default::default(),
         ..Config::default()
     };
     config.market.enabled = false;
-    config.connections.front = false;
     config
 }

@@ -10,7 +10,6 @@ use alloy_primitives::Address;
 use super::code::CodeFacts;
 use super::control::Control;
 use super::facts::PoolFacts;
-use super::gatekeepers::Stored;
 use super::roles::{self, PlannedProbing, Probing};
 use crate::chains::evm::abi::units;
 use crate::chains::evm::pools::Pair;
@@ -64,7 +63,7 @@ pub struct Subject<'a> {
     /// `AccessControl` role members found (role name, member).
     pub members: &'a [(&'static str, Address)],
     /// Addresses kept in the token's storage, read by its non-standard functions.
-    pub stored: &'a [Stored],
+    pub stored: &'a [Address],
     /// The EIP-1967 admin, when it is a contract.
     pub contract_admin: Option<Address>,
     /// The largest holders, pools and burn addresses left out.
@@ -163,12 +162,13 @@ fn keepers(chain: &EvmChain, s: &Subject, deepest: Option<&Pair>) -> Vec<Address
         .chain(s.creator)
         .chain(s.members.iter().map(|m| m.1))
         .collect();
-    let mut keepers: Vec<Address> = Vec::new();
-    for stored in s.stored {
-        if !known.contains(&stored.address) && !keepers.contains(&stored.address) {
-            keepers.push(stored.address);
-        }
-    }
+    // `stored` holds each address once.
+    let mut keepers: Vec<Address> = s
+        .stored
+        .iter()
+        .filter(|a| !known.contains(a))
+        .copied()
+        .collect();
     keepers.truncate(KEEPERS);
     keepers
 }

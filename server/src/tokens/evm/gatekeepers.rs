@@ -15,15 +15,6 @@ use crate::chains::rpc::{Answers, Batch, RpcError, Slot};
 /// Slots read, at most (the layout's first address variables).
 const MOST_SLOTS: usize = 8;
 
-/// An address kept in the token's storage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stored {
-    /// The slot it was read from.
-    pub slot: B256,
-    /// Its value.
-    pub address: Address,
-}
-
 /// Storage reads sent with round 2: each slot once, with the byte offsets
 /// of the address variables packed in it.
 pub struct Planned {
@@ -55,13 +46,13 @@ fn address_at(word: B256, offset: u8) -> Option<Address> {
 
 impl Planned {
     /// The non-zero addresses read, in layout order, without repeats.
-    pub fn take(self, answers: &mut Answers) -> Result<Vec<Stored>, RpcError> {
-        let mut found: Vec<Stored> = Vec::new();
-        for (slot, offsets, read) in self.reads {
+    pub fn take(self, answers: &mut Answers) -> Result<Vec<Address>, RpcError> {
+        let mut found: Vec<Address> = Vec::new();
+        for (_, offsets, read) in self.reads {
             let word = answers.take(read)?;
             for address in offsets.into_iter().filter_map(|o| address_at(word, o)) {
-                if !address.is_zero() && !found.iter().any(|s| s.address == address) {
-                    found.push(Stored { slot, address });
+                if !address.is_zero() && !found.contains(&address) {
+                    found.push(address);
                 }
             }
         }

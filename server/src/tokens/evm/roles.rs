@@ -155,10 +155,9 @@ pub fn plan(
             None => list.push((*member, vec![name], None)),
         }
     }
+    // Keepers are never the owner, the creator or a member (behaviour::keepers).
     for keeper in k.keepers {
-        if !list.iter().any(|r| r.0 == *keeper) {
-            list.push((*keeper, vec!["address kept in storage"], None));
-        }
+        list.push((*keeper, vec!["address kept in storage"], None));
     }
     // The token and its pool cannot carry the probe's code without losing their own.
     list.retain(|r| r.0 != token && r.0 != pair);
