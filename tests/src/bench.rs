@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use anyhow::Context as _;
 use riskintel_server::clock::SystemClock;
 use riskintel_server::config::Config;
 use riskintel_server::logging::{self, LogSink};
@@ -36,17 +35,6 @@ pub async fn start(
         bootstrap,
     })
     .await?;
-    let key = match bootstrap {
-        true => Some(
-            server
-                .bootstrapped
-                .as_ref()
-                .context("owner key")?
-                .key
-                .key
-                .clone(),
-        ),
-        false => None,
-    };
+    let key = server.bootstrapped.as_ref().map(|b| b.key.key.clone());
     Ok((server, key))
 }

@@ -203,6 +203,27 @@ impl TestServer {
     }
 }
 
+/// Poll `check` every 20 ms until it holds, for at most `limit`; how long
+/// it took. An error from `check` ends the wait at once.
+pub async fn within<F, Fut>(
+    limit: std::time::Duration,
+    what: &str,
+    mut check: F,
+) -> anyhow::Result<std::time::Duration>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<bool>>,
+{
+    let start = std::time::Instant::now();
+    loop {
+        if check().await? {
+            return Ok(start.elapsed());
+        }
+        ensure!(start.elapsed() < limit, "{what}: not seen within {limit:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Invariants checked on every response.
 

@@ -352,6 +352,17 @@ impl Drop for Anvil {
     }
 }
 
+/// A node of its own with the scenario deployed on it (for the tests and
+/// benchmarks that slow, stop or load their node).
+pub async fn own_scenario(chain_id: u64) -> anyhow::Result<(Anvil, RigChain)> {
+    tokio::task::spawn_blocking(move || {
+        let anvil = Anvil::start(chain_id)?;
+        let chain = deploy_scenario(&anvil.url, chain_id, 0)?;
+        Ok((anvil, chain))
+    })
+    .await?
+}
+
 /// What was deployed on one rig chain.
 #[derive(Clone, Debug)]
 pub struct RigChain {

@@ -11,18 +11,21 @@ pub fn chains(chains: &Chains) -> Vec<ChainHealth> {
     chains
         .health()
         .into_iter()
-        .map(|(chain, node)| ChainHealth {
-            chain: chain.id().to_string(),
-            status: match node.state {
-                NodeState::Up => NodeStatus::Up,
-                NodeState::Down => NodeStatus::Down,
-                NodeState::Unknown => NodeStatus::Unknown,
-            },
-            last_success: node.last_success,
-            last_error_at: node.last_error.as_ref().map(|(at, _)| *at),
-            last_error: node.last_error.map(|(_, cause)| cause),
-            down_since: node.down_since,
-            market_index_lag_blocks: chains.evm(chain).ok().and_then(|evm| evm.index_lag()),
+        .map(|(chain, node)| {
+            let (last_error_at, last_error) = node.last_error.unzip();
+            ChainHealth {
+                chain: chain.id().to_string(),
+                status: match node.state {
+                    NodeState::Up => NodeStatus::Up,
+                    NodeState::Down => NodeStatus::Down,
+                    NodeState::Unknown => NodeStatus::Unknown,
+                },
+                last_success: node.last_success,
+                last_error_at,
+                last_error,
+                down_since: node.down_since,
+                market_index_lag_blocks: chains.evm(chain).ok().and_then(|evm| evm.index_lag()),
+            }
         })
         .collect()
 }

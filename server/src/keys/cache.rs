@@ -20,6 +20,8 @@ use crate::store::KeyWithAccount;
 const UNKNOWN_FOR: Duration = Duration::from_secs(5);
 /// Entries kept at most (unknown ids are dropped first).
 const CAPACITY: usize = 100_000;
+/// How often a full cache may be swept of expired unknown keys.
+const SWEEP_EVERY: Duration = Duration::from_secs(1);
 
 /// What the cache says of a key id.
 #[derive(Debug)]
@@ -45,6 +47,16 @@ struct State {
     /// When the version was last read (None: never, so nothing is trusted).
     checked: Option<Instant>,
     entries: HashMap<String, Entry>,
+    /// When a full map was last swept of expired unknowns.
+    swept: Option<Instant>,
+}
+
+impl State {
+    /// Drop every entry, and answers read before now.
+    fn reset(&mut self) {
+        self.generation += 1;
+        self.entries.clear();
+    }
 }
 
 /// The key cache of one instance.
@@ -64,6 +76,7 @@ impl KeyCache {
                 version: None,
                 checked: None,
                 entries: HashMap::new(),
+                swept: None,
             }),
         }
     }
@@ -92,7 +105,13 @@ impl KeyCache {
             return;
         }
         if state.entries.len() >= CAPACITY {
+            // Full: sweep expired unknowns at most once a second (a flood of
+            // bad keys would otherwise scan the map on every miss).
             let now = Instant::now();
+            if state.swept.is_some_and(|at| now < at + SWEEP_EVERY) {
+                return;
+            }
+            state.swept = Some(now);
             state.entries.retain(|_, e| match e {
                 Entry::Known(_) => true,
                 Entry::Unknown(until) => *until > now,
@@ -117,17 +136,14 @@ impl KeyCache {
 
     /// Forget everything (a key or plan changed).
     pub fn clear(&self) {
-        let mut state = self.state();
-        state.generation += 1;
-        state.entries.clear();
+        self.state().reset();
     }
 
     /// The store's auth version, just read: entries from another version are dropped.
     pub fn observe(&self, version: i64) {
         let mut state = self.state();
         if state.version != Some(version) {
-            state.generation += 1;
-            state.entries.clear();
+            state.reset();
             state.version = Some(version);
         }
         state.checked = Some(Instant::now());

@@ -266,7 +266,8 @@ impl Meter {
     /// and once more when it stops). What fails to be written is kept.
     pub async fn flush_usage(&self, key_uses: &KeyUses) -> Result<(), MeterError> {
         let uses = key_uses.take();
-        let flushed = self.usage.flush(self.store.as_ref(), &uses).await;
+        let (period, _) = billing_period(self.clock.now());
+        let flushed = self.usage.flush(self.store.as_ref(), &uses, period).await;
         if flushed.is_err() {
             key_uses.restore(uses);
         }

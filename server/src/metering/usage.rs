@@ -193,15 +193,20 @@ impl UsageCounts {
 
     /// Add what this instance answered since the last flush to the store,
     /// with the keys' last uses, in one transaction, and learn the totals
-    /// back (the other instances' flushes included). On failure the counts
-    /// stay pending.
+    /// of the `current` period back (the other instances' flushes
+    /// included). Idle counters of earlier periods are dropped. On failure
+    /// the counts stay pending.
     pub async fn flush(
         &self,
         store: &dyn Store,
         key_uses: &[(String, DateTime<Utc>)],
+        current: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let (batch, known): (Vec<(Key, i64)>, Vec<Key>) = {
             let mut counters = self.counters();
+            counters.retain(|(_, period), c| {
+                *period >= current || c.pending != 0 || c.flushing != 0 || c.in_flight != 0
+            });
             let mut batch = Vec::new();
             let mut known = Vec::new();
             for (key, counter) in counters.iter_mut() {
@@ -209,7 +214,7 @@ impl UsageCounts {
                     batch.push((key.clone(), counter.pending));
                     counter.flushing += counter.pending;
                     counter.pending = 0;
-                } else if counter.flushing == 0 {
+                } else if counter.flushing == 0 && key.1 >= current {
                     known.push(key.clone());
                 }
             }
@@ -267,7 +272,7 @@ mod tests {
         usage.settle("a", period, true);
         assert_eq!(reserve().await.unwrap(), Admission::Exhausted);
         assert_eq!(usage.used(store.as_ref(), "a", period).await.unwrap(), 2);
-        usage.flush(store.as_ref(), &[]).await.unwrap();
+        usage.flush(store.as_ref(), &[], period).await.unwrap();
         assert_eq!(store.usage_get("a", period).await.unwrap(), 2);
     }
 }

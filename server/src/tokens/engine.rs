@@ -190,32 +190,21 @@ impl Analyzer {
                 return Ok(analysed);
             }
         }
-        let cached = self.cached(target).await?;
-        if !fresh {
-            if let Some((analysis, at)) = &cached {
-                if self.clock.now() - *at < self.ttl {
-                    let analysed = Analysed::new(analysis.clone())?;
-                    self.remember(target, analysed.clone());
-                    return Ok(analysed);
-                }
+        let cached = match self.cached(target).await? {
+            Some((analysis, at)) if !fresh && self.clock.now() - at < self.ttl => {
+                let analysed = Analysed::new(analysis)?;
+                self.remember(target, analysed.clone());
+                return Ok(analysed);
             }
-        }
-        // The chain's node is known to be down: the earlier result now,
-        // rather than after another timeout.
-        if let Some((analysis, _)) = &cached {
-            if self.chain_is_down(target.chain()) {
-                let mut analysis = analysis.clone();
-                analysis.stale = true;
-                return Analysed::new(analysis);
-            }
-        }
+            // The chain's node is known to be down: the earlier result now,
+            // rather than after another timeout.
+            Some((analysis, _)) if self.chain_is_down(target.chain()) => return stale(analysis),
+            other => other,
+        };
         match self.shared_run(target, fresh).await {
             Ok(analysed) => Ok(analysed),
             Err(AnalysisError::Rpc(error)) => match cached {
-                Some((mut analysis, _)) => {
-                    analysis.stale = true;
-                    Analysed::new(analysis)
-                }
+                Some((analysis, _)) => stale(analysis),
                 None => Err(AnalysisError::Rpc(error)),
             },
             Err(other) => Err(other),
@@ -237,7 +226,7 @@ impl Analyzer {
     }
 
     /// Whether the chain's node is marked down by recent calls.
-    pub fn chain_is_down(&self, chain: Chain) -> bool {
+    fn chain_is_down(&self, chain: Chain) -> bool {
         self.chains.circuit(chain).is_some_and(|c| c.is_down())
     }
 
@@ -415,4 +404,10 @@ impl Analyzer {
     pub fn wrapped_native(&self, chain: Chain) -> Option<Address> {
         self.chains.evm(chain).ok().map(|c| c.wrapped.address)
     }
+}
+
+/// An earlier analysis, served marked stale.
+fn stale(mut analysis: TokenAnalysis) -> Result<Analysed, AnalysisError> {
+    analysis.stale = true;
+    Analysed::new(analysis)
 }

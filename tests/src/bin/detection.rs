@@ -73,13 +73,12 @@ async fn main() -> anyhow::Result<()> {
             other => bail!("unknown argument {other}"),
         }
     }
-    let (anvil, chain) = tokio::task::spawn_blocking(|| -> anyhow::Result<_> {
-        let anvil = rig::Anvil::start(31402)?;
-        let chain = rig::deploy_scenario(&anvil.url, 31402, 0)?;
+    let (anvil, chain) = rig::own_scenario(31402).await?;
+    let chain = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
         for truth in corpus::table() {
             corpus::verify(&chain, &truth)?;
         }
-        Ok((anvil, chain))
+        Ok(chain)
     })
     .await??;
     println!(

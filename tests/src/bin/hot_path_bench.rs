@@ -206,12 +206,7 @@ async fn measure(
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let (anvil, chain) = tokio::task::spawn_blocking(|| -> anyhow::Result<_> {
-        let anvil = rig::Anvil::start(31401)?;
-        let chain = rig::deploy_scenario(&anvil.url, 31401, 0)?;
-        Ok((anvil, chain))
-    })
-    .await??;
+    let (anvil, chain) = rig::own_scenario(31401).await?;
     let dir = std::env::temp_dir().join(format!("riskintel-hot-path-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let sqlite = format!("sqlite://{}", dir.join("hot.db").display());

@@ -95,12 +95,7 @@ async fn throughput(
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let (anvil, chain) = tokio::task::spawn_blocking(|| -> anyhow::Result<_> {
-        let anvil = rig::Anvil::start(31400)?;
-        let chain = rig::deploy_scenario(&anvil.url, 31400, 0)?;
-        Ok((anvil, chain))
-    })
-    .await??;
+    let (anvil, chain) = rig::own_scenario(31400).await?;
     let dir = std::env::temp_dir().join(format!("riskintel-token-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let http = reqwest::Client::new();
@@ -231,13 +226,11 @@ async fn market_bench(dir: &std::path::Path) -> anyhow::Result<()> {
         Ok((anvil, chain, token))
     })
     .await??;
-    let mut config = Config {
-        listen: "127.0.0.1:0".into(),
-        database_url: format!("sqlite://{}", dir.join("market.db").display()),
-        log_level: "warn".into(),
-        chains: rig::chains_config(&[("eth", &chain)]),
-        ..Config::default()
-    };
+    let mut config = bench::config(
+        format!("sqlite://{}", dir.join("market.db").display()),
+        &chain,
+    );
+    config.market.enabled = true;
     config.market.poll_interval_ms = 50;
     config.market.backfill_blocks = 1_000_000;
     config.market.max_blocks_per_poll = 100_000;

@@ -16,12 +16,7 @@ use sqlx::Connection as _;
 const DEADLINE_MS: u64 = 2_000;
 
 pub async fn slow_nodes_cost_at_most_the_deadline(backend: Backend) -> anyhow::Result<()> {
-    let (mut anvil, chain) = tokio::task::spawn_blocking(|| -> anyhow::Result<_> {
-        let anvil = rig::Anvil::start(31341)?;
-        let chain = rig::deploy_scenario(&anvil.url, 31341, 0)?;
-        Ok((anvil, chain))
-    })
-    .await??;
+    let (mut anvil, chain) = rig::own_scenario(31341).await?;
     let proxy = latency_proxy(anvil.url.clone(), Duration::ZERO).await?;
     let mut served = chain.clone();
     served.url = proxy.url.clone();

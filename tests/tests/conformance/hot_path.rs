@@ -3,7 +3,7 @@
 //! the CLI in another process, writing to the same database — reach it
 //! within a second.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{ensure, Context as _};
 use riskintel_api::Plan;
@@ -12,22 +12,12 @@ use riskintel_server::clock::Clock;
 use riskintel_tests::{err, ok, Backend, TestServer};
 
 /// Poll `check` until it holds, for at most a second; how long it took.
-async fn within_a_second<F, Fut>(what: &str, mut check: F) -> anyhow::Result<Duration>
+async fn within_a_second<F, Fut>(what: &str, check: F) -> anyhow::Result<Duration>
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = anyhow::Result<bool>>,
 {
-    let start = Instant::now();
-    loop {
-        if check().await? {
-            return Ok(start.elapsed());
-        }
-        ensure!(
-            start.elapsed() < Duration::from_secs(1),
-            "{what}: not seen within a second"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    riskintel_tests::within(Duration::from_secs(1), what, check).await
 }
 
 /// A plan change and a revocation written straight to the store (as the CLI

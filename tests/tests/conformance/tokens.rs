@@ -654,12 +654,7 @@ pub async fn token_cached_result_is_served_stale_when_the_node_stops(
     backend: Backend,
 ) -> anyhow::Result<()> {
     // Its own node: this test stops it.
-    let (mut anvil, chain) = tokio::task::spawn_blocking(|| -> anyhow::Result<_> {
-        let anvil = rig::Anvil::start(31339)?;
-        let chain = rig::deploy_scenario(&anvil.url, 31339, 0)?;
-        Ok((anvil, chain))
-    })
-    .await??;
+    let (mut anvil, chain) = rig::own_scenario(31339).await?;
     let server = server_for(backend, &chain, &anvil.url).await?;
     let client = server.client(&server.owner_key());
     let first = ok(client
