@@ -1,6 +1,6 @@
 // Compiles the rig's Solidity sources with solcjs into build/<Contract>.json
-// ({abi, bytecode, deployedBytecode}), and copies the Uniswap V2 and WETH9
-// artifacts beside them. Run by `cargo xtask test` (and `cargo xtask rig`).
+// ({abi, bytecode, deployedBytecode}), and copies the Uniswap V2 and V3,
+// PancakeSwap V3 and WETH9 artifacts beside them. Run by `cargo xtask test` (and `cargo xtask rig`).
 const fs = require("fs");
 const path = require("path");
 const solc = require("solc");
@@ -15,11 +15,13 @@ for (const file of fs.readdirSync(path.join(here, "contracts"))) {
     sources[file] = { content: fs.readFileSync(path.join(here, "contracts", file), "utf8") };
   }
 }
-// The server's simulator contracts: their committed runtime code must be what this compiles to.
-const simulators = path.join(here, "..", "..", "server", "src", "simulation", "simulator");
-for (const file of fs.readdirSync(simulators)) {
-  if (file.endsWith(".sol")) {
-    sources[file] = { content: fs.readFileSync(path.join(simulators, file), "utf8") };
+// The server's injected contracts (simulators, pool lens): their committed runtime code must be what this compiles to.
+for (const dir of [["simulation", "simulator"], ["chains", "evm", "pools", "lens"]]) {
+  const from = path.join(here, "..", "..", "server", "src", ...dir);
+  for (const file of fs.readdirSync(from)) {
+    if (file.endsWith(".sol")) {
+      sources[file] = { content: fs.readFileSync(path.join(from, file), "utf8") };
+    }
   }
 }
 const input = {
@@ -52,6 +54,11 @@ const artifacts = [
   ["@uniswap/v2-core/build/UniswapV2Pair.json", "UniswapV2Pair"],
   ["@uniswap/v2-periphery/build/WETH9.json", "WETH9"],
   ["@uniswap/v2-periphery/build/UniswapV2Router02.json", "UniswapV2Router02"],
+  ["@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json", "UniswapV3Factory"],
+  ["@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json", "NonfungiblePositionManager"],
+  ["@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json", "SwapRouter"],
+  ["@pancakeswap/v3-core/artifacts/contracts/PancakeV3Factory.sol/PancakeV3Factory.json", "PancakeV3Factory"],
+  ["@pancakeswap/v3-core/artifacts/contracts/PancakeV3Pool.sol/PancakeV3Pool.json", "PancakeV3Pool"],
 ];
 for (const [from, name] of artifacts) {
   const a = JSON.parse(fs.readFileSync(require.resolve(from), "utf8"));

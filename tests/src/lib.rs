@@ -23,6 +23,7 @@ pub mod latency;
 pub mod rig;
 pub mod solana_node;
 pub mod tcp_proxy;
+pub mod v3_rig;
 
 pub use db::{Backend, TestDatabase};
 

@@ -378,6 +378,8 @@ pub struct RigChain {
     pub factory: Address,
     /// Uniswap V2 Router02.
     pub router: Address,
+    /// Uniswap V3 and PancakeSwap V3.
+    pub v3: crate::v3_rig::V3Rig,
     /// Deployer (owner of the owned tokens).
     pub deployer: Address,
     /// The EOA used as proxy admin.
@@ -529,6 +531,7 @@ pub fn deploy_base(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigC
         "UniswapV2Router02",
         &[Arg::Addr(factory), Arg::Addr(weth)],
     )?;
+    let v3 = crate::v3_rig::deploy(&node, deployer, weth)?;
     add_pool(
         &node,
         deployer,
@@ -546,6 +549,7 @@ pub fn deploy_base(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigC
         usd,
         factory,
         router,
+        v3,
         deployer,
         proxy_admin: accounts[1],
         eoa: accounts[9],
@@ -957,7 +961,7 @@ pub fn shutdown() {
 pub fn chains_config(
     served: &[(&str, &RigChain)],
 ) -> BTreeMap<String, riskintel_server::chains::ChainConfig> {
-    use riskintel_server::chains::{ChainConfig, ConfiguredToken, DexConfig};
+    use riskintel_server::chains::{ChainConfig, ConfiguredToken, DexConfig, DexKind};
     let mut chains: BTreeMap<String, ChainConfig> = BTreeMap::new();
     for (id, chain) in served {
         chains.insert(
@@ -975,12 +979,29 @@ pub fn chains_config(
                     symbol: "TUSD".into(),
                     decimals: 6,
                 }],
-                dexes: vec![DexConfig {
-                    name: "Rig Uniswap V2".into(),
-                    factory: chain.factory.to_checksum(None),
-                    router: chain.router.to_checksum(None),
-                    fee_bps: 30,
-                }],
+                dexes: vec![
+                    DexConfig::v2(
+                        "Rig Uniswap V2",
+                        &chain.factory.to_checksum(None),
+                        &chain.router.to_checksum(None),
+                        30,
+                    ),
+                    DexConfig::v3(
+                        DexKind::V3,
+                        "Rig Uniswap V3",
+                        &chain.v3.factory.to_checksum(None),
+                        &chain.v3.router.to_checksum(None),
+                        &chain.v3.position_manager.to_checksum(None),
+                    ),
+                    // PancakeSwap ships no position manager: LP ownership of its pools is not read.
+                    DexConfig::v3(
+                        DexKind::PancakeV3,
+                        "Rig PancakeSwap V3",
+                        &chain.v3.pancake_factory.to_checksum(None),
+                        &chain.v3.router.to_checksum(None),
+                        "",
+                    ),
+                ],
                 lp_lockers: Vec::new(),
                 price_pool: String::new(),
             },

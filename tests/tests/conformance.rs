@@ -27,6 +27,8 @@ mod bounded_time;
 mod connections;
 #[path = "conformance/detection.rs"]
 mod detection;
+#[path = "conformance/dex_families.rs"]
+mod dex_families;
 #[path = "conformance/hot_path.rs"]
 mod hot_path;
 #[path = "conformance/market.rs"]
@@ -38,6 +40,7 @@ use access::*;
 use bounded_time::*;
 use connections::*;
 use detection::*;
+use dex_families::*;
 use hot_path::*;
 use market::*;
 #[path = "conformance/solana.rs"]
@@ -115,6 +118,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     simulation_not_run_is_reported_not_passed,
     simulation_without_later_blocks_stays_conservative,
     simulator_bytecode_matches_its_source,
+    v3_family_pools_are_found_priced_and_simulated,
     wallet_exposure_approvals_and_revocation,
     wallet_fresh_wallet_is_safe_with_honest_coverage,
     wallet_needs_premium_and_scope,

@@ -280,9 +280,14 @@ fn rig() -> anyhow::Result<()> {
         .into_iter()
         .chain(std::fs::metadata(dir.join("solana.mjs"))?.modified().ok())
         .max();
-    // The service's own simulator is compiled with the rig too.
-    let simulators = newest_mtime(&root().join("server/src/simulation/simulator"));
-    let sources = sources.into_iter().chain(simulators).max();
+    // The service's own injected contracts are compiled with the rig too.
+    let injected = [
+        "server/src/simulation/simulator",
+        "server/src/chains/evm/pools/lens",
+    ]
+    .into_iter()
+    .filter_map(|d| newest_mtime(&root().join(d)));
+    let sources = sources.into_iter().chain(injected).max();
     if built.is_none() || built < sources || stale || !dir.join("build/solana.json").exists() {
         for (script, what) in [
             ("compile.js", "compiling the test contracts"),

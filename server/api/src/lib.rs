@@ -37,7 +37,7 @@ pub use serialized::Serialized;
 pub use stored::WireName;
 pub use token::{
     AnalysisOptions, BuyLimits, Check, CheckStatus, Coverage, Evidence, Horizon, HorizonSell, Pool,
-    RiskLabel, Severity, Signal, SignalCategory, SignalExplanation, TokenAnalysis,
+    PoolKind, RiskLabel, Severity, Signal, SignalCategory, SignalExplanation, TokenAnalysis,
     TokenExplanation, TokenMeta, TokenMetaReport, TokenPath, TradeSimulation, TradeStep,
     UncheckedItem,
 };

@@ -155,30 +155,61 @@ pub struct Coverage {
     pub checks: Vec<Check>,
 }
 
+/// How a pool prices trades.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PoolKind {
+    /// x·y = k over all prices (Uniswap-V2-style pairs, Raydium CPMM).
+    #[default]
+    ConstantProduct,
+    /// Liquidity concentrated in price ranges (Uniswap V3, PancakeSwap V3, Sushi V3).
+    Concentrated,
+}
+
 /// A liquidity pool of the token.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Pool {
     /// The DEX, as named in the configuration.
     pub dex: String,
-    /// Pair address.
+    /// How the pool prices trades.
+    #[serde(default)]
+    pub kind: PoolKind,
+    /// The pool's swap fee in basis points (30 = 0.3%), where known.
+    #[serde(default)]
+    pub fee_bps: Option<f64>,
+    /// Pool address.
     pub address: String,
     /// The other token of the pair.
     pub quote_address: String,
     /// Its symbol, as configured.
     pub quote_symbol: String,
-    /// Token reserve, in whole tokens.
+    /// Token reserve, in whole tokens (a concentrated pool: its token balance).
     pub reserve_token: f64,
-    /// Quote reserve, in whole quote tokens.
+    /// Quote reserve, in whole quote tokens (a concentrated pool: its quote balance).
     pub reserve_quote: f64,
-    /// Value of both sides in US dollars (null when the quote cannot be priced).
+    /// Liquidity in US dollars, the figure the liquidity checks use (null
+    /// when the quote cannot be priced): a constant-product pool's value of
+    /// both sides; a concentrated pool's value of a constant-product pool
+    /// as deep within 2% of the price, capped at its value locked — so
+    /// liquidity out of range does not count, and neither does more than
+    /// the pool holds.
     pub liquidity_usd: Option<f64>,
-    /// Share of LP tokens burned (dead or zero address), 0..1.
+    /// US dollars it takes to move the price up 2%, plus the dollars paid
+    /// out moving it down 2% (fees left out); null when unpriced.
+    #[serde(default)]
+    pub depth_2pct_usd: Option<f64>,
+    /// Value of the pool's balances of both tokens in US dollars; null when unpriced.
+    #[serde(default)]
+    pub tvl_usd: Option<f64>,
+    /// Share of LP burned (dead or zero address), 0..1. A concentrated
+    /// pool's LP is the active liquidity of position NFTs, against the
+    /// pool's active liquidity.
     pub lp_burned_share: Option<f64>,
-    /// Share of LP tokens burned or held by a configured locker contract, 0..1.
+    /// Share of LP burned or held by a configured locker contract, 0..1.
     pub lp_locked_share: Option<f64>,
-    /// Share of LP tokens held by the token's owner, 0..1.
+    /// Share of LP held by the token's owner, 0..1.
     pub lp_owner_share: Option<f64>,
-    /// Share of LP tokens held by the token's creator (the first mint's recipient), 0..1.
+    /// Share of LP held by the token's creator (the first mint's recipient), 0..1.
     #[serde(default)]
     pub lp_creator_share: Option<f64>,
 }

@@ -1,12 +1,14 @@
 //! Mainnet defaults for the seven EVM chains. Addresses are the canonical
-//! deployments published by each project (Uniswap, PancakeSwap, QuickSwap,
-//! Trader Joe, SpookySwap, SushiSwap; Circle and Tether token lists; the
-//! wrapped-native contracts). Every value can be overridden in the
+//! deployments published by each project (Uniswap V2 and V3, PancakeSwap
+//! V2 and V3, Sushi V2 and V3, QuickSwap, Trader Joe, SpookySwap V2 and V3;
+//! Circle, Tether, Wormhole and Axelar token lists; the wrapped-native
+//! contracts; UNCX, Team Finance and PinkSale lockers), with their sources
+//! in the README. Every value can be overridden in the
 //! configuration file; verify before relying on a default in production.
 
 use std::collections::BTreeMap;
 
-use super::{ChainConfig, ConfiguredToken, DexConfig};
+use super::{ChainConfig, ConfiguredToken, DexConfig, DexKind};
 
 fn token(address: &str, symbol: &str, decimals: u8) -> ConfiguredToken {
     ConfiguredToken {
@@ -17,12 +19,33 @@ fn token(address: &str, symbol: &str, decimals: u8) -> ConfiguredToken {
 }
 
 fn dex(name: &str, factory: &str, router: &str, fee_bps: u32) -> DexConfig {
-    DexConfig {
-        name: name.into(),
-        factory: factory.into(),
-        router: router.into(),
-        fee_bps,
-    }
+    DexConfig::v2(name, factory, router, fee_bps)
+}
+
+fn uniswap_v3(factory: &str, router: &str, position_manager: &str) -> DexConfig {
+    DexConfig::v3(DexKind::V3, "Uniswap V3", factory, router, position_manager)
+}
+
+/// PancakeSwap V3: one address set on bsc, eth, arb and base.
+fn pancake_v3() -> DexConfig {
+    DexConfig::v3(
+        DexKind::PancakeV3,
+        "PancakeSwap V3",
+        "0x0BFbCF9fa4f9C56B0F40a671Ad40E0805A091865",
+        "0x1b81D678ffb9C0263b24A97847620C99d213eB14",
+        "0x46A15B0b27311cedF172AB29E4f4766fbE7F4364",
+    )
+}
+
+/// Sushi V3 (Uniswap V3 code); its router is Sushi's one aggregator address.
+fn sushi_v3(factory: &str, position_manager: &str) -> DexConfig {
+    DexConfig::v3(
+        DexKind::V3,
+        "Sushi V3",
+        factory,
+        "0xAC4c6e212A361c968F1725b4d055b47E63F80b75",
+        position_manager,
+    )
 }
 
 fn chain(
@@ -42,7 +65,7 @@ fn chain(
 
 /// The default configuration of every EVM chain, by chain id.
 pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
-    let mut chains = BTreeMap::new();
+    let mut chains: BTreeMap<String, ChainConfig> = BTreeMap::new();
     chains.insert(
         "eth".into(),
         chain(
@@ -52,12 +75,24 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                 token("0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", "USDC", 6),
                 token("0xdAC17F958D2ee523a2206206994597C13D831ec7", "USDT", 6),
             ],
-            vec![dex(
-                "Uniswap V2",
-                "0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f",
-                "0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D",
-                30,
-            )],
+            vec![
+                dex(
+                    "Uniswap V2",
+                    "0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f",
+                    "0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D",
+                    30,
+                ),
+                uniswap_v3(
+                    "0x1F98431c8aD98523631AE4a59f267346ea31F984",
+                    "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+                    "0xC36442b4a4522E871399CD717aBDD847Ab11FE88",
+                ),
+                pancake_v3(),
+                sushi_v3(
+                    "0xbACEB8eC6b9355Dfc0269C18bac9d6E2Bdc29C4F",
+                    "0x2214A42d8e2A1d20635c2cb0664422c528B6A432",
+                ),
+            ],
         ),
     );
     chains.insert(
@@ -69,12 +104,24 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                 token("0x55d398326f99059fF775485246999027B3197955", "USDT", 18),
                 token("0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d", "USDC", 18),
             ],
-            vec![dex(
-                "PancakeSwap V2",
-                "0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73",
-                "0x10ED43C718714eb63d5aA57B78B54704E256024E",
-                25,
-            )],
+            vec![
+                dex(
+                    "PancakeSwap V2",
+                    "0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73",
+                    "0x10ED43C718714eb63d5aA57B78B54704E256024E",
+                    25,
+                ),
+                pancake_v3(),
+                uniswap_v3(
+                    "0xdB1d10011AD0Ff90774D0C6Bb92e5C5c8b4461F7",
+                    "0xB971eF87ede563556b2ED4b1C0b0019111Dd85d2",
+                    "0x7b8A01B39D58278b5DE7e48c8449c9f4F5170613",
+                ),
+                sushi_v3(
+                    "0x126555dd55a39328F69400d6aE4F782Bd4C34ABb",
+                    "0xF70c086618dcf2b1A461311275e00D6B722ef914",
+                ),
+            ],
         ),
     );
     chains.insert(
@@ -87,12 +134,24 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                 "USDC",
                 6,
             )],
-            vec![dex(
-                "Uniswap V2",
-                "0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6",
-                "0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24",
-                30,
-            )],
+            vec![
+                dex(
+                    "Uniswap V2",
+                    "0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6",
+                    "0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24",
+                    30,
+                ),
+                uniswap_v3(
+                    "0x33128a8fC17869897dcE68Ed026d694621f6FDfD",
+                    "0x2626664c2603336E57B271c5C0b26F421741e481",
+                    "0x03a520b32C04BF3bEEf7BEb72E919cf822Ed34f1",
+                ),
+                pancake_v3(),
+                sushi_v3(
+                    "0xc35DADB65012eC5796536bD9864eD8773aBc74C4",
+                    "0x80C7DD17B01855a6D2347444a0FCC36136a314de",
+                ),
+            ],
         ),
     );
     chains.insert(
@@ -117,6 +176,16 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                     "0x1b02dA8Cb0d097eB8D57A175b88c7D8b47997506",
                     30,
                 ),
+                uniswap_v3(
+                    "0x1F98431c8aD98523631AE4a59f267346ea31F984",
+                    "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+                    "0xC36442b4a4522E871399CD717aBDD847Ab11FE88",
+                ),
+                pancake_v3(),
+                sushi_v3(
+                    "0x1af415a1EbA07a4986a52B6f2e7dE7003D82231e",
+                    "0xF0cBce1942A68BEB3d1b73F0dd86C8DCc363eF49",
+                ),
             ],
         ),
     );
@@ -130,12 +199,23 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                 token("0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174", "USDC.e", 6),
                 token("0xc2132D05D31c914a87C6611C10748AEb04B58e8F", "USDT", 6),
             ],
-            vec![dex(
-                "QuickSwap",
-                "0x5757371414417b8C6CAad45bAeF941aBc7d3Ab32",
-                "0xa5E0829CaCEd8fFDD4De3c43696c57F7D7A678ff",
-                30,
-            )],
+            vec![
+                dex(
+                    "QuickSwap",
+                    "0x5757371414417b8C6CAad45bAeF941aBc7d3Ab32",
+                    "0xa5E0829CaCEd8fFDD4De3c43696c57F7D7A678ff",
+                    30,
+                ),
+                uniswap_v3(
+                    "0x1F98431c8aD98523631AE4a59f267346ea31F984",
+                    "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+                    "0xC36442b4a4522E871399CD717aBDD847Ab11FE88",
+                ),
+                sushi_v3(
+                    "0x917933899c6a5F8E37F31E19f92CdBFF7e8FF0e2",
+                    "0xb7402ee99F0A008e461098AC3A27F4957Df89a40",
+                ),
+            ],
         ),
     );
     chains.insert(
@@ -147,12 +227,23 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                 token("0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E", "USDC", 6),
                 token("0x9702230A8Ea53601f5cD2dc00fDBc13d4dF4A8c7", "USDT", 6),
             ],
-            vec![dex(
-                "Trader Joe V1",
-                "0x9Ad6C38BE94206cA50bb0d90783181662f0Cfa10",
-                "0x60aE616a2155Ee3d9A68541Ba4544862310933d4",
-                30,
-            )],
+            vec![
+                dex(
+                    "Trader Joe V1",
+                    "0x9Ad6C38BE94206cA50bb0d90783181662f0Cfa10",
+                    "0x60aE616a2155Ee3d9A68541Ba4544862310933d4",
+                    30,
+                ),
+                uniswap_v3(
+                    "0x740b1c1de25031C31FF4fC9A62f554A55cdC1baD",
+                    "0xbb00FF08d01D300023C629E8fFfFcb65A5a578cE",
+                    "0x655C406EBFa14EE2006250925e54ec43AD184f8B",
+                ),
+                sushi_v3(
+                    "0x3e603C14aF37EBdaD31709C4f848Fc6aD5BEc715",
+                    "0x18350b048AB366ed601fFDbC669110Ecb36016f3",
+                ),
+            ],
         ),
     );
     chains.insert(
@@ -160,20 +251,100 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
         chain(
             "https://rpc.ftm.tools",
             token("0x21be370D5312f44cB42ce377BC9b8a0cEF1A4C83", "WFTM", 18),
-            vec![token(
-                "0x04068DA6C83AFCFA0e13ba15A6696662335D5B75",
-                "USDC",
-                6,
-            )],
-            vec![dex(
-                "SpookySwap",
-                "0x152eE697f2E276fA89E96742e9bB9aB1F2E61bE3",
-                "0xF491e7B69E4244ad4002BC14e878a34207E38c29",
-                20,
-            )],
+            // Fantom's canonical USDC.e (Circle and Wormhole), then Axelar's
+            // axlUSDC; not the Multichain USDC whose bridge was drained in 2023.
+            vec![
+                token("0x2F733095B80A04b38b0D10cC884524a3d09b836a", "USDC.e", 6),
+                token("0x1B6382DBDEa11d97f24495C9A90b7c88469134a4", "axlUSDC", 6),
+            ],
+            vec![
+                dex(
+                    "SpookySwap",
+                    "0x152eE697f2E276fA89E96742e9bB9aB1F2E61bE3",
+                    "0xF491e7B69E4244ad4002BC14e878a34207E38c29",
+                    20,
+                ),
+                DexConfig::v3(
+                    DexKind::V3,
+                    "SpookySwap V3",
+                    "0x7928a2c48754501f3a8064765ECaE541daE5c3E6",
+                    "0x765132A0630Cd4401b971706Bb21c0FB5Ab547ad",
+                    "0xb39d21718e24DE36fDD8c5C73e928B5EFF33d6C2",
+                ),
+                sushi_v3(
+                    "0x7770978eED668a3ba661d51a773d3a992Fc9DDCB",
+                    "0x10c19390E1Ac2Fd6D0c3643a2320b0abA38E5bAA",
+                ),
+            ],
         ),
     );
+    for (id, chain) in chains.iter_mut() {
+        chain.lp_lockers = lockers(id).iter().map(|l| l.to_string()).collect();
+    }
     chains
+}
+
+/// LP lockers of each chain: UNCX's V2-pair and V3-position lockers and
+/// Team Finance's lock contract (from the projects' own repositories), and
+/// PinkSale's PinkLock where integrators agree on its address (not
+/// verified against an official list). Sources are in the README.
+fn lockers(chain: &str) -> &'static [&'static str] {
+    match chain {
+        "eth" => &[
+            "0x663A5C229c09b049E36dCc11a9B0d4a8Eb9db214",
+            "0x59d7D55DdC58494FbBbca29904f108ece82Ac7FB",
+            "0xED9180976c2a4742C7A57354FD39d8BEc6cbd8AB",
+            "0xFD235968e65B0990584585763f837A5b5330e6DE",
+            "0x7f5C649856F900d15C83741f45AE46f5C6858234",
+            "0x231278eDd38B00B07fBd52120CEf685B9BaEBCC1",
+            "0xE2fE530C047f2d85298b07D9333C05737f1435fB",
+            "0x71B5759d73262FBb223956913ecF4ecC51057641",
+        ],
+        "bsc" => &[
+            "0xC765bddB93b0D1c1A88282BA0fa6B2d00E3e0c83",
+            "0xc8B839b9226965caf1d9fC1551588AaF553a7BE6",
+            "0x7229247bD5cf29FA9B0764Aa1568732be024084b",
+            "0xfe88DAB083964C56429baa01F37eC2265AbF1557",
+            "0xF1f7f21e2eA80AB110D0f95Faa64655688341990",
+            "0x0D29598EC01fa03665feEAD91d4Fb423F393886c",
+            "0x0C89C0407775dd89b12918B9c0aa42Bf96518820",
+            "0x407993575c91ce7643a4d4cCACc9A98c36eE1BBE",
+            "0x7ee058420e5937496F5a2096f04caA7721cF70cc",
+        ],
+        "base" => &[
+            "0xc4E637D37113192F4F1F060DaEbD7758De7F4131",
+            "0xBeddF48499788607B4c2e704e9099561ab38Aae8",
+            "0x231278eDd38B00B07fBd52120CEf685B9BaEBCC1",
+            "0x4F0Fd563BE89ec8C3e7D595bf3639128C0a7C33A",
+        ],
+        "arb" => &[
+            "0x63F4B2C082B1E0bbA38874567E053800379bF8D7",
+            "0x275720567E5955F5f2D53A7A1Ab8a0Fc643dE50E",
+            "0xa71182392faAa9a123A9e8120e79515117f05Be4",
+            "0x6b5360B419e0851b4b81644e0F63c1A9778f2506",
+            "0xCb8b00D4018AD6031E28a44BF74616014BFB62Ec",
+            "0xfA104eb3925A27E6263E05acc88F2e983A890637",
+            "0xE0B0D2021293Bee9715e1Db3be31b55C00F72A75",
+        ],
+        "poly" => &[
+            "0xaDB2437e6F65682B85F814fBc12FeC0508A7B1D0",
+            "0x939d71ADe0Bf94d3F8cf578413bF2a2f248BF58b",
+            "0x1F241EF7E9ecDDa8862256fC769FE7ec9240d94C",
+            "0x40f6301edb774e8B22ADC874f6cb17242BaEB8c4",
+            "0xD8207e9449647a9668AD3F8eCb97a1f929f81fd1",
+            "0xC22218406983bF88BB634bb4Bf15fA4E0A1a8c84",
+            "0x3eF7442dF454bA6b7C1deEc8DdF29Cfb2d6e56c7",
+        ],
+        "avax" => &[
+            "0xa9f6AEfA5d56db1205f36c34E6482A6d4979b3bb",
+            "0x07DD74C2dF2bC4eB04cf8eDb2F695AA79Ba590Eb",
+            "0xb2b13B648E956B42b1d8c5B2476D87B9CBf48076",
+            "0x625e1b2e78DC5b978237f9c29DE2910062D80a05",
+            "0xE2fE530C047f2d85298b07D9333C05737f1435fB",
+        ],
+        "ftm" => &["0xCCEBbE9e2b8f46C2C6862238e60a396AF790B63e"],
+        _ => &[],
+    }
 }
 
 /// The default configuration of Solana: its public mainnet endpoint,
@@ -231,7 +402,12 @@ mod tests {
             for dex in &chain.dexes {
                 addresses.push(dex.factory.clone());
                 addresses.push(dex.router.clone());
+                if dex.kind != DexKind::V2 {
+                    addresses.push(dex.position_manager.clone());
+                }
             }
+            addresses.extend(chain.lp_lockers.iter().cloned());
+            assert!(!chain.lp_lockers.is_empty(), "{id}: lockers");
             for address in addresses {
                 assert!(parse_evm_address(&address).is_ok(), "{id}: {address}");
             }

@@ -129,18 +129,96 @@ pub struct ConfiguredToken {
     pub decimals: u8,
 }
 
-/// A Uniswap-V2-style DEX.
+/// How a DEX keeps its liquidity, which decides how its pools are found,
+/// read, priced and traded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DexKind {
+    /// Uniswap-V2-style pairs: `factory.getPair(a, b)`, constant product.
+    #[default]
+    V2,
+    /// Uniswap-V3-style concentrated liquidity (Uniswap V3, Sushi V3):
+    /// `factory.getPool(a, b, fee)` for each fee tier, NFT positions.
+    V3,
+    /// PancakeSwap V3: V3 with its own swap callback and `Swap` event.
+    PancakeV3,
+}
+
+impl DexKind {
+    /// Whether pools of this kind keep concentrated liquidity (V3-style).
+    pub fn is_concentrated(self) -> bool {
+        matches!(self, DexKind::V3 | DexKind::PancakeV3)
+    }
+
+    /// The fee tiers (hundredths of a basis point) a V3-style factory is
+    /// asked about when the configuration names none.
+    pub fn default_fee_tiers(self) -> &'static [u32] {
+        match self {
+            DexKind::V2 => &[],
+            DexKind::V3 => &[100, 500, 3_000, 10_000],
+            DexKind::PancakeV3 => &[100, 500, 2_500, 10_000],
+        }
+    }
+}
+
+/// A DEX on one chain.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DexConfig {
     /// Name, for display.
     pub name: String,
-    /// Factory (`getPair`).
+    /// How it keeps liquidity (`v2` when left out).
+    #[serde(default)]
+    pub kind: DexKind,
+    /// Factory (`getPair` for v2, `getPool` for v3 and pancake_v3).
     pub factory: String,
-    /// Router.
+    /// Router (the swap router of v3-style DEXes).
     pub router: String,
-    /// Swap fee in basis points (30 = 0.3%).
+    /// Swap fee in basis points (30 = 0.3%); v2 only (v3-style pools carry their own).
+    #[serde(default)]
     pub fee_bps: u32,
+    /// v3-style: the fee tiers to look for, in hundredths of a basis point
+    /// (3000 = 0.3%); empty: the family's usual tiers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fee_tiers: Vec<u32>,
+    /// v3-style: the NonfungiblePositionManager whose NFTs hold LP positions
+    /// (empty: LP ownership of its pools is not read).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub position_manager: String,
+}
+
+impl DexConfig {
+    /// A Uniswap-V2-style DEX.
+    pub fn v2(name: &str, factory: &str, router: &str, fee_bps: u32) -> DexConfig {
+        DexConfig {
+            name: name.into(),
+            kind: DexKind::V2,
+            factory: factory.into(),
+            router: router.into(),
+            fee_bps,
+            fee_tiers: Vec::new(),
+            position_manager: String::new(),
+        }
+    }
+
+    /// A V3-style DEX looking in the family's usual fee tiers.
+    pub fn v3(
+        kind: DexKind,
+        name: &str,
+        factory: &str,
+        router: &str,
+        position_manager: &str,
+    ) -> DexConfig {
+        DexConfig {
+            name: name.into(),
+            kind,
+            factory: factory.into(),
+            router: router.into(),
+            fee_bps: 0,
+            fee_tiers: Vec::new(),
+            position_manager: position_manager.into(),
+        }
+    }
 }
 
 /// One chain's configuration.

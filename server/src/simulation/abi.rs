@@ -31,6 +31,9 @@ sol! {
         uint256 feeBps;
         address recipient;
         uint256 searchSteps;
+        uint256 kind;
+        uint256 priceKind;
+        uint256 priceFeeBps;
     }
 
     /// A simulated buy, transfer and sell (see `TradeSimulator.Outcome`).

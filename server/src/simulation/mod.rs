@@ -52,6 +52,11 @@ pub fn fresh_address(token: Address, pair: Address, block: u64, role: &str) -> A
     Address::from_slice(&keccak256(seed.as_bytes())[12..])
 }
 
+/// The simulator's name for a pool's family (`TradeSimulator.V2`, `.V3`).
+fn family(pair: &Pair) -> U256 {
+    U256::from(u8::from(pair.kind().is_concentrated()))
+}
+
 /// The simulator's plan for trading `token` on `pair`, when the simulator
 /// can buy its quote: the wrapped native, or a stablecoin that one of
 /// `price_pairs` (wrapped native/stablecoin) sells.
@@ -63,22 +68,26 @@ pub fn trade_plan(
     block: u64,
 ) -> Option<Plan> {
     let price_pair = if pair.quote.address == chain.wrapped.address {
-        Address::ZERO
+        None
     } else {
-        price_pairs
-            .iter()
-            .find(|p| p.quote.address == pair.quote.address)?
-            .address
+        Some(
+            price_pairs
+                .iter()
+                .find(|p| p.quote.address == pair.quote.address)?,
+        )
     };
     Some(Plan {
         pair: pair.address,
         token,
         wrapped: chain.wrapped.address,
         quote: pair.quote.address,
-        pricePair: price_pair,
+        pricePair: price_pair.map_or(Address::ZERO, |p| p.address),
         feeBps: U256::from(pair.dex.fee_bps),
         recipient: fresh_address(token, pair.address, block, "recipient"),
         searchSteps: U256::from(SEARCH_STEPS),
+        kind: family(pair),
+        priceKind: price_pair.map_or(U256::ZERO, family),
+        priceFeeBps: U256::from(price_pair.map_or(0, |p| p.dex.fee_bps)),
     })
 }
 

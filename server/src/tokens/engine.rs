@@ -384,7 +384,12 @@ impl Analyzer {
                 last_analysed_at: Some(analysis.cached_at),
             })
             .await?;
-        for pool in &facts.pools {
+        // The index follows V2 pairs' Sync and Swap events; other families are not indexed yet.
+        for pool in facts
+            .pools
+            .iter()
+            .filter(|p| !p.state.pair.kind().is_concentrated())
+        {
             let pair = &pool.state.pair;
             self.store
                 .tracked_pair_add(&TrackedPair {

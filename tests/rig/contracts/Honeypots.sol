@@ -119,3 +119,17 @@ contract FeeOnTransferToken is BaseToken {
         super._transfer(from, to, value);
     }
 }
+
+/// 5% of every buy (from the pool) and every sell (to the pool) goes to the owner.
+contract SwapTaxToken is PairAware {
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+
+    function _transfer(address from, address to, uint256 value) internal override {
+        if (!exempt(from, to) && (from == pair || to == pair)) {
+            uint256 tax = (value * 5) / 100;
+            super._transfer(from, owner, tax);
+            value -= tax;
+        }
+        super._transfer(from, to, value);
+    }
+}

@@ -353,12 +353,12 @@ async fn solana_bench(dir: &std::path::Path) -> anyhow::Result<()> {
                         symbol: "USDC".into(),
                         decimals: 6,
                     }],
-                    dexes: vec![riskintel_server::chains::DexConfig {
-                        name: "Raydium CPMM".into(),
-                        factory: fixture.named("cpmm_program"),
-                        router: String::new(),
-                        fee_bps: 25,
-                    }],
+                    dexes: vec![riskintel_server::chains::DexConfig::v2(
+                        "Raydium CPMM",
+                        &fixture.named("cpmm_program"),
+                        "",
+                        25,
+                    )],
                     price_pool: fixture.named("price_pool"),
                     ..Default::default()
                 },

@@ -28,12 +28,12 @@ fn sol_config(fixture: &Fixture, url: &str) -> Config {
                 symbol: "USDC".into(),
                 decimals: 6,
             }],
-            dexes: vec![DexConfig {
-                name: "Raydium CPMM".into(),
-                factory: fixture.named("cpmm_program"),
-                router: String::new(),
-                fee_bps: 25,
-            }],
+            dexes: vec![DexConfig::v2(
+                "Raydium CPMM",
+                &fixture.named("cpmm_program"),
+                "",
+                25,
+            )],
             lp_lockers: Vec::new(),
             price_pool: fixture.named("price_pool"),
         },

@@ -12,7 +12,7 @@ pub mod types;
 use alloy_primitives::Address;
 
 use crate::chains::rpc::RpcClient;
-use crate::chains::{parse_evm_address, ChainConfig, ConfiguredToken};
+use crate::chains::{parse_evm_address, ChainConfig, ConfiguredToken, DexConfig, DexKind};
 
 /// Multicall3's canonical address, the same on every major EVM chain.
 pub const MULTICALL3: &str = "0xcA11bde05977b3631167028862bE2a173976CA11";
@@ -33,17 +33,57 @@ pub struct Quote {
     pub stable: bool,
 }
 
-/// A Uniswap-V2-style DEX.
+/// A DEX.
 #[derive(Clone, Debug)]
 pub struct Dex {
     /// Name.
     pub name: String,
+    /// How it keeps liquidity.
+    pub kind: DexKind,
     /// Factory.
     pub factory: Address,
     /// Router.
     pub router: Address,
-    /// Fee in basis points.
+    /// Fee in basis points (v2).
     pub fee_bps: u32,
+    /// Fee tiers looked for, in hundredths of a basis point (v3-style).
+    pub fee_tiers: Vec<u32>,
+    /// The position manager whose NFTs hold LP positions (v3-style).
+    pub position_manager: Option<Address>,
+}
+
+impl Dex {
+    fn from_config(chain: &str, d: &DexConfig) -> anyhow::Result<Dex> {
+        let what = |field: &str| format!("chains.{chain} dex {} {field}", d.name);
+        if d.kind == DexKind::V2 && (d.fee_bps == 0 || d.fee_bps >= 10_000) {
+            anyhow::bail!(
+                "{}: a v2 DEX needs its swap fee (1..9999 basis points)",
+                what("fee_bps")
+            );
+        }
+        if let Some(bad) = d.fee_tiers.iter().find(|f| **f >= 1_000_000) {
+            anyhow::bail!(
+                "{}: {bad} is not a fee tier (hundredths of a basis point, under 1000000)",
+                what("fee_tiers")
+            );
+        }
+        let fee_tiers = if d.fee_tiers.is_empty() {
+            d.kind.default_fee_tiers().to_vec()
+        } else {
+            d.fee_tiers.clone()
+        };
+        Ok(Dex {
+            name: d.name.clone(),
+            kind: d.kind,
+            factory: parse_address(&d.factory, &what("factory"))?,
+            router: parse_address(&d.router, &what("router"))?,
+            fee_bps: d.fee_bps,
+            fee_tiers,
+            position_manager: (!d.position_manager.is_empty())
+                .then(|| parse_address(&d.position_manager, &what("position_manager")))
+                .transpose()?,
+        })
+    }
 }
 
 /// One EVM chain: its nodes and parsed configuration, built once at start
@@ -120,20 +160,7 @@ impl EvmChain {
             dexes: config
                 .dexes
                 .iter()
-                .map(|d| {
-                    Ok(Dex {
-                        name: d.name.clone(),
-                        factory: parse_address(
-                            &d.factory,
-                            &format!("chains.{id} dex {} factory", d.name),
-                        )?,
-                        router: parse_address(
-                            &d.router,
-                            &format!("chains.{id} dex {} router", d.name),
-                        )?,
-                        fee_bps: d.fee_bps,
-                    })
-                })
+                .map(|d| Dex::from_config(id, d))
                 .collect::<anyhow::Result<_>>()?,
             lockers: config
                 .lp_lockers

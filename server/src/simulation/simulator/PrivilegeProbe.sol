@@ -167,7 +167,7 @@ contract PrivilegeProbe is TradeSimulator {
     function smallExit(Plan memory plan) external returns (bool transferOk, bool sellOk, uint256 expected) {
         uint256 part = tokenBalance(plan.token, address(this)) / 100;
         (transferOk, ) = plan.token.call(abi.encodeCall(IERC20Like.transfer, (plan.recipient, part)));
-        Probe memory sell = swapIn(plan.pair, plan.token, plan.quote, part, plan.feeBps);
+        Probe memory sell = swapIn(venue(plan), plan.token, plan.quote, part);
         (sellOk, expected) = (sell.ok, sell.expected);
     }
 

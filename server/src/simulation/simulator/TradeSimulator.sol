@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The project's trade simulator. Its runtime code is injected with an
 // eth_call state override at a fresh random address (no transaction is ever
-// sent): it buys the token from a Uniswap-V2-style pair with its quote token
-// (wrapped native currency, or a stablecoin bought with it first), probes a wallet-to-wallet transfer, sells what it bought, and
-// when a full sell fails binary-searches the largest sell that succeeds.
+// sent): it buys the token from a pool with its quote token (wrapped native
+// currency, or a stablecoin bought with it first), probes a wallet-to-wallet
+// transfer, sells what it bought, and when a full sell fails binary-searches
+// the largest sell that succeeds. Pools are Uniswap-V2-style pairs (tokens
+// sent in, then `swap`) or Uniswap-V3-style pools (`swap`, paid in the
+// callback; PancakeSwap V3 names its callback differently).
 // Every probe runs in a self-call that always reverts, so each starts from
 // the same state and leaves none behind.
 pragma solidity ^0.8.20;
@@ -23,7 +26,67 @@ interface IPairLike {
     function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes calldata data) external;
 }
 
+interface IV3PoolLike {
+    function swap(address recipient, bool zeroForOne, int256 amountSpecified, uint160 sqrtPriceLimitX96, bytes calldata data)
+        external
+        returns (int256 amount0, int256 amount1);
+}
+
 contract TradeSimulator {
+    /// Pool families (`Plan.kind`, `Plan.priceKind`).
+    uint256 constant V2 = 0;
+    uint256 constant V3 = 1;
+
+    uint160 constant MIN_SQRT_LIMIT = 4295128740;
+    uint160 constant MAX_SQRT_LIMIT = 1461446703485210103287273052203988822378723970341;
+
+    /// Where a trade happens: a pool and its family (and a V2 pair's fee).
+    struct Venue {
+        address pool;
+        uint256 kind;
+        uint256 feeBps;
+    }
+
+    /// What the V3 swap callback is to do: answer a quote by reverting with
+    /// the deltas, or pay what is owed in `token` (`gross` instead, when set:
+    /// a fee-on-transfer token's whole amount, of which the pool receives what it is owed).
+    struct Pending {
+        address pool;
+        address token;
+        address wrapped;
+        uint256 gross;
+        bool quote;
+    }
+
+    /// Where `Pending` is kept: far from slot 0, because the probe runs at
+    /// the address of a role that may be a contract with storage of its own.
+    bytes32 constant PENDING_SLOT = keccak256("riskintel simulator pending swap");
+
+    function setPending(Pending memory q) internal {
+        bytes32 slot = PENDING_SLOT;
+        assembly {
+            sstore(slot, mload(q))
+            sstore(add(slot, 1), mload(add(q, 32)))
+            sstore(add(slot, 2), mload(add(q, 64)))
+            sstore(add(slot, 3), mload(add(q, 96)))
+            sstore(add(slot, 4), mload(add(q, 128)))
+        }
+    }
+
+    function getPending() internal view returns (Pending memory q) {
+        bytes32 slot = PENDING_SLOT;
+        assembly {
+            mstore(q, sload(slot))
+            mstore(add(q, 32), sload(add(slot, 1)))
+            mstore(add(q, 64), sload(add(slot, 2)))
+            mstore(add(q, 96), sload(add(slot, 3)))
+            mstore(add(q, 128), sload(add(slot, 4)))
+        }
+    }
+
+    error Quoted(int256 amount0, int256 amount1);
+    /// The pool was owed `owed` and received `arrived` (a fee-on-transfer token).
+    error ShortPayment(uint256 owed, uint256 arrived);
     struct Outcome {
         uint256 amountIn;
         bool buyOk;
@@ -89,22 +152,105 @@ contract TradeSimulator {
         (leg.reserveIn, leg.reserveOut) = leg.inIsToken0 ? (uint256(r0), uint256(r1)) : (uint256(r1), uint256(r0));
     }
 
-    /// Send `amount` of `tokenIn` (already held) into `pair` and swap for the other token.
-    function swapIn(address pair, address tokenIn, address tokenOut, uint256 amount, uint256 feeBps)
-        internal
-        returns (Probe memory p)
-    {
-        Leg memory leg = Leg(pair, tokenIn, tokenOut, amount, feeBps, 0, 0, false);
+    /// Swap `amount` of `tokenIn` (already held) for `tokenOut` at `v`.
+    function swapIn(Venue memory v, address tokenIn, address tokenOut, uint256 amount) internal returns (Probe memory p) {
+        if (v.kind == V3) return swapV3(v.pool, tokenIn, tokenOut, amount);
+        Leg memory leg = Leg(v.pool, tokenIn, tokenOut, amount, v.feeBps, 0, 0, false);
         loadReserves(leg);
-        p.expected = amountOut(amount, leg.reserveIn, leg.reserveOut, feeBps);
+        p.expected = amountOut(amount, leg.reserveIn, leg.reserveOut, v.feeBps);
         uint256 gasStart = gasleft();
-        (bool sent, bytes memory sendRevert) = tokenIn.call(abi.encodeCall(IERC20Like.transfer, (pair, amount)));
+        (bool sent, bytes memory sendRevert) = tokenIn.call(abi.encodeCall(IERC20Like.transfer, (v.pool, amount)));
         if (sent) {
             executeSwap(p, leg);
         } else {
             p.revertData = sendRevert;
         }
         p.gasUsed = gasStart - gasleft();
+    }
+
+    function sqrtLimit(bool zeroForOne) internal pure returns (uint160) {
+        return zeroForOne ? MIN_SQRT_LIMIT : MAX_SQRT_LIMIT;
+    }
+
+    /// What a V3 swap of `amountSpecified` would pay and owe, undone.
+    function quoteV3(address pool, bool zeroForOne, int256 amountSpecified) internal returns (int256 d0, int256 d1) {
+        setPending(Pending(pool, address(0), address(0), 0, true));
+        (, bytes memory out) = pool.call(
+            abi.encodeCall(IV3PoolLike.swap, (address(this), zeroForOne, amountSpecified, sqrtLimit(zeroForOne), ""))
+        );
+        setPending(Pending(address(0), address(0), address(0), 0, false));
+        if (out.length == 68 && bytes4(out) == Quoted.selector) (d0, d1) = abi.decode(afterSelector4(out), (int256, int256));
+    }
+
+    function runV3(address pool, address tokenIn, bool zeroForOne, int256 amountSpecified, uint256 gross, address wrapped)
+        internal
+        returns (bool ok, bytes memory out)
+    {
+        setPending(Pending(pool, tokenIn, wrapped, gross, false));
+        (ok, out) = pool.call(
+            abi.encodeCall(IV3PoolLike.swap, (address(this), zeroForOne, amountSpecified, sqrtLimit(zeroForOne), ""))
+        );
+        setPending(Pending(address(0), address(0), address(0), 0, false));
+    }
+
+    /// An exact-input V3 swap. A token that reaches the pool short of what
+    /// it owes (a transfer fee) is sent again whole for what does arrive, so
+    /// its fee is measured rather than taken for a block; the pool itself
+    /// refuses such payments from routers.
+    function swapV3(address pool, address tokenIn, address tokenOut, uint256 amount) internal returns (Probe memory p) {
+        bool zeroForOne = tokenIn < tokenOut;
+        (int256 q0, int256 q1) = quoteV3(pool, zeroForOne, int256(amount));
+        int256 quotedOut = zeroForOne ? q1 : q0;
+        p.expected = quotedOut < 0 ? uint256(-quotedOut) : 0;
+        uint256 before = tokenBalance(tokenOut, address(this));
+        uint256 gasStart = gasleft();
+        (bool ok, bytes memory out) = runV3(pool, tokenIn, zeroForOne, int256(amount), 0, address(0));
+        if (!ok && out.length == 68 && bytes4(out) == ShortPayment.selector) {
+            (, uint256 arrived) = abi.decode(afterSelector4(out), (uint256, uint256));
+            if (arrived != 0) (ok, out) = runV3(pool, tokenIn, zeroForOne, int256(arrived), amount, address(0));
+        }
+        p.gasUsed = gasStart - gasleft();
+        if (!ok) {
+            p.revertData = out;
+            return p;
+        }
+        p.ok = true;
+        uint256 afterSwap = tokenBalance(tokenOut, address(this));
+        p.received = afterSwap > before ? afterSwap - before : 0;
+    }
+
+    function v3Callback(int256 amount0Delta, int256 amount1Delta) internal {
+        Pending memory q = getPending();
+        require(msg.sender == q.pool && q.pool != address(0), "pool only");
+        if (q.quote) revert Quoted(amount0Delta, amount1Delta);
+        uint256 owed = uint256(amount0Delta > 0 ? amount0Delta : amount1Delta);
+        uint256 send = q.gross != 0 ? q.gross : owed;
+        if (q.token == q.wrapped) {
+            uint256 have = tokenBalance(q.token, address(this));
+            if (have < send) IWrappedNative(q.token).deposit{value: send - have}();
+        }
+        uint256 before = tokenBalance(q.token, q.pool);
+        (bool sent, bytes memory reason) = q.token.call(abi.encodeCall(IERC20Like.transfer, (q.pool, send)));
+        if (!sent) {
+            assembly {
+                revert(add(reason, 32), mload(reason))
+            }
+        }
+        uint256 arrived = tokenBalance(q.token, q.pool) - before;
+        if (arrived < owed) revert ShortPayment(owed, arrived);
+    }
+
+    function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata) external {
+        v3Callback(amount0Delta, amount1Delta);
+    }
+
+    function pancakeV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata) external {
+        v3Callback(amount0Delta, amount1Delta);
+    }
+
+    function afterSelector4(bytes memory data) internal pure returns (bytes memory body) {
+        body = new bytes(data.length - 4);
+        for (uint256 i = 0; i < body.length; i++) body[i] = data[i + 4];
     }
 
     function executeSwap(Probe memory p, Leg memory leg) internal {
@@ -130,9 +276,9 @@ contract TradeSimulator {
     }
 
     /// A sell of `amount`, undone by its revert.
-    function probeSell(address pair, address token, address quote, uint256 amount, uint256 feeBps) external {
+    function probeSell(Venue memory v, address token, address quote, uint256 amount) external {
         require(msg.sender == address(this), "self only");
-        revert ProbeResult(swapIn(pair, token, quote, amount, feeBps));
+        revert ProbeResult(swapIn(v, token, quote, amount));
     }
 
     /// A wallet-to-wallet transfer of `amount` to `recipient`, undone by its revert.
@@ -166,8 +312,8 @@ contract TradeSimulator {
         return failed;
     }
 
-    function sellProbe(address pair, address token, address quote, uint256 amount, uint256 feeBps) internal returns (Probe memory) {
-        return runProbe(abi.encodeCall(this.probeSell, (pair, token, quote, amount, feeBps)));
+    function sellProbe(Plan memory plan, uint256 amount) internal returns (Probe memory) {
+        return runProbe(abi.encodeCall(this.probeSell, (venue(plan), plan.token, plan.quote, amount)));
     }
 
     struct Plan {
@@ -181,6 +327,21 @@ contract TradeSimulator {
         uint256 feeBps;
         address recipient;
         uint256 searchSteps;
+        /// The pair's family, and the price pair's family and fee.
+        uint256 kind;
+        uint256 priceKind;
+        uint256 priceFeeBps;
+    }
+
+    function venue(Plan memory plan) internal pure returns (Venue memory) {
+        return Venue(plan.pair, plan.kind, plan.feeBps);
+    }
+
+    /// The pool's reserve of `token`: a V2 pair's recorded reserve, a V3 pool's balance.
+    function reserveOf(Venue memory v, address token) internal view returns (uint256) {
+        if (v.kind == V3) return tokenBalance(token, v.pool);
+        (uint112 r0, uint112 r1, ) = IPairLike(v.pool).getReserves();
+        return IPairLike(v.pool).token0() == token ? uint256(r0) : uint256(r1);
     }
 
     /// Buy with `amountBps` (of 10,000) of the pair's quote reserve, probe
@@ -208,7 +369,7 @@ contract TradeSimulator {
         o.received = tokenBalance(plan.token, address(this));
         o.sellAmount = o.received;
         if (o.received == 0) return o;
-        Probe memory sell = swapIn(plan.pair, plan.token, plan.quote, o.received, plan.feeBps);
+        Probe memory sell = swapIn(venue(plan), plan.token, plan.quote, o.received);
         o.sellOk = sell.ok;
         o.sellRevert = sell.revertData;
         o.expectedSell = sell.expected;
@@ -216,7 +377,7 @@ contract TradeSimulator {
         o.sellGas = sell.gasUsed;
         if (sell.ok) {
             o.maxSellable = o.received;
-        } else if (o.received >= 1000 && swapIn(plan.pair, plan.token, plan.quote, o.received / 1000, plan.feeBps).ok) {
+        } else if (o.received >= 1000 && swapIn(venue(plan), plan.token, plan.quote, o.received / 1000).ok) {
             o.maxSellable = o.received / 1000;
         }
     }
@@ -271,8 +432,7 @@ contract TradeSimulator {
     /// (wrapping native currency, buying a stablecoin first when the quote
     /// is one); false when there is nothing to spend.
     function fund(Plan memory plan, uint256 amountBps, Outcome memory o) internal returns (bool) {
-        (uint112 r0, uint112 r1, ) = IPairLike(plan.pair).getReserves();
-        o.amountIn = ((IPairLike(plan.pair).token0() == plan.quote ? uint256(r0) : uint256(r1)) * amountBps) / 10000;
+        o.amountIn = (reserveOf(venue(plan), plan.quote) * amountBps) / 10000;
         if (o.amountIn == 0) return false;
         if (plan.quote == plan.wrapped) {
             IWrappedNative(plan.wrapped).deposit{value: o.amountIn}();
@@ -284,17 +444,24 @@ contract TradeSimulator {
 
     /// Buy about `wanted` of the quote with wrapped native on the price pair; what arrived.
     function acquireQuote(Plan memory plan, uint256 wanted) internal returns (uint256) {
-        Leg memory leg = Leg(plan.pricePair, plan.wrapped, plan.quote, 0, plan.feeBps, 0, 0, false);
+        if (plan.priceKind == V3) {
+            uint256 held = tokenBalance(plan.quote, address(this));
+            bool zeroForOne = plan.wrapped < plan.quote;
+            (bool ok, ) = runV3(plan.pricePair, plan.wrapped, zeroForOne, -int256(wanted), 0, plan.wrapped);
+            uint256 now_ = tokenBalance(plan.quote, address(this));
+            return ok && now_ > held ? now_ - held : 0;
+        }
+        Leg memory leg = Leg(plan.pricePair, plan.wrapped, plan.quote, 0, plan.priceFeeBps, 0, 0, false);
         loadReserves(leg);
         if (wanted >= leg.reserveOut) return 0;
-        uint256 wrappedIn = (leg.reserveIn * wanted * 10000) / ((leg.reserveOut - wanted) * (10000 - plan.feeBps)) + 1;
+        uint256 wrappedIn = (leg.reserveIn * wanted * 10000) / ((leg.reserveOut - wanted) * (10000 - plan.priceFeeBps)) + 1;
         IWrappedNative(plan.wrapped).deposit{value: wrappedIn}();
-        Probe memory bought = swapIn(plan.pricePair, plan.wrapped, plan.quote, wrappedIn, plan.feeBps);
+        Probe memory bought = swapIn(Venue(plan.pricePair, V2, plan.priceFeeBps), plan.wrapped, plan.quote, wrappedIn);
         return bought.ok ? bought.received : 0;
     }
 
     function buyStep(Plan memory plan, Outcome memory o) internal {
-        Probe memory buy = swapIn(plan.pair, plan.quote, plan.token, o.amountIn, plan.feeBps);
+        Probe memory buy = swapIn(venue(plan), plan.quote, plan.token, o.amountIn);
         o.buyOk = buy.ok;
         o.buyRevert = buy.revertData;
         o.expectedBuy = buy.expected;
@@ -312,7 +479,7 @@ contract TradeSimulator {
 
     function sellStep(Plan memory plan, Outcome memory o) internal {
         o.sellAmount = o.received;
-        Probe memory sell = sellProbe(plan.pair, plan.token, plan.quote, o.received, plan.feeBps);
+        Probe memory sell = sellProbe(plan, o.received);
         o.sellOk = sell.ok;
         o.sellRevert = sell.revertData;
         o.expectedSell = sell.expected;
@@ -326,7 +493,7 @@ contract TradeSimulator {
         uint256 hi = o.received;
         for (uint256 i = 0; i < plan.searchSteps && hi - lo > 1; i++) {
             uint256 mid = lo + (hi - lo) / 2;
-            if (sellProbe(plan.pair, plan.token, plan.quote, mid, plan.feeBps).ok) lo = mid;
+            if (sellProbe(plan, mid).ok) lo = mid;
             else hi = mid;
         }
         o.maxSellable = lo;

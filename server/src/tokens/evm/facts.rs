@@ -26,9 +26,7 @@ use super::control::Control;
 use super::gatekeepers;
 use super::holders::{HolderIndex, IndexError};
 use super::roles::{self, Probing};
-use crate::chains::evm::abi::{
-    string_or_bytes32, units, IAccessControl, IBeacon, IUniswapV2Pair, IERC20,
-};
+use crate::chains::evm::abi::{string_or_bytes32, units, IAccessControl, IBeacon, IERC20};
 use crate::chains::evm::multicall::Multicall;
 use crate::chains::evm::pools::{self, PairLookup, PoolReads, PoolState};
 use crate::chains::evm::types::{slot_address, Block, BlockTag};
@@ -146,6 +144,8 @@ pub struct EvmFacts {
     pub quote_usd: HashMap<Address, f64>,
     /// Why the wrapped native could not be priced, if it could not.
     pub pricing_gap: Option<String>,
+    /// Why some of the token's pools could not be read, if they could not.
+    pub pool_gap: Option<String>,
     /// The holder index after this analysis's update.
     pub index: HolderIndex,
     /// Top holders (pools, dead and zero excluded), largest first.
@@ -295,14 +295,14 @@ where
     lp_holders.extend(owner_address);
     lp_holders.extend(&chain.lockers);
     let mut calls = Multicall::new();
-    let token_pools = PoolReads::plan(&pairs.token, &lp_holders, &mut calls);
-    let price_pools = PoolReads::plan(&pairs.price, &[], &mut calls);
+    let mut batch = Batch::new();
+    let token_pools = PoolReads::plan(&pairs.token, &lp_holders, &mut calls, &mut batch, &at);
+    let price_pools = PoolReads::plan(&pairs.price, &[], &mut calls, &mut batch, &at);
     let owner_balance =
         owner_address.map(|o| calls.add(token, IERC20::balanceOfCall { holder: o }));
     let beacon_implementation = proxy
         .beacon
         .map(|b| calls.add(b, IBeacon::implementationCall {}));
-    let mut batch = Batch::new();
     let second = calls.into_batch(&mut batch, chain.multicall, &at);
     let stored = own_code
         .as_ref()
@@ -375,15 +375,20 @@ where
     let mut logic_code = logic_address
         .and_then(|a| codes.get(&a).cloned())
         .unwrap_or_else(|| code.clone());
-    let native = pools::native_price(chain, &price_pools.read(&second));
-    let pricing_gap = native.is_none().then(|| {
-        format!(
+    let (price_states, price_gap) = price_pools.read(&second, &mut answers);
+    let native = pools::native_price(chain, &price_states);
+    let pricing_gap = native.is_none().then(|| match price_gap {
+        Some(gap) => format!(
+            "the {} price pools could not be read: {gap}",
+            chain.wrapped.symbol
+        ),
+        None => format!(
             "no {}/stablecoin pool on the configured DEXes to price {} in USD",
             chain.wrapped.symbol, chain.wrapped.symbol
-        )
+        ),
     });
-    let mut pools: Vec<PoolFacts> = token_pools
-        .read(&second)
+    let (token_states, pool_gap) = token_pools.read(&second, &mut answers);
+    let mut pools: Vec<PoolFacts> = token_states
         .into_iter()
         .map(|state| PoolFacts {
             lp_burned: state.lp_of(DEAD) + state.lp_of(Address::ZERO),
@@ -392,7 +397,7 @@ where
                 .iter()
                 .map(|l| state.lp_of(*l))
                 .fold(U256::ZERO, |a, b| a + b),
-            lp_owner: owner_address.map(|o| state.lp_of(o)),
+            lp_owner: owner_address.and_then(|o| state.lp_counted(o)),
             lp_creator: None,
             state,
         })
@@ -415,24 +420,20 @@ where
         .take(TOP_HOLDERS)
         .collect();
     let mut calls = Multicall::new();
+    let mut batch = Batch::new();
     let balances: Vec<_> = candidates
         .iter()
         .map(|a| (*a, calls.add(token, IERC20::balanceOfCall { holder: *a })))
         .collect();
-    let creator_lp: Vec<_> = match index.creator {
-        Some(creator) => pools
-            .iter()
-            .map(|p| {
-                Some(calls.add(
-                    p.state.pair.address,
-                    IUniswapV2Pair::balanceOfCall { holder: creator },
-                ))
-            })
-            .collect(),
-        None => pools.iter().map(|_| None).collect(),
-    };
-    let mut batch = Batch::new();
-    let third = (!calls.is_empty()).then(|| calls.into_batch(&mut batch, chain.multicall, &at));
+    let creator_lp = index.creator.map(|creator| {
+        let pairs: Vec<_> = pools.iter().map(|p| p.state.pair.clone()).collect();
+        (
+            creator,
+            PoolReads::plan(&pairs, &[creator], &mut calls, &mut batch, &at),
+        )
+    });
+    let third = (!calls.is_empty() || creator_lp.is_some())
+        .then(|| calls.into_batch(&mut batch, chain.multicall, &at));
     let dated_block = if index.complete {
         index.first_transfer_block
     } else {
@@ -477,8 +478,14 @@ where
                     top_holders.push(Holder { address, balance });
                 }
             }
-            for (pool, call) in pools.iter_mut().zip(creator_lp) {
-                pool.lp_creator = call.and_then(|c| third.get(c));
+            if let Some((creator, reads)) = creator_lp {
+                let (states, _) = reads.read(&third, &mut answers);
+                for pool in &mut pools {
+                    pool.lp_creator = states
+                        .iter()
+                        .find(|s| s.pair.address == pool.state.pair.address)
+                        .and_then(|s| s.lp_counted(creator));
+                }
             }
             top_holders.sort_by_key(|h| std::cmp::Reverse(h.balance));
         }
@@ -523,6 +530,7 @@ where
             .map(|q| (q.address, q.symbol.clone()))
             .collect(),
         pricing_gap,
+        pool_gap,
         index,
         top_holders,
         first_transfer_time,

@@ -2,12 +2,13 @@
 //! price, and who can pull the liquidity (LP burned or locked, held by the
 //! owner or the creator).
 
-use alloy_primitives::Address;
-use riskintel_api::{CheckId, Pool, Severity, SignalCategory};
+use alloy_primitives::{Address, U256};
+use riskintel_api::{CheckId, Pool, PoolKind, Severity, SignalCategory};
 use serde_json::json;
 
 use super::facts::{addr, share, EvmFacts};
 use crate::chains::evm::abi::units;
+use crate::chains::evm::DEAD;
 use crate::scoring::{low_liquidity_degree, pct, usd, Builder};
 
 /// What the liquidity checks found, for the metadata.
@@ -27,48 +28,80 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
     let mut liquidity_total = 0.0;
     let mut priced_any = false;
     let mut best_price: Option<(f64, f64)> = None;
+    let mut live_flags = Vec::new();
     for p in &facts.pools {
         let pair = &p.state.pair;
         let reserve_token = units(p.state.reserve_base, decimals);
         let reserve_quote = units(p.state.reserve_quote, pair.quote.decimals);
         let quote_usd = facts.quote_usd.get(&pair.quote.address).copied();
-        let liquidity_usd = quote_usd.map(|price| 2.0 * reserve_quote * price);
-        if let (Some(l), Some(price)) = (liquidity_usd, quote_usd) {
+        let price = p.state.price(decimals);
+        let concentrated = pair.kind().is_concentrated();
+        let quote_scale = 10f64.powi(i32::from(pair.quote.decimals));
+        let depth_usd = quote_usd.map(|usd| p.state.depth.total() / quote_scale * usd);
+        let tvl_usd = quote_usd.map(|usd| (reserve_quote + reserve_token * price) * usd);
+        let liquidity_usd = quote_usd.map(|usd| {
+            if concentrated {
+                let as_pair = 2.0 * p.state.depth.pair_equivalent_quote() / quote_scale * usd;
+                as_pair.min(tvl_usd.unwrap_or(as_pair))
+            } else {
+                2.0 * reserve_quote * usd
+            }
+        });
+        let live = p.state.is_live();
+        if let (Some(l), Some(usd)) = (liquidity_usd, quote_usd) {
             priced_any = true;
             liquidity_total += l;
-            if reserve_token > 0.0 && best_price.is_none_or(|(depth, _)| l > depth) {
-                best_price = Some((l, reserve_quote * price / reserve_token));
+            if live && price > 0.0 && best_price.is_none_or(|(depth, _)| l > depth) {
+                best_price = Some((l, price * usd));
             }
         }
+        // LP whose holders could not be counted (V3 positions without a
+        // position manager to read) has no burned or locked share: unknown.
+        let counted = p.state.lp_counted(DEAD).is_some();
+        let lp_share = |held: U256| {
+            (counted && !p.state.lp_supply.is_zero()).then(|| share(held, p.state.lp_supply))
+        };
         pools.push(Pool {
             dex: pair.dex.name.clone(),
+            kind: if concentrated {
+                PoolKind::Concentrated
+            } else {
+                PoolKind::ConstantProduct
+            },
+            fee_bps: Some(f64::from(pair.fee) / 100.0),
             address: addr(&pair.address),
             quote_address: addr(&pair.quote.address),
             quote_symbol: pair.quote.symbol.clone(),
             reserve_token,
             reserve_quote,
             liquidity_usd,
-            lp_burned_share: (!p.state.lp_supply.is_zero())
-                .then(|| share(p.lp_burned, p.state.lp_supply)),
-            lp_locked_share: (!p.state.lp_supply.is_zero())
-                .then(|| share(p.lp_burned + p.lp_locked, p.state.lp_supply)),
-            lp_owner_share: p
-                .lp_owner
-                .filter(|_| !p.state.lp_supply.is_zero())
-                .map(|o| share(o, p.state.lp_supply)),
-            lp_creator_share: p
-                .lp_creator
-                .filter(|_| !p.state.lp_supply.is_zero())
-                .map(|c| share(c, p.state.lp_supply)),
+            depth_2pct_usd: depth_usd,
+            tvl_usd,
+            lp_burned_share: lp_share(p.lp_burned),
+            lp_locked_share: lp_share(p.lp_burned + p.lp_locked),
+            lp_owner_share: p.lp_owner.and_then(lp_share),
+            lp_creator_share: p.lp_creator.and_then(lp_share),
         });
+        live_flags.push(live);
     }
     let price_usd = best_price.map(|(_, p)| p);
-    let pools_rpc = "eth_call getPair / getReserves / token0 via Multicall3";
+    let pools_rpc = "eth_call getPair / getPool / getReserves via Multicall3; V3-style pools through the pool lens (slot0, liquidity, ticks, balances)";
     let live_pools: Vec<&Pool> = pools
         .iter()
-        .filter(|p| p.reserve_token > 0.0 && p.reserve_quote > 0.0)
+        .zip(&live_flags)
+        .filter_map(|(p, live)| live.then_some(p))
         .collect();
-    if live_pools.is_empty() {
+    if live_pools.is_empty() && facts.pool_gap.is_some() {
+        let reason = facts.pool_gap.clone().unwrap_or_default();
+        b.unknown(
+            CheckId::NoLiquidity,
+            format!("some pools could not be read: {reason}"),
+        );
+        b.unknown(CheckId::LowLiquidity, "some pools could not be read");
+        b.unknown(CheckId::LpUnlocked, "some pools could not be read");
+        b.unknown(CheckId::OwnerHoldsLp, "some pools could not be read");
+        b.unknown(CheckId::CreatorHoldsLp, "some pools could not be read");
+    } else if live_pools.is_empty() {
         b.detected(
             CheckId::NoLiquidity,
             SignalCategory::Liquidity,
@@ -140,6 +173,10 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
                 );
             }
             Some(_) => b.clear(CheckId::LpUnlocked),
+            None if deepest.kind == PoolKind::Concentrated => b.unknown(
+                CheckId::LpUnlocked,
+                format!("who holds the {} pool's positions could not be read (no position manager configured, or too many positions to count)", deepest.dex),
+            ),
             None => b.unknown(CheckId::LpUnlocked, "the pool's LP supply is zero"),
         }
         match (active_owner, deepest.lp_owner_share) {

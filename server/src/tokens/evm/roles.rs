@@ -128,6 +128,9 @@ pub fn plan(
             feeBps: U256::ZERO,
             recipient: fresh("recipient"),
             searchSteps: U256::ZERO,
+            kind: U256::ZERO,
+            priceKind: U256::ZERO,
+            priceFeeBps: U256::ZERO,
         });
     let functions: Vec<_> = k
         .code

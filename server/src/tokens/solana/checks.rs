@@ -3,10 +3,11 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
-use riskintel_api::{CheckId, Pool, Severity, SignalCategory, TokenAnalysis, TokenMeta};
+use riskintel_api::{CheckId, Pool, PoolKind, Severity, SignalCategory, TokenAnalysis, TokenMeta};
 use serde_json::{json, Value};
 
 use super::facts::SolanaFacts;
+use crate::chains::evm::pools::depth::Depth;
 use crate::chains::solana::layouts;
 use crate::chains::solana::{self as sol, Pubkey, SolanaChain};
 use crate::config::AllowlistEntry;
@@ -304,12 +305,16 @@ pub fn analysis(
         }
         pool_rows.push(Pool {
             dex: "Raydium CPMM".into(),
+            kind: PoolKind::ConstantProduct,
+            fee_bps: None,
             address: sol::encode(&p.address),
             quote_address: sol::encode(&quote_mint),
             quote_symbol: symbol_of(&quote_mint),
             reserve_token,
             reserve_quote,
             liquidity_usd,
+            depth_2pct_usd: liquidity_usd.map(|l| Depth::constant_product(l / 2.0).total()),
+            tvl_usd: liquidity_usd,
             lp_burned_share: burned_share,
             lp_locked_share: burned_share,
             lp_owner_share: None,

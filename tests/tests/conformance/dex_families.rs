@@ -1,0 +1,224 @@
+//! Tokens whose only pool is in a V3-style DEX (the real Uniswap V3 and
+//! PancakeSwap V3 contracts on anvil): found, priced, simulated and judged
+//! like V2 pairs, through the generated client.
+
+use std::collections::BTreeMap;
+
+use alloy_primitives::{Address, U256};
+use anyhow::{ensure, Context as _};
+use riskintel_client::types::{self, PoolKind, RiskLabel};
+use riskintel_server::config::Config;
+use riskintel_tests::rig::{self, e18, Anvil, Arg, Node, RigChain};
+use riskintel_tests::v3_rig;
+use riskintel_tests::{ok, Backend, TestServer};
+
+/// The rig's WETH price ($3,000) × 10 WETH / 400,000 tokens.
+const PRICE: f64 = 0.075;
+
+struct Family {
+    dex: &'static str,
+    add: fn(
+        &Node,
+        &v3_rig::V3Rig,
+        Address,
+        Address,
+        U256,
+        Address,
+        U256,
+        Address,
+    ) -> anyhow::Result<Address>,
+}
+
+const FAMILIES: [Family; 2] = [
+    Family {
+        dex: "Rig Uniswap V3",
+        add: v3_rig::add_uniswap_pool,
+    },
+    Family {
+        dex: "Rig PancakeSwap V3",
+        add: v3_rig::add_pancake_pool,
+    },
+];
+
+/// Per family: a plain token, a sell-revert honeypot and a 5% tax token,
+/// each with only that pool (40% of the supply against 10 WETH), the rest
+/// with 30 holders. The plain and honeypot LP goes to 0x…dEaD, the tax
+/// token's to its owner (its creator).
+fn deploy(chain: &RigChain) -> anyhow::Result<BTreeMap<String, Address>> {
+    let node = Node::new(&chain.url);
+    let dead: Address = rig::DEAD.parse()?;
+    let mut tokens = BTreeMap::new();
+    let mut first_holder = 5_000;
+    for (f, family) in FAMILIES.iter().enumerate() {
+        for (kind, contract, burned) in [
+            ("plain", "PlainToken", true),
+            ("honeypot", "SellRevertToken", true),
+            ("tax", "SwapTaxToken", false),
+        ] {
+            // Each token has a creator of its own, so one's record is not another's.
+            let deployer = node.creator(700 + first_holder / 100, chain.weth)?;
+            let lp_to = if burned { dead } else { deployer };
+            let args = [
+                Arg::Str(format!("{kind} {f}")),
+                Arg::Str(format!("{}{f}", kind.to_uppercase())),
+                Arg::Uint(e18(1_000_000)),
+            ];
+            let token = node.deploy(deployer, contract, &args)?;
+            let pool = (family.add)(
+                &node,
+                &chain.v3,
+                deployer,
+                token,
+                e18(400_000),
+                chain.weth,
+                e18(10),
+                lp_to,
+            )?;
+            if kind != "plain" {
+                node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pool)])?;
+            }
+            rig::distribute(&node, deployer, token, first_holder)?;
+            first_holder += 100;
+            tokens.insert(format!("{}:{kind}", family.dex), token);
+        }
+    }
+    // A month old, as the scenario's tokens are: age is not what is tested here.
+    node.call("evm_increaseTime", serde_json::json!([30 * 86_400]))?;
+    node.call("evm_mine", serde_json::json!([]))?;
+    Ok(tokens)
+}
+
+fn near(value: Option<f64>, truth: f64, tolerance: f64) -> bool {
+    value.is_some_and(|v| (v - truth).abs() <= tolerance * truth.abs().max(1e-9))
+}
+
+fn has(analysis: &types::TokenAnalysis, id: &str) -> bool {
+    analysis.signals.iter().any(|s| s.id.to_string() == id)
+}
+
+pub async fn v3_family_pools_are_found_priced_and_simulated(
+    backend: Backend,
+) -> anyhow::Result<()> {
+    let (anvil, chain, tokens) = tokio::task::spawn_blocking(|| {
+        let anvil = Anvil::start(31343)?;
+        let chain = rig::deploy_base(&anvil.url, 31343, 0)?;
+        let tokens = deploy(&chain)?;
+        anyhow::Ok((anvil, chain, tokens))
+    })
+    .await??;
+    let config = Config {
+        chains: rig::chains_config(&[("eth", &chain)]),
+        ..Config::default()
+    };
+    let server = TestServer::start_with(backend, config).await?;
+    let client = server.client(&server.owner_key());
+    for family in &FAMILIES {
+        let analyse = |kind: &str| {
+            let address = tokens[&format!("{}:{kind}", family.dex)].to_checksum(None);
+            let client = &client;
+            async move {
+                anyhow::Ok(ok(client.token_analyze("eth", &address, None).await)?.into_inner())
+            }
+        };
+        let dex = family.dex;
+
+        let plain = analyse("plain").await?;
+        let pool = plain.meta.pools.first().context("a pool")?;
+        ensure!(
+            plain.meta.pools.len() == 1 && pool.dex == dex && pool.kind == PoolKind::Concentrated,
+            "{dex}: the token's only pool is found: {:?}",
+            plain.meta.pools
+        );
+        ensure!(
+            near(plain.meta.price_usd, PRICE, 0.01),
+            "{dex}: price within 1% of ${PRICE}: {:?}",
+            plain.meta.price_usd
+        );
+        // Full range: as deep as a pair holding the same, and its $60,000 locked.
+        ensure!(
+            near(pool.liquidity_usd, 60_000.0, 0.03) && near(pool.tvl_usd, 60_000.0, 0.03),
+            "{dex}: liquidity {:?}, value locked {:?}",
+            pool.liquidity_usd,
+            pool.tvl_usd
+        );
+        ensure!(
+            // $30,000 of WETH × ((√1.02 − 1) + (1 − √0.98)).
+            near(pool.depth_2pct_usd, 600.0, 0.03),
+            "{dex}: ±2% depth of a $60,000 full-range pool is about $600: {:?}",
+            pool.depth_2pct_usd
+        );
+        let sim = plain.simulations.first().context("a simulation")?;
+        ensure!(
+            sim.dex == dex && sim.buy.ok && sim.sell.as_ref().is_some_and(|s| s.ok),
+            "{dex}: the plain token trades: {sim:?}"
+        );
+        ensure!(
+            sim.buy.tax.is_some_and(|t| t < 0.005)
+                && sim
+                    .sell
+                    .as_ref()
+                    .and_then(|s| s.tax)
+                    .is_some_and(|t| t < 0.005),
+            "{dex}: no tax on the plain token: {sim:?}"
+        );
+        ensure!(
+            !has(&plain, "honeypot") && plain.label == RiskLabel::Safe,
+            "{dex}: plain is safe: {:?} {:?}",
+            plain.label,
+            plain.signals
+        );
+
+        let honeypot = analyse("honeypot").await?;
+        ensure!(
+            has(&honeypot, "honeypot") && honeypot.label == RiskLabel::Critical,
+            "{dex}: the sell-revert token is a critical honeypot: {:?}",
+            honeypot.signals
+        );
+        let reason = honeypot.simulations[0]
+            .sell
+            .as_ref()
+            .and_then(|s| s.revert_reason.clone());
+        ensure!(
+            reason.as_deref() == Some("sell not allowed"),
+            "{dex}: {reason:?}"
+        );
+
+        let tax = analyse("tax").await?;
+        let sim = tax.simulations.first().context("a simulation")?;
+        let (buy, sell) = (sim.buy.tax, sim.sell.as_ref().and_then(|s| s.tax));
+        ensure!(
+            near(buy, 0.05, 0.2) && near(sell, 0.05, 0.2) && !has(&tax, "honeypot"),
+            "{dex}: the 5% token's taxes are measured within a point, and it sells: buy {buy:?} sell {sell:?} {:?}",
+            tax.signals
+        );
+
+        if dex == "Rig Uniswap V3" {
+            // LP as position NFTs: burned for the plain token, the owner's for the tax token.
+            ensure!(
+                near(pool.lp_burned_share, 1.0, 0.001) && !has(&plain, "lp_unlocked"),
+                "{dex}: the NFT held by 0x…dEaD counts as burned: {:?}",
+                pool.lp_burned_share
+            );
+            let tax_pool = &tax.meta.pools[0];
+            ensure!(
+                near(tax_pool.lp_owner_share, 1.0, 0.001)
+                    && has(&tax, "owner_holds_lp")
+                    && has(&tax, "lp_unlocked"),
+                "{dex}: the owner's NFT is the owner's LP: {:?} {:?}",
+                tax_pool.lp_owner_share,
+                tax.signals
+            );
+        } else {
+            // No position manager: whose LP it is stays unknown, never guessed.
+            ensure!(
+                pool.lp_burned_share.is_none()
+                    && pool.lp_owner_share.is_none()
+                    && !has(&plain, "lp_unlocked"),
+                "{dex}: {:?}",
+                pool
+            );
+        }
+    }
+    drop(anvil);
+    server.stop().await
+}
