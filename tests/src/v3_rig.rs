@@ -248,3 +248,36 @@ pub fn add_pancake_pool(
     .context("adding liquidity to the PancakeSwap V3 pool")?;
     Ok(pool)
 }
+
+/// `trader` swaps `amount` of `token_in` (held) for `token_out` through the
+/// Uniswap V3 SwapRouter in the rig's 0.3% tier.
+pub fn swap_exact_input(
+    node: &Node,
+    v3: &V3Rig,
+    trader: Address,
+    token_in: Address,
+    token_out: Address,
+    amount: U256,
+) -> anyhow::Result<()> {
+    node.exec(
+        trader,
+        token_in,
+        "approve(address,uint256)",
+        &[Arg::Addr(v3.router), Arg::Uint(amount)],
+    )?;
+    node.exec(
+        trader,
+        v3.router,
+        "exactInputSingle((address,address,uint24,address,uint256,uint256,uint256,uint160))",
+        &[
+            Arg::Addr(token_in),
+            Arg::Addr(token_out),
+            Arg::Uint(U256::from(UNISWAP_FEE)),
+            Arg::Addr(trader),
+            Arg::Uint(U256::MAX),
+            Arg::Uint(amount),
+            Arg::Uint(U256::ZERO),
+            Arg::Uint(U256::ZERO),
+        ],
+    )
+}

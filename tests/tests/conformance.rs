@@ -119,6 +119,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     simulation_without_later_blocks_stays_conservative,
     simulator_bytecode_matches_its_source,
     v3_family_pools_are_found_priced_and_simulated,
+    v3_pools_feed_the_market_index,
     wallet_exposure_approvals_and_revocation,
     wallet_fresh_wallet_is_safe_with_honest_coverage,
     wallet_needs_premium_and_scope,

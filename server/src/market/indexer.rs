@@ -1,6 +1,7 @@
 //! The market index, a background part of `serve`: per chain, follow
-//! `PairCreated` of every configured factory (new tokens), `Swap` and
-//! `Sync` of tracked pairs (volume, flow, liquidity), and owner, upgrade and
+//! `PairCreated` and V3 `PoolCreated` of every configured factory (new
+//! tokens), `Swap` of tracked pairs and V3-style pools and `Sync` of pairs
+//! (volume, flow, liquidity), and owner, upgrade and
 //! mint events of tracked tokens; re-analyse tracked tokens on a schedule;
 //! raise alerts. Progress is stored with the swaps it read, so a restart
 //! resumes without gaps or double counting; a re-organisation within
@@ -11,7 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use alloy_primitives::{Address, B256, U256};
+use alloy_primitives::{Address, B256, I256, U256};
 use alloy_sol_types::SolEvent;
 use riskintel_api::{AlertKind, Severity, TokenAnalysis};
 use serde_json::json;
@@ -20,7 +21,8 @@ use crate::chains::evm::abi::{units, IBeacon, IUniswapV2Factory, IUniswapV2Pair,
 use crate::chains::evm::logs::{self, ScanLimits};
 use crate::chains::evm::multicall::Multicall;
 use crate::chains::evm::pools;
-use crate::chains::evm::types::{Block, BlockTag};
+use crate::chains::evm::pools::v3::{IPancakeV3Pool, IUniswapV3Factory, IUniswapV3Pool};
+use crate::chains::evm::types::{Block, BlockTag, Log};
 use crate::chains::evm::EvmChain;
 use crate::chains::rpc::{Batch, RpcError};
 use crate::chains::Chain;
@@ -205,12 +207,17 @@ impl Indexer {
         let tokens = self.store.tracked_tokens(Some(chain.id())).await?;
         let swap_topics = json!([[
             IUniswapV2Pair::Swap::SIGNATURE_HASH,
-            IUniswapV2Pair::Sync::SIGNATURE_HASH
+            IUniswapV2Pair::Sync::SIGNATURE_HASH,
+            IUniswapV3Pool::Swap::SIGNATURE_HASH,
+            IPancakeV3Pool::Swap::SIGNATURE_HASH
         ]]);
         let factories: Vec<Address> = evm.dexes.iter().map(|d| d.factory).collect();
         let mut filters = vec![logs::filter(
             Some(json!(factories)),
-            json!([IUniswapV2Factory::PairCreated::SIGNATURE_HASH]),
+            json!([[
+                IUniswapV2Factory::PairCreated::SIGNATURE_HASH,
+                IUniswapV3Factory::PoolCreated::SIGNATURE_HASH
+            ]]),
         )];
         if !pairs.is_empty() {
             filters.push(logs::filter(
@@ -262,10 +269,14 @@ impl Indexer {
         let mut pair_map: HashMap<String, TrackedPair> =
             pairs.into_iter().map(|p| (p.pair.clone(), p)).collect();
         for log in &logs {
-            let Some(created) = log.decode::<IUniswapV2Factory::PairCreated>() else {
-                continue;
-            };
-            let (token0, token1, pair) = (created.token0, created.token1, created.pair);
+            let (token0, token1, pair) =
+                if let Some(created) = log.decode::<IUniswapV2Factory::PairCreated>() {
+                    (created.token0, created.token1, created.pair)
+                } else if let Some(created) = log.decode::<IUniswapV3Factory::PoolCreated>() {
+                    (created.token0, created.token1, created.pool)
+                } else {
+                    continue;
+                };
             let (token, quote) = match (quotes.contains_key(&token0), quotes.contains_key(&token1))
             {
                 (false, true) => (token0, token1),
@@ -373,7 +384,7 @@ impl Indexer {
                 });
                 continue;
             }
-            let Some(swap) = log.decode::<IUniswapV2Pair::Swap>() else {
+            let Some(swap) = decode_swap(log) else {
                 continue;
             };
             let token_decimals = match decimals.get(&pair.token) {
@@ -385,19 +396,9 @@ impl Indexer {
                 }
             };
             let (token_in, token_out, quote_in, quote_out) = if token_is_0 {
-                (
-                    swap.amount0In,
-                    swap.amount0Out,
-                    swap.amount1In,
-                    swap.amount1Out,
-                )
+                (swap.ins[0], swap.outs[0], swap.ins[1], swap.outs[1])
             } else {
-                (
-                    swap.amount1In,
-                    swap.amount1Out,
-                    swap.amount0In,
-                    swap.amount0Out,
-                )
+                (swap.ins[1], swap.outs[1], swap.ins[0], swap.outs[0])
             };
             let buy = !token_out.is_zero();
             let amount_token = units(if buy { token_out } else { token_in }, token_decimals);
@@ -592,4 +593,41 @@ fn liquidity_alert(
         drop.block,
         at,
     )
+}
+
+/// A swap of any pool family: what went in and out of the pool, per token.
+struct Swapped {
+    ins: [U256; 2],
+    outs: [U256; 2],
+    to: Address,
+}
+
+/// A V2 pair's `Swap`, or a V3-style pool's (signed amounts: into the pool positive).
+fn decode_swap(log: &Log) -> Option<Swapped> {
+    if let Some(s) = log.decode::<IUniswapV2Pair::Swap>() {
+        return Some(Swapped {
+            ins: [s.amount0In, s.amount1In],
+            outs: [s.amount0Out, s.amount1Out],
+            to: s.to,
+        });
+    }
+    let (amount0, amount1, to) = if let Some(s) = log.decode::<IUniswapV3Pool::Swap>() {
+        (s.amount0, s.amount1, s.recipient)
+    } else {
+        let s = log.decode::<IPancakeV3Pool::Swap>()?;
+        (s.amount0, s.amount1, s.recipient)
+    };
+    let split = |a: I256| {
+        if a.is_negative() {
+            (U256::ZERO, a.unsigned_abs())
+        } else {
+            (a.into_raw(), U256::ZERO)
+        }
+    };
+    let ((in0, out0), (in1, out1)) = (split(amount0), split(amount1));
+    Some(Swapped {
+        ins: [in0, in1],
+        outs: [out0, out1],
+        to,
+    })
 }

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use alloy_primitives::Address;
 use chrono::{DateTime, Duration, Utc};
 use riskintel_api::{
-    LabelCounts, MarketOverview, MarketSummary, Mover, RiskLabel, TokenAnalysis, TopToken,
-    TopTokensFilter, TopTokensSort,
+    LabelCounts, MarketOverview, MarketSummary, Mover, PoolKind, RiskLabel, TokenAnalysis,
+    TopToken, TopTokensFilter, TopTokensSort,
 };
 
 use crate::chains::Chain;
@@ -161,9 +161,12 @@ impl Market {
                 .and_then(|c| self.analyzer.wrapped_native(c))
                 .map(|a| a.to_checksum(None));
             let native = chain_rows.iter().find_map(|r| {
-                // Any priced pool against the wrapped native gives its price: liquidity is twice its side.
+                // Any priced constant-product pool against the wrapped native
+                // gives its price: its liquidity is twice its side.
                 let pool = r.analysis.meta.pools.iter().find(|p| {
-                    Some(&p.quote_address) == wrapped.as_ref() && p.reserve_quote > 0.0
+                    p.kind == PoolKind::ConstantProduct
+                        && Some(&p.quote_address) == wrapped.as_ref()
+                        && p.reserve_quote > 0.0
                 })?;
                 pool.liquidity_usd.map(|l| l / 2.0 / pool.reserve_quote)
             });

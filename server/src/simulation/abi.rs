@@ -131,7 +131,8 @@ mod tests {
 
     #[test]
     fn the_entry_points_match_the_contracts() {
-        let plan = "(address,address,address,address,address,uint256,address,uint256)";
+        let plan =
+            "(address,address,address,address,address,uint256,address,uint256,uint256,uint256,uint256)";
         assert_eq!(
             ITradeSimulator::simulateCall::SIGNATURE,
             format!("simulate({plan},uint256)")

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use alloy_primitives::{Address, U256};
 use anyhow::{ensure, Context as _};
-use riskintel_client::types::{self, PoolKind, RiskLabel};
+use riskintel_client::types::{self, AlertKind, PoolKind, RiskLabel};
 use riskintel_server::config::Config;
 use riskintel_tests::rig::{self, e18, Anvil, Arg, Node, RigChain};
 use riskintel_tests::v3_rig;
@@ -220,5 +220,84 @@ pub async fn v3_family_pools_are_found_priced_and_simulated(
         }
     }
     drop(anvil);
+    server.stop().await
+}
+
+/// A new Uniswap V3 pool and a new PancakeSwap V3 pool each raise a
+/// `new_token` alert, and swaps through the V3 router feed the token's flow.
+pub async fn v3_pools_feed_the_market_index(backend: Backend) -> anyhow::Result<()> {
+    use super::market::{fresh_chain, market_config, on_chain, wait_for};
+    let (_anvil, chain) = fresh_chain(31344).await?;
+    let server = TestServer::start_with(backend, market_config(&chain)).await?;
+    let client = server.client(&server.owner_key());
+    let tokens = on_chain(&chain, |node, chain| {
+        let mut tokens = Vec::new();
+        for (i, family) in FAMILIES.iter().enumerate() {
+            let args = [
+                Arg::Str(format!("Indexed {i}")),
+                Arg::Str(format!("IDX{i}")),
+                Arg::Uint(e18(1_000_000)),
+            ];
+            let token = node.deploy(chain.deployer, "PlainToken", &args)?;
+            (family.add)(
+                node,
+                &chain.v3,
+                chain.deployer,
+                token,
+                e18(400_000),
+                chain.weth,
+                e18(10),
+                chain.deployer,
+            )?;
+            rig::distribute(node, chain.deployer, token, 9_000 + 100 * i as u64)?;
+            tokens.push(token);
+        }
+        anyhow::Ok(tokens)
+    })
+    .await?;
+    for token in &tokens {
+        wait_for(&client, AlertKind::NewToken, *token).await?;
+    }
+    let bought = tokens[0];
+    on_chain(&chain, move |node, chain| {
+        for trader in &node.accounts()?[3..6] {
+            node.send(
+                *trader,
+                Some(chain.weth),
+                rig::calldata("deposit()", &[]),
+                e18(1),
+            )?;
+            v3_rig::swap_exact_input(
+                node,
+                &chain.v3,
+                *trader,
+                chain.weth,
+                bought,
+                e18(1) / U256::from(10),
+            )?;
+        }
+        Ok(())
+    })
+    .await?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let flow = ok(client
+            .token_sentiment_get("eth", &bought.to_checksum(None))
+            .await)?
+        .into_inner();
+        let day = &flow.windows[1];
+        if day.buys >= 3 {
+            ensure!(
+                day.buys == 3 && day.sells == 0 && (day.buy_volume_usd - 3.0 * 300.0).abs() < 1.0,
+                "3 buys of 0.1 WETH at $3,000 through the V3 router: {day:?}"
+            );
+            break;
+        }
+        ensure!(
+            std::time::Instant::now() < deadline,
+            "V3 swaps not indexed: {flow:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     server.stop().await
 }

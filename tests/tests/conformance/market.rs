@@ -17,7 +17,7 @@ use riskintel_tests::rig::{self, e18, Anvil, Arg, Node, RigChain, DEAD};
 use riskintel_tests::{err, ok, Backend, TestServer};
 
 /// A fresh node with the base contracts.
-async fn fresh_chain(chain_id: u64) -> anyhow::Result<(Anvil, RigChain)> {
+pub async fn fresh_chain(chain_id: u64) -> anyhow::Result<(Anvil, RigChain)> {
     tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
         let anvil = Anvil::start(chain_id)?;
         let chain = rig::deploy_base(&anvil.url, chain_id, 0)?;
@@ -26,7 +26,7 @@ async fn fresh_chain(chain_id: u64) -> anyhow::Result<(Anvil, RigChain)> {
     .await?
 }
 
-fn market_config(chain: &RigChain) -> Config {
+pub fn market_config(chain: &RigChain) -> Config {
     let mut config = Config {
         chains: rig::chains_config(&[("eth", chain)]),
         ..Config::default()
@@ -37,7 +37,7 @@ fn market_config(chain: &RigChain) -> Config {
 }
 
 /// Run blocking rig work off the runtime.
-async fn on_chain<T: Send + 'static>(
+pub async fn on_chain<T: Send + 'static>(
     chain: &RigChain,
     work: impl FnOnce(&Node, &RigChain) -> anyhow::Result<T> + Send + 'static,
 ) -> anyhow::Result<T> {
@@ -87,7 +87,7 @@ async fn all_alerts(client: &riskintel_client::Client) -> anyhow::Result<Vec<typ
 }
 
 /// Poll the feed until an alert of `kind` for `token` appears.
-async fn wait_for(
+pub async fn wait_for(
     client: &riskintel_client::Client,
     kind: AlertKind,
     token: Address,
@@ -658,7 +658,10 @@ pub async fn market_index_survives_a_reorganisation_during_a_poll(
             Box::pin(async move {
                 let index_query = method == "eth_getLogs"
                     && params[0]["address"].is_array()
-                    && params[0]["topics"][0] == pair_created;
+                    && (params[0]["topics"][0] == pair_created
+                        || params[0]["topics"][0]
+                            .as_array()
+                            .is_some_and(|any| any.contains(&serde_json::json!(pair_created))));
                 if index_query && armed.swap(false, std::sync::atomic::Ordering::SeqCst) {
                     let token = on_chain(&chain, move |node, chain| {
                         reorganise(node, chain, &snapshot)

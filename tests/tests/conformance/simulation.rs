@@ -427,15 +427,31 @@ pub async fn simulation_not_run_is_reported_not_passed(backend: Backend) -> anyh
 
 /// The committed simulator code is what its committed source compiles to.
 pub async fn simulator_bytecode_matches_its_source(_backend: Backend) -> anyhow::Result<()> {
-    let compiled = rig::artifact("TradeSimulator")?
-        .deployed
-        .context("runtime code")?;
-    let committed = riskintel_server::simulation::SIMULATOR_RUNTIME_HEX.trim();
-    ensure!(
-        format!("0x{}", hex::encode(&compiled)) == committed,
-        "server/src/simulation/simulator/TradeSimulator.runtime.hex is not the compiled TradeSimulator.sol: \
-         run `cargo xtask rig` and copy build/TradeSimulator.json's deployedBytecode there"
-    );
+    // Every contract the server injects by state override.
+    for (name, committed, path) in [
+        (
+            "TradeSimulator",
+            riskintel_server::simulation::SIMULATOR_RUNTIME_HEX,
+            "server/src/simulation/simulator/TradeSimulator.runtime.hex",
+        ),
+        (
+            "PrivilegeProbe",
+            riskintel_server::simulation::abi::PROBE_RUNTIME_HEX,
+            "server/src/simulation/simulator/PrivilegeProbe.runtime.hex",
+        ),
+        (
+            "PoolLens",
+            riskintel_server::chains::evm::pools::v3::LENS_RUNTIME_HEX,
+            "server/src/chains/evm/pools/lens/PoolLens.runtime.hex",
+        ),
+    ] {
+        let compiled = rig::artifact(name)?.deployed.context("runtime code")?;
+        ensure!(
+            format!("0x{}", hex::encode(&compiled)) == committed.trim(),
+            "{path} is not the compiled {name}.sol: run `cargo xtask rig` and copy \
+             build/{name}.json's deployedBytecode there"
+        );
+    }
     Ok(())
 }
 

@@ -376,7 +376,7 @@ where
         .and_then(|a| codes.get(&a).cloned())
         .unwrap_or_else(|| code.clone());
     let (price_states, price_gap) = price_pools.read(&second, &mut answers);
-    let native = pools::native_price(chain, &price_states);
+    let native = pools::native_price(&chain.wrapped, &price_states);
     let pricing_gap = native.is_none().then(|| match price_gap {
         Some(gap) => format!(
             "the {} price pools could not be read: {gap}",
@@ -404,7 +404,7 @@ where
         .collect();
     let owner_balance = owner_balance.and_then(|call| second.get(call));
     let beacon_implementation = beacon_implementation.and_then(|call| second.get(call));
-    let quote_usd = pools::quote_prices(chain, native);
+    let quote_usd = pools::quote_prices(&chain.wrapped, &chain.stables, native, &price_states);
 
     // Round 3: confirm the top holders' balances, the creator's LP, date the first transfer.
     let excluded: Vec<Address> = pools

@@ -35,6 +35,16 @@ sol! {
         event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool);
     }
 
+    /// A Uniswap V3 pool's swaps (amounts signed: into the pool positive).
+    interface IUniswapV3Pool {
+        event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick);
+    }
+
+    /// A PancakeSwap V3 pool's swaps: V3's, with the protocol fees.
+    interface IPancakeV3Pool {
+        event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint128 protocolFeesToken0, uint128 protocolFeesToken1);
+    }
+
     /// The pool lens (see `lens/PoolLens.sol`).
     interface IPoolLens {
         struct Query {
