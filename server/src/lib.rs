@@ -176,6 +176,11 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         request_deadline(&config),
     )?;
     let meter = context.meter.clone();
+    // The other instances' counts of this minute before the first request
+    // (a restarted instance included): a limit never restarts with the server.
+    if let Err(e) = meter.sync_windows().await {
+        slog::warn!(log, "reading the shared rate-window counts failed; this instance counts alone until it works"; "error" => %e);
+    }
     let key_uses = context.keys.uses().clone();
     let key_sync = tokio::spawn(keys::sync(
         store.clone(),

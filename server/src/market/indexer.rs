@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use alloy_primitives::{Address, B256, I256, U256};
+use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolEvent;
 use riskintel_api::{AlertKind, Severity, TokenAnalysis};
 use serde_json::json;
@@ -21,8 +21,9 @@ use crate::chains::evm::abi::{units, IBeacon, IUniswapV2Factory, IUniswapV2Pair,
 use crate::chains::evm::logs::{self, ScanLimits};
 use crate::chains::evm::multicall::Multicall;
 use crate::chains::evm::pools;
+use crate::chains::evm::pools::events::decode_swap;
 use crate::chains::evm::pools::v3::{IPancakeV3Pool, IUniswapV3Factory, IUniswapV3Pool};
-use crate::chains::evm::types::{Block, BlockTag, Log};
+use crate::chains::evm::types::{Block, BlockTag};
 use crate::chains::evm::EvmChain;
 use crate::chains::rpc::{Batch, RpcError};
 use crate::chains::Chain;
@@ -593,41 +594,4 @@ fn liquidity_alert(
         drop.block,
         at,
     )
-}
-
-/// A swap of any pool family: what went in and out of the pool, per token.
-struct Swapped {
-    ins: [U256; 2],
-    outs: [U256; 2],
-    to: Address,
-}
-
-/// A V2 pair's `Swap`, or a V3-style pool's (signed amounts: into the pool positive).
-fn decode_swap(log: &Log) -> Option<Swapped> {
-    if let Some(s) = log.decode::<IUniswapV2Pair::Swap>() {
-        return Some(Swapped {
-            ins: [s.amount0In, s.amount1In],
-            outs: [s.amount0Out, s.amount1Out],
-            to: s.to,
-        });
-    }
-    let (amount0, amount1, to) = if let Some(s) = log.decode::<IUniswapV3Pool::Swap>() {
-        (s.amount0, s.amount1, s.recipient)
-    } else {
-        let s = log.decode::<IPancakeV3Pool::Swap>()?;
-        (s.amount0, s.amount1, s.recipient)
-    };
-    let split = |a: I256| {
-        if a.is_negative() {
-            (U256::ZERO, a.unsigned_abs())
-        } else {
-            (a.into_raw(), U256::ZERO)
-        }
-    };
-    let ((in0, out0), (in1, out1)) = (split(amount0), split(amount1));
-    Some(Swapped {
-        ins: [in0, in1],
-        outs: [out0, out1],
-        to,
-    })
 }

@@ -8,6 +8,7 @@ use alloy_primitives::{Address, U256};
 use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, AlertKind, PoolKind, RiskLabel};
 use riskintel_server::config::Config;
+use riskintel_tests::latency::latency_proxy;
 use riskintel_tests::rig::{self, e18, Anvil, Arg, Node, RigChain};
 use riskintel_tests::v3_rig;
 use riskintel_tests::{ok, Backend, TestServer};
@@ -106,18 +107,35 @@ pub async fn v3_family_pools_are_found_priced_and_simulated(
         anyhow::Ok((anvil, chain, tokens))
     })
     .await??;
-    let config = Config {
-        chains: rig::chains_config(&[("eth", &chain)]),
+    // Served through a counting proxy: every cold analysis stays within three round trips.
+    let proxy = latency_proxy(chain.url.clone(), std::time::Duration::ZERO).await?;
+    let mut served = chain.clone();
+    served.url = proxy.url.clone();
+    let mut config = Config {
+        chains: rig::chains_config(&[("eth", &served)]),
         ..Config::default()
     };
+    config.market.enabled = false;
     let server = TestServer::start_with(backend, config).await?;
     let client = server.client(&server.owner_key());
     for family in &FAMILIES {
         let analyse = |kind: &str| {
             let address = tokens[&format!("{}:{kind}", family.dex)].to_checksum(None);
-            let client = &client;
+            let (client, proxy, dex) = (&client, &proxy, family.dex);
             async move {
-                anyhow::Ok(ok(client.token_analyze("eth", &address, None).await)?.into_inner())
+                proxy.reset();
+                let analysis = ok(client.token_analyze("eth", &address, None).await)?.into_inner();
+                let round_trips = proxy.round_trips();
+                eprintln!(
+                    "{dex} {}: {round_trips} round trips, {} requests",
+                    analysis.meta.symbol,
+                    proxy.count()
+                );
+                ensure!(
+                    round_trips <= 3,
+                    "{dex}: a cold analysis took {round_trips} round trips"
+                );
+                anyhow::Ok(analysis)
             }
         };
         let dex = family.dex;

@@ -22,9 +22,9 @@ use serde_json::json;
 
 use super::behaviour;
 use super::code::{self, CodeFacts};
-use super::control::Control;
 use super::gatekeepers;
 use super::holders::{HolderIndex, IndexError};
+pub use super::proxy::{OwnerFact, ProxyFacts};
 use super::roles::{self, Probing};
 use crate::chains::evm::abi::{string_or_bytes32, units, IAccessControl, IBeacon, IERC20};
 use crate::chains::evm::multicall::Multicall;
@@ -45,49 +45,6 @@ const LEGACY_IMPLEMENTATION_SLOT: &str =
 const EIP1167_PREFIX: [u8; 10] = [0x36, 0x3d, 0x3d, 0x37, 0x3d, 0x3d, 0x3d, 0x36, 0x3d, 0x73];
 /// Top holders reported.
 const TOP_HOLDERS: usize = 10;
-
-/// What is known of the token's owner.
-#[derive(Clone, Debug, PartialEq)]
-pub enum OwnerFact {
-    /// `owner()` and `getOwner()` both failed: no owner function.
-    NoOwnerFunction,
-    /// The owner address (zero or dead when renounced).
-    Address(Address),
-}
-
-impl OwnerFact {
-    /// The owner, unless there is none or it is renounced (zero or dead).
-    pub fn active(&self) -> Option<Address> {
-        match self {
-            OwnerFact::Address(a) if !a.is_zero() && *a != DEAD => Some(*a),
-            _ => None,
-        }
-    }
-}
-
-/// Proxy facts.
-#[derive(Clone, Debug, Default)]
-pub struct ProxyFacts {
-    /// EIP-1967 implementation (or legacy OpenZeppelin slot).
-    pub implementation: Option<Address>,
-    /// EIP-1967 admin.
-    pub admin: Option<Address>,
-    /// EIP-1967 beacon.
-    pub beacon: Option<Address>,
-    /// EIP-1167 clone target.
-    pub clone_of: Option<Address>,
-    /// Whether the admin has no code (an EOA); None when there is no admin.
-    pub admin_is_eoa: Option<bool>,
-    /// Who controls the admin, when it is a contract and could be read.
-    pub admin_control: Option<Control>,
-}
-
-impl ProxyFacts {
-    /// Whether this is a proxy of any kind.
-    pub fn is_proxy(&self) -> bool {
-        self.implementation.is_some() || self.beacon.is_some() || self.clone_of.is_some()
-    }
-}
 
 /// One pool of the token, with the LP held by those who could pull it.
 #[derive(Clone, Debug)]

@@ -15,6 +15,7 @@ pub mod holders;
 pub mod impersonation;
 pub mod liquidity;
 pub mod powers;
+pub mod proxy;
 pub mod roles;
 
 use chrono::{DateTime, Utc};

@@ -6,6 +6,7 @@
 //! to the caller's batch) so a caller can ride them in its own round trips.
 
 pub mod depth;
+pub mod events;
 pub mod v3;
 
 use std::collections::HashMap;

@@ -1,0 +1,47 @@
+//! Pool events of every family, read the same way.
+
+use alloy_primitives::{Address, I256, U256};
+
+use super::v3::{IPancakeV3Pool, IUniswapV3Pool};
+use crate::chains::evm::abi::IUniswapV2Pair;
+use crate::chains::evm::types::Log;
+
+/// A swap of any pool family: what went in and out of the pool, per token.
+pub struct Swapped {
+    /// Amounts of token0 and token1 that went into the pool.
+    pub ins: [U256; 2],
+    /// Amounts of token0 and token1 that came out.
+    pub outs: [U256; 2],
+    /// Who received the output.
+    pub to: Address,
+}
+
+/// A V2 pair's `Swap`, or a V3-style pool's (signed amounts: into the pool positive).
+pub fn decode_swap(log: &Log) -> Option<Swapped> {
+    if let Some(s) = log.decode::<IUniswapV2Pair::Swap>() {
+        return Some(Swapped {
+            ins: [s.amount0In, s.amount1In],
+            outs: [s.amount0Out, s.amount1Out],
+            to: s.to,
+        });
+    }
+    let (amount0, amount1, to) = if let Some(s) = log.decode::<IUniswapV3Pool::Swap>() {
+        (s.amount0, s.amount1, s.recipient)
+    } else {
+        let s = log.decode::<IPancakeV3Pool::Swap>()?;
+        (s.amount0, s.amount1, s.recipient)
+    };
+    let split = |a: I256| {
+        if a.is_negative() {
+            (U256::ZERO, a.unsigned_abs())
+        } else {
+            (a.into_raw(), U256::ZERO)
+        }
+    };
+    let ((in0, out0), (in1, out1)) = (split(amount0), split(amount1));
+    Some(Swapped {
+        ins: [in0, in1],
+        outs: [out0, out1],
+        to,
+    })
+}
