@@ -220,6 +220,15 @@ impl Node {
             .map(|_| ())
     }
 
+    /// Put `code` at `address` (anvil_setCode).
+    pub fn set_code(&self, address: Address, code: &[u8]) -> anyhow::Result<()> {
+        self.call(
+            "anvil_setCode",
+            json!([format!("{address:#x}"), format!("0x{}", hex::encode(code))]),
+        )
+        .map(|_| ())
+    }
+
     /// Read a view function returning one word.
     pub fn view_word(&self, to: Address, signature: &str, args: &[Arg]) -> anyhow::Result<U256> {
         let data = calldata(signature, args);
@@ -504,13 +513,7 @@ pub fn deploy_base(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigC
     let runtime = artifact("Multicall3")?
         .deployed
         .context("Multicall3 runtime code")?;
-    node.call(
-        "anvil_setCode",
-        json!([
-            format!("{multicall:#x}"),
-            format!("0x{}", hex::encode(runtime))
-        ]),
-    )?;
+    node.set_code(multicall, &runtime)?;
     let weth = node.deploy(deployer, "WETH9", &[])?;
     node.send(
         deployer,

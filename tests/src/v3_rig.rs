@@ -6,7 +6,6 @@
 
 use alloy_primitives::{keccak256, Address, U256};
 use anyhow::Context as _;
-use serde_json::json;
 
 use crate::rig::{artifact, Arg, Node};
 
@@ -53,13 +52,7 @@ pub fn deploy(node: &Node, deployer: Address, weth: Address) -> anyhow::Result<V
     // PancakeSwap's pool deployer CREATE2s the pool's creation code, kept as
     // the code of an otherwise empty account.
     let pool_code = Address::from_slice(&keccak256(b"rig pancake v3 pool code")[12..]);
-    node.call(
-        "anvil_setCode",
-        json!([
-            format!("{pool_code:#x}"),
-            format!("0x{}", hex::encode(artifact("PancakeV3Pool")?.bytecode))
-        ]),
-    )?;
+    node.set_code(pool_code, &artifact("PancakeV3Pool")?.bytecode)?;
     let pool_deployer = node.deploy(deployer, "RigPancakeDeployer", &[Arg::Addr(pool_code)])?;
     let pancake_factory = node.deploy(deployer, "PancakeV3Factory", &[Arg::Addr(pool_deployer)])?;
     node.exec(
@@ -107,8 +100,24 @@ pub fn sqrt_price_x96(
     U256::from((price.sqrt() * 2f64.powi(64)) as u128) << 32
 }
 
-fn address_of(word: U256) -> Address {
-    Address::from_slice(&word.to_be_bytes::<32>()[12..])
+/// `factory.getPool(token, quote, fee)`.
+fn pool_of(
+    node: &Node,
+    factory: Address,
+    token: Address,
+    quote: Address,
+    fee: u32,
+) -> anyhow::Result<Address> {
+    let word = node.view_word(
+        factory,
+        "getPool(address,address,uint24)",
+        &[
+            Arg::Addr(token),
+            Arg::Addr(quote),
+            Arg::Uint(U256::from(fee)),
+        ],
+    )?;
+    Ok(Address::from_slice(&word.to_be_bytes::<32>()[12..]))
 }
 
 /// Uniswap V3: a pool of `token` and `quote` in the 0.3% tier, priced at
@@ -173,16 +182,7 @@ pub fn add_uniswap_pool(
             Arg::Uint(U256::MAX),
         ],
     )?;
-    let pool = node.view_word(
-        v3.factory,
-        "getPool(address,address,uint24)",
-        &[
-            Arg::Addr(token),
-            Arg::Addr(quote),
-            Arg::Uint(U256::from(UNISWAP_FEE)),
-        ],
-    )?;
-    Ok(address_of(pool))
+    pool_of(node, v3.factory, token, quote, UNISWAP_FEE)
 }
 
 /// PancakeSwap V3: a pool in the 0.25% tier, priced at the amounts'
@@ -199,18 +199,17 @@ pub fn add_pancake_pool(
     quote_amount: U256,
     lp_to: Address,
 ) -> anyhow::Result<Address> {
-    let fee = Arg::Uint(U256::from(PANCAKE_FEE));
     node.exec(
         from,
         v3.pancake_factory,
         "createPool(address,address,uint24)",
-        &[Arg::Addr(token), Arg::Addr(quote), fee.clone()],
+        &[
+            Arg::Addr(token),
+            Arg::Addr(quote),
+            Arg::Uint(U256::from(PANCAKE_FEE)),
+        ],
     )?;
-    let pool = address_of(node.view_word(
-        v3.pancake_factory,
-        "getPool(address,address,uint24)",
-        &[Arg::Addr(token), Arg::Addr(quote), fee],
-    )?);
+    let pool = pool_of(node, v3.pancake_factory, token, quote, PANCAKE_FEE)?;
     node.exec(
         from,
         pool,

@@ -9,7 +9,9 @@ use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, AlertKind, PoolKind, RiskLabel};
 use riskintel_server::config::Config;
 use riskintel_tests::latency::latency_proxy;
-use riskintel_tests::rig::{self, e18, Anvil, Arg, Node, RigChain};
+use riskintel_tests::rig::{self, e18, Arg, Node, RigChain};
+
+use super::market::{fresh_chain, on_chain};
 use riskintel_tests::v3_rig;
 use riskintel_tests::{ok, Backend, TestServer};
 
@@ -45,8 +47,7 @@ const FAMILIES: [Family; 2] = [
 /// each with only that pool (40% of the supply against 10 WETH), the rest
 /// with 30 holders. The plain and honeypot LP goes to 0x…dEaD, the tax
 /// token's to its owner (its creator).
-fn deploy(chain: &RigChain) -> anyhow::Result<BTreeMap<String, Address>> {
-    let node = Node::new(&chain.url);
+fn deploy(node: &Node, chain: &RigChain) -> anyhow::Result<BTreeMap<String, Address>> {
     let dead: Address = rig::DEAD.parse()?;
     let mut tokens = BTreeMap::new();
     let mut first_holder = 5_000;
@@ -66,7 +67,7 @@ fn deploy(chain: &RigChain) -> anyhow::Result<BTreeMap<String, Address>> {
             ];
             let token = node.deploy(deployer, contract, &args)?;
             let pool = (family.add)(
-                &node,
+                node,
                 &chain.v3,
                 deployer,
                 token,
@@ -78,7 +79,7 @@ fn deploy(chain: &RigChain) -> anyhow::Result<BTreeMap<String, Address>> {
             if kind != "plain" {
                 node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pool)])?;
             }
-            rig::distribute(&node, deployer, token, first_holder)?;
+            rig::distribute(node, deployer, token, first_holder)?;
             first_holder += 100;
             tokens.insert(format!("{}:{kind}", family.dex), token);
         }
@@ -100,15 +101,14 @@ fn has(analysis: &types::TokenAnalysis, id: &str) -> bool {
 pub async fn v3_family_pools_are_found_priced_and_simulated(
     backend: Backend,
 ) -> anyhow::Result<()> {
-    let (anvil, chain, tokens) = tokio::task::spawn_blocking(|| {
-        let anvil = Anvil::start(31343)?;
-        let chain = rig::deploy_base(&anvil.url, 31343, 0)?;
-        let tokens = deploy(&chain)?;
-        anyhow::Ok((anvil, chain, tokens))
-    })
-    .await??;
-    // Served through a counting proxy: every cold analysis stays within three round trips.
-    let proxy = latency_proxy(chain.url.clone(), std::time::Duration::ZERO).await?;
+    let (anvil, chain) = fresh_chain(31343).await?;
+    let tokens = on_chain(&chain, deploy).await?;
+    // Served through a counting proxy: every cold analysis stays within
+    // three round trips. Each request waits 20 ms, as in the detection
+    // corpus, so the count follows what waits on the node's answers rather
+    // than how the machine schedules local work (a database read before a
+    // concurrent request).
+    let proxy = latency_proxy(chain.url.clone(), std::time::Duration::from_millis(20)).await?;
     let mut served = chain.clone();
     served.url = proxy.url.clone();
     let mut config = Config {
@@ -244,7 +244,7 @@ pub async fn v3_family_pools_are_found_priced_and_simulated(
 /// A new Uniswap V3 pool and a new PancakeSwap V3 pool each raise a
 /// `new_token` alert, and swaps through the V3 router feed the token's flow.
 pub async fn v3_pools_feed_the_market_index(backend: Backend) -> anyhow::Result<()> {
-    use super::market::{fresh_chain, market_config, on_chain, wait_for};
+    use super::market::{market_config, wait_for};
     let (_anvil, chain) = fresh_chain(31344).await?;
     let server = TestServer::start_with(backend, market_config(&chain)).await?;
     let client = server.client(&server.owner_key());

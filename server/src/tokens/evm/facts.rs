@@ -28,7 +28,7 @@ pub use super::proxy::{OwnerFact, ProxyFacts};
 use super::roles::{self, Probing};
 use crate::chains::evm::abi::{string_or_bytes32, units, IAccessControl, IBeacon, IERC20};
 use crate::chains::evm::multicall::Multicall;
-use crate::chains::evm::pools::{self, PairLookup, PoolReads, PoolState};
+use crate::chains::evm::pools::{self, HolderLp, PairLookup, PoolReads, PoolState};
 use crate::chains::evm::types::{slot_address, Block, BlockTag};
 use crate::chains::evm::{EvmChain, DEAD};
 use crate::chains::rpc::Batch;
@@ -384,10 +384,7 @@ where
         .collect();
     let creator_lp = index.creator.map(|creator| {
         let pairs: Vec<_> = pools.iter().map(|p| p.state.pair.clone()).collect();
-        (
-            creator,
-            PoolReads::plan(&pairs, &[creator], &mut calls, &mut batch, &at),
-        )
+        HolderLp::plan(&pairs, creator, &mut calls, &mut batch, &at)
     });
     let third = (!calls.is_empty() || creator_lp.is_some())
         .then(|| calls.into_batch(&mut batch, chain.multicall, &at));
@@ -435,13 +432,10 @@ where
                     top_holders.push(Holder { address, balance });
                 }
             }
-            if let Some((creator, reads)) = creator_lp {
-                let (states, _) = reads.read(&third, &mut answers);
+            if let Some(reads) = creator_lp {
+                let held = reads.read(&third, &mut answers);
                 for pool in &mut pools {
-                    pool.lp_creator = states
-                        .iter()
-                        .find(|s| s.pair.address == pool.state.pair.address)
-                        .and_then(|s| s.lp_counted(creator));
+                    pool.lp_creator = held.get(&pool.state.pair.address).copied();
                 }
             }
             top_holders.sort_by_key(|h| std::cmp::Reverse(h.balance));

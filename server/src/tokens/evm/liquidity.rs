@@ -28,7 +28,6 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
     let mut liquidity_total = 0.0;
     let mut priced_any = false;
     let mut best_price: Option<(f64, f64)> = None;
-    let mut live_flags = Vec::new();
     for p in &facts.pools {
         let pair = &p.state.pair;
         let reserve_token = units(p.state.reserve_base, decimals);
@@ -39,19 +38,17 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
         let quote_scale = 10f64.powi(i32::from(pair.quote.decimals));
         let depth_usd = quote_usd.map(|usd| p.state.depth.total() / quote_scale * usd);
         let tvl_usd = quote_usd.map(|usd| (reserve_quote + reserve_token * price) * usd);
-        let liquidity_usd = quote_usd.map(|usd| {
+        let liquidity_usd = tvl_usd.zip(quote_usd).map(|(tvl, usd)| {
             if concentrated {
-                let as_pair = 2.0 * p.state.depth.pair_equivalent_quote() / quote_scale * usd;
-                as_pair.min(tvl_usd.unwrap_or(as_pair))
+                (2.0 * p.state.depth.pair_equivalent_quote() / quote_scale * usd).min(tvl)
             } else {
                 2.0 * reserve_quote * usd
             }
         });
-        let live = p.state.is_live();
         if let (Some(l), Some(usd)) = (liquidity_usd, quote_usd) {
             priced_any = true;
             liquidity_total += l;
-            if live && price > 0.0 && best_price.is_none_or(|(depth, _)| l > depth) {
+            if p.state.is_live() && price > 0.0 && best_price.is_none_or(|(depth, _)| l > depth) {
                 best_price = Some((l, price * usd));
             }
         }
@@ -82,14 +79,13 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
             lp_owner_share: p.lp_owner.and_then(lp_share),
             lp_creator_share: p.lp_creator.and_then(lp_share),
         });
-        live_flags.push(live);
     }
     let price_usd = best_price.map(|(_, p)| p);
     let pools_rpc = "eth_call getPair / getPool / getReserves via Multicall3; V3-style pools through the pool lens (slot0, liquidity, ticks, balances)";
     let live_pools: Vec<&Pool> = pools
         .iter()
-        .zip(&live_flags)
-        .filter_map(|(p, live)| live.then_some(p))
+        .zip(&facts.pools)
+        .filter_map(|(p, f)| f.state.is_live().then_some(p))
         .collect();
     if live_pools.is_empty() && facts.pool_gap.is_some() {
         let reason = facts.pool_gap.clone().unwrap_or_default();

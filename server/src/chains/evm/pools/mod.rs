@@ -307,6 +307,58 @@ impl PoolReads {
     }
 }
 
+/// What one holder known only late (the creator) has of each pool's LP:
+/// a pair's `balanceOf`, a V3-style pool's position NFTs through the lens.
+pub struct HolderLp {
+    holder: Address,
+    pairs: Vec<(Address, Call<IUniswapV2Pair::balanceOfCall>)>,
+    concentrated: v3::Planned,
+}
+
+impl HolderLp {
+    /// Add the reads of `holder`'s LP in `pairs` to `calls` and `batch`.
+    pub fn plan(
+        pairs: &[Pair],
+        holder: Address,
+        calls: &mut Multicall,
+        batch: &mut Batch,
+        at: &BlockTag,
+    ) -> HolderLp {
+        let (concentrated, pairs): (Vec<Pair>, Vec<Pair>) = pairs
+            .iter()
+            .cloned()
+            .partition(|p| p.kind().is_concentrated());
+        HolderLp {
+            holder,
+            pairs: pairs
+                .iter()
+                .map(|p| {
+                    (
+                        p.address,
+                        calls.add(p.address, IUniswapV2Pair::balanceOfCall { holder }),
+                    )
+                })
+                .collect(),
+            concentrated: v3::plan(concentrated, &[holder], at, batch),
+        }
+    }
+
+    /// The holder's LP by pool address, where it could be counted.
+    pub fn read(self, results: &Results, answers: &mut Answers) -> HashMap<Address, U256> {
+        let mut held: HashMap<Address, U256> = self
+            .pairs
+            .into_iter()
+            .filter_map(|(pool, call)| Some((pool, results.get(call)?)))
+            .collect();
+        for state in self.concentrated.take(answers).unwrap_or_default() {
+            if let Some(lp) = state.lp_counted(self.holder) {
+                held.insert(state.pair.address, lp);
+            }
+        }
+        held
+    }
+}
+
 /// The wrapped native's USD price from the deepest of its stablecoin
 /// pools (deepest by stablecoin within 2% of the price); None without one.
 pub fn native_price(wrapped: &Quote, price_pools: &[PoolState]) -> Option<f64> {

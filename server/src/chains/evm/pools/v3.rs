@@ -14,6 +14,7 @@ use serde_json::json;
 
 use super::depth::Concentrated;
 use super::{Pair, PoolState};
+use crate::chains::evm::abi::units;
 use crate::chains::evm::types::BlockTag;
 use crate::chains::rpc::{Answers, Batch, Slot};
 
@@ -111,10 +112,6 @@ pub fn plan(pairs: Vec<Pair>, holders: &[Address], at: &BlockTag, batch: &mut Ba
     }
 }
 
-fn f64_of(value: U256) -> f64 {
-    value.to_string().parse().unwrap_or(f64::MAX)
-}
-
 impl Planned {
     /// The pools' states; `Err` with the reason when the lens could not run.
     pub fn take(self, answers: &mut Answers) -> Result<Vec<PoolState>, String> {
@@ -139,9 +136,9 @@ impl Planned {
 fn state(pair: Pair, holders: &[Address], v: IPoolLens::View) -> PoolState {
     let base_is_token0 = v.token0 == pair.base;
     let concentrated = Concentrated {
-        sqrt_price: f64_of(U256::from(v.sqrtPriceX96)) / 2f64.powi(96),
+        sqrt_price: units(U256::from(v.sqrtPriceX96), 0) / 2f64.powi(96),
         tick: v.tick.as_i32(),
-        liquidity: f64_of(U256::from(v.liquidity)),
+        liquidity: units(U256::from(v.liquidity), 0),
         ticks: v
             .ticks
             .iter()
