@@ -1,5 +1,5 @@
 // Compiles the rig's Solidity sources with solcjs into build/<Contract>.json
-// ({abi, bytecode, deployedBytecode}), and copies the Uniswap V2 and V3,
+// ({abi, bytecode, deployedBytecode}), and copies the Uniswap V2, V3 and V4,
 // PancakeSwap V3 and WETH9 artifacts beside them. Run by `cargo xtask test` (and `cargo xtask rig`).
 const fs = require("fs");
 const path = require("path");
@@ -59,10 +59,15 @@ const artifacts = [
   ["@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json", "SwapRouter"],
   ["@pancakeswap/v3-core/artifacts/contracts/PancakeV3Factory.sol/PancakeV3Factory.json", "PancakeV3Factory"],
   ["@pancakeswap/v3-core/artifacts/contracts/PancakeV3Pool.sol/PancakeV3Pool.json", "PancakeV3Pool"],
+  ["@uniswap/v4-core/out/PoolManager.sol/PoolManager.json", "PoolManager"],
+  ["@uniswap/v4-core/out/PoolModifyLiquidityTest.sol/PoolModifyLiquidityTest.json", "PoolModifyLiquidityTest"],
+  ["@uniswap/v4-core/out/PoolSwapTest.sol/PoolSwapTest.json", "PoolSwapTest"],
 ];
 for (const [from, name] of artifacts) {
   const a = JSON.parse(fs.readFileSync(require.resolve(from), "utf8"));
-  const bytecode = a.bytecode || a.evm.bytecode.object;
+  // Hardhat and Truffle artifacts keep the code as a string; Foundry's (v4) as {object}.
+  const code = a.bytecode || a.evm.bytecode.object;
+  const bytecode = typeof code === "string" ? code : code.object;
   fs.writeFileSync(path.join(out, `${name}.json`), JSON.stringify({ abi: a.abi, bytecode: bytecode.startsWith("0x") ? bytecode : "0x" + bytecode }));
   count++;
 }

@@ -24,6 +24,7 @@ pub mod rig;
 pub mod solana_node;
 pub mod tcp_proxy;
 pub mod v3_rig;
+pub mod v4_rig;
 
 pub use db::{Backend, TestDatabase};
 

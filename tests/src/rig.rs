@@ -389,6 +389,8 @@ pub struct RigChain {
     pub router: Address,
     /// Uniswap V3 and PancakeSwap V3.
     pub v3: crate::v3_rig::V3Rig,
+    /// Uniswap V4.
+    pub v4: crate::v4_rig::V4Rig,
     /// Deployer (owner of the owned tokens).
     pub deployer: Address,
     /// The EOA used as proxy admin.
@@ -535,6 +537,7 @@ pub fn deploy_base(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigC
         &[Arg::Addr(factory), Arg::Addr(weth)],
     )?;
     let v3 = crate::v3_rig::deploy(&node, deployer, weth)?;
+    let v4 = crate::v4_rig::deploy(&node, deployer)?;
     add_pool(
         &node,
         deployer,
@@ -553,6 +556,7 @@ pub fn deploy_base(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigC
         factory,
         router,
         v3,
+        v4,
         deployer,
         proxy_admin: accounts[1],
         eoa: accounts[9],
@@ -1002,6 +1006,14 @@ pub fn chains_config(
                         "Rig PancakeSwap V3",
                         &chain.v3.pancake_factory.to_checksum(None),
                         &chain.v3.router.to_checksum(None),
+                        "",
+                    ),
+                    // V4 positions are not enumerable by holder: no position manager.
+                    DexConfig::v3(
+                        DexKind::V4,
+                        "Rig Uniswap V4",
+                        &chain.v4.manager.to_checksum(None),
+                        &chain.v4.swaps.to_checksum(None),
                         "",
                     ),
                 ],

@@ -72,7 +72,7 @@ pub fn deploy(node: &Node, deployer: Address, weth: Address) -> anyhow::Result<V
 }
 
 /// A signed 24-bit value as its ABI word (two's complement).
-fn int(value: i64) -> Arg {
+pub fn int(value: i64) -> Arg {
     if value < 0 {
         Arg::Uint(U256::ZERO.wrapping_sub(U256::from(value.unsigned_abs())))
     } else {
@@ -81,7 +81,7 @@ fn int(value: i64) -> Arg {
 }
 
 /// The full range of a tick spacing.
-fn full_range(spacing: i64) -> (i64, i64) {
+pub fn full_range(spacing: i64) -> (i64, i64) {
     let edge = MAX_TICK / spacing * spacing;
     (-edge, edge)
 }

@@ -709,6 +709,9 @@ async fn tracked_pairs_keep_their_baseline(backend: Backend) {
         quote: "0xweth".into(),
         dex: "dex".into(),
         reserve_quote: reserve,
+        fee: None,
+        tick_spacing: None,
+        hooks: None,
     };
     store.tracked_pair_add(&pair(0.0)).await.unwrap();
     store.tracked_pair_add(&pair(10.0)).await.unwrap();
@@ -731,6 +734,25 @@ async fn tracked_pairs_keep_their_baseline(backend: Backend) {
         store.tracked_pairs("eth").await.unwrap()[0].reserve_quote,
         4.0
     );
+    // A V4 pool keeps the rest of its key, and is found by its token.
+    let v4 = TrackedPair {
+        pair: format!("0x{}", "ab".repeat(32)),
+        fee: Some(8_388_608),
+        tick_spacing: Some(-3),
+        hooks: Some("0x0000000000000000000000000000000000000044".into()),
+        ..pair(0.0)
+    };
+    store.tracked_pair_add(&v4).await.unwrap();
+    assert_eq!(
+        store.tracked_v4_pools("eth", "0xToken").await.unwrap(),
+        vec![v4],
+        "only the V4 pool, with its key"
+    );
+    assert!(store
+        .tracked_v4_pools("eth", "0xOther")
+        .await
+        .unwrap()
+        .is_empty());
     close(store, db).await;
 }
 

@@ -67,6 +67,8 @@ check_ids! {
     NoLiquidity = "no_liquidity",
     /// Little liquidity in all pools together.
     LowLiquidity = "low_liquidity",
+    /// EVM: a Uniswap V4 pool of the token has a hook that can change what swaps pay out, set their fee, or run on every swap (and so revert it), or that has an owner or can be replaced.
+    V4HookControlsSwaps = "v4_hook_controls_swaps",
     /// EVM: the deepest pool's LP tokens are not burned or locked.
     LpUnlocked = "lp_unlocked",
     /// EVM: the owner holds LP tokens of the deepest pool.

@@ -162,7 +162,7 @@ pub enum PoolKind {
     /// x·y = k over all prices (Uniswap-V2-style pairs, Raydium CPMM).
     #[default]
     ConstantProduct,
-    /// Liquidity concentrated in price ranges (Uniswap V3, PancakeSwap V3, Sushi V3).
+    /// Liquidity concentrated in price ranges (Uniswap V3 and V4, PancakeSwap V3, Sushi V3).
     Concentrated,
 }
 
@@ -177,15 +177,25 @@ pub struct Pool {
     /// The pool's swap fee in basis points (30 = 0.3%), where known.
     #[serde(default)]
     pub fee_bps: Option<f64>,
-    /// Pool address.
+    /// Pool address; a Uniswap V4 pool's id in its PoolManager (0x and 64 hex digits).
     pub address: String,
+    /// A Uniswap V4 pool's hook contract; null when it has none (or is not a V4 pool).
+    #[serde(default)]
+    pub hook: Option<String>,
+    /// The hook's permissions, from the low 14 bits of its address
+    /// (`before_swap`, `after_swap_returns_delta`, …); empty without a hook.
+    #[serde(default)]
+    pub hook_flags: Vec<String>,
     /// The other token of the pair.
     pub quote_address: String,
     /// Its symbol, as configured.
     pub quote_symbol: String,
-    /// Token reserve, in whole tokens (a concentrated pool: its token balance).
+    /// Token reserve, in whole tokens (a concentrated pool: its token
+    /// balance; a Uniswap V4 pool, whose tokens the PoolManager holds with
+    /// every other pool's: what a constant-product pool with its active
+    /// liquidity would hold).
     pub reserve_token: f64,
-    /// Quote reserve, in whole quote tokens (a concentrated pool: its quote balance).
+    /// Quote reserve, in whole quote tokens (as `reserve_token`).
     pub reserve_quote: f64,
     /// Liquidity in US dollars, the figure the liquidity checks use (null
     /// when the quote cannot be priced): a constant-product pool's value of
@@ -198,7 +208,8 @@ pub struct Pool {
     /// out moving it down 2% (fees left out); null when unpriced.
     #[serde(default)]
     pub depth_2pct_usd: Option<f64>,
-    /// Value of the pool's balances of both tokens in US dollars; null when unpriced.
+    /// Value of the pool's balances of both tokens in US dollars; null when
+    /// unpriced, and for a Uniswap V4 pool (it has no balances of its own).
     #[serde(default)]
     pub tvl_usd: Option<f64>,
     /// Share of LP burned (dead or zero address), 0..1. A concentrated

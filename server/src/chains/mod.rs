@@ -142,12 +142,15 @@ pub enum DexKind {
     V3,
     /// PancakeSwap V3: V3 with its own swap callback and `Swap` event.
     PancakeV3,
+    /// Uniswap V4: concentrated liquidity in one singleton PoolManager
+    /// (`factory`), pools named by their key's hash, optional hooks.
+    V4,
 }
 
 impl DexKind {
-    /// Whether pools of this kind keep concentrated liquidity (V3-style).
+    /// Whether pools of this kind keep concentrated liquidity (V3-style and V4).
     pub fn is_concentrated(self) -> bool {
-        matches!(self, DexKind::V3 | DexKind::PancakeV3)
+        matches!(self, DexKind::V3 | DexKind::PancakeV3 | DexKind::V4)
     }
 
     /// The fee tiers (hundredths of a basis point) a V3-style factory is
@@ -155,7 +158,7 @@ impl DexKind {
     pub fn default_fee_tiers(self) -> &'static [u32] {
         match self {
             DexKind::V2 => &[],
-            DexKind::V3 => &[100, 500, 3_000, 10_000],
+            DexKind::V3 | DexKind::V4 => &[100, 500, 3_000, 10_000],
             DexKind::PancakeV3 => &[100, 500, 2_500, 10_000],
         }
     }
@@ -170,15 +173,16 @@ pub struct DexConfig {
     /// How it keeps liquidity (`v2` when left out).
     #[serde(default)]
     pub kind: DexKind,
-    /// Factory (`getPair` for v2, `getPool` for v3 and pancake_v3).
+    /// Factory (`getPair` for v2, `getPool` for v3 and pancake_v3); v4: the PoolManager.
     pub factory: String,
     /// Router (the swap router of v3-style DEXes).
     pub router: String,
     /// Swap fee in basis points (30 = 0.3%); v2 only (v3-style pools carry their own).
     #[serde(default)]
     pub fee_bps: u32,
-    /// v3-style: the fee tiers to look for, in hundredths of a basis point
-    /// (3000 = 0.3%); empty: the family's usual tiers.
+    /// v3-style and v4: the fee tiers to look for, in hundredths of a basis
+    /// point (3000 = 0.3%); empty: the family's usual tiers. A v4 pool is
+    /// looked for with the tick spacing Uniswap pairs with its tier, and no hook.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fee_tiers: Vec<u32>,
     /// v3-style: the NonfungiblePositionManager whose NFTs hold LP positions

@@ -1,7 +1,7 @@
-//! The market index, a background part of `serve`: per chain, follow
-//! `PairCreated` and V3 `PoolCreated` of every configured factory (new
-//! tokens), `Swap` of tracked pairs and V3-style pools and `Sync` of pairs
-//! (volume, flow, liquidity), and owner, upgrade and
+//! The market index, a background part of `serve`: per chain, follow the
+//! new pools of every configured factory and PoolManager (new tokens), the
+//! swaps of tracked pools of every family and the syncs of pairs (volume,
+//! flow, liquidity; see `pool_logs`), and owner, upgrade and
 //! mint events of tracked tokens; re-analyse tracked tokens on a schedule;
 //! raise alerts. Progress is stored with the swaps it read, so a restart
 //! resumes without gaps or double counting; a re-organisation within
@@ -17,12 +17,12 @@ use alloy_sol_types::SolEvent;
 use riskintel_api::{AlertKind, Severity, TokenAnalysis};
 use serde_json::json;
 
-use crate::chains::evm::abi::{units, IBeacon, IUniswapV2Factory, IUniswapV2Pair, IERC20};
+use super::pool_logs;
+use crate::chains::evm::abi::{units, IBeacon, IUniswapV2Pair, IERC20};
 use crate::chains::evm::logs::{self, ScanLimits};
 use crate::chains::evm::multicall::Multicall;
 use crate::chains::evm::pools;
 use crate::chains::evm::pools::events::decode_swap;
-use crate::chains::evm::pools::v3::{IPancakeV3Pool, IUniswapV3Factory, IUniswapV3Pool};
 use crate::chains::evm::types::{Block, BlockTag};
 use crate::chains::evm::EvmChain;
 use crate::chains::rpc::{Batch, RpcError};
@@ -206,29 +206,11 @@ impl Indexer {
         }
         let pairs = self.store.tracked_pairs(chain.id()).await?;
         let tokens = self.store.tracked_tokens(Some(chain.id())).await?;
-        let swap_topics = json!([[
-            IUniswapV2Pair::Swap::SIGNATURE_HASH,
-            IUniswapV2Pair::Sync::SIGNATURE_HASH,
-            IUniswapV3Pool::Swap::SIGNATURE_HASH,
-            IPancakeV3Pool::Swap::SIGNATURE_HASH
-        ]]);
-        let factories: Vec<Address> = evm.dexes.iter().map(|d| d.factory).collect();
-        let mut filters = vec![logs::filter(
-            Some(json!(factories)),
-            json!([[
-                IUniswapV2Factory::PairCreated::SIGNATURE_HASH,
-                IUniswapV3Factory::PoolCreated::SIGNATURE_HASH
-            ]]),
-        )];
-        if !pairs.is_empty() {
-            filters.push(logs::filter(
-                Some(json!(pairs
-                    .iter()
-                    .map(|p| p.pair.clone())
-                    .collect::<Vec<_>>())),
-                swap_topics.clone(),
-            ));
-        }
+        let mut filters = vec![pool_logs::creation_filter(evm)];
+        filters.extend(pool_logs::swap_filters(
+            evm,
+            &pairs.iter().collect::<Vec<_>>(),
+        ));
         if !tokens.is_empty() {
             let addresses = json!(tokens
                 .iter()
@@ -257,74 +239,50 @@ impl Indexer {
         let mut logs = scan.logs;
         logs.sort_by_key(|l| (l.block(), l.index()));
 
-        let quotes: HashMap<Address, (u8, bool)> =
-            std::iter::once((evm.wrapped.address, (evm.wrapped.decimals, false)))
-                .chain(evm.stables.iter().map(|s| (s.address, (s.decimals, true))))
-                .collect();
+        let quotes = pool_logs::quotes(evm);
         let now = self.clock.now_seconds();
         let mut marked: BTreeMap<Address, bool> = BTreeMap::new();
         let mut drops = Vec::new();
-        // New pairs first, so their swaps in the same range count.
+        // New pools first, so their swaps in the same range count.
         let known_pairs: std::collections::HashSet<String> =
             pairs.iter().map(|p| p.pair.clone()).collect();
         let mut pair_map: HashMap<String, TrackedPair> =
             pairs.into_iter().map(|p| (p.pair.clone(), p)).collect();
         for log in &logs {
-            let (token0, token1, pair) =
-                if let Some(created) = log.decode::<IUniswapV2Factory::PairCreated>() {
-                    (created.token0, created.token1, created.pair)
-                } else if let Some(created) = log.decode::<IUniswapV3Factory::PoolCreated>() {
-                    (created.token0, created.token1, created.pool)
-                } else {
-                    continue;
-                };
-            let (token, quote) = match (quotes.contains_key(&token0), quotes.contains_key(&token1))
-            {
-                (false, true) => (token0, token1),
-                (true, false) => (token1, token0),
-                _ => continue,
+            let Some(tracked) = pool_logs::created(log, evm, chain.id(), &quotes) else {
+                continue;
             };
-            let dex = evm.dexes.iter().find(|d| d.factory == log.address);
             let block = log.block_number.map_or(next, |_| log.block());
-            let tracked = TrackedPair {
-                chain: chain.id().into(),
-                pair: format!("{pair:#x}"),
-                token: token.to_checksum(None),
-                quote: format!("{quote:#x}"),
-                dex: dex.map(|d| d.name.clone()).unwrap_or_default(),
-                reserve_quote: 0.0,
-            };
             self.store.tracked_pair_add(&tracked).await?;
-            pair_map.insert(tracked.pair.clone(), tracked);
             let new = self
                 .store
                 .tracked_token_add(&TrackedToken {
                     chain: chain.id().into(),
-                    token: token.to_checksum(None),
+                    token: tracked.token.clone(),
                     source: TrackedSource::PairCreated,
                     first_seen_block: block as i64,
                     added_at: now,
                     last_analysed_at: None,
                 })
                 .await?;
-            if new {
+            if let (true, Ok(token)) = (new, tracked.token.parse::<Address>()) {
                 marked.insert(token, true);
             }
+            pair_map.insert(tracked.pair.clone(), tracked);
         }
-        // Pairs discovered in this range: read their swaps and syncs of the same range too.
-        let new_pairs: Vec<String> = pair_map
-            .keys()
-            .filter(|p| !known_pairs.contains(*p))
-            .cloned()
+        // Pools discovered in this range: read their swaps and syncs of the same range too.
+        let new_pairs: Vec<&TrackedPair> = pair_map
+            .values()
+            .filter(|p| !known_pairs.contains(&p.pair))
             .collect();
-        if !new_pairs.is_empty() {
-            let filter = logs::filter(Some(json!(new_pairs)), swap_topics);
+        let extra_filters = pool_logs::swap_filters(evm, &new_pairs);
+        if !extra_filters.is_empty() {
             let limits = ScanLimits {
                 lookback_blocks: 0,
                 chunk_blocks: read_to - next + 1,
-                max_requests: 4,
+                max_requests: 4 * extra_filters.len() as u32,
             };
-            let extra = logs::scan(&evm.background, &[filter], next, read_to, limits).await?;
+            let extra = logs::scan(&evm.background, &extra_filters, next, read_to, limits).await?;
             if extra.next <= read_to {
                 return Ok(());
             }
@@ -353,7 +311,7 @@ impl Indexer {
                 marked.entry(log.address).or_insert(false);
                 continue;
             }
-            let Some(pair) = pair_map.get(&format!("{:#x}", log.address)) else {
+            let Some(pair) = pair_map.get(&pool_logs::pool_of(log)) else {
                 continue;
             };
             let Ok(token) = pair.token.parse::<Address>() else {

@@ -2,6 +2,7 @@
 //! overview and top tokens computed from what it tracks. HTTP-agnostic.
 
 pub mod indexer;
+pub mod pool_logs;
 
 use std::sync::Arc;
 

@@ -29,6 +29,7 @@ pub fn meaning(id: CheckId) -> &'static str {
         CheckId::NoLiquidity => "There is no pool to sell into on the DEXes we watch, so the token may be impossible to sell.",
         CheckId::LowLiquidity => "Little money sits in the pools, so selling even a small amount moves the price sharply.",
         CheckId::LpUnlocked => "The liquidity providers can withdraw the pool at any time, leaving holders unable to sell.",
+        CheckId::V4HookControlsSwaps => "A contract attached to the token's Uniswap V4 pool takes part in every trade and can take a cut or block it.",
         CheckId::OwnerHoldsLp => "The owner can pull their share of the pool's liquidity at any time.",
         CheckId::CreatorHoldsLp => "The wallet that created the token can pull its share of the pool's liquidity at any time.",
         CheckId::WhaleConcentration => "A few wallets hold most of the supply; if they sell, the price collapses.",

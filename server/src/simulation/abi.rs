@@ -34,6 +34,8 @@ sol! {
         uint256 kind;
         uint256 priceKind;
         uint256 priceFeeBps;
+        int24 spacing;
+        address hooks;
     }
 
     /// A simulated buy, transfer and sell (see `TradeSimulator.Outcome`).
@@ -132,7 +134,7 @@ mod tests {
     #[test]
     fn the_entry_points_match_the_contracts() {
         let plan =
-            "(address,address,address,address,address,uint256,address,uint256,uint256,uint256,uint256)";
+            "(address,address,address,address,address,uint256,address,uint256,uint256,uint256,uint256,int24,address)";
         assert_eq!(
             ITradeSimulator::simulateCall::SIGNATURE,
             format!("simulate({plan},uint256)")

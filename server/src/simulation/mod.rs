@@ -13,6 +13,7 @@ pub mod replay;
 pub mod restrictions;
 pub mod trace;
 
+use alloy_primitives::aliases::I24;
 use alloy_primitives::{keccak256, Address, Bytes, U256};
 use alloy_sol_types::SolCall;
 use riskintel_api::{TradeSimulation, TradeStep};
@@ -25,6 +26,7 @@ use crate::chains::evm::pools::Pair;
 use crate::chains::evm::types::{Block, BlockTag};
 use crate::chains::evm::EvmChain;
 use crate::chains::rpc::{Answers, Batch, Slot};
+use crate::chains::DexKind;
 
 /// Share of the pool's quote reserve spent on the buy (basis points).
 const BUY_BPS: u64 = 100;
@@ -52,14 +54,19 @@ pub fn fresh_address(token: Address, pair: Address, block: u64, role: &str) -> A
     Address::from_slice(&keccak256(seed.as_bytes())[12..])
 }
 
-/// The simulator's name for a pool's family (`TradeSimulator.V2`, `.V3`).
+/// The simulator's name for a pool's family (`PoolSwaps.V2`, `.V3`, `.V4`).
 fn family(pair: &Pair) -> U256 {
-    U256::from(u8::from(pair.kind().is_concentrated()))
+    U256::from(match pair.kind() {
+        DexKind::V2 => 0u8,
+        DexKind::V3 | DexKind::PancakeV3 => 1,
+        DexKind::V4 => 2,
+    })
 }
 
 /// The simulator's plan for trading `token` on `pair`, when the simulator
-/// can buy its quote: the wrapped native, or a stablecoin that one of
-/// `price_pairs` (wrapped native/stablecoin) sells.
+/// can buy its quote: the wrapped native, native currency (a V4 pool's),
+/// or a stablecoin that one of `price_pairs` (wrapped native/stablecoin,
+/// V2 or V3-style) sells.
 pub fn trade_plan(
     chain: &EvmChain,
     token: Address,
@@ -67,14 +74,19 @@ pub fn trade_plan(
     price_pairs: &[Pair],
     block: u64,
 ) -> Option<Plan> {
-    let price_pair = if pair.quote.address == chain.wrapped.address {
+    let price_pair = if [chain.wrapped.address, Address::ZERO].contains(&pair.quote.address) {
         None
     } else {
-        Some(
-            price_pairs
-                .iter()
-                .find(|p| p.quote.address == pair.quote.address)?,
-        )
+        Some(price_pairs.iter().find(|p| {
+            p.quote.address == pair.quote.address
+                && p.base == chain.wrapped.address
+                && p.v4.is_none()
+        })?)
+    };
+    // A V2 pair's fee in basis points; a V4 pool's key fee.
+    let fee = match pair.v4 {
+        Some(key) => key.fee,
+        None => pair.dex.fee_bps,
     };
     Some(Plan {
         pair: pair.address,
@@ -82,12 +94,17 @@ pub fn trade_plan(
         wrapped: chain.wrapped.address,
         quote: pair.quote.address,
         pricePair: price_pair.map_or(Address::ZERO, |p| p.address),
-        feeBps: U256::from(pair.dex.fee_bps),
+        feeBps: U256::from(fee),
         recipient: fresh_address(token, pair.address, block, "recipient"),
         searchSteps: U256::from(SEARCH_STEPS),
         kind: family(pair),
         priceKind: price_pair.map_or(U256::ZERO, family),
         priceFeeBps: U256::from(price_pair.map_or(0, |p| p.dex.fee_bps)),
+        spacing: pair
+            .v4
+            .and_then(|k| I24::try_from(k.spacing).ok())
+            .unwrap_or_default(),
+        hooks: pair.v4.map_or(Address::ZERO, |k| k.hooks),
     })
 }
 
@@ -143,11 +160,7 @@ pub fn tax(expected: U256, actual: U256) -> Option<f64> {
 impl Planned {
     /// A label for messages: the DEX and the pool.
     pub fn describe(&self) -> String {
-        format!(
-            "{} pool {}",
-            self.pair.dex.name,
-            self.pair.address.to_checksum(None)
-        )
+        format!("{} pool {}", self.pair.dex.name, self.pair.name())
     }
 
     /// The simulation's result from the batch's answers; `Err` with a
@@ -219,7 +232,7 @@ impl Planned {
         });
         Ok(TradeSimulation {
             dex: self.pair.dex.name.clone(),
-            pool: self.pair.address.to_checksum(None),
+            pool: self.pair.name(),
             quote_symbol: self.pair.quote.symbol.clone(),
             simulator: self.simulator.to_checksum(None),
             buy,

@@ -55,7 +55,7 @@ pub struct TrackedToken {
 pub struct TrackedPair {
     /// Chain id.
     pub chain: String,
-    /// Pair address (lower-case).
+    /// Pair address (lower-case); a Uniswap V4 pool's id.
     pub pair: String,
     /// The tracked token (checksummed).
     pub token: String,
@@ -65,6 +65,13 @@ pub struct TrackedPair {
     pub dex: String,
     /// Quote reserve (whole units) when last seen, the baseline for liquidity drops.
     pub reserve_quote: f64,
+    /// A V3-style or V4 pool's fee, in hundredths of a basis point.
+    pub fee: Option<i64>,
+    /// A V4 pool's tick spacing.
+    pub tick_spacing: Option<i64>,
+    /// A V4 pool's hook (lower-case; the zero address when it has none);
+    /// None for every other family.
+    pub hooks: Option<String>,
 }
 
 /// A swap of a tracked pair.
@@ -139,6 +146,12 @@ pub trait MarketStore {
     async fn tracked_pair_add(&self, pair: &TrackedPair) -> Result<(), StoreError>;
     /// Watched pairs of a chain.
     async fn tracked_pairs(&self, chain: &str) -> Result<Vec<TrackedPair>, StoreError>;
+    /// Watched Uniswap V4 pools of one token (checksummed).
+    async fn tracked_v4_pools(
+        &self,
+        chain: &str,
+        token: &str,
+    ) -> Result<Vec<TrackedPair>, StoreError>;
     /// Set a pair's liquidity baseline.
     async fn tracked_pair_reserve(
         &self,
@@ -226,7 +239,8 @@ impl MarketStore for SqlStore {
 
     async fn tracked_pair_add(&self, t: &TrackedPair) -> Result<(), StoreError> {
         on_db!(self.writer(), p => sqlx::query(
-            "INSERT INTO tracked_pairs (chain, pair, token, quote, dex, reserve_quote) VALUES ($1, $2, $3, $4, $5, $6) \
+            "INSERT INTO tracked_pairs (chain, pair, token, quote, dex, reserve_quote, fee, tick_spacing, hooks) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
              ON CONFLICT (chain, pair) DO UPDATE SET reserve_quote = $6 WHERE tracked_pairs.reserve_quote = 0",
         )
         .bind(&t.chain)
@@ -235,6 +249,9 @@ impl MarketStore for SqlStore {
         .bind(&t.quote)
         .bind(&t.dex)
         .bind(t.reserve_quote)
+        .bind(t.fee)
+        .bind(t.tick_spacing)
+        .bind(&t.hooks)
         .execute(p)
         .await
         .map(|_| ()))?;
@@ -243,9 +260,25 @@ impl MarketStore for SqlStore {
 
     async fn tracked_pairs(&self, chain: &str) -> Result<Vec<TrackedPair>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
-            "SELECT chain, pair, token, quote, dex, reserve_quote FROM tracked_pairs WHERE chain = $1 ORDER BY pair",
+            "SELECT chain, pair, token, quote, dex, reserve_quote, fee, tick_spacing, hooks FROM tracked_pairs \
+             WHERE chain = $1 ORDER BY pair",
         )
         .bind(chain)
+        .fetch_all(p)
+        .await)?)
+    }
+
+    async fn tracked_v4_pools(
+        &self,
+        chain: &str,
+        token: &str,
+    ) -> Result<Vec<TrackedPair>, StoreError> {
+        Ok(on_db!(self.pool(), p => sqlx::query_as(
+            "SELECT chain, pair, token, quote, dex, reserve_quote, fee, tick_spacing, hooks FROM tracked_pairs \
+             WHERE chain = $1 AND token = $2 AND hooks IS NOT NULL ORDER BY pair",
+        )
+        .bind(chain)
+        .bind(token)
         .fetch_all(p)
         .await)?)
     }

@@ -14,6 +14,8 @@ use riskintel_api::{Serialized, TokenAnalysis};
 use super::{evm, solana, AnalysisError, Target, TokenRef};
 use crate::chains::evm::abi::units;
 use crate::chains::evm::logs::ScanLimits;
+use crate::chains::evm::pools::v4::PoolKey;
+use crate::chains::evm::pools::KnownPool;
 use crate::chains::registry::Chains;
 use crate::chains::{parse_evm_address, Chain};
 use crate::clock::Clock;
@@ -321,9 +323,14 @@ impl Analyzer {
         let analysis = match target {
             Target::Evm(token) => {
                 let chain = self.chains.evm(token.chain)?;
+                let known = self
+                    .store
+                    .tracked_v4_pools(&chain.id, &token.address.to_checksum(None))
+                    .await?;
                 let facts = evm::facts::gather(
                     chain,
                     token.address,
+                    &known_pools(&known),
                     self.simulate_trades,
                     |block, largest| {
                         evm::holders::update(
@@ -384,21 +391,26 @@ impl Analyzer {
                 last_analysed_at: Some(analysis.cached_at),
             })
             .await?;
-        // The index follows V2 pairs' Sync and Swap events; other families are not indexed yet.
-        for pool in facts
-            .pools
-            .iter()
-            .filter(|p| !p.state.pair.kind().is_concentrated())
-        {
+        // The index follows the pools' swaps (and V2 pairs' Sync events,
+        // whose reserves are the baseline for liquidity drops).
+        for pool in &facts.pools {
             let pair = &pool.state.pair;
+            let concentrated = pair.kind().is_concentrated();
             self.store
                 .tracked_pair_add(&TrackedPair {
                     chain: analysis.chain.clone(),
-                    pair: format!("{:#x}", pair.address),
+                    pair: pair.index_key(),
                     token: analysis.address.clone(),
                     quote: format!("{:#x}", pair.quote.address),
                     dex: pair.dex.name.clone(),
-                    reserve_quote: units(pool.state.reserve_quote, pair.quote.decimals),
+                    reserve_quote: if concentrated {
+                        0.0
+                    } else {
+                        units(pool.state.reserve_quote, pair.quote.decimals)
+                    },
+                    fee: concentrated.then_some(i64::from(pair.fee)),
+                    tick_spacing: pair.v4.map(|k| i64::from(k.spacing)),
+                    hooks: pair.v4.map(|k| format!("{:#x}", k.hooks)),
                 })
                 .await?;
         }
@@ -409,6 +421,23 @@ impl Analyzer {
     pub fn wrapped_native(&self, chain: Chain) -> Option<Address> {
         self.chains.evm(chain).ok().map(|c| c.wrapped.address)
     }
+}
+
+/// The V4 pools the market index found for a token (pools with a hook can
+/// be found no other way); rows that do not parse are left out.
+fn known_pools(rows: &[TrackedPair]) -> Vec<KnownPool> {
+    rows.iter()
+        .filter_map(|row| {
+            let (token, quote) = (row.token.parse().ok()?, row.quote.parse().ok()?);
+            let fee = u32::try_from(row.fee?).ok()?;
+            let spacing = i32::try_from(row.tick_spacing?).ok()?;
+            let hooks = row.hooks.as_deref()?.parse().ok()?;
+            Some(KnownPool {
+                dex: row.dex.clone(),
+                key: PoolKey::new(token, quote, fee, spacing, hooks),
+            })
+        })
+        .collect()
 }
 
 /// An earlier analysis, served marked stale.

@@ -40,7 +40,7 @@ pub struct Dex {
     pub name: String,
     /// How it keeps liquidity.
     pub kind: DexKind,
-    /// Factory.
+    /// Factory (V4: the PoolManager).
     pub factory: Address,
     /// Router.
     pub router: Address,
@@ -64,6 +64,16 @@ impl Dex {
         if let Some(bad) = d.fee_tiers.iter().find(|f| **f >= 1_000_000) {
             anyhow::bail!(
                 "{}: {bad} is not a fee tier (hundredths of a basis point, under 1000000)",
+                what("fee_tiers")
+            );
+        }
+        if let Some(bad) = d
+            .fee_tiers
+            .iter()
+            .find(|f| d.kind == DexKind::V4 && pools::v4::standard_spacing(**f).is_none())
+        {
+            anyhow::bail!(
+                "{}: {bad} is not a fee tier with a standard tick spacing (v4: 100, 500, 3000 or 10000)",
                 what("fee_tiers")
             );
         }
@@ -173,5 +183,17 @@ impl EvmChain {
     /// The quote assets: the wrapped native, then the stablecoins.
     pub fn quotes(&self) -> impl Iterator<Item = &Quote> {
         std::iter::once(&self.wrapped).chain(&self.stables)
+    }
+
+    /// Native currency as a V4 pool's currency (the zero address), named
+    /// after the wrapped native (WETH: ETH).
+    pub fn native(&self) -> Quote {
+        let symbol = &self.wrapped.symbol;
+        Quote {
+            address: Address::ZERO,
+            symbol: symbol.strip_prefix('W').unwrap_or(symbol).to_string(),
+            decimals: 18,
+            stable: false,
+        }
     }
 }

@@ -81,7 +81,7 @@ contract PrivilegeProbe is TradeSimulator {
     /// address (the role), each from the same starting state.
     function probe(Target memory t, bytes[] memory calls) external returns (Report memory r) {
         if (t.plan.pair != address(0)) {
-            try TradeSimulator(t.victim).buyIn(t.plan, t.buyBps) returns (Outcome memory o) {
+            try TradeSimulator(payable(t.victim)).buyIn(t.plan, t.buyBps) returns (Outcome memory o) {
                 r.victimBuy = o;
             } catch {}
         }
@@ -157,7 +157,7 @@ contract PrivilegeProbe is TradeSimulator {
         HolderResult memory h;
         h.ran = true;
         h.balance = tokenBalance(plan.token, holder);
-        try PrivilegeProbe(holder).smallExit(plan) returns (bool transferOk, bool sellOk, uint256 expected) {
+        try PrivilegeProbe(payable(holder)).smallExit(plan) returns (bool transferOk, bool sellOk, uint256 expected) {
             (h.transferOk, h.sellOk, h.sellExpected) = (transferOk, sellOk, expected);
         } catch {}
         revert HolderOutcome(h);
@@ -206,7 +206,7 @@ contract PrivilegeProbe is TradeSimulator {
         }
         if (e.ok) {
             e.after_ = snapshot(t);
-            try PrivilegeProbe(t.victim).holderCheck(t.plan) returns (bool transferOk, Outcome memory sell) {
+            try PrivilegeProbe(payable(t.victim)).holderCheck(t.plan) returns (bool transferOk, Outcome memory sell) {
                 (e.victimTransferOk, e.victimSellOk) = (transferOk, sell.sellOk);
                 (e.victimSellExpected, e.victimSellReceived) = (sell.expectedSell, sell.sellReceived);
             } catch {}
@@ -217,11 +217,11 @@ contract PrivilegeProbe is TradeSimulator {
 
     /// A fresh buyer's buy, transfer and sell; when they fail, the same at a hundredth of the size.
     function observeBuyer(Target memory t, Effect memory e) internal {
-        try TradeSimulator(t.buyer).simulate(t.plan, t.buyBps) returns (Outcome memory o) {
+        try TradeSimulator(payable(t.buyer)).simulate(t.plan, t.buyBps) returns (Outcome memory o) {
             e.buyer = o;
         } catch {}
         if (!e.buyer.buyOk || !e.buyer.sellOk) {
-            try TradeSimulator(t.buyer).simulate(t.plan, t.buyBps / 100) returns (Outcome memory small) {
+            try TradeSimulator(payable(t.buyer)).simulate(t.plan, t.buyBps / 100) returns (Outcome memory small) {
                 (e.smallBuyOk, e.smallSellOk) = (small.buyOk, small.sellOk);
             } catch {}
         }

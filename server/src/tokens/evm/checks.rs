@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::facts::{addr, EvmFacts, OwnerFact};
 use super::history::{self, CreatorHistory};
-use super::{distribution, liquidity};
+use super::{distribution, hooks, liquidity};
 use super::{impersonation, powers};
 use crate::chains::evm::abi::units;
 use crate::config::AllowlistEntry;
@@ -37,6 +37,7 @@ pub fn assess(
     let active_owner = facts.owner.active();
     assess_contract(&mut b, token, facts, allow);
     let liquidity = liquidity::assess(&mut b, facts, active_owner);
+    hooks::assess(&mut b, &facts.pools, &facts.hooks);
     let simulated = deepest_simulation(facts, &liquidity.pools);
     match simulated {
         None => {

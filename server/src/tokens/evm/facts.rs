@@ -24,11 +24,12 @@ use super::behaviour;
 use super::code::{self, CodeFacts};
 use super::gatekeepers;
 use super::holders::{HolderIndex, IndexError};
+use super::hooks::{self, HookFacts};
 pub use super::proxy::{OwnerFact, ProxyFacts};
 use super::roles::{self, Probing};
 use crate::chains::evm::abi::{string_or_bytes32, units, IAccessControl, IBeacon, IERC20};
 use crate::chains::evm::multicall::Multicall;
-use crate::chains::evm::pools::{self, HolderLp, PairLookup, PoolReads, PoolState};
+use crate::chains::evm::pools::{self, HolderLp, KnownPool, PairLookup, PoolReads, PoolState};
 use crate::chains::evm::types::{slot_address, Block, BlockTag};
 use crate::chains::evm::{EvmChain, DEAD};
 use crate::chains::rpc::Batch;
@@ -36,7 +37,8 @@ use crate::simulation;
 use crate::simulation::replay::Replay;
 use crate::tokens::AnalysisError;
 
-const IMPLEMENTATION_SLOT: &str =
+/// EIP-1967's implementation slot.
+pub const IMPLEMENTATION_SLOT: &str =
     "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc";
 const ADMIN_SLOT: &str = "0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103";
 const BEACON_SLOT: &str = "0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50";
@@ -97,6 +99,8 @@ pub struct EvmFacts {
     pub proxy: ProxyFacts,
     /// Pools on the configured DEXes.
     pub pools: Vec<PoolFacts>,
+    /// The hooks of its Uniswap V4 pools.
+    pub hooks: Vec<HookFacts>,
     /// USD price of each quote asset, where known.
     pub quote_usd: HashMap<Address, f64>,
     /// Why the wrapped native could not be priced, if it could not.
@@ -155,6 +159,7 @@ fn storage_at(batch: &mut Batch, token: Address, slot: &str) -> crate::chains::r
 pub async fn gather<F, Fut>(
     chain: &EvmChain,
     token: Address,
+    known_pools: &[KnownPool],
     simulate_trades: bool,
     index: F,
 ) -> Result<EvmFacts, AnalysisError>
@@ -185,7 +190,7 @@ where
             )
         })
         .collect();
-    let lookup = PairLookup::plan(chain, token, &mut calls);
+    let lookup = PairLookup::plan(chain, token, known_pools, &mut calls);
     let mut batch = Batch::new();
     let head = batch.call::<Block>("eth_getBlockByNumber", json!(["latest", false]));
     let code = batch.call::<Bytes>("eth_getCode", json!([token, "latest"]));
@@ -260,6 +265,8 @@ where
     let beacon_implementation = proxy
         .beacon
         .map(|b| calls.add(b, IBeacon::implementationCall {}));
+    let v4_hooks = pairs.token.iter().filter_map(|p| p.v4.map(|k| k.hooks));
+    let hook_reads = hooks::plan(v4_hooks, &mut calls, &mut batch, &at);
     let second = calls.into_batch(&mut batch, chain.multicall, &at);
     let stored = own_code
         .as_ref()
@@ -295,6 +302,7 @@ where
     let mut answers = answers?;
     let index = index.map_err(AnalysisError::from_index)?;
     let second = second.take(&mut answers)?;
+    let hooks = hook_reads.take(&second, &mut answers)?;
     let stored = match stored {
         Some(planned) => planned.take(&mut answers)?,
         None => Vec::new(),
@@ -472,6 +480,7 @@ where
         owner_balance,
         proxy,
         pools,
+        hooks,
         quote_usd,
         code,
         probing: behaviour.probing,

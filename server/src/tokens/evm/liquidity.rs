@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::facts::{addr, share, EvmFacts};
 use crate::chains::evm::abi::units;
+use crate::chains::evm::pools::v4;
 use crate::chains::evm::DEAD;
 use crate::scoring::{low_liquidity_degree, pct, usd, Builder};
 
@@ -37,10 +38,16 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
         let concentrated = pair.kind().is_concentrated();
         let quote_scale = 10f64.powi(i32::from(pair.quote.decimals));
         let depth_usd = quote_usd.map(|usd| p.state.depth.total() / quote_scale * usd);
-        let tvl_usd = quote_usd.map(|usd| (reserve_quote + reserve_token * price) * usd);
-        let liquidity_usd = tvl_usd.zip(quote_usd).map(|(tvl, usd)| {
+        // A V4 pool has no balances of its own (the singleton holds every
+        // pool's tokens): its value locked is unknown, and its liquidity is
+        // its depth alone.
+        let tvl_usd = quote_usd
+            .filter(|_| pair.v4.is_none())
+            .map(|usd| (reserve_quote + reserve_token * price) * usd);
+        let liquidity_usd = quote_usd.map(|usd| {
             if concentrated {
-                (2.0 * p.state.depth.pair_equivalent_quote() / quote_scale * usd).min(tvl)
+                let depth = 2.0 * p.state.depth.pair_equivalent_quote() / quote_scale * usd;
+                tvl_usd.map_or(depth, |tvl| depth.min(tvl))
             } else {
                 2.0 * reserve_quote * usd
             }
@@ -66,7 +73,21 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
                 PoolKind::ConstantProduct
             },
             fee_bps: Some(f64::from(pair.fee) / 100.0),
-            address: addr(&pair.address),
+            address: pair.name(),
+            hook: pair
+                .v4
+                .filter(|k| !k.hooks.is_zero())
+                .map(|k| addr(&k.hooks)),
+            hook_flags: pair
+                .v4
+                .map(|k| {
+                    v4::HookFlags::of(k.hooks)
+                        .names()
+                        .into_iter()
+                        .map(String::from)
+                        .collect()
+                })
+                .unwrap_or_default(),
             quote_address: addr(&pair.quote.address),
             quote_symbol: pair.quote.symbol.clone(),
             reserve_token,
@@ -81,7 +102,7 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
         });
     }
     let price_usd = best_price.map(|(_, p)| p);
-    let pools_rpc = "eth_call getPair / getPool / getReserves via Multicall3; V3-style pools through the pool lens (slot0, liquidity, ticks, balances)";
+    let pools_rpc = "eth_call getPair / getPool / getReserves / PoolManager.extsload via Multicall3; V3-style and V4 pools through the pool lens (slot0, liquidity, ticks, balances)";
     let live_pools: Vec<&Pool> = pools
         .iter()
         .zip(&facts.pools)
@@ -145,6 +166,10 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
                     .total_cmp(&c.liquidity_usd.unwrap_or(c.reserve_quote))
             })
             .expect("non-empty");
+        let deepest_is_v4 = facts
+            .pools
+            .iter()
+            .any(|f| f.state.pair.v4.is_some() && f.state.pair.name() == deepest.address);
         match deepest.lp_locked_share {
             Some(burned) if burned < 0.95 => {
                 let young = facts.age_seconds().is_some_and(|age| age < 7 * 86_400);
@@ -169,6 +194,10 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
                 );
             }
             Some(_) => b.clear(CheckId::LpUnlocked),
+            None if deepest_is_v4 => b.unknown(
+                CheckId::LpUnlocked,
+                format!("the {} pool is a Uniswap V4 pool, whose positions cannot be listed by holder", deepest.dex),
+            ),
             None if deepest.kind == PoolKind::Concentrated => b.unknown(
                 CheckId::LpUnlocked,
                 format!("who holds the {} pool's positions could not be read (no position manager configured, or too many positions to count)", deepest.dex),

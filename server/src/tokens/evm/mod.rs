@@ -12,6 +12,7 @@ pub mod facts;
 pub mod gatekeepers;
 pub mod history;
 pub mod holders;
+pub mod hooks;
 pub mod impersonation;
 pub mod liquidity;
 pub mod powers;

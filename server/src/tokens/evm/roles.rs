@@ -131,6 +131,8 @@ pub fn plan(
             kind: U256::ZERO,
             priceKind: U256::ZERO,
             priceFeeBps: U256::ZERO,
+            spacing: Default::default(),
+            hooks: Address::ZERO,
         });
     let functions: Vec<_> = k
         .code

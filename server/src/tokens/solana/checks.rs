@@ -308,6 +308,8 @@ pub fn analysis(
             kind: PoolKind::ConstantProduct,
             fee_bps: None,
             address: sol::encode(&p.address),
+            hook: None,
+            hook_flags: Vec::new(),
             quote_address: sol::encode(&quote_mint),
             quote_symbol: symbol_of(&quote_mint),
             reserve_token,

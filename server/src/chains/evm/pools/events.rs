@@ -3,6 +3,7 @@
 use alloy_primitives::{Address, I256, U256};
 
 use super::v3::{IPancakeV3Pool, IUniswapV3Pool};
+use super::v4::IPoolManager;
 use crate::chains::evm::abi::IUniswapV2Pair;
 use crate::chains::evm::types::Log;
 
@@ -16,8 +17,14 @@ pub struct Swapped {
     pub to: Address,
 }
 
-/// A V2 pair's `Swap`, or a V3-style pool's (signed amounts: into the pool positive).
+/// A V2 pair's `Swap`, a V3-style pool's (signed amounts: into the pool
+/// positive), or a V4 pool's (the swapper's: into the pool negative; its
+/// recipient is the swapper, a router).
 pub fn decode_swap(log: &Log) -> Option<Swapped> {
+    if let Some(s) = log.decode::<IPoolManager::Swap>() {
+        let into_pool = |a: i128| I256::try_from(-a).unwrap_or_default();
+        return Some(split(into_pool(s.amount0), into_pool(s.amount1), s.sender));
+    }
     if let Some(s) = log.decode::<IUniswapV2Pair::Swap>() {
         return Some(Swapped {
             ins: [s.amount0In, s.amount1In],
@@ -31,17 +38,22 @@ pub fn decode_swap(log: &Log) -> Option<Swapped> {
         let s = log.decode::<IPancakeV3Pool::Swap>()?;
         (s.amount0, s.amount1, s.recipient)
     };
-    let split = |a: I256| {
+    Some(split(amount0, amount1, to))
+}
+
+/// A swap from signed amounts into the pool.
+fn split(amount0: I256, amount1: I256, to: Address) -> Swapped {
+    let side = |a: I256| {
         if a.is_negative() {
             (U256::ZERO, a.unsigned_abs())
         } else {
             (a.into_raw(), U256::ZERO)
         }
     };
-    let ((in0, out0), (in1, out1)) = (split(amount0), split(amount1));
-    Some(Swapped {
+    let ((in0, out0), (in1, out1)) = (side(amount0), side(amount1));
+    Swapped {
         ins: [in0, in1],
         outs: [out0, out1],
         to,
-    })
+    }
 }

@@ -1,26 +1,30 @@
 //! Pools: finding a token's pools on every configured DEX (Uniswap-V2-style
-//! pairs, and V3-style pools in every fee tier: `v3`), reading their
-//! reserves, depth and LP holdings, and pricing the wrapped native in USD
-//! through its deepest stablecoin pool — the one pricing routine of the
-//! service. Each step adds its calls to a [`Multicall`] (and a V3 lens call
-//! to the caller's batch) so a caller can ride them in its own round trips.
+//! pairs, V3-style pools in every fee tier: `v3`, Uniswap V4 pools in the
+//! singleton PoolManager: `v4`), reading their reserves, depth and LP
+//! holdings, and pricing (`pricing`, the one pricing routine of the
+//! service). Each step adds its calls to a [`Multicall`] (and a pool-lens
+//! call to the caller's batch) so a caller can ride them in its own round trips.
 
 pub mod depth;
 pub mod events;
+pub mod pricing;
 pub mod v3;
+pub mod v4;
 
 use std::collections::HashMap;
 
 use alloy_primitives::aliases::U24;
-use alloy_primitives::{Address, U256};
+use alloy_primitives::{Address, B256, U256};
 
 use self::depth::Depth;
+pub use self::pricing::{native_price, quote_prices, read_native_price};
 use self::v3::IUniswapV3Factory;
+use self::v4::{IPoolManager, PoolKey};
 use super::abi::{units, IUniswapV2Factory, IUniswapV2Pair};
 use super::multicall::{Call, Multicall, Results};
 use super::types::BlockTag;
 use super::{Dex, EvmChain, Quote};
-use crate::chains::rpc::{Answers, Batch, RpcClient, RpcError};
+use crate::chains::rpc::{Answers, Batch};
 use crate::chains::DexKind;
 
 /// A pool of `base` with a quote asset on one DEX.
@@ -28,15 +32,18 @@ use crate::chains::DexKind;
 pub struct Pair {
     /// The DEX.
     pub dex: Dex,
-    /// The quote asset.
+    /// The quote asset (a V4 pool's native currency: the zero address).
     pub quote: Quote,
-    /// The pool's address.
+    /// The pool's address (a V4 pool: the PoolManager's).
     pub address: Address,
-    /// The other token (the analysed token, or the wrapped native for a price pair).
+    /// The other token (the analysed token, or the wrapped native — or
+    /// native currency — for a price pool).
     pub base: Address,
     /// The pool's swap fee, in hundredths of a basis point (a V3 fee tier;
     /// a V2 DEX's fee × 100).
     pub fee: u32,
+    /// A V4 pool's key.
+    pub v4: Option<PoolKey>,
 }
 
 impl Pair {
@@ -49,51 +56,119 @@ impl Pair {
     pub fn kind(&self) -> DexKind {
         self.dex.kind
     }
+
+    /// A V4 pool's id.
+    pub fn pool_id(&self) -> Option<B256> {
+        self.v4.map(|k| k.id())
+    }
+
+    /// The pool as the API names it: its address (checksummed), a V4
+    /// pool's id (0x and 64 lower-case hex digits).
+    pub fn name(&self) -> String {
+        match self.pool_id() {
+            Some(id) => format!("{id:#x}"),
+            None => self.address.to_checksum(None),
+        }
+    }
+
+    /// The pool as the market index keys it: its address in lower-case
+    /// hex, a V4 pool's id.
+    pub fn index_key(&self) -> String {
+        match self.pool_id() {
+            Some(id) => format!("{id:#x}"),
+            None => format!("{:#x}", self.address),
+        }
+    }
+}
+
+/// A V4 pool known from the market index's `Initialize` events (pools
+/// with a hook cannot be found by key), on the DEX named `dex`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnownPool {
+    /// The DEX, as configured.
+    pub dex: String,
+    /// The pool's key.
+    pub key: PoolKey,
 }
 
 /// How one pool is looked for.
 enum Lookup {
     V2(Call<IUniswapV2Factory::getPairCall>),
     V3(Call<IUniswapV3Factory::getPoolCall>),
+    /// A V4 pool's price word: zero when there is no such pool.
+    V4(PoolKey, Call<IPoolManager::extsloadCall>),
 }
 
-type Looked = (Dex, Quote, u32, Lookup);
+/// A pool looked for.
+struct Looked {
+    dex: Dex,
+    base: Address,
+    quote: Quote,
+    fee: u32,
+    lookup: Lookup,
+}
 
 /// Add the lookups of `base`'s pools with `quote` on `dex` to `calls`.
 fn look_up(dex: &Dex, base: Address, quote: &Quote, calls: &mut Multicall, into: &mut Vec<Looked>) {
-    if dex.kind.is_concentrated() {
-        for fee in &dex.fee_tiers {
-            let call = IUniswapV3Factory::getPoolCall {
+    let mut add = |fee: u32, lookup: Lookup| {
+        into.push(Looked {
+            dex: dex.clone(),
+            base,
+            quote: quote.clone(),
+            fee,
+            lookup,
+        })
+    };
+    match dex.kind {
+        DexKind::V2 => {
+            let call = IUniswapV2Factory::getPairCall {
                 tokenA: base,
                 tokenB: quote.address,
-                fee: U24::from(*fee),
             };
-            into.push((
-                dex.clone(),
-                quote.clone(),
-                *fee,
-                Lookup::V3(calls.add(dex.factory, call)),
-            ));
+            add(dex.fee_bps * 100, Lookup::V2(calls.add(dex.factory, call)));
         }
-    } else {
-        let call = IUniswapV2Factory::getPairCall {
-            tokenA: base,
-            tokenB: quote.address,
-        };
-        into.push((
-            dex.clone(),
-            quote.clone(),
-            dex.fee_bps * 100,
-            Lookup::V2(calls.add(dex.factory, call)),
-        ));
+        DexKind::V3 | DexKind::PancakeV3 => {
+            for fee in &dex.fee_tiers {
+                let call = IUniswapV3Factory::getPoolCall {
+                    tokenA: base,
+                    tokenB: quote.address,
+                    fee: U24::from(*fee),
+                };
+                add(*fee, Lookup::V3(calls.add(dex.factory, call)));
+            }
+        }
+        DexKind::V4 => {
+            for fee in &dex.fee_tiers {
+                let Some(spacing) = v4::standard_spacing(*fee) else {
+                    continue;
+                };
+                let key = PoolKey::new(base, quote.address, *fee, spacing, Address::ZERO);
+                add(*fee, look_up_v4(dex, key, calls));
+            }
+        }
     }
 }
 
+fn look_up_v4(dex: &Dex, key: PoolKey, calls: &mut Multicall) -> Lookup {
+    let call = IPoolManager::extsloadCall {
+        slot: key.state_slot(),
+    };
+    Lookup::V4(key, calls.add(dex.factory, call))
+}
+
+/// The quote assets pools of `dex` are looked for in: a V4 pool's may be
+/// native currency too.
+fn quotes_of(chain: &EvmChain, dex: &Dex) -> Vec<Quote> {
+    let mut quotes: Vec<Quote> = chain.quotes().cloned().collect();
+    if dex.kind == DexKind::V4 {
+        quotes.push(chain.native());
+    }
+    quotes
+}
+
 /// Step 1: the pools of a token with every quote asset on every DEX, and
-/// of the wrapped native with every stablecoin (its price pools).
+/// of the wrapped native (and native currency) with every stablecoin (its price pools).
 pub struct PairLookup {
-    token: Address,
-    wrapped: Address,
     token_pairs: Vec<Looked>,
     price_pairs: Vec<Looked>,
 }
@@ -107,13 +182,50 @@ pub struct FoundPairs {
 }
 
 impl PairLookup {
-    /// Add the lookups for `token` to `calls`.
-    pub fn plan(chain: &EvmChain, token: Address, calls: &mut Multicall) -> PairLookup {
+    /// Add the lookups for `token` to `calls`: by address or key on every
+    /// DEX, and the V4 pools in `known` (found by the market index).
+    pub fn plan(
+        chain: &EvmChain,
+        token: Address,
+        known: &[KnownPool],
+        calls: &mut Multicall,
+    ) -> PairLookup {
         let mut lookup = PairLookup::price_only(chain, calls);
-        lookup.token = token;
         for dex in &chain.dexes {
-            for quote in chain.quotes().filter(|q| q.address != token) {
+            for quote in quotes_of(chain, dex).iter().filter(|q| q.address != token) {
                 look_up(dex, token, quote, calls, &mut lookup.token_pairs);
+            }
+        }
+        for pool in known {
+            let Some(dex) = chain
+                .dexes
+                .iter()
+                .find(|d| d.kind == DexKind::V4 && d.name == pool.dex)
+            else {
+                continue;
+            };
+            let key = pool.key;
+            let other = if key.currency0 == token {
+                key.currency1
+            } else {
+                key.currency0
+            };
+            let quote = quotes_of(chain, dex)
+                .into_iter()
+                .find(|q| q.address == other);
+            let looked_for = lookup
+                .token_pairs
+                .iter()
+                .any(|l| matches!(&l.lookup, Lookup::V4(k, _) if *k == key));
+            if let (Some(quote), false) = (quote, looked_for) {
+                let lookup_v4 = look_up_v4(dex, key, calls);
+                lookup.token_pairs.push(Looked {
+                    dex: dex.clone(),
+                    base: token,
+                    quote,
+                    fee: key.fixed_fee().unwrap_or(0),
+                    lookup: lookup_v4,
+                });
             }
         }
         lookup
@@ -121,16 +233,19 @@ impl PairLookup {
 
     /// Add only the wrapped native's price-pool lookups to `calls`.
     pub fn price_only(chain: &EvmChain, calls: &mut Multicall) -> PairLookup {
-        let wrapped = chain.wrapped.address;
         let mut price_pairs = Vec::new();
         for dex in &chain.dexes {
-            for stable in &chain.stables {
-                look_up(dex, wrapped, stable, calls, &mut price_pairs);
+            let mut bases = vec![chain.wrapped.address];
+            if dex.kind == DexKind::V4 {
+                bases.push(Address::ZERO);
+            }
+            for base in bases {
+                for stable in &chain.stables {
+                    look_up(dex, base, stable, calls, &mut price_pairs);
+                }
             }
         }
         PairLookup {
-            token: Address::ZERO,
-            wrapped,
             token_pairs: Vec::new(),
             price_pairs,
         }
@@ -138,27 +253,31 @@ impl PairLookup {
 
     /// The pools that exist.
     pub fn found(self, results: &Results) -> FoundPairs {
-        let exists = |base: Address, list: Vec<Looked>| -> Vec<Pair> {
+        let exists = |list: Vec<Looked>| -> Vec<Pair> {
             list.into_iter()
-                .filter_map(|(dex, quote, fee, lookup)| {
-                    let address = match lookup {
-                        Lookup::V2(call) => results.get(call),
-                        Lookup::V3(call) => results.get(call),
-                    }
-                    .filter(|a| !a.is_zero())?;
-                    Some(Pair {
-                        dex,
-                        quote,
+                .filter_map(|looked| {
+                    let (address, v4) = match looked.lookup {
+                        Lookup::V2(call) => (results.get(call)?, None),
+                        Lookup::V3(call) => (results.get(call)?, None),
+                        Lookup::V4(key, call) => {
+                            let price = results.get(call)?;
+                            (!price.is_zero()).then_some((looked.dex.factory, Some(key)))?
+                        }
+                    };
+                    (!address.is_zero()).then(|| Pair {
+                        dex: looked.dex,
+                        quote: looked.quote,
                         address,
-                        base,
-                        fee,
+                        base: looked.base,
+                        fee: looked.fee,
+                        v4,
                     })
                 })
                 .collect()
         };
         FoundPairs {
-            token: exists(self.token, self.token_pairs),
-            price: exists(self.wrapped, self.price_pairs),
+            token: exists(self.token_pairs),
+            price: exists(self.price_pairs),
         }
     }
 }
@@ -356,150 +475,5 @@ impl HolderLp {
             }
         }
         held
-    }
-}
-
-/// The wrapped native's USD price from the deepest of its stablecoin
-/// pools (deepest by stablecoin within 2% of the price); None without one.
-pub fn native_price(wrapped: &Quote, price_pools: &[PoolState]) -> Option<f64> {
-    let mut best: Option<(f64, f64)> = None;
-    for pool in price_pools.iter().filter(|p| p.is_live()) {
-        let depth = pool.depth.total() / 10f64.powi(i32::from(pool.pair.quote.decimals));
-        if best.is_none_or(|(deepest, _)| depth > deepest) {
-            best = Some((depth, pool.price(wrapped.decimals)));
-        }
-    }
-    best.map(|(_, price)| price)
-}
-
-/// USD prices of the quote assets: the wrapped native from `native` when
-/// known, and each stablecoin at $1 — unless its own deepest pool with the
-/// wrapped native prices the native more than 2% away from `native`: a
-/// stablecoin off its peg (a drained bridge's token, say) is priced at what
-/// its pool says, never taken at $1.
-pub fn quote_prices(
-    wrapped: &Quote,
-    stables: &[Quote],
-    native: Option<f64>,
-    price_pools: &[PoolState],
-) -> HashMap<Address, f64> {
-    let mut prices: HashMap<Address, f64> = stables.iter().map(|s| (s.address, 1.0)).collect();
-    let Some(native) = native else {
-        return prices;
-    };
-    prices.insert(wrapped.address, native);
-    for stable in stables {
-        let deepest = price_pools
-            .iter()
-            .filter(|p| p.is_live() && p.pair.quote.address == stable.address)
-            .max_by(|a, b| a.depth.total().total_cmp(&b.depth.total()));
-        let in_stable = deepest.map_or(0.0, |p| p.price(wrapped.decimals));
-        if in_stable > 0.0 {
-            let usd = native / in_stable;
-            if (usd - 1.0).abs() > PEG_TOLERANCE {
-                prices.insert(stable.address, usd);
-            }
-        }
-    }
-    prices
-}
-
-/// How far a stablecoin may price the wrapped native from the reference
-/// before it no longer counts as $1.
-const PEG_TOLERANCE: f64 = 0.02;
-
-/// The wrapped native's USD price now, in two round trips on `rpc` (for
-/// callers that do not ride the lookups in their own).
-pub async fn read_native_price(chain: &EvmChain, rpc: &RpcClient) -> Result<Option<f64>, RpcError> {
-    let mut calls = Multicall::new();
-    let lookup = PairLookup::price_only(chain, &mut calls);
-    let mut batch = Batch::new();
-    let pending = calls.into_batch(&mut batch, chain.multicall, &BlockTag::Latest);
-    let found = lookup.found(&pending.take(&mut rpc.send(batch).await?)?);
-    if found.price.is_empty() {
-        return Ok(None);
-    }
-    let mut calls = Multicall::new();
-    let mut batch = Batch::new();
-    let reads = PoolReads::plan(&found.price, &[], &mut calls, &mut batch, &BlockTag::Latest);
-    let pending = calls.into_batch(&mut batch, chain.multicall, &BlockTag::Latest);
-    let mut answers = rpc.send(batch).await?;
-    let (states, _) = reads.read(&pending.take(&mut answers)?, &mut answers);
-    Ok(native_price(&chain.wrapped, &states))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn quote(byte: u8, symbol: &str, decimals: u8) -> Quote {
-        Quote {
-            address: Address::repeat_byte(byte),
-            symbol: symbol.into(),
-            decimals,
-            stable: true,
-        }
-    }
-
-    /// A V2 price pool of the wrapped native (18 decimals) against `stable`.
-    fn price_pool(stable: &Quote, wrapped: f64, quoted: f64) -> PoolState {
-        let dex = Dex {
-            name: "test".into(),
-            kind: DexKind::V2,
-            factory: Address::ZERO,
-            router: Address::ZERO,
-            fee_bps: 30,
-            fee_tiers: Vec::new(),
-            position_manager: None,
-        };
-        let (base, quote_raw) = (
-            wrapped * 1e18,
-            quoted * 10f64.powi(i32::from(stable.decimals)),
-        );
-        PoolState {
-            pair: Pair {
-                dex,
-                quote: stable.clone(),
-                address: Address::repeat_byte(0x99),
-                base: Address::repeat_byte(0x01),
-                fee: 3_000,
-            },
-            reserve_base: U256::from(base as u128),
-            reserve_quote: U256::from(quote_raw as u128),
-            price_raw: quote_raw / base,
-            depth: Depth::constant_product(quote_raw),
-            lp_supply: U256::from(1u8),
-            lp_balances: HashMap::new(),
-            lp_uncounted: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn a_stablecoin_off_its_peg_is_not_taken_at_one_dollar() {
-        let (good, broken) = (quote(0xaa, "USDC", 6), quote(0xbb, "mUSDC", 6));
-        let wrapped = Quote {
-            stable: false,
-            ..quote(0x01, "WETH", 18)
-        };
-        let stables = [good.clone(), broken.clone()];
-        // WETH = $3,000 in the deep USDC pool; the bridged token's pool says 6,000 of it.
-        let pools = [
-            price_pool(&good, 1_000.0, 3_000_000.0),
-            price_pool(&broken, 10.0, 60_000.0),
-        ];
-        let native = native_price(&wrapped, &pools).expect("priced");
-        assert!((native - 3_000.0).abs() < 1e-6, "{native}");
-        let prices = quote_prices(&wrapped, &stables, Some(native), &pools);
-        assert_eq!(prices[&good.address], 1.0);
-        assert!((prices[&broken.address] - 0.5).abs() < 1e-9, "{:?}", prices);
-        // Within 2% it is still a dollar.
-        let pools = [
-            price_pool(&good, 1_000.0, 3_000_000.0),
-            price_pool(&broken, 10.0, 30_300.0),
-        ];
-        assert_eq!(
-            quote_prices(&wrapped, &stables, Some(native), &pools)[&broken.address],
-            1.0
-        );
     }
 }

@@ -4,6 +4,7 @@
 //! override): price, active liquidity, the initialized ticks near the
 //! price, token balances, and the active liquidity of the position NFTs
 //! some holders own — all in one call riding in the caller's round trip.
+//! The lens reads Uniswap V4 pools too, from the PoolManager's storage.
 
 use std::collections::HashMap;
 
@@ -51,6 +52,8 @@ sol! {
         struct Query {
             address pool;
             address positionManager;
+            bytes32 poolId;
+            int24 spacing;
         }
         struct TickNet {
             int24 tick;
@@ -86,15 +89,24 @@ pub struct Planned {
     slot: Slot<Bytes>,
 }
 
-/// Add to `batch` the lens call reading `pairs` (V3-style), with the
-/// position NFTs of `holders`, at `at`.
+/// Add to `batch` the lens call reading `pairs` (V3-style and V4), with
+/// the position NFTs of `holders`, at `at`.
 pub fn plan(pairs: Vec<Pair>, holders: &[Address], at: &BlockTag, batch: &mut Batch) -> Planned {
     let call = IPoolLens::inspectCall {
         queries: pairs
             .iter()
             .map(|p| IPoolLens::Query {
                 pool: p.address,
-                positionManager: p.dex.position_manager.unwrap_or_default(),
+                // V4 positions are not enumerable by holder: not asked.
+                positionManager: match p.v4 {
+                    Some(_) => Address::ZERO,
+                    None => p.dex.position_manager.unwrap_or_default(),
+                },
+                poolId: p.pool_id().unwrap_or_default(),
+                spacing: p
+                    .v4
+                    .and_then(|k| I24::try_from(k.spacing).ok())
+                    .unwrap_or_default(),
             })
             .collect(),
         holders: holders.to_vec(),
@@ -133,8 +145,8 @@ impl Planned {
     }
 }
 
-fn state(pair: Pair, holders: &[Address], v: IPoolLens::View) -> PoolState {
-    let base_is_token0 = v.token0 == pair.base;
+fn state(mut pair: Pair, holders: &[Address], v: IPoolLens::View) -> PoolState {
+    let base_is_token0 = pair.base_is_token0();
     let concentrated = Concentrated {
         sqrt_price: units(U256::from(v.sqrtPriceX96), 0) / 2f64.powi(96),
         tick: v.tick.as_i32(),
@@ -145,10 +157,24 @@ fn state(pair: Pair, holders: &[Address], v: IPoolLens::View) -> PoolState {
             .map(|t| (t.tick.as_i32(), t.liquidityNet as f64))
             .collect(),
     };
-    let (reserve_base, reserve_quote) = if base_is_token0 {
-        (v.balance0, v.balance1)
+    let (balance0, balance1) = if pair.v4.is_some() {
+        // The singleton keeps every pool's tokens together: the reserves a
+        // constant-product pool with the same active liquidity would hold.
+        pair.fee = v.fee.to::<u32>();
+        let (liquidity, sqrt) = (concentrated.liquidity, concentrated.sqrt_price);
+        let raw = |x: f64| U256::from(x.clamp(0.0, u128::MAX as f64) as u128);
+        if sqrt > 0.0 {
+            (raw(liquidity / sqrt), raw(liquidity * sqrt))
+        } else {
+            (U256::ZERO, U256::ZERO)
+        }
     } else {
-        (v.balance1, v.balance0)
+        (v.balance0, v.balance1)
+    };
+    let (reserve_base, reserve_quote) = if base_is_token0 {
+        (balance0, balance1)
+    } else {
+        (balance1, balance0)
     };
     let mut lp_balances = HashMap::new();
     let mut lp_uncounted = Vec::new();

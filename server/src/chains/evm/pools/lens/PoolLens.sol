@@ -4,12 +4,19 @@
 // Uniswap-V3-style pool asked about, what takes several dependent reads
 // from outside — the price and active liquidity, the initialized ticks near
 // the price (from the tick bitmap), the pool's token balances, and the
-// active liquidity of the position-manager NFTs some holders own. It only
-// reads; nothing is sent, and no state changes.
+// active liquidity of the position-manager NFTs some holders own. A Uniswap
+// V4 pool (a pool id in the singleton PoolManager) is read the same way
+// from the manager's storage through `extsload`; it has no balances of its
+// own and its positions are not enumerable per holder. It only reads;
+// nothing is sent, and no state changes.
 pragma solidity ^0.8.20;
 
 interface IBalanceLike {
     function balanceOf(address) external view returns (uint256);
+}
+
+interface IExtsloadLike {
+    function extsload(bytes32 slot) external view returns (bytes32);
 }
 
 interface IEnumerableNftLike {
@@ -18,10 +25,13 @@ interface IEnumerableNftLike {
 }
 
 contract PoolLens {
-    /// A pool, and the position manager whose NFTs hold its LP positions (zero: none).
+    /// A pool, and the position manager whose NFTs hold its LP positions
+    /// (zero: none); a V4 pool: the PoolManager, the pool id and its tick spacing.
     struct Query {
         address pool;
         address positionManager;
+        bytes32 poolId;
+        int24 spacing;
     }
 
     struct TickNet {
@@ -48,6 +58,11 @@ contract PoolLens {
     }
 
     uint256 constant UNKNOWN = type(uint256).max;
+    /// Where the V4 PoolManager keeps its pools' state (`Pool.State` mapping), and offsets into a state.
+    uint256 constant V4_POOLS_SLOT = 6;
+    uint256 constant V4_LIQUIDITY = 3;
+    uint256 constant V4_TICKS = 4;
+    uint256 constant V4_BITMAP = 5;
 
     /// Read every pool of `queries`; a pool that cannot be read has `ok` false.
     function inspect(Query[] calldata queries, address[] calldata holders, int24 span, uint256 maxPositions)
@@ -68,6 +83,7 @@ contract PoolLens {
         view
         returns (View memory v)
     {
+        if (q.poolId != bytes32(0)) return inspectV4(q, holders.length, span);
         uint256[] memory slot0 = words(q.pool, abi.encodeWithSelector(0x3850c7bd), 2);
         v.sqrtPriceX96 = uint160(slot0[0]);
         v.tick = int24(int256(slot0[1]));
@@ -78,12 +94,46 @@ contract PoolLens {
         v.tickSpacing = int24(int256(words(q.pool, abi.encodeWithSelector(0xd0c93a7c), 1)[0]));
         v.balance0 = balanceOf(v.token0, q.pool);
         v.balance1 = balanceOf(v.token1, q.pool);
-        v.ticks = ticksNear(q.pool, v.tick, v.tickSpacing, span);
+        v.ticks = ticksNear(q.pool, 0, v.tick, v.tickSpacing, span);
         v.held = new uint256[](holders.length);
         for (uint256 i = 0; i < holders.length; i++) {
             v.held[i] = q.positionManager == address(0) ? UNKNOWN : activeLiquidity(q.positionManager, holders[i], v, maxPositions);
         }
         v.ok = true;
+    }
+
+    /// A V4 pool: price, tick and fee from its slot0, active liquidity, ticks near the price.
+    function inspectV4(Query calldata q, uint256 holders, int24 span) internal view returns (View memory v) {
+        bytes32 state = keccak256(abi.encode(q.poolId, V4_POOLS_SLOT));
+        uint256 slot0 = uint256(load(q.pool, state));
+        v.sqrtPriceX96 = uint160(slot0);
+        require(v.sqrtPriceX96 != 0, "not initialized");
+        v.tick = int24(uint24(slot0 >> 160));
+        v.fee = uint24(slot0 >> 208);
+        v.liquidity = uint128(uint256(load(q.pool, bytes32(uint256(state) + V4_LIQUIDITY))));
+        v.tickSpacing = q.spacing;
+        v.ticks = ticksNear(q.pool, state, v.tick, v.tickSpacing, span);
+        v.held = new uint256[](holders);
+        for (uint256 i = 0; i < holders; i++) v.held[i] = UNKNOWN;
+        v.ok = true;
+    }
+
+    function load(address manager, bytes32 slot) internal view returns (bytes32) {
+        return IExtsloadLike(manager).extsload(slot);
+    }
+
+    /// A word of the tick bitmap: a V3 pool's `tickBitmap`, or a V4 pool's from `state`.
+    function bitmapWord(address pool, bytes32 state, int16 word) internal view returns (uint256) {
+        if (state == bytes32(0)) return words(pool, abi.encodeWithSelector(0x5339c296, word), 1)[0];
+        return uint256(load(pool, keccak256(abi.encode(word, uint256(state) + V4_BITMAP))));
+    }
+
+    /// An initialized tick's net liquidity: a V3 pool's `ticks`, or a V4 pool's from `state`.
+    function liquidityNet(address pool, bytes32 state, int24 tick) internal view returns (int128) {
+        if (state == bytes32(0)) return int128(int256(words(pool, abi.encodeWithSelector(0xf30dba93, tick), 2)[1]));
+        // liquidityGross in the low 128 bits, liquidityNet in the high.
+        int256 info = int256(uint256(load(pool, keccak256(abi.encode(tick, uint256(state) + V4_TICKS)))));
+        return int128(info >> 128);
     }
 
     /// The first `count` words a view call answers; reverts when it fails or answers fewer.
@@ -110,27 +160,49 @@ contract PoolLens {
         if (a < 0 && a % b != 0) q--;
     }
 
-    /// The initialized ticks between `tick - span` and `tick + span`, read from the bitmap.
-    function ticksNear(address pool, int24 tick, int24 spacing, int24 span) internal view returns (TickNet[] memory found) {
+    /// Where ticks are read: a V3 pool, or a V4 pool's state in its manager (`state` not zero).
+    struct TickSource {
+        address pool;
+        bytes32 state;
+        int24 spacing;
+    }
+
+    /// The initialized ticks between `tick - span` and `tick + span`, read
+    /// from the bitmap (of a V4 pool whose state is at `state`, when not zero).
+    function ticksNear(address pool, bytes32 state, int24 tick, int24 spacing, int24 span)
+        internal
+        view
+        returns (TickNet[] memory found)
+    {
         require(spacing > 0, "spacing");
+        TickSource memory source = TickSource(pool, state, spacing);
         int24 lo = floorDiv(tick - span, spacing);
         int24 hi = floorDiv(tick + span, spacing);
         found = new TickNet[](uint256(int256(hi - lo + 1)));
         uint256 n = 0;
         for (int24 word = lo >> 8; word <= hi >> 8; word++) {
-            uint256 bits = words(pool, abi.encodeWithSelector(0x5339c296, int16(word)), 1)[0];
-            for (uint256 bit = 0; bits != 0 && bit < 256; bit++) {
-                if (bits & (uint256(1) << bit) == 0) continue;
-                int24 compressed = word * 256 + int24(int256(bit));
-                if (compressed < lo || compressed > hi) continue;
-                int24 t = compressed * spacing;
-                uint256[] memory info = words(pool, abi.encodeWithSelector(0xf30dba93, t), 2);
-                found[n++] = TickNet(t, int128(int256(info[1])));
-            }
+            n = collect(source, word, lo, hi, found, n);
         }
         assembly {
             mstore(found, n)
         }
+    }
+
+    /// Add the initialized ticks of bitmap word `word` within [lo, hi] (compressed) to `found` from `n`.
+    function collect(TickSource memory source, int24 word, int24 lo, int24 hi, TickNet[] memory found, uint256 n)
+        internal
+        view
+        returns (uint256)
+    {
+        uint256 bits = bitmapWord(source.pool, source.state, int16(word));
+        for (uint256 bit = 0; bits != 0 && bit < 256; bit++) {
+            if (bits & (uint256(1) << bit) == 0) continue;
+            int24 compressed = word * 256 + int24(int256(bit));
+            if (compressed < lo || compressed > hi) continue;
+            int24 t = compressed * source.spacing;
+            found[n++] = TickNet(t, liquidityNet(source.pool, source.state, t));
+        }
+        return n;
     }
 
     /// The active liquidity of `holder`'s position NFTs in the pool `v` describes.

@@ -1,0 +1,154 @@
+//! The pool logs the market index reads, for every family: new pools
+//! (`PairCreated` of V2 factories, `PoolCreated` of V3-style ones,
+//! `Initialize` of V4 PoolManagers) and the swaps and syncs of tracked
+//! pools — by pool address, or, for V4 pools, which share their manager's
+//! address, by pool id (the `Swap` event's first topic).
+
+use std::collections::HashMap;
+
+use alloy_primitives::{Address, B256};
+use alloy_sol_types::SolEvent;
+use serde_json::{json, Value};
+
+use crate::chains::evm::abi::{IUniswapV2Factory, IUniswapV2Pair};
+use crate::chains::evm::logs;
+use crate::chains::evm::pools::v3::{IPancakeV3Pool, IUniswapV3Factory, IUniswapV3Pool};
+use crate::chains::evm::pools::v4::{IPoolManager, PoolKey};
+use crate::chains::evm::types::Log;
+use crate::chains::evm::EvmChain;
+use crate::chains::DexKind;
+use crate::store::TrackedPair;
+
+/// The quote assets the index knows, by address: decimals, and whether a stablecoin.
+pub type Quotes = HashMap<Address, (u8, bool)>;
+
+/// The quote assets of `evm`: the wrapped native, the stablecoins, and
+/// native currency (a V4 pool's currency 0).
+pub fn quotes(evm: &EvmChain) -> Quotes {
+    [
+        (evm.wrapped.address, (evm.wrapped.decimals, false)),
+        (Address::ZERO, (18, false)),
+    ]
+    .into_iter()
+    .chain(evm.stables.iter().map(|s| (s.address, (s.decimals, true))))
+    .collect()
+}
+
+/// The filter for every family's new-pool event, from every configured
+/// factory and PoolManager.
+pub fn creation_filter(evm: &EvmChain) -> Value {
+    let factories: Vec<Address> = evm.dexes.iter().map(|d| d.factory).collect();
+    logs::filter(
+        Some(json!(factories)),
+        json!([[
+            IUniswapV2Factory::PairCreated::SIGNATURE_HASH,
+            IUniswapV3Factory::PoolCreated::SIGNATURE_HASH,
+            IPoolManager::Initialize::SIGNATURE_HASH
+        ]]),
+    )
+}
+
+/// The filters for the swaps (and syncs) of `pools`: one by address for
+/// the pools that have one, one per PoolManager for V4 pools, by id.
+pub fn swap_filters(evm: &EvmChain, pools: &[&TrackedPair]) -> Vec<Value> {
+    let mut filters = Vec::new();
+    let by_address: Vec<&str> = pools
+        .iter()
+        .filter(|p| p.hooks.is_none())
+        .map(|p| p.pair.as_str())
+        .collect();
+    if !by_address.is_empty() {
+        filters.push(logs::filter(
+            Some(json!(by_address)),
+            json!([[
+                IUniswapV2Pair::Swap::SIGNATURE_HASH,
+                IUniswapV2Pair::Sync::SIGNATURE_HASH,
+                IUniswapV3Pool::Swap::SIGNATURE_HASH,
+                IPancakeV3Pool::Swap::SIGNATURE_HASH
+            ]]),
+        ));
+    }
+    for manager in evm.dexes.iter().filter(|d| d.kind == DexKind::V4) {
+        let ids: Vec<&str> = pools
+            .iter()
+            .filter(|p| p.hooks.is_some() && p.dex == manager.name)
+            .map(|p| p.pair.as_str())
+            .collect();
+        if !ids.is_empty() {
+            filters.push(logs::filter(
+                Some(json!(manager.factory)),
+                json!([IPoolManager::Swap::SIGNATURE_HASH, ids]),
+            ));
+        }
+    }
+    filters
+}
+
+/// The tracked pool a swap or sync log belongs to, as the index keys it:
+/// its address, or a V4 pool's id.
+pub fn pool_of(log: &Log) -> String {
+    match (log.topic0(), log.topics.get(1)) {
+        (Some(topic), Some(id)) if topic == IPoolManager::Swap::SIGNATURE_HASH => {
+            format!("{id:#x}")
+        }
+        _ => format!("{:#x}", log.address),
+    }
+}
+
+/// A pool a creation log announces, with one of `quotes` against a token;
+/// None for any other log, or a pool of two quotes or of none.
+pub fn created(log: &Log, evm: &EvmChain, chain: &str, quotes: &Quotes) -> Option<TrackedPair> {
+    let dex = evm.dexes.iter().find(|d| d.factory == log.address)?;
+    let (token0, token1, pair, fee, v4) =
+        if let Some(created) = log.decode::<IUniswapV2Factory::PairCreated>() {
+            (
+                created.token0,
+                created.token1,
+                format!("{:#x}", created.pair),
+                None,
+                None,
+            )
+        } else if let Some(created) = log.decode::<IUniswapV3Factory::PoolCreated>() {
+            let fee = i64::from(created.fee.to::<u32>());
+            (
+                created.token0,
+                created.token1,
+                format!("{:#x}", created.pool),
+                Some(fee),
+                None,
+            )
+        } else {
+            let init = log.decode::<IPoolManager::Initialize>()?;
+            let key = PoolKey::new(
+                init.currency0,
+                init.currency1,
+                init.fee.to::<u32>(),
+                init.tickSpacing.as_i32(),
+                init.hooks,
+            );
+            let id: B256 = init.id;
+            (
+                init.currency0,
+                init.currency1,
+                format!("{id:#x}"),
+                Some(i64::from(key.fee)),
+                Some(key),
+            )
+        };
+    let (token, quote) = match (quotes.contains_key(&token0), quotes.contains_key(&token1)) {
+        (false, true) => (token0, token1),
+        (true, false) => (token1, token0),
+        _ => return None,
+    };
+    Some(TrackedPair {
+        chain: chain.into(),
+        pair,
+        token: token.to_checksum(None),
+        quote: format!("{quote:#x}"),
+        dex: dex.name.clone(),
+        reserve_quote: 0.0,
+        fee,
+        tick_spacing: v4.map(|k| i64::from(k.spacing)),
+        hooks: v4.map(|k| format!("{:#x}", k.hooks)),
+    })
+}

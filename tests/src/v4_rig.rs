@@ -1,0 +1,224 @@
+//! Uniswap V4 on a rig chain: the real PoolManager and its test routers
+//! (`PoolModifyLiquidityTest`, `PoolSwapTest`) from `@uniswap/v4-core`,
+//! pools initialized and filled as a launcher would, and the rig's hook
+//! that takes half of every sell, placed at an address carrying its
+//! permission bits (as v4's own tests place hooks).
+
+use alloy_primitives::{keccak256, Address, B256, U256};
+use anyhow::Context as _;
+
+use crate::rig::{Arg, Node};
+use crate::v3_rig::{full_range, int, sqrt_price_x96};
+
+/// The V4 contracts of one rig chain.
+#[derive(Clone, Debug)]
+pub struct V4Rig {
+    /// The PoolManager.
+    pub manager: Address,
+    /// v4-core's liquidity router.
+    pub liquidity: Address,
+    /// v4-core's swap router.
+    pub swaps: Address,
+}
+
+/// A V4 pool's key.
+#[derive(Clone, Copy, Debug)]
+pub struct Key {
+    /// The lower currency (native currency: zero).
+    pub currency0: Address,
+    /// The higher currency.
+    pub currency1: Address,
+    /// Fee, hundredths of a basis point.
+    pub fee: u32,
+    /// Tick spacing.
+    pub spacing: i64,
+    /// Hook (zero: none).
+    pub hooks: Address,
+}
+
+impl Key {
+    /// The key of a pool of `a` and `b`.
+    pub fn new(a: Address, b: Address, fee: u32, spacing: i64, hooks: Address) -> Key {
+        let (currency0, currency1) = if a < b { (a, b) } else { (b, a) };
+        Key {
+            currency0,
+            currency1,
+            fee,
+            spacing,
+            hooks,
+        }
+    }
+
+    /// The pool id (keccak256 of the encoded key), as the server computes it.
+    pub fn id(&self) -> B256 {
+        riskintel_server::chains::evm::pools::v4::PoolKey::new(
+            self.currency0,
+            self.currency1,
+            self.fee,
+            i32::try_from(self.spacing).expect("a tick spacing fits 24 bits"),
+            self.hooks,
+        )
+        .id()
+    }
+
+    fn args(&self) -> Vec<Arg> {
+        vec![
+            Arg::Addr(self.currency0),
+            Arg::Addr(self.currency1),
+            Arg::Uint(U256::from(self.fee)),
+            int(self.spacing),
+            Arg::Addr(self.hooks),
+        ]
+    }
+}
+
+const KEY: &str = "(address,address,uint24,int24,address)";
+
+/// Deploy the PoolManager and v4-core's routers from `deployer`.
+pub fn deploy(node: &Node, deployer: Address) -> anyhow::Result<V4Rig> {
+    let manager = node.deploy(deployer, "PoolManager", &[Arg::Addr(deployer)])?;
+    let liquidity = node.deploy(deployer, "PoolModifyLiquidityTest", &[Arg::Addr(manager)])?;
+    let swaps = node.deploy(deployer, "PoolSwapTest", &[Arg::Addr(manager)])?;
+    Ok(V4Rig {
+        manager,
+        liquidity,
+        swaps,
+    })
+}
+
+/// The rig's sell-tax hook for `token`, placed at an address whose low
+/// bits are afterSwap and afterSwapReturnsDelta (0x0044).
+pub fn sell_tax_hook(
+    node: &Node,
+    v4: &V4Rig,
+    deployer: Address,
+    token: Address,
+) -> anyhow::Result<Address> {
+    let built = node.deploy(
+        deployer,
+        "RigSellTaxHook",
+        &[Arg::Addr(v4.manager), Arg::Addr(token)],
+    )?;
+    let code = node.call(
+        "eth_getCode",
+        serde_json::json!([format!("{built:#x}"), "latest"]),
+    )?;
+    let code = hex::decode(code.as_str().context("code")?.trim_start_matches("0x"))?;
+    let mut bytes = [0u8; 20];
+    bytes.copy_from_slice(&keccak256(token.as_slice())[12..]);
+    bytes[18] = 0;
+    bytes[19] = 0x44;
+    let hook = Address::from(bytes);
+    node.set_code(hook, &code)?;
+    Ok(hook)
+}
+
+/// A pool of `token` and `quote` (zero: native currency) with `hooks`,
+/// priced at the amounts' ratio and filled over the full range by `from`
+/// through v4-core's liquidity router. Its key.
+#[allow(clippy::too_many_arguments)]
+pub fn add_pool(
+    node: &Node,
+    v4: &V4Rig,
+    from: Address,
+    token: Address,
+    token_amount: U256,
+    quote: Address,
+    quote_amount: U256,
+    (fee, spacing): (u32, i64),
+    hooks: Address,
+) -> anyhow::Result<Key> {
+    let key = Key::new(token, quote, fee, spacing, hooks);
+    let mut args = key.args();
+    args.push(Arg::Uint(sqrt_price_x96(
+        token,
+        token_amount,
+        quote,
+        quote_amount,
+    )));
+    node.exec(
+        from,
+        v4.manager,
+        &format!("initialize({KEY},uint160)"),
+        &args,
+    )
+    .context("initializing the V4 pool")?;
+    for t in [token, quote].into_iter().filter(|t| !t.is_zero()) {
+        node.exec(
+            from,
+            t,
+            "approve(address,uint256)",
+            &[Arg::Addr(v4.liquidity), Arg::Uint(U256::MAX)],
+        )?;
+    }
+    // Full-range liquidity L = √(x·y), a little under so the amounts cover it.
+    let liquidity = (f64::from(token_amount) * f64::from(quote_amount)).sqrt() * 0.99;
+    let (lower, upper) = full_range(spacing);
+    let mut args = key.args();
+    args.extend([
+        int(lower),
+        int(upper),
+        Arg::Uint(U256::from(liquidity as u128)),
+        Arg::Uint(U256::ZERO),
+        Arg::Bytes(Vec::new()),
+    ]);
+    let native = if quote.is_zero() {
+        quote_amount
+    } else {
+        U256::ZERO
+    };
+    let data = crate::rig::calldata(
+        &format!("modifyLiquidity({KEY},(int24,int24,int256,bytes32),bytes)"),
+        &args,
+    );
+    node.send(from, Some(v4.liquidity), data, native)
+        .context("adding liquidity to the V4 pool")?;
+    Ok(key)
+}
+
+/// `trader` swaps `amount` of `token_in` (held; zero: native currency)
+/// for the key's other currency through v4-core's swap router, exact input.
+pub fn swap_exact_input(
+    node: &Node,
+    v4: &V4Rig,
+    trader: Address,
+    key: &Key,
+    token_in: Address,
+    amount: U256,
+) -> anyhow::Result<()> {
+    if !token_in.is_zero() {
+        node.exec(
+            trader,
+            token_in,
+            "approve(address,uint256)",
+            &[Arg::Addr(v4.swaps), Arg::Uint(amount)],
+        )?;
+    }
+    let zero_for_one = token_in == key.currency0;
+    let limit = if zero_for_one {
+        U256::from(4_295_128_740u64)
+    } else {
+        "1461446703485210103287273052203988822378723970341".parse()?
+    };
+    let mut args = key.args();
+    args.extend([
+        Arg::Bool(zero_for_one),
+        Arg::Uint(U256::ZERO.wrapping_sub(amount)),
+        Arg::Uint(limit),
+        Arg::Bool(false),
+        Arg::Bool(false),
+        Arg::Bytes(Vec::new()),
+    ]);
+    let data = crate::rig::calldata(
+        &format!("swap({KEY},(bool,int256,uint160),(bool,bool),bytes)"),
+        &args,
+    );
+    let value = if token_in.is_zero() {
+        amount
+    } else {
+        U256::ZERO
+    };
+    node.send(trader, Some(v4.swaps), data, value)
+        .map(|_| ())
+        .context("swapping through the V4 pool")
+}
