@@ -1,5 +1,5 @@
 //! Mainnet defaults for the seven EVM chains. Addresses are the canonical
-//! deployments published by each project (Uniswap V2 and V3, PancakeSwap
+//! deployments published by each project (Uniswap V2, V3 and V4, PancakeSwap
 //! V2 and V3, Sushi V2 and V3, QuickSwap, Trader Joe, SpookySwap V2 and V3;
 //! Circle, Tether, Wormhole and Axelar token lists; the wrapped-native
 //! contracts; UNCX, Team Finance and PinkSale lockers), with their sources
@@ -24,6 +24,17 @@ fn dex(name: &str, factory: &str, router: &str, fee_bps: u32) -> DexConfig {
 
 fn uniswap_v3(factory: &str, router: &str, position_manager: &str) -> DexConfig {
     DexConfig::v3(DexKind::V3, "Uniswap V3", factory, router, position_manager)
+}
+
+/// Uniswap V4: the chain's PoolManager, and its Universal Router as the router.
+fn uniswap_v4(pool_manager: &str, universal_router: &str) -> DexConfig {
+    DexConfig::v3(
+        DexKind::V4,
+        "Uniswap V4",
+        pool_manager,
+        universal_router,
+        "",
+    )
 }
 
 /// PancakeSwap V3: one address set on bsc, eth, arb and base.
@@ -87,6 +98,10 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                     "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
                     "0xC36442b4a4522E871399CD717aBDD847Ab11FE88",
                 ),
+                uniswap_v4(
+                    "0x000000000004444c5dc75cB358380D2e3dE08A90",
+                    "0x66a9893cC07D91D95644AEDD05D03f95e1dBA8Af",
+                ),
                 pancake_v3(),
                 sushi_v3(
                     "0xbACEB8eC6b9355Dfc0269C18bac9d6E2Bdc29C4F",
@@ -117,6 +132,10 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                     "0xB971eF87ede563556b2ED4b1C0b0019111Dd85d2",
                     "0x7b8A01B39D58278b5DE7e48c8449c9f4F5170613",
                 ),
+                uniswap_v4(
+                    "0x28e2Ea090877bF75740558f6BFB36A5ffeE9e9dF",
+                    "0x1906c1d672b88cD1B9aC7593301cA990F94Eae07",
+                ),
                 sushi_v3(
                     "0x126555dd55a39328F69400d6aE4F782Bd4C34ABb",
                     "0xF70c086618dcf2b1A461311275e00D6B722ef914",
@@ -145,6 +164,10 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                     "0x33128a8fC17869897dcE68Ed026d694621f6FDfD",
                     "0x2626664c2603336E57B271c5C0b26F421741e481",
                     "0x03a520b32C04BF3bEEf7BEb72E919cf822Ed34f1",
+                ),
+                uniswap_v4(
+                    "0x498581fF718922c3f8e6A244956aF099B2652b2b",
+                    "0x6fF5693b99212Da76ad316178A184AB56D299b43",
                 ),
                 pancake_v3(),
                 sushi_v3(
@@ -181,6 +204,10 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                     "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
                     "0xC36442b4a4522E871399CD717aBDD847Ab11FE88",
                 ),
+                uniswap_v4(
+                    "0x360E68faCcca8cA495c1B759Fd9EEe466db9FB32",
+                    "0xA51afAFe0263b40EdaEf0Df8781eA9aa03E381a3",
+                ),
                 pancake_v3(),
                 sushi_v3(
                     "0x1af415a1EbA07a4986a52B6f2e7dE7003D82231e",
@@ -211,6 +238,10 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                     "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
                     "0xC36442b4a4522E871399CD717aBDD847Ab11FE88",
                 ),
+                uniswap_v4(
+                    "0x67366782805870060151383F4BbFF9daB53e5cD6",
+                    "0x1095692A6237d83C6a72F3F5eFEdb9A670C49223",
+                ),
                 sushi_v3(
                     "0x917933899c6a5F8E37F31E19f92CdBFF7e8FF0e2",
                     "0xb7402ee99F0A008e461098AC3A27F4957Df89a40",
@@ -238,6 +269,10 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                     "0x740b1c1de25031C31FF4fC9A62f554A55cdC1baD",
                     "0xbb00FF08d01D300023C629E8fFfFcb65A5a578cE",
                     "0x655C406EBFa14EE2006250925e54ec43AD184f8B",
+                ),
+                uniswap_v4(
+                    "0x06380C0e0912312B5150364B9DC4542BA0DbBc85",
+                    "0x94b75331AE8d42C1b61065089B7d48FE14aA73b7",
                 ),
                 sushi_v3(
                     "0x3e603C14aF37EBdaD31709C4f848Fc6aD5BEc715",

@@ -298,6 +298,7 @@ impl Indexer {
         let mut swaps = Vec::new();
         let mut syncs = Vec::new();
         let mut reserves: BTreeMap<String, (f64, u64)> = BTreeMap::new();
+        let mut touched: Vec<&TrackedPair> = Vec::new();
         for log in &logs {
             let block = log.block_number.map_or(next, |_| log.block());
             let topic0 = log.topic0().unwrap_or_default();
@@ -343,6 +344,10 @@ impl Indexer {
                 });
                 continue;
             }
+            if pool_logs::changes_liquidity(log) {
+                touched.push(pair);
+                continue;
+            }
             let Some(swap) = decode_swap(log) else {
                 continue;
             };
@@ -378,6 +383,13 @@ impl Indexer {
                 price_usd: amount_quote * quote_usd / amount_token,
                 observed_at: now,
             });
+        }
+        // Concentrated pools whose liquidity changed: the quote their active
+        // liquidity holds now, against the same baseline as a pair's reserve.
+        touched.sort_by(|a, b| a.pair.cmp(&b.pair));
+        touched.dedup_by(|a, b| a.pair == b.pair);
+        for (pool, quote) in pool_logs::active_quotes(evm, &touched, &quotes, read_to).await? {
+            reserves.insert(pool, (quote, read_to));
         }
         for (pair_address, (reserve, block)) in &reserves {
             let Some(pair) = pair_map.get(pair_address) else {

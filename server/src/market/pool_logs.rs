@@ -1,8 +1,10 @@
 //! The pool logs the market index reads, for every family: new pools
 //! (`PairCreated` of V2 factories, `PoolCreated` of V3-style ones,
-//! `Initialize` of V4 PoolManagers) and the swaps and syncs of tracked
-//! pools — by pool address, or, for V4 pools, which share their manager's
-//! address, by pool id (the `Swap` event's first topic).
+//! `Initialize` of V4 PoolManagers), the swaps and syncs of tracked pools,
+//! and the liquidity changes of concentrated ones (V3 `Mint` and `Burn`,
+//! V4 `ModifyLiquidity`), after which the index reads the quote their
+//! active liquidity holds — by pool address, or, for V4 pools, which share
+//! their manager's address, by pool id (the events' first topic).
 
 use std::collections::HashMap;
 
@@ -12,10 +14,12 @@ use serde_json::{json, Value};
 
 use crate::chains::evm::abi::{IUniswapV2Factory, IUniswapV2Pair};
 use crate::chains::evm::logs;
-use crate::chains::evm::pools::v3::{IPancakeV3Pool, IUniswapV3Factory, IUniswapV3Pool};
+use crate::chains::evm::pools::v3::{self, IPancakeV3Pool, IUniswapV3Factory, IUniswapV3Pool};
 use crate::chains::evm::pools::v4::{IPoolManager, PoolKey};
-use crate::chains::evm::types::Log;
-use crate::chains::evm::EvmChain;
+use crate::chains::evm::pools::Pair;
+use crate::chains::evm::types::{BlockTag, Log};
+use crate::chains::evm::{EvmChain, Quote};
+use crate::chains::rpc::{Batch, RpcError};
 use crate::chains::DexKind;
 use crate::store::TrackedPair;
 
@@ -64,7 +68,9 @@ pub fn swap_filters(evm: &EvmChain, pools: &[&TrackedPair]) -> Vec<Value> {
                 IUniswapV2Pair::Swap::SIGNATURE_HASH,
                 IUniswapV2Pair::Sync::SIGNATURE_HASH,
                 IUniswapV3Pool::Swap::SIGNATURE_HASH,
-                IPancakeV3Pool::Swap::SIGNATURE_HASH
+                IPancakeV3Pool::Swap::SIGNATURE_HASH,
+                IUniswapV3Pool::Mint::SIGNATURE_HASH,
+                IUniswapV3Pool::Burn::SIGNATURE_HASH
             ]]),
         ));
     }
@@ -77,22 +83,103 @@ pub fn swap_filters(evm: &EvmChain, pools: &[&TrackedPair]) -> Vec<Value> {
         if !ids.is_empty() {
             filters.push(logs::filter(
                 Some(json!(manager.factory)),
-                json!([IPoolManager::Swap::SIGNATURE_HASH, ids]),
+                json!([
+                    [
+                        IPoolManager::Swap::SIGNATURE_HASH,
+                        IPoolManager::ModifyLiquidity::SIGNATURE_HASH
+                    ],
+                    ids
+                ]),
             ));
         }
     }
     filters
 }
 
-/// The tracked pool a swap or sync log belongs to, as the index keys it:
-/// its address, or a V4 pool's id.
+/// The tracked pool a swap, sync or liquidity log belongs to, as the
+/// index keys it: its address, or a V4 pool's id.
 pub fn pool_of(log: &Log) -> String {
+    let by_id = [
+        IPoolManager::Swap::SIGNATURE_HASH,
+        IPoolManager::ModifyLiquidity::SIGNATURE_HASH,
+    ];
     match (log.topic0(), log.topics.get(1)) {
-        (Some(topic), Some(id)) if topic == IPoolManager::Swap::SIGNATURE_HASH => {
-            format!("{id:#x}")
-        }
+        (Some(topic), Some(id)) if by_id.contains(&topic) => format!("{id:#x}"),
         _ => format!("{:#x}", log.address),
     }
+}
+
+/// Whether a log changes a concentrated pool's liquidity.
+pub fn changes_liquidity(log: &Log) -> bool {
+    log.topic0().is_some_and(|topic| {
+        [
+            IUniswapV3Pool::Mint::SIGNATURE_HASH,
+            IUniswapV3Pool::Burn::SIGNATURE_HASH,
+            IPoolManager::ModifyLiquidity::SIGNATURE_HASH,
+        ]
+        .contains(&topic)
+    })
+}
+
+/// The quote (whole units) the active liquidity of each of `pools`
+/// (concentrated) holds at `block`, by index key — the same measure an
+/// analysis records as the pool's baseline; pools that cannot be read are
+/// left out.
+pub async fn active_quotes(
+    evm: &EvmChain,
+    pools: &[&TrackedPair],
+    quotes: &Quotes,
+    block: u64,
+) -> Result<Vec<(String, f64)>, RpcError> {
+    let pairs: Vec<Pair> = pools.iter().filter_map(|p| pair_of(evm, p, quotes)).collect();
+    if pairs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut batch = Batch::new();
+    let planned = v3::plan(pairs, &[], &BlockTag::Number(block), &mut batch);
+    let mut answers = evm.background.send(batch).await?;
+    Ok(planned
+        .take(&mut answers)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|state| {
+            let scale = 10f64.powi(i32::from(state.pair.quote.decimals));
+            (state.pair.index_key(), state.active_quote() / scale)
+        })
+        .collect())
+}
+
+/// The pool a tracked concentrated pool is, from the chain's configuration.
+fn pair_of(evm: &EvmChain, tracked: &TrackedPair, quotes: &Quotes) -> Option<Pair> {
+    let dex = evm.dexes.iter().find(|d| d.name == tracked.dex && d.kind.is_concentrated())?;
+    let (base, quote): (Address, Address) = (tracked.token.parse().ok()?, tracked.quote.parse().ok()?);
+    let (decimals, stable) = *quotes.get(&quote)?;
+    let v4 = match &tracked.hooks {
+        Some(hooks) => Some(PoolKey::new(
+            base,
+            quote,
+            u32::try_from(tracked.fee?).ok()?,
+            i32::try_from(tracked.tick_spacing?).ok()?,
+            hooks.parse().ok()?,
+        )),
+        None => None,
+    };
+    Some(Pair {
+        dex: dex.clone(),
+        quote: Quote {
+            address: quote,
+            symbol: String::new(),
+            decimals,
+            stable,
+        },
+        address: match v4 {
+            Some(_) => dex.factory,
+            None => tracked.pair.parse().ok()?,
+        },
+        base,
+        fee: u32::try_from(tracked.fee.unwrap_or_default()).unwrap_or_default(),
+        v4,
+    })
 }
 
 /// A pool a creation log announces, with one of `quotes` against a token;

@@ -391,8 +391,8 @@ impl Analyzer {
                 last_analysed_at: Some(analysis.cached_at),
             })
             .await?;
-        // The index follows the pools' swaps (and V2 pairs' Sync events,
-        // whose reserves are the baseline for liquidity drops).
+        // The index follows the pools' swaps, and pairs' Sync events and
+        // concentrated pools' liquidity changes against the baseline here.
         for pool in &facts.pools {
             let pair = &pool.state.pair;
             let concentrated = pair.kind().is_concentrated();
@@ -403,8 +403,10 @@ impl Analyzer {
                     token: analysis.address.clone(),
                     quote: format!("{:#x}", pair.quote.address),
                     dex: pair.dex.name.clone(),
+                    // The baseline for liquidity drops: a pair's quote reserve,
+                    // the quote a concentrated pool's active liquidity holds.
                     reserve_quote: if concentrated {
-                        0.0
+                        pool.state.active_quote() / 10f64.powi(i32::from(pair.quote.decimals))
                     } else {
                         units(pool.state.reserve_quote, pair.quote.decimals)
                     },

@@ -322,6 +322,12 @@ impl PoolState {
         !self.reserve_base.is_zero() && !self.reserve_quote.is_zero() && !self.lp_supply.is_zero()
     }
 
+    /// The quote a concentrated pool's active liquidity holds at its price
+    /// (raw units): what a constant-product pool as deep would hold, L·√P.
+    pub fn active_quote(&self) -> f64 {
+        units(self.lp_supply, 0) * self.price_raw.max(0.0).sqrt()
+    }
+
     /// The base's price in whole quote units.
     pub fn price(&self, base_decimals: u8) -> f64 {
         self.price_raw * 10f64.powi(i32::from(base_decimals) - i32::from(self.pair.quote.decimals))

@@ -37,9 +37,12 @@ sol! {
         event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool);
     }
 
-    /// A Uniswap V3 pool's swaps (amounts signed: into the pool positive).
+    /// A Uniswap V3 pool's swaps (amounts signed: into the pool positive)
+    /// and liquidity changes (PancakeSwap V3's are the same).
     interface IUniswapV3Pool {
         event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick);
+        event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1);
+        event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1);
     }
 
     /// A PancakeSwap V3 pool's swaps: V3's, with the protocol fees.
