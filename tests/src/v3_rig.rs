@@ -14,7 +14,7 @@ pub const UNISWAP_FEE: u32 = 3_000;
 const UNISWAP_SPACING: i64 = 60;
 /// The fee tier of the rig's PancakeSwap V3 pools (0.25%) and its tick spacing.
 pub const PANCAKE_FEE: u32 = 2_500;
-const PANCAKE_SPACING: i64 = 50;
+pub const PANCAKE_SPACING: i64 = 50;
 const MAX_TICK: i64 = 887_272;
 
 /// The V3 contracts of one rig chain.

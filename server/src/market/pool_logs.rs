@@ -131,7 +131,10 @@ pub async fn active_quotes(
     quotes: &Quotes,
     block: u64,
 ) -> Result<Vec<(String, f64)>, RpcError> {
-    let pairs: Vec<Pair> = pools.iter().filter_map(|p| pair_of(evm, p, quotes)).collect();
+    let pairs: Vec<Pair> = pools
+        .iter()
+        .filter_map(|p| pair_of(evm, p, quotes))
+        .collect();
     if pairs.is_empty() {
         return Ok(Vec::new());
     }
@@ -151,8 +154,12 @@ pub async fn active_quotes(
 
 /// The pool a tracked concentrated pool is, from the chain's configuration.
 fn pair_of(evm: &EvmChain, tracked: &TrackedPair, quotes: &Quotes) -> Option<Pair> {
-    let dex = evm.dexes.iter().find(|d| d.name == tracked.dex && d.kind.is_concentrated())?;
-    let (base, quote): (Address, Address) = (tracked.token.parse().ok()?, tracked.quote.parse().ok()?);
+    let dex = evm
+        .dexes
+        .iter()
+        .find(|d| d.name == tracked.dex && d.kind.is_concentrated())?;
+    let (base, quote): (Address, Address) =
+        (tracked.token.parse().ok()?, tracked.quote.parse().ok()?);
     let (decimals, stable) = *quotes.get(&quote)?;
     let v4 = match &tracked.hooks {
         Some(hooks) => Some(PoolKey::new(

@@ -242,7 +242,8 @@ pub async fn v3_family_pools_are_found_priced_and_simulated(
 }
 
 /// A new Uniswap V3 pool and a new PancakeSwap V3 pool each raise a
-/// `new_token` alert, and swaps through the V3 router feed the token's flow.
+/// `new_token` alert, swaps through the V3 router feed the token's flow,
+/// and a position burned from a V3 pool raises `liquidity_removed`.
 pub async fn v3_pools_feed_the_market_index(backend: Backend) -> anyhow::Result<()> {
     use super::market::{market_config, wait_for};
     let (_anvil, chain) = fresh_chain(31344).await?;
@@ -257,7 +258,7 @@ pub async fn v3_pools_feed_the_market_index(backend: Backend) -> anyhow::Result<
                 Arg::Uint(e18(1_000_000)),
             ];
             let token = node.deploy(chain.deployer, "PlainToken", &args)?;
-            (family.add)(
+            let pool = (family.add)(
                 node,
                 &chain.v3,
                 chain.deployer,
@@ -268,11 +269,13 @@ pub async fn v3_pools_feed_the_market_index(backend: Backend) -> anyhow::Result<
                 chain.deployer,
             )?;
             rig::distribute(node, chain.deployer, token, 9_000 + 100 * i as u64)?;
-            tokens.push(token);
+            tokens.push((token, pool));
         }
         anyhow::Ok(tokens)
     })
     .await?;
+    let (pools, tokens): (Vec<Address>, Vec<Address>) =
+        tokens.into_iter().map(|(t, p)| (p, t)).unzip();
     for token in &tokens {
         wait_for(&client, AlertKind::NewToken, *token).await?;
     }
@@ -317,5 +320,27 @@ pub async fn v3_pools_feed_the_market_index(backend: Backend) -> anyhow::Result<
         );
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
+    // Most of the PancakeSwap V3 position burned by its owner: liquidity removed.
+    let pancake_pool = pools[1];
+    on_chain(&chain, move |node, chain| {
+        let liquidity = (f64::from(e18(400_000)) * f64::from(e18(10))).sqrt() * 0.99 * 0.9;
+        let (lower, upper) = v3_rig::full_range(v3_rig::PANCAKE_SPACING);
+        node.exec(
+            chain.deployer,
+            pancake_pool,
+            "burn(int24,int24,uint128)",
+            &[
+                v3_rig::int(lower),
+                v3_rig::int(upper),
+                Arg::Uint(U256::from(liquidity as u128)),
+            ],
+        )
+    })
+    .await?;
+    let alert = wait_for(&client, AlertKind::LiquidityRemoved, tokens[1]).await?;
+    ensure!(
+        alert.detail.contains(&format!("{pancake_pool:#x}")),
+        "the alert names the V3 pool: {alert:?}"
+    );
     server.stop().await
 }

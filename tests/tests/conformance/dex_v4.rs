@@ -219,7 +219,8 @@ pub async fn v4_pools_are_found_priced_and_simulated(backend: Backend) -> anyhow
 
 /// A new V4 pool raises `new_token` from its `Initialize` event; a pool
 /// with a hook is found that way only, and its hook's 50% cut of every
-/// sell is reported and measured; V4 swaps feed the token's flow.
+/// sell is reported and measured; V4 swaps feed the token's flow, and
+/// liquidity taken out of a V4 pool raises `liquidity_removed`.
 pub async fn v4_pools_feed_the_market_index_and_hooks_are_judged(
     backend: Backend,
 ) -> anyhow::Result<()> {

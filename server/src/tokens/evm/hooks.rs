@@ -39,9 +39,12 @@ pub struct HookFacts {
     pub delegatecall: bool,
 }
 
+/// The reads of one hook: its code, its EIP-1967 implementation slot, `owner()`.
+type HookReads = (Address, Slot<Bytes>, Slot<B256>, Call<IERC20::ownerCall>);
+
 /// The reads of the hooks of some pools, waiting for their answers.
 pub struct Planned {
-    hooks: Vec<(Address, Slot<Bytes>, Slot<B256>, Call<IERC20::ownerCall>)>,
+    hooks: Vec<HookReads>,
 }
 
 /// Add to `calls` and `batch` the reads of every distinct hook of `pools` at `at`.

@@ -264,7 +264,7 @@ impl PairLookup {
                             (!price.is_zero()).then_some((looked.dex.factory, Some(key)))?
                         }
                     };
-                    (!address.is_zero()).then(|| Pair {
+                    (!address.is_zero()).then_some(Pair {
                         dex: looked.dex,
                         quote: looked.quote,
                         address,
