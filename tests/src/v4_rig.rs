@@ -4,8 +4,9 @@
 //! that takes half of every sell, placed at an address carrying its
 //! permission bits (as v4's own tests place hooks).
 
-use alloy_primitives::{keccak256, Address, B256, U256};
+use alloy_primitives::{keccak256, Address, U256};
 use anyhow::Context as _;
+use riskintel_server::chains::evm::pools::v4::PoolKey;
 
 use crate::rig::{Arg, Node};
 use crate::v3_rig::{full_range, int, sqrt_price_x96};
@@ -21,55 +22,18 @@ pub struct V4Rig {
     pub swaps: Address,
 }
 
-/// A V4 pool's key.
-#[derive(Clone, Copy, Debug)]
-pub struct Key {
-    /// The lower currency (native currency: zero).
-    pub currency0: Address,
-    /// The higher currency.
-    pub currency1: Address,
-    /// Fee, hundredths of a basis point.
-    pub fee: u32,
-    /// Tick spacing.
-    pub spacing: i64,
-    /// Hook (zero: none).
-    pub hooks: Address,
-}
+/// A V4 pool's key (the server's own type: its id is what the server computes).
+pub type Key = PoolKey;
 
-impl Key {
-    /// The key of a pool of `a` and `b`.
-    pub fn new(a: Address, b: Address, fee: u32, spacing: i64, hooks: Address) -> Key {
-        let (currency0, currency1) = if a < b { (a, b) } else { (b, a) };
-        Key {
-            currency0,
-            currency1,
-            fee,
-            spacing,
-            hooks,
-        }
-    }
-
-    /// The pool id (keccak256 of the encoded key), as the server computes it.
-    pub fn id(&self) -> B256 {
-        riskintel_server::chains::evm::pools::v4::PoolKey::new(
-            self.currency0,
-            self.currency1,
-            self.fee,
-            i32::try_from(self.spacing).expect("a tick spacing fits 24 bits"),
-            self.hooks,
-        )
-        .id()
-    }
-
-    fn args(&self) -> Vec<Arg> {
-        vec![
-            Arg::Addr(self.currency0),
-            Arg::Addr(self.currency1),
-            Arg::Uint(U256::from(self.fee)),
-            int(self.spacing),
-            Arg::Addr(self.hooks),
-        ]
-    }
+/// A key's fields as call arguments.
+fn key_args(key: &Key) -> Vec<Arg> {
+    vec![
+        Arg::Addr(key.currency0),
+        Arg::Addr(key.currency1),
+        Arg::Uint(U256::from(key.fee)),
+        int(i64::from(key.spacing)),
+        Arg::Addr(key.hooks),
+    ]
 }
 
 const KEY: &str = "(address,address,uint24,int24,address)";
@@ -125,11 +89,11 @@ pub fn add_pool(
     token_amount: U256,
     quote: Address,
     quote_amount: U256,
-    (fee, spacing): (u32, i64),
+    (fee, spacing): (u32, i32),
     hooks: Address,
 ) -> anyhow::Result<Key> {
-    let key = Key::new(token, quote, fee, spacing, hooks);
-    let mut args = key.args();
+    let key = PoolKey::new(token, quote, fee, spacing, hooks);
+    let mut args = key_args(&key);
     args.push(Arg::Uint(sqrt_price_x96(
         token,
         token_amount,
@@ -151,29 +115,59 @@ pub fn add_pool(
             &[Arg::Addr(v4.liquidity), Arg::Uint(U256::MAX)],
         )?;
     }
-    // Full-range liquidity L = √(x·y), a little under so the amounts cover it.
-    let liquidity = (f64::from(token_amount) * f64::from(quote_amount)).sqrt() * 0.99;
-    let (lower, upper) = full_range(spacing);
-    let mut args = key.args();
-    args.extend([
-        int(lower),
-        int(upper),
-        Arg::Uint(U256::from(liquidity as u128)),
-        Arg::Uint(U256::ZERO),
-        Arg::Bytes(Vec::new()),
-    ]);
+    let liquidity = full_range_liquidity(token_amount, quote_amount);
     let native = if quote.is_zero() {
         quote_amount
     } else {
         U256::ZERO
     };
+    modify_liquidity(node, v4, from, &key, U256::from(liquidity), native)
+        .context("adding liquidity to the V4 pool")?;
+    Ok(key)
+}
+
+/// Full-range liquidity for the amounts: L = √(x·y), a little under so the amounts cover it.
+pub fn full_range_liquidity(token_amount: U256, quote_amount: U256) -> u128 {
+    ((f64::from(token_amount) * f64::from(quote_amount)).sqrt() * 0.99) as u128
+}
+
+/// Take `liquidity` out of the full-range position v4-core's liquidity
+/// router holds in the pool of `key` (anyone may, through that router).
+pub fn remove_liquidity(
+    node: &Node,
+    v4: &V4Rig,
+    from: Address,
+    key: &Key,
+    liquidity: u128,
+) -> anyhow::Result<()> {
+    let delta = U256::ZERO.wrapping_sub(U256::from(liquidity));
+    modify_liquidity(node, v4, from, key, delta, U256::ZERO).context("removing V4 liquidity")
+}
+
+/// v4-core's liquidity router changes the full-range position of `key` by
+/// `delta` (an int256 word), paying `value` of native currency.
+fn modify_liquidity(
+    node: &Node,
+    v4: &V4Rig,
+    from: Address,
+    key: &Key,
+    delta: U256,
+    value: U256,
+) -> anyhow::Result<()> {
+    let (lower, upper) = full_range(i64::from(key.spacing));
+    let mut args = key_args(key);
+    args.extend([
+        int(lower),
+        int(upper),
+        Arg::Uint(delta),
+        Arg::Uint(U256::ZERO),
+        Arg::Bytes(Vec::new()),
+    ]);
     let data = crate::rig::calldata(
         &format!("modifyLiquidity({KEY},(int24,int24,int256,bytes32),bytes)"),
         &args,
     );
-    node.send(from, Some(v4.liquidity), data, native)
-        .context("adding liquidity to the V4 pool")?;
-    Ok(key)
+    node.send(from, Some(v4.liquidity), data, value).map(|_| ())
 }
 
 /// `trader` swaps `amount` of `token_in` (held; zero: native currency)
@@ -200,7 +194,7 @@ pub fn swap_exact_input(
     } else {
         "1461446703485210103287273052203988822378723970341".parse()?
     };
-    let mut args = key.args();
+    let mut args = key_args(key);
     args.extend([
         Arg::Bool(zero_for_one),
         Arg::Uint(U256::ZERO.wrapping_sub(amount)),

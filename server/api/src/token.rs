@@ -291,7 +291,7 @@ pub struct TradeStep {
 pub struct TradeSimulation {
     /// The DEX.
     pub dex: String,
-    /// Pair address.
+    /// Pool address; a Uniswap V4 pool's id (as in `meta.pools`).
     pub pool: String,
     /// The quote asset spent on the buy.
     pub quote_symbol: String,

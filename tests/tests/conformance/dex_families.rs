@@ -90,12 +90,43 @@ fn deploy(node: &Node, chain: &RigChain) -> anyhow::Result<BTreeMap<String, Addr
     Ok(tokens)
 }
 
-fn near(value: Option<f64>, truth: f64, tolerance: f64) -> bool {
+/// Whether `value` is within `tolerance` (a share) of `truth`.
+pub fn near(value: Option<f64>, truth: f64, tolerance: f64) -> bool {
     value.is_some_and(|v| (v - truth).abs() <= tolerance * truth.abs().max(1e-9))
 }
 
-fn has(analysis: &types::TokenAnalysis, id: &str) -> bool {
+/// Whether the analysis raised signal `id`.
+pub fn has(analysis: &types::TokenAnalysis, id: &str) -> bool {
     analysis.signals.iter().any(|s| s.id.to_string() == id)
+}
+
+/// Wait until the index has seen three buys of `token` worth $900 in
+/// all (0.1 of the native at $3,000 each), and nothing else.
+pub async fn wait_for_three_buys(
+    client: &riskintel_client::Client,
+    token: Address,
+    family: &str,
+) -> anyhow::Result<()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let flow = ok(client
+            .token_sentiment_get("eth", &token.to_checksum(None))
+            .await)?
+        .into_inner();
+        let day = &flow.windows[1];
+        if day.buys >= 3 {
+            ensure!(
+                day.buys == 3 && day.sells == 0 && (day.buy_volume_usd - 3.0 * 300.0).abs() < 1.0,
+                "3 buys of 0.1 WETH at $3,000 through the {family} router: {day:?}"
+            );
+            return Ok(());
+        }
+        ensure!(
+            std::time::Instant::now() < deadline,
+            "{family} swaps not indexed: {flow:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
 }
 
 pub async fn v3_family_pools_are_found_priced_and_simulated(
@@ -300,26 +331,7 @@ pub async fn v3_pools_feed_the_market_index(backend: Backend) -> anyhow::Result<
         Ok(())
     })
     .await?;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        let flow = ok(client
-            .token_sentiment_get("eth", &bought.to_checksum(None))
-            .await)?
-        .into_inner();
-        let day = &flow.windows[1];
-        if day.buys >= 3 {
-            ensure!(
-                day.buys == 3 && day.sells == 0 && (day.buy_volume_usd - 3.0 * 300.0).abs() < 1.0,
-                "3 buys of 0.1 WETH at $3,000 through the V3 router: {day:?}"
-            );
-            break;
-        }
-        ensure!(
-            std::time::Instant::now() < deadline,
-            "V3 swaps not indexed: {flow:?}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    wait_for_three_buys(&client, bought, "V3").await?;
     // Most of the PancakeSwap V3 position burned by its owner: liquidity removed.
     let pancake_pool = pools[1];
     on_chain(&chain, move |node, chain| {

@@ -8,25 +8,18 @@ use std::collections::BTreeMap;
 
 use alloy_primitives::{Address, U256};
 use anyhow::{ensure, Context as _};
-use riskintel_client::types::{self, AlertKind, PoolKind, RiskLabel};
+use riskintel_client::types::{AlertKind, PoolKind, RiskLabel};
 use riskintel_server::config::Config;
 use riskintel_tests::latency::latency_proxy;
 use riskintel_tests::rig::{self, e18, Arg, Node, RigChain};
 use riskintel_tests::v4_rig;
 use riskintel_tests::{ok, Backend, TestServer};
 
+use super::dex_families::{has, near, wait_for_three_buys};
 use super::market::{fresh_chain, market_config, on_chain, wait_for};
 
 /// The rig's WETH price ($3,000) × 10 ETH / 400,000 tokens.
 const PRICE: f64 = 0.075;
-
-fn near(value: Option<f64>, truth: f64, tolerance: f64) -> bool {
-    value.is_some_and(|v| (v - truth).abs() <= tolerance * truth.abs().max(1e-9))
-}
-
-fn has(analysis: &types::TokenAnalysis, id: &str) -> bool {
-    analysis.signals.iter().any(|s| s.id.to_string() == id)
-}
 
 /// Launch `contract` with its only pool in V4 (400,000 tokens against 10
 /// of `quote`: native currency when zero), 30 holders, a creator of its own.
@@ -35,7 +28,7 @@ fn launch(
     chain: &RigChain,
     (contract, name, n): (&str, &str, u64),
     quote: Address,
-    tier: (u32, i64),
+    tier: (u32, i32),
     hook: bool,
 ) -> anyhow::Result<(Address, v4_rig::Key)> {
     let creator = node.creator(800 + n, chain.weth)?;
@@ -297,25 +290,22 @@ pub async fn v4_pools_feed_the_market_index_and_hooks_are_judged(
         Ok(())
     })
     .await?;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        let flow = ok(client
-            .token_sentiment_get("eth", &listed.to_checksum(None))
-            .await)?
-        .into_inner();
-        let day = &flow.windows[1];
-        if day.buys >= 3 {
-            ensure!(
-                day.buys == 3 && day.sells == 0 && (day.buy_volume_usd - 3.0 * 300.0).abs() < 1.0,
-                "3 buys of 0.1 ETH at $3,000 through the V4 swap router: {day:?}"
-            );
-            break;
-        }
-        ensure!(
-            std::time::Instant::now() < deadline,
-            "V4 swaps not indexed: {flow:?}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    wait_for_three_buys(&client, listed, "V4").await?;
+    on_chain(&chain, move |node, chain| {
+        let liquidity = v4_rig::full_range_liquidity(e18(400_000), e18(10));
+        v4_rig::remove_liquidity(
+            node,
+            &chain.v4,
+            chain.deployer,
+            &listed_key,
+            liquidity / 10 * 9,
+        )
+    })
+    .await?;
+    let alert = wait_for(&client, AlertKind::LiquidityRemoved, listed).await?;
+    ensure!(
+        alert.detail.contains(&format!("{:#x}", listed_key.id())),
+        "the alert names the V4 pool: {alert:?}"
+    );
     server.stop().await
 }
