@@ -437,8 +437,14 @@ mod tests {
             for dex in &chain.dexes {
                 addresses.push(dex.factory.clone());
                 addresses.push(dex.router.clone());
-                if dex.kind != DexKind::V2 {
-                    addresses.push(dex.position_manager.clone());
+                // V3-style DEXes name their position manager; V4 positions
+                // cannot be listed by holder, so V4 names none.
+                match dex.kind {
+                    DexKind::V3 | DexKind::PancakeV3 => {
+                        addresses.push(dex.position_manager.clone())
+                    }
+                    DexKind::V4 => assert!(dex.position_manager.is_empty(), "{id}: {}", dex.name),
+                    DexKind::V2 => {}
                 }
             }
             addresses.extend(chain.lp_lockers.iter().cloned());

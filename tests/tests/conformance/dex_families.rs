@@ -100,6 +100,50 @@ pub fn has(analysis: &types::TokenAnalysis, id: &str) -> bool {
     analysis.signals.iter().any(|s| s.id.to_string() == id)
 }
 
+/// The simulation bought and sold with no tax.
+pub fn trades_untaxed(sim: &types::TradeSimulation, family: &str) -> anyhow::Result<()> {
+    let sell = sim.sell.as_ref();
+    ensure!(
+        sim.buy.ok
+            && sell.is_some_and(|s| s.ok)
+            && sim.buy.tax.is_some_and(|t| t < 0.005)
+            && sell.and_then(|s| s.tax).is_some_and(|t| t < 0.005),
+        "{family}: the plain token trades untaxed: {sim:?}"
+    );
+    Ok(())
+}
+
+/// The rig's sell-revert token is a critical honeypot, for its own reason.
+pub fn sell_revert_honeypot(analysis: &types::TokenAnalysis, family: &str) -> anyhow::Result<()> {
+    ensure!(
+        has(analysis, "honeypot") && analysis.label == RiskLabel::Critical,
+        "{family}: the sell-revert token is a critical honeypot: {:?}",
+        analysis.signals
+    );
+    let reason = analysis
+        .simulations
+        .first()
+        .and_then(|s| s.sell.as_ref())
+        .and_then(|s| s.revert_reason.clone());
+    ensure!(
+        reason.as_deref() == Some("sell not allowed"),
+        "{family}: {reason:?}"
+    );
+    Ok(())
+}
+
+/// The rig's 5% swap-tax token sells, its taxes measured within a point.
+pub fn taxed_five_percent(analysis: &types::TokenAnalysis, family: &str) -> anyhow::Result<()> {
+    let sim = analysis.simulations.first().context("a simulation")?;
+    let (buy, sell) = (sim.buy.tax, sim.sell.as_ref().and_then(|s| s.tax));
+    ensure!(
+        near(buy, 0.05, 0.2) && near(sell, 0.05, 0.2) && !has(analysis, "honeypot"),
+        "{family}: the 5% token's taxes are measured within a point, and it sells: buy {buy:?} sell {sell:?} {:?}",
+        analysis.signals
+    );
+    Ok(())
+}
+
 /// Wait until the index has seen three buys of `token` worth $900 in
 /// all (0.1 of the native at $3,000 each), and nothing else.
 pub async fn wait_for_three_buys(
@@ -197,19 +241,8 @@ pub async fn v3_family_pools_are_found_priced_and_simulated(
             pool.depth_2pct_usd
         );
         let sim = plain.simulations.first().context("a simulation")?;
-        ensure!(
-            sim.dex == dex && sim.buy.ok && sim.sell.as_ref().is_some_and(|s| s.ok),
-            "{dex}: the plain token trades: {sim:?}"
-        );
-        ensure!(
-            sim.buy.tax.is_some_and(|t| t < 0.005)
-                && sim
-                    .sell
-                    .as_ref()
-                    .and_then(|s| s.tax)
-                    .is_some_and(|t| t < 0.005),
-            "{dex}: no tax on the plain token: {sim:?}"
-        );
+        ensure!(sim.dex == dex, "{dex}: simulated in its pool: {sim:?}");
+        trades_untaxed(sim, dex)?;
         ensure!(
             !has(&plain, "honeypot") && plain.label == RiskLabel::Safe,
             "{dex}: plain is safe: {:?} {:?}",
@@ -217,29 +250,9 @@ pub async fn v3_family_pools_are_found_priced_and_simulated(
             plain.signals
         );
 
-        let honeypot = analyse("honeypot").await?;
-        ensure!(
-            has(&honeypot, "honeypot") && honeypot.label == RiskLabel::Critical,
-            "{dex}: the sell-revert token is a critical honeypot: {:?}",
-            honeypot.signals
-        );
-        let reason = honeypot.simulations[0]
-            .sell
-            .as_ref()
-            .and_then(|s| s.revert_reason.clone());
-        ensure!(
-            reason.as_deref() == Some("sell not allowed"),
-            "{dex}: {reason:?}"
-        );
-
+        sell_revert_honeypot(&analyse("honeypot").await?, dex)?;
         let tax = analyse("tax").await?;
-        let sim = tax.simulations.first().context("a simulation")?;
-        let (buy, sell) = (sim.buy.tax, sim.sell.as_ref().and_then(|s| s.tax));
-        ensure!(
-            near(buy, 0.05, 0.2) && near(sell, 0.05, 0.2) && !has(&tax, "honeypot"),
-            "{dex}: the 5% token's taxes are measured within a point, and it sells: buy {buy:?} sell {sell:?} {:?}",
-            tax.signals
-        );
+        taxed_five_percent(&tax, dex)?;
 
         if dex == "Rig Uniswap V3" {
             // LP as position NFTs: burned for the plain token, the owner's for the tax token.

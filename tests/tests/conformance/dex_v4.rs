@@ -15,7 +15,9 @@ use riskintel_tests::rig::{self, e18, Arg, Node, RigChain};
 use riskintel_tests::v4_rig;
 use riskintel_tests::{ok, Backend, TestServer};
 
-use super::dex_families::{has, near, wait_for_three_buys};
+use super::dex_families::{
+    has, near, sell_revert_honeypot, taxed_five_percent, trades_untaxed, wait_for_three_buys,
+};
 use super::market::{fresh_chain, market_config, on_chain, wait_for};
 
 /// The rig's WETH price ($3,000) × 10 ETH / 400,000 tokens.
@@ -154,19 +156,8 @@ pub async fn v4_pools_are_found_priced_and_simulated(backend: Backend) -> anyhow
         pool.reserve_quote
     );
     let sim = plain.simulations.first().context("a simulation")?;
-    ensure!(
-        sim.pool == id && sim.buy.ok && sim.sell.as_ref().is_some_and(|s| s.ok),
-        "the plain token trades for native currency: {sim:?}"
-    );
-    ensure!(
-        sim.buy.tax.is_some_and(|t| t < 0.005)
-            && sim
-                .sell
-                .as_ref()
-                .and_then(|s| s.tax)
-                .is_some_and(|t| t < 0.005),
-        "no tax on the plain token: {sim:?}"
-    );
+    ensure!(sim.pool == id, "simulated in the V4 pool: {sim:?}");
+    trades_untaxed(sim, "V4")?;
     ensure!(
         plain.label == RiskLabel::Safe && !has(&plain, "v4_hook_controls_swaps"),
         "plain is safe: {:?} {:?}",
@@ -186,26 +177,8 @@ pub async fn v4_pools_are_found_priced_and_simulated(backend: Backend) -> anyhow
         pool.lp_burned_share
     );
 
-    let honeypot = analyse("honeypot").await?;
-    ensure!(
-        has(&honeypot, "honeypot") && honeypot.label == RiskLabel::Critical,
-        "the sell-revert token in a WETH V4 pool is a critical honeypot: {:?}",
-        honeypot.signals
-    );
-    let reason = honeypot.simulations[0]
-        .sell
-        .as_ref()
-        .and_then(|s| s.revert_reason.clone());
-    ensure!(reason.as_deref() == Some("sell not allowed"), "{reason:?}");
-
-    let tax = analyse("tax").await?;
-    let sim = tax.simulations.first().context("a simulation")?;
-    let (buy, sell) = (sim.buy.tax, sim.sell.as_ref().and_then(|s| s.tax));
-    ensure!(
-        near(buy, 0.05, 0.2) && near(sell, 0.05, 0.2) && !has(&tax, "honeypot"),
-        "the 5% token's taxes are measured within a point, and it sells: buy {buy:?} sell {sell:?} {:?}",
-        tax.signals
-    );
+    sell_revert_honeypot(&analyse("honeypot").await?, "V4")?;
+    taxed_five_percent(&analyse("tax").await?, "V4")?;
     drop(anvil);
     server.stop().await
 }
