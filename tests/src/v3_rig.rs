@@ -100,6 +100,11 @@ pub fn sqrt_price_x96(
     U256::from((price.sqrt() * 2f64.powi(64)) as u128) << 32
 }
 
+/// Full-range liquidity for the amounts: L = √(x·y), a little under so the amounts cover it.
+pub fn full_range_liquidity(token_amount: U256, quote_amount: U256) -> u128 {
+    ((f64::from(token_amount) * f64::from(quote_amount)).sqrt() * 0.99) as u128
+}
+
 /// `factory.getPool(token, quote, fee)`.
 fn pool_of(
     node: &Node,
@@ -221,8 +226,7 @@ pub fn add_pancake_pool(
             quote_amount,
         ))],
     )?;
-    // Full-range liquidity L = √(x·y), a little under so the amounts cover it.
-    let liquidity = (f64::from(token_amount) * f64::from(quote_amount)).sqrt() * 0.99;
+    let liquidity = full_range_liquidity(token_amount, quote_amount);
     for (t, amount) in [(token, token_amount), (quote, quote_amount)] {
         node.exec(
             from,
@@ -241,7 +245,7 @@ pub fn add_pancake_pool(
             Arg::Addr(lp_to),
             int(lower),
             int(upper),
-            Arg::Uint(U256::from(liquidity as u128)),
+            Arg::Uint(U256::from(liquidity)),
         ],
     )
     .context("adding liquidity to the PancakeSwap V3 pool")?;

@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use riskintel_server::chains::evm::pools::v4::PoolKey;
 
 use crate::rig::{Arg, Node};
-use crate::v3_rig::{full_range, int, sqrt_price_x96};
+use crate::v3_rig::{full_range, full_range_liquidity, int, sqrt_price_x96};
 
 /// The V4 contracts of one rig chain.
 #[derive(Clone, Debug)]
@@ -124,11 +124,6 @@ pub fn add_pool(
     modify_liquidity(node, v4, from, &key, U256::from(liquidity), native)
         .context("adding liquidity to the V4 pool")?;
     Ok(key)
-}
-
-/// Full-range liquidity for the amounts: L = √(x·y), a little under so the amounts cover it.
-pub fn full_range_liquidity(token_amount: U256, quote_amount: U256) -> u128 {
-    ((f64::from(token_amount) * f64::from(quote_amount)).sqrt() * 0.99) as u128
 }
 
 /// Take `liquidity` out of the full-range position v4-core's liquidity

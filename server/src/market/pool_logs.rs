@@ -162,13 +162,13 @@ fn pair_of(evm: &EvmChain, tracked: &TrackedPair, quotes: &Quotes) -> Option<Pai
         (tracked.token.parse().ok()?, tracked.quote.parse().ok()?);
     let (decimals, stable) = *quotes.get(&quote)?;
     let v4 = match &tracked.hooks {
-        Some(hooks) => Some(PoolKey::new(
-            base,
-            quote,
-            u32::try_from(tracked.fee?).ok()?,
-            i32::try_from(tracked.tick_spacing?).ok()?,
-            hooks.parse().ok()?,
-        )),
+        Some(hooks) => Some(PoolKey::parse(
+            &tracked.token,
+            &tracked.quote,
+            tracked.fee?,
+            tracked.tick_spacing?,
+            hooks,
+        )?),
         None => None,
     };
     Some(Pair {

@@ -17,7 +17,7 @@ use crate::chains::evm::logs::ScanLimits;
 use crate::chains::evm::pools::v4::PoolKey;
 use crate::chains::evm::pools::KnownPool;
 use crate::chains::registry::Chains;
-use crate::chains::{parse_evm_address, Chain};
+use crate::chains::{parse_evm_address, Chain, DexKind};
 use crate::clock::Clock;
 use crate::config::{AllowlistEntry, Config};
 use crate::store::{Store, TrackedPair, TrackedSource, TrackedToken};
@@ -323,10 +323,14 @@ impl Analyzer {
         let analysis = match target {
             Target::Evm(token) => {
                 let chain = self.chains.evm(token.chain)?;
-                let known = self
-                    .store
-                    .tracked_v4_pools(&chain.id, &token.address.to_checksum(None))
-                    .await?;
+                // Only a chain with a V4 DEX has pools the index alone can find.
+                let known = if chain.dexes.iter().any(|d| d.kind == DexKind::V4) {
+                    self.store
+                        .tracked_v4_pools(&chain.id, &token.address.to_checksum(None))
+                        .await?
+                } else {
+                    Vec::new()
+                };
                 let facts = evm::facts::gather(
                     chain,
                     token.address,
@@ -430,13 +434,15 @@ impl Analyzer {
 fn known_pools(rows: &[TrackedPair]) -> Vec<KnownPool> {
     rows.iter()
         .filter_map(|row| {
-            let (token, quote) = (row.token.parse().ok()?, row.quote.parse().ok()?);
-            let fee = u32::try_from(row.fee?).ok()?;
-            let spacing = i32::try_from(row.tick_spacing?).ok()?;
-            let hooks = row.hooks.as_deref()?.parse().ok()?;
             Some(KnownPool {
                 dex: row.dex.clone(),
-                key: PoolKey::new(token, quote, fee, spacing, hooks),
+                key: PoolKey::parse(
+                    &row.token,
+                    &row.quote,
+                    row.fee?,
+                    row.tick_spacing?,
+                    row.hooks.as_deref()?,
+                )?,
             })
         })
         .collect()

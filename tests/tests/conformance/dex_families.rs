@@ -348,7 +348,7 @@ pub async fn v3_pools_feed_the_market_index(backend: Backend) -> anyhow::Result<
     // Most of the PancakeSwap V3 position burned by its owner: liquidity removed.
     let pancake_pool = pools[1];
     on_chain(&chain, move |node, chain| {
-        let liquidity = (f64::from(e18(400_000)) * f64::from(e18(10))).sqrt() * 0.99 * 0.9;
+        let liquidity = v3_rig::full_range_liquidity(e18(400_000), e18(10)) / 10 * 9;
         let (lower, upper) = v3_rig::full_range(v3_rig::PANCAKE_SPACING);
         node.exec(
             chain.deployer,
@@ -357,7 +357,7 @@ pub async fn v3_pools_feed_the_market_index(backend: Backend) -> anyhow::Result<
             &[
                 v3_rig::int(lower),
                 v3_rig::int(upper),
-                Arg::Uint(U256::from(liquidity as u128)),
+                Arg::Uint(U256::from(liquidity)),
             ],
         )
     })

@@ -12,8 +12,8 @@ use riskintel_client::types::{AlertKind, PoolKind, RiskLabel};
 use riskintel_server::config::Config;
 use riskintel_tests::latency::latency_proxy;
 use riskintel_tests::rig::{self, e18, Arg, Node, RigChain};
-use riskintel_tests::v4_rig;
 use riskintel_tests::{ok, Backend, TestServer};
+use riskintel_tests::{v3_rig, v4_rig};
 
 use super::dex_families::{
     has, near, sell_revert_honeypot, taxed_five_percent, trades_untaxed, wait_for_three_buys,
@@ -265,7 +265,7 @@ pub async fn v4_pools_feed_the_market_index_and_hooks_are_judged(
     .await?;
     wait_for_three_buys(&client, listed, "V4").await?;
     on_chain(&chain, move |node, chain| {
-        let liquidity = v4_rig::full_range_liquidity(e18(400_000), e18(10));
+        let liquidity = v3_rig::full_range_liquidity(e18(400_000), e18(10));
         v4_rig::remove_liquidity(
             node,
             &chain.v4,

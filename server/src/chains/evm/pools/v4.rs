@@ -82,6 +82,18 @@ impl PoolKey {
         )
     }
 
+    /// A key kept as text and integers (the market index's rows); None when
+    /// a part does not parse or fit.
+    pub fn parse(a: &str, b: &str, fee: i64, spacing: i64, hooks: &str) -> Option<PoolKey> {
+        Some(PoolKey::new(
+            a.parse().ok()?,
+            b.parse().ok()?,
+            u32::try_from(fee).ok()?,
+            i32::try_from(spacing).ok()?,
+            hooks.parse().ok()?,
+        ))
+    }
+
     /// The storage slot of the pool's state in the manager (its price word).
     pub fn state_slot(&self) -> B256 {
         keccak256((self.id(), U256::from(POOLS_SLOT)).abi_encode())
