@@ -1,5 +1,5 @@
 // Compiles the rig's Solidity sources with solcjs into build/<Contract>.json
-// ({abi, bytecode, deployedBytecode}), and copies the Uniswap V2, V3 and V4,
+// ({abi, bytecode, deployedBytecode}), with Aerodrome's pool and factory, and copies the Uniswap V2, V3 and V4,
 // PancakeSwap V3 and WETH9 artifacts beside them. Run by `cargo xtask test` (and `cargo xtask rig`).
 const fs = require("fs");
 const path = require("path");
@@ -24,6 +24,25 @@ for (const dir of [["simulation", "simulator"], ["chains", "evm", "pools", "lens
     }
   }
 }
+// Aerodrome's pool and factory (the Solidly family), from a published
+// source package, and its router; their imports (OpenZeppelin 5, the package's own files)
+// are read from node_modules. Only these three contracts are written out.
+const AERODROME = "sphere-mezo-solidity-files/domains/aerodrome/contracts/";
+const aerodrome = {
+  [`${AERODROME}Pool.sol`]: "AerodromePool",
+  [`${AERODROME}factories/PoolFactory.sol`]: "AerodromePoolFactory",
+  [`${AERODROME}Router.sol`]: "AerodromeRouter",
+};
+for (const unit of Object.keys(aerodrome)) {
+  sources[unit] = { content: fs.readFileSync(require.resolve(unit), "utf8") };
+}
+function findImports(unit) {
+  try {
+    return { contents: fs.readFileSync(require.resolve(unit), "utf8") };
+  } catch (e) {
+    return { error: `not found: ${unit}` };
+  }
+}
 const input = {
   language: "Solidity",
   sources,
@@ -33,7 +52,7 @@ const input = {
     outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
   },
 };
-const output = JSON.parse(solc.compile(JSON.stringify(input)));
+const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
 const errors = (output.errors || []).filter((e) => e.severity === "error");
 if (errors.length) {
   for (const e of errors) console.error(e.formattedMessage);
@@ -41,7 +60,10 @@ if (errors.length) {
 }
 let count = 0;
 for (const [file, contracts] of Object.entries(output.contracts)) {
-  for (const [name, c] of Object.entries(contracts)) {
+  const imported = !(file in sources) || file in aerodrome;
+  for (const [contract, c] of Object.entries(contracts)) {
+    const name = imported ? aerodrome[file] : contract;
+    if (imported && (name === undefined || !file.endsWith(`${contract}.sol`))) continue;
     fs.writeFileSync(
       path.join(out, `${name}.json`),
       JSON.stringify({ abi: c.abi, bytecode: "0x" + c.evm.bytecode.object, deployedBytecode: "0x" + c.evm.deployedBytecode.object }),

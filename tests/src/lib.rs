@@ -22,6 +22,7 @@ pub mod jsonrpc;
 pub mod latency;
 pub mod rig;
 pub mod solana_node;
+pub mod solidly_rig;
 pub mod tcp_proxy;
 pub mod v3_rig;
 pub mod v4_rig;

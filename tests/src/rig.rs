@@ -391,6 +391,8 @@ pub struct RigChain {
     pub v3: crate::v3_rig::V3Rig,
     /// Uniswap V4.
     pub v4: crate::v4_rig::V4Rig,
+    /// Aerodrome (the Solidly family).
+    pub solidly: crate::solidly_rig::SolidlyRig,
     /// Deployer (owner of the owned tokens).
     pub deployer: Address,
     /// The EOA used as proxy admin.
@@ -538,6 +540,7 @@ pub fn deploy_base(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigC
     )?;
     let v3 = crate::v3_rig::deploy(&node, deployer, weth)?;
     let v4 = crate::v4_rig::deploy(&node, deployer)?;
+    let solidly = crate::solidly_rig::deploy(&node, deployer, weth)?;
     add_pool(
         &node,
         deployer,
@@ -557,6 +560,7 @@ pub fn deploy_base(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<RigC
         router,
         v3,
         v4,
+        solidly,
         deployer,
         proxy_admin: accounts[1],
         eoa: accounts[9],
@@ -1015,6 +1019,12 @@ pub fn chains_config(
                         &chain.v4.manager.to_checksum(None),
                         &chain.v4.swaps.to_checksum(None),
                         "",
+                    ),
+                    DexConfig::solidly(
+                        DexKind::Aerodrome,
+                        "Rig Aerodrome",
+                        &chain.solidly.factory.to_checksum(None),
+                        &chain.solidly.router.to_checksum(None),
                     ),
                 ],
                 lp_lockers: Vec::new(),

@@ -29,6 +29,8 @@ mod connections;
 mod detection;
 #[path = "conformance/dex_families.rs"]
 mod dex_families;
+#[path = "conformance/dex_solidly.rs"]
+mod dex_solidly;
 #[path = "conformance/dex_v4.rs"]
 mod dex_v4;
 #[path = "conformance/hot_path.rs"]
@@ -43,6 +45,7 @@ use bounded_time::*;
 use connections::*;
 use detection::*;
 use dex_families::*;
+use dex_solidly::*;
 use dex_v4::*;
 use hot_path::*;
 use market::*;
@@ -125,6 +128,8 @@ const TESTS: &[(&str, TestFn)] = tests![
     v3_pools_feed_the_market_index,
     v4_pools_are_found_priced_and_simulated,
     v4_pools_feed_the_market_index_and_hooks_are_judged,
+    solidly_pools_are_found_priced_and_simulated,
+    solidly_pools_feed_the_market_index,
     wallet_exposure_approvals_and_revocation,
     wallet_fresh_wallet_is_safe_with_honest_coverage,
     wallet_needs_premium_and_scope,

@@ -164,6 +164,9 @@ pub enum PoolKind {
     ConstantProduct,
     /// Liquidity concentrated in price ranges (Uniswap V3 and V4, PancakeSwap V3, Sushi V3).
     Concentrated,
+    /// x³y + y³x = k, flat near parity (Solidly-style stable pools:
+    /// Aerodrome, Velodrome, Thena, Equalizer, Ramses, Pharaoh).
+    Stable,
 }
 
 /// A liquidity pool of the token.
@@ -199,10 +202,10 @@ pub struct Pool {
     pub reserve_quote: f64,
     /// Liquidity in US dollars, the figure the liquidity checks use (null
     /// when the quote cannot be priced): a constant-product pool's value of
-    /// both sides; a concentrated pool's value of a constant-product pool
-    /// as deep within 2% of the price, capped at its value locked — so
-    /// liquidity out of range does not count, and neither does more than
-    /// the pool holds.
+    /// both sides (twice its quote); a stable pool's value locked; a
+    /// concentrated pool's value of a constant-product pool as deep within
+    /// 2% of the price, capped at its value locked — so liquidity out of
+    /// range does not count, and neither does more than the pool holds.
     pub liquidity_usd: Option<f64>,
     /// US dollars it takes to move the price up 2%, plus the dollars paid
     /// out moving it down 2% (fees left out); null when unpriced.

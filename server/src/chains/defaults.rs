@@ -1,6 +1,7 @@
 //! Mainnet defaults for the seven EVM chains. Addresses are the canonical
 //! deployments published by each project (Uniswap V2, V3 and V4, PancakeSwap
-//! V2 and V3, Sushi V2 and V3, QuickSwap, Trader Joe, SpookySwap V2 and V3;
+//! V2 and V3, Sushi V2 and V3, QuickSwap, Trader Joe, SpookySwap V2 and V3,
+//! Aerodrome, Equalizer, and — not verified here — Thena V1 and Ramses;
 //! Circle, Tether, Wormhole and Axelar token lists; the wrapped-native
 //! contracts; UNCX, Team Finance and PinkSale lockers), with their sources
 //! in the README. Every value can be overridden in the
@@ -35,6 +36,11 @@ fn uniswap_v4(pool_manager: &str, universal_router: &str) -> DexConfig {
         universal_router,
         "",
     )
+}
+
+/// A Solidly fork (Velodrome V1 line): `getPair(a, b, stable)`.
+fn solidly(name: &str, factory: &str, router: &str) -> DexConfig {
+    DexConfig::solidly(DexKind::Solidly, name, factory, router)
 }
 
 /// PancakeSwap V3: one address set on bsc, eth, arb and base.
@@ -140,6 +146,11 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                     "0x126555dd55a39328F69400d6aE4F782Bd4C34ABb",
                     "0xF70c086618dcf2b1A461311275e00D6B722ef914",
                 ),
+                solidly(
+                    "Thena V1",
+                    "0xAFD89d21BdB66d00817d4153E055830B1c2B3970",
+                    "0xd4ae6eCA985340Dd434D38F470aCCce4DC78D109",
+                ),
             ],
         ),
     );
@@ -173,6 +184,12 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                 sushi_v3(
                     "0xc35DADB65012eC5796536bD9864eD8773aBc74C4",
                     "0x80C7DD17B01855a6D2347444a0FCC36136a314de",
+                ),
+                DexConfig::solidly(
+                    DexKind::Aerodrome,
+                    "Aerodrome",
+                    "0x420DD381b31aEf6683db6B902084cB0FFECe40Da",
+                    "0xcF77a3Ba9A5CA399B7c97c74d54e5b1Beb874E43",
                 ),
             ],
         ),
@@ -212,6 +229,11 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                 sushi_v3(
                     "0x1af415a1EbA07a4986a52B6f2e7dE7003D82231e",
                     "0xF0cBce1942A68BEB3d1b73F0dd86C8DCc363eF49",
+                ),
+                solidly(
+                    "Ramses V1",
+                    "0xAAA20D08e59F6561f242b08513D36266C5A29415",
+                    "0xAAA87963EFeB6f7E0a2711F397663105Acb1805e",
                 ),
             ],
         ),
@@ -309,6 +331,11 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
                 sushi_v3(
                     "0x7770978eED668a3ba661d51a773d3a992Fc9DDCB",
                     "0x10c19390E1Ac2Fd6D0c3643a2320b0abA38E5bAA",
+                ),
+                solidly(
+                    "Equalizer",
+                    "0xc6366EFD0AF1d09171fe0EBF32c7943BB310832a",
+                    "0xbae81eBB5E897C7143c82725e1c2039C2D7e2a78",
                 ),
             ],
         ),
@@ -444,7 +471,7 @@ mod tests {
                         addresses.push(dex.position_manager.clone())
                     }
                     DexKind::V4 => assert!(dex.position_manager.is_empty(), "{id}: {}", dex.name),
-                    DexKind::V2 => {}
+                    DexKind::V2 | DexKind::Aerodrome | DexKind::Solidly => {}
                 }
             }
             addresses.extend(chain.lp_lockers.iter().cloned());

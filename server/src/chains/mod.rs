@@ -145,6 +145,14 @@ pub enum DexKind {
     /// Uniswap V4: concentrated liquidity in one singleton PoolManager
     /// (`factory`), pools named by their key's hash, optional hooks.
     V4,
+    /// Aerodrome (and Velodrome V2): Solidly-style volatile (x·y = k) and
+    /// stable (x³y + y³x = k) pools, `factory.getPool(a, b, stable)`, a fee
+    /// per pool (`factory.getFee(pool, stable)`).
+    Aerodrome,
+    /// Solidly forks of the Velodrome V1 line (Thena V1, Equalizer,
+    /// Ramses and Pharaoh legacy pools): as `aerodrome`, with
+    /// `factory.getPair(a, b, stable)` and `factory.getFee(stable)`.
+    Solidly,
 }
 
 impl DexKind {
@@ -153,11 +161,16 @@ impl DexKind {
         matches!(self, DexKind::V3 | DexKind::PancakeV3 | DexKind::V4)
     }
 
+    /// Whether pools of this kind are Solidly-style (volatile or stable).
+    pub fn is_solidly(self) -> bool {
+        matches!(self, DexKind::Aerodrome | DexKind::Solidly)
+    }
+
     /// The fee tiers (hundredths of a basis point) a V3-style factory is
     /// asked about when the configuration names none.
     pub fn default_fee_tiers(self) -> &'static [u32] {
         match self {
-            DexKind::V2 => &[],
+            DexKind::V2 | DexKind::Aerodrome | DexKind::Solidly => &[],
             DexKind::V3 | DexKind::V4 => &[100, 500, 3_000, 10_000],
             DexKind::PancakeV3 => &[100, 500, 2_500, 10_000],
         }
@@ -173,11 +186,14 @@ pub struct DexConfig {
     /// How it keeps liquidity (`v2` when left out).
     #[serde(default)]
     pub kind: DexKind,
-    /// Factory (`getPair` for v2, `getPool` for v3 and pancake_v3); v4: the PoolManager.
+    /// Factory (`getPair` for v2 and solidly, `getPool` for v3, pancake_v3
+    /// and aerodrome); v4: the PoolManager.
     pub factory: String,
     /// Router (the swap router of v3-style DEXes).
     pub router: String,
-    /// Swap fee in basis points (30 = 0.3%); v2 only (v3-style pools carry their own).
+    /// Swap fee in basis points (30 = 0.3%); v2 only (v3-style pools carry
+    /// their own; Solidly-style ones are asked theirs, this being shown
+    /// where the factory cannot say).
     #[serde(default)]
     pub fee_bps: u32,
     /// v3-style and v4: the fee tiers to look for, in hundredths of a basis
@@ -202,6 +218,14 @@ impl DexConfig {
             fee_bps,
             fee_tiers: Vec::new(),
             position_manager: String::new(),
+        }
+    }
+
+    /// A Solidly-style DEX (`aerodrome` or `solidly`).
+    pub fn solidly(kind: DexKind, name: &str, factory: &str, router: &str) -> DexConfig {
+        DexConfig {
+            kind,
+            ..DexConfig::v2(name, factory, router, 0)
         }
     }
 
@@ -237,7 +261,7 @@ pub struct ChainConfig {
     pub wrapped_native: ConfiguredToken,
     /// USD stablecoins, counted as $1.
     pub stablecoins: Vec<ConfiguredToken>,
-    /// Uniswap-V2-style DEXes.
+    /// The DEXes, of any family (`kind`).
     pub dexes: Vec<DexConfig>,
     /// LP locker contracts (UNCX, Team Finance, PinkLock, …): LP tokens they
     /// hold count as locked, like burned ones.

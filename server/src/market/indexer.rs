@@ -12,17 +12,17 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use alloy_primitives::{Address, B256, U256};
+use alloy_primitives::{Address, B256};
 use alloy_sol_types::SolEvent;
 use riskintel_api::{AlertKind, Severity, TokenAnalysis};
 use serde_json::json;
 
 use super::pool_logs;
-use crate::chains::evm::abi::{units, IBeacon, IUniswapV2Pair, IERC20};
+use crate::chains::evm::abi::{units, IBeacon, IERC20};
 use crate::chains::evm::logs::{self, ScanLimits};
 use crate::chains::evm::multicall::Multicall;
 use crate::chains::evm::pools;
-use crate::chains::evm::pools::events::decode_swap;
+use crate::chains::evm::pools::events::{decode_swap, decode_sync};
 use crate::chains::evm::types::{Block, BlockTag};
 use crate::chains::evm::EvmChain;
 use crate::chains::rpc::{Batch, RpcError};
@@ -324,15 +324,9 @@ impl Indexer {
             let (quote_decimals, stable) = quotes.get(&quote).copied().unwrap_or((18, false));
             let quote_usd = if stable { 1.0 } else { native_usd };
             let token_is_0 = token < quote;
-            if let Some(sync) = log.decode::<IUniswapV2Pair::Sync>() {
-                let quote_reserve = units(
-                    U256::from(if token_is_0 {
-                        sync.reserve1
-                    } else {
-                        sync.reserve0
-                    }),
-                    quote_decimals,
-                );
+            if let Some((reserve0, reserve1)) = decode_sync(log) {
+                let quote_reserve =
+                    units(if token_is_0 { reserve1 } else { reserve0 }, quote_decimals);
                 reserves.insert(pair.pair.clone(), (quote_reserve, block));
                 syncs.push(SyncRow {
                     chain: chain.id().into(),

@@ -1,6 +1,7 @@
 //! The pool logs the market index reads, for every family: new pools
 //! (`PairCreated` of V2 factories, `PoolCreated` of V3-style ones,
-//! `Initialize` of V4 PoolManagers), the swaps and syncs of tracked pools,
+//! `Initialize` of V4 PoolManagers, Aerodrome's `PoolCreated` and the
+//! Solidly forks' `PairCreated`), the swaps and syncs of tracked pools,
 //! and the liquidity changes of concentrated ones (V3 `Mint` and `Burn`,
 //! V4 `ModifyLiquidity`), after which the index reads the quote their
 //! active liquidity holds — by pool address, or, for V4 pools, which share
@@ -14,6 +15,7 @@ use serde_json::{json, Value};
 
 use crate::chains::evm::abi::{IUniswapV2Factory, IUniswapV2Pair};
 use crate::chains::evm::logs;
+use crate::chains::evm::pools::solidly::{IAerodromeFactory, ISolidlyFactory, ISolidlyPool};
 use crate::chains::evm::pools::v3::{self, IPancakeV3Pool, IUniswapV3Factory, IUniswapV3Pool};
 use crate::chains::evm::pools::v4::{IPoolManager, PoolKey};
 use crate::chains::evm::pools::Pair;
@@ -47,7 +49,9 @@ pub fn creation_filter(evm: &EvmChain) -> Value {
         json!([[
             IUniswapV2Factory::PairCreated::SIGNATURE_HASH,
             IUniswapV3Factory::PoolCreated::SIGNATURE_HASH,
-            IPoolManager::Initialize::SIGNATURE_HASH
+            IPoolManager::Initialize::SIGNATURE_HASH,
+            IAerodromeFactory::PoolCreated::SIGNATURE_HASH,
+            ISolidlyFactory::PairCreated::SIGNATURE_HASH
         ]]),
     )
 }
@@ -67,6 +71,8 @@ pub fn swap_filters(evm: &EvmChain, pools: &[&TrackedPair]) -> Vec<Value> {
             json!([[
                 IUniswapV2Pair::Swap::SIGNATURE_HASH,
                 IUniswapV2Pair::Sync::SIGNATURE_HASH,
+                ISolidlyPool::Swap::SIGNATURE_HASH,
+                ISolidlyPool::Sync::SIGNATURE_HASH,
                 IUniswapV3Pool::Swap::SIGNATURE_HASH,
                 IPancakeV3Pool::Swap::SIGNATURE_HASH,
                 IUniswapV3Pool::Mint::SIGNATURE_HASH,
@@ -186,6 +192,7 @@ fn pair_of(evm: &EvmChain, tracked: &TrackedPair, quotes: &Quotes) -> Option<Pai
         base,
         fee: u32::try_from(tracked.fee.unwrap_or_default()).unwrap_or_default(),
         v4,
+        stable: false,
     })
 }
 
@@ -195,6 +202,22 @@ pub fn created(log: &Log, evm: &EvmChain, chain: &str, quotes: &Quotes) -> Optio
     let dex = evm.dexes.iter().find(|d| d.factory == log.address)?;
     let (token0, token1, pair, fee, v4) =
         if let Some(created) = log.decode::<IUniswapV2Factory::PairCreated>() {
+            (
+                created.token0,
+                created.token1,
+                format!("{:#x}", created.pair),
+                None,
+                None,
+            )
+        } else if let Some(created) = log.decode::<IAerodromeFactory::PoolCreated>() {
+            (
+                created.token0,
+                created.token1,
+                format!("{:#x}", created.pool),
+                None,
+                None,
+            )
+        } else if let Some(created) = log.decode::<ISolidlyFactory::PairCreated>() {
             (
                 created.token0,
                 created.token1,

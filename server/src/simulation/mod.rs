@@ -54,12 +54,14 @@ pub fn fresh_address(token: Address, pair: Address, block: u64, role: &str) -> A
     Address::from_slice(&keccak256(seed.as_bytes())[12..])
 }
 
-/// The simulator's name for a pool's family (`PoolSwaps.V2`, `.V3`, `.V4`).
+/// The simulator's name for a pool's family (`PoolSwaps.V2`, `.V3`,
+/// `.V4`, `.SOLIDLY`).
 fn family(pair: &Pair) -> U256 {
     U256::from(match pair.kind() {
         DexKind::V2 => 0u8,
         DexKind::V3 | DexKind::PancakeV3 => 1,
         DexKind::V4 => 2,
+        DexKind::Aerodrome | DexKind::Solidly => 3,
     })
 }
 

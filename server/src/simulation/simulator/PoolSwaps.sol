@@ -5,7 +5,9 @@
 // - Uniswap-V3-style pools: `swap`, paid in the callback (PancakeSwap V3
 //   names its callback differently);
 // - Uniswap V4 pools in the singleton PoolManager: `unlock`, then in the
-//   callback pay first (sync, transfer, settle), swap what was paid, take.
+//   callback pay first (sync, transfer, settle), swap what was paid, take;
+// - Solidly-style pools (Aerodrome and forks, volatile or stable): as a V2
+//   pair, the output priced by the pool's own `getAmountOut`.
 pragma solidity ^0.8.20;
 
 interface IERC20Like {
@@ -21,6 +23,11 @@ interface IPairLike {
     function getReserves() external view returns (uint112, uint112, uint32);
     function token0() external view returns (address);
     function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes calldata data) external;
+}
+
+interface ISolidlyPoolLike {
+    function getReserves() external view returns (uint256, uint256, uint256);
+    function getAmountOut(uint256 amountIn, address tokenIn) external view returns (uint256);
 }
 
 interface IV3PoolLike {
@@ -61,6 +68,7 @@ abstract contract PoolSwaps {
     uint256 constant V2 = 0;
     uint256 constant V3 = 1;
     uint256 constant V4 = 2;
+    uint256 constant SOLIDLY = 3;
 
     uint160 constant MIN_SQRT_LIMIT = 4295128740;
     uint160 constant MAX_SQRT_LIMIT = 1461446703485210103287273052203988822378723970341;
@@ -113,6 +121,7 @@ abstract contract PoolSwaps {
         uint256 reserveIn;
         uint256 reserveOut;
         bool inIsToken0;
+        bool solidly;
     }
 
     /// Native currency paid out by a V4 pool.
@@ -164,9 +173,31 @@ abstract contract PoolSwaps {
     }
 
     function loadReserves(Leg memory leg) internal view {
-        (uint112 r0, uint112 r1, ) = IPairLike(leg.pair).getReserves();
+        (uint256 r0, uint256 r1) = pairReserves(leg.pair, leg.solidly);
         leg.inIsToken0 = IPairLike(leg.pair).token0() == leg.tokenIn;
-        (leg.reserveIn, leg.reserveOut) = leg.inIsToken0 ? (uint256(r0), uint256(r1)) : (uint256(r1), uint256(r0));
+        (leg.reserveIn, leg.reserveOut) = leg.inIsToken0 ? (r0, r1) : (r1, r0);
+    }
+
+    /// A pair's recorded reserves (a Solidly-style pool's are uint256).
+    function pairReserves(address pair, bool solidly) internal view returns (uint256 r0, uint256 r1) {
+        if (solidly) {
+            (r0, r1, ) = ISolidlyPoolLike(pair).getReserves();
+        } else {
+            (uint112 a, uint112 b, ) = IPairLike(pair).getReserves();
+            (r0, r1) = (a, b);
+        }
+    }
+
+    /// What `leg`'s pool pays for `amountIn`: a V2 pair's constant product
+    /// after its fee; a Solidly-style pool's own quote (its curve and fee).
+    function legOut(Leg memory leg, uint256 amountIn) internal view returns (uint256) {
+        if (!leg.solidly) return amountOut(amountIn, leg.reserveIn, leg.reserveOut, leg.feeBps);
+        if (amountIn == 0) return 0;
+        try ISolidlyPoolLike(leg.pair).getAmountOut(amountIn, leg.tokenIn) returns (uint256 out) {
+            return out;
+        } catch {
+            return 0;
+        }
     }
 
     /// The pool's reserve of `token` (traded against `other`): a V2 pair's
@@ -176,8 +207,8 @@ abstract contract PoolSwaps {
     function reserveOf(Venue memory v, address token, address other) internal view returns (uint256) {
         if (v.kind == V3) return tokenBalance(token, v.pool);
         if (v.kind == V4) return virtualReserve(v, token, other);
-        (uint112 r0, uint112 r1, ) = IPairLike(v.pool).getReserves();
-        return IPairLike(v.pool).token0() == token ? uint256(r0) : uint256(r1);
+        (uint256 r0, uint256 r1) = pairReserves(v.pool, v.kind == SOLIDLY);
+        return IPairLike(v.pool).token0() == token ? r0 : r1;
     }
 
     function v4Key(Venue memory v, address a, address b) internal pure returns (V4PoolKey memory key) {
@@ -199,9 +230,9 @@ abstract contract PoolSwaps {
     function swapIn(Venue memory v, address tokenIn, address tokenOut, uint256 amount) internal returns (Probe memory p) {
         if (v.kind == V3) return swapV3(v.pool, tokenIn, tokenOut, amount);
         if (v.kind == V4) return swapV4(v, tokenIn, tokenOut, amount);
-        Leg memory leg = Leg(v.pool, tokenIn, tokenOut, amount, v.fee, 0, 0, false);
+        Leg memory leg = Leg(v.pool, tokenIn, tokenOut, amount, v.fee, 0, 0, false, v.kind == SOLIDLY);
         loadReserves(leg);
-        p.expected = amountOut(amount, leg.reserveIn, leg.reserveOut, v.fee);
+        p.expected = legOut(leg, amount);
         uint256 gasStart = gasleft();
         (bool sent, bytes memory sendRevert) = tokenIn.call(abi.encodeCall(IERC20Like.transfer, (v.pool, amount)));
         if (sent) {
@@ -219,7 +250,7 @@ abstract contract PoolSwaps {
         // What actually arrived, so transfer fees are not mistaken for the pool's price.
         uint256 held = tokenBalance(leg.tokenIn, leg.pair);
         uint256 arrived = held > leg.reserveIn ? held - leg.reserveIn : 0;
-        uint256 out = amountOut(arrived, leg.reserveIn, leg.reserveOut, leg.feeBps);
+        uint256 out = legOut(leg, arrived);
         uint256 before = tokenBalance(leg.tokenOut, address(this));
         bytes memory call = abi.encodeCall(
             IPairLike.swap, (leg.inIsToken0 ? 0 : out, leg.inIsToken0 ? out : 0, address(this), "")

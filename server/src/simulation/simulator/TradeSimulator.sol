@@ -5,7 +5,7 @@
 // currency, or a stablecoin bought with it first), probes a wallet-to-wallet
 // transfer, sells what it bought, and when a full sell fails binary-searches
 // the largest sell that succeeds. How it swaps in each pool family
-// (Uniswap-V2-style pairs, V3-style pools, Uniswap V4) is in PoolSwaps.sol.
+// (Uniswap-V2-style pairs, V3-style pools, Uniswap V4, Solidly-style pools) is in PoolSwaps.sol.
 // Every probe runs in a self-call that always reverts, so each starts from
 // the same state and leaves none behind.
 pragma solidity ^0.8.20;
@@ -208,12 +208,17 @@ contract TradeSimulator is PoolSwaps {
             uint256 now_ = tokenBalance(plan.quote, address(this));
             return ok && now_ > held ? now_ - held : 0;
         }
-        Leg memory leg = Leg(plan.pricePair, plan.wrapped, plan.quote, 0, plan.priceFeeBps, 0, 0, false);
+        // A V2 pair's exact input for `wanted` (a Solidly-style pool's
+        // about as much: what arrives is what counts).
+        bool solidly = plan.priceKind == SOLIDLY;
+        uint256 feeBps = solidly ? 30 : plan.priceFeeBps;
+        Leg memory leg = Leg(plan.pricePair, plan.wrapped, plan.quote, 0, feeBps, 0, 0, false, solidly);
         loadReserves(leg);
         if (wanted >= leg.reserveOut) return 0;
-        uint256 wrappedIn = (leg.reserveIn * wanted * 10000) / ((leg.reserveOut - wanted) * (10000 - plan.priceFeeBps)) + 1;
+        uint256 wrappedIn = (leg.reserveIn * wanted * 10000) / ((leg.reserveOut - wanted) * (10000 - feeBps)) + 1;
         IWrappedNative(plan.wrapped).deposit{value: wrappedIn}();
-        Probe memory bought = swapIn(Venue(plan.pricePair, V2, plan.priceFeeBps, 0, address(0)), plan.wrapped, plan.quote, wrappedIn);
+        Venue memory priceVenue = Venue(plan.pricePair, solidly ? SOLIDLY : V2, plan.priceFeeBps, 0, address(0));
+        Probe memory bought = swapIn(priceVenue, plan.wrapped, plan.quote, wrappedIn);
         return bought.ok ? bought.received : 0;
     }
 

@@ -44,10 +44,14 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
         let tvl_usd = quote_usd
             .filter(|_| pair.v4.is_none())
             .map(|usd| (reserve_quote + reserve_token * price) * usd);
+        // A stable pool's sides are worth what the curve prices them at:
+        // its value locked, which may be far from twice its quote.
         let liquidity_usd = quote_usd.map(|usd| {
             if concentrated {
                 let depth = 2.0 * p.state.depth.pair_equivalent_quote() / quote_scale * usd;
                 tvl_usd.map_or(depth, |tvl| depth.min(tvl))
+            } else if pair.stable {
+                tvl_usd.unwrap_or_default()
             } else {
                 2.0 * reserve_quote * usd
             }
@@ -69,6 +73,8 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
             dex: pair.dex.name.clone(),
             kind: if concentrated {
                 PoolKind::Concentrated
+            } else if pair.stable {
+                PoolKind::Stable
             } else {
                 PoolKind::ConstantProduct
             },
@@ -102,7 +108,7 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
         });
     }
     let price_usd = best_price.map(|(_, p)| p);
-    let pools_rpc = "eth_call getPair / getPool / getReserves / PoolManager.extsload via Multicall3; V3-style and V4 pools through the pool lens (slot0, liquidity, ticks, balances)";
+    let pools_rpc = "eth_call getPair / getPool / getReserves / metadata / getFee / PoolManager.extsload via Multicall3; V3-style and V4 pools through the pool lens (slot0, liquidity, ticks, balances)";
     let live_pools: Vec<&Pool> = pools
         .iter()
         .zip(&facts.pools)

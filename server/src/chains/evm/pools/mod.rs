@@ -1,6 +1,7 @@
 //! Pools: finding a token's pools on every configured DEX (Uniswap-V2-style
 //! pairs, V3-style pools in every fee tier: `v3`, Uniswap V4 pools in the
-//! singleton PoolManager: `v4`), reading their reserves, depth and LP
+//! singleton PoolManager: `v4`, Solidly-style volatile and stable pools:
+//! `solidly`), reading their reserves, depth and LP
 //! holdings, and pricing (`pricing`, the one pricing routine of the
 //! service). Each step adds its calls to a [`Multicall`] (and a pool-lens
 //! call to the caller's batch) so a caller can ride them in its own round trips.
@@ -8,6 +9,7 @@
 pub mod depth;
 pub mod events;
 pub mod pricing;
+pub mod solidly;
 pub mod v3;
 pub mod v4;
 
@@ -44,6 +46,8 @@ pub struct Pair {
     pub fee: u32,
     /// A V4 pool's key.
     pub v4: Option<PoolKey>,
+    /// A Solidly-style stable pool (x³y + y³x = k).
+    pub stable: bool,
 }
 
 impl Pair {
@@ -97,6 +101,7 @@ enum Lookup {
     V3(Call<IUniswapV3Factory::getPoolCall>),
     /// A V4 pool's price word: zero when there is no such pool.
     V4(PoolKey, Call<IPoolManager::extsloadCall>),
+    Solidly(solidly::Lookup),
 }
 
 /// A pool looked for.
@@ -105,17 +110,20 @@ struct Looked {
     base: Address,
     quote: Quote,
     fee: u32,
+    stable: bool,
     lookup: Lookup,
 }
 
 /// Add the lookups of `base`'s pools with `quote` on `dex` to `calls`.
 fn look_up(dex: &Dex, base: Address, quote: &Quote, calls: &mut Multicall, into: &mut Vec<Looked>) {
     let mut add = |fee: u32, lookup: Lookup| {
+        let stable = matches!(&lookup, Lookup::Solidly(l) if l.stable());
         into.push(Looked {
             dex: dex.clone(),
             base,
             quote: quote.clone(),
             fee,
+            stable,
             lookup,
         })
     };
@@ -144,6 +152,19 @@ fn look_up(dex: &Dex, base: Address, quote: &Quote, calls: &mut Multicall, into:
                 };
                 let key = PoolKey::new(base, quote.address, *fee, spacing, Address::ZERO);
                 add(*fee, look_up_v4(dex, key, calls));
+            }
+        }
+        DexKind::Aerodrome | DexKind::Solidly => {
+            for stable in [false, true] {
+                let lookup = solidly::Lookup::plan(
+                    dex.kind,
+                    dex.factory,
+                    base,
+                    quote.address,
+                    stable,
+                    calls,
+                );
+                add(dex.fee_bps * 100, Lookup::Solidly(lookup));
             }
         }
     }
@@ -224,6 +245,7 @@ impl PairLookup {
                     base: token,
                     quote,
                     fee: key.fixed_fee().unwrap_or(0),
+                    stable: false,
                     lookup: lookup_v4,
                 });
             }
@@ -259,6 +281,7 @@ impl PairLookup {
                     let (address, v4) = match looked.lookup {
                         Lookup::V2(call) => (results.get(call)?, None),
                         Lookup::V3(call) => (results.get(call)?, None),
+                        Lookup::Solidly(lookup) => (lookup.found(results)?, None),
                         Lookup::V4(key, call) => {
                             let price = results.get(call)?;
                             (!price.is_zero()).then_some((looked.dex.factory, Some(key)))?
@@ -271,6 +294,7 @@ impl PairLookup {
                         base: looked.base,
                         fee: looked.fee,
                         v4,
+                        stable: looked.stable,
                     })
                 })
                 .collect()
@@ -334,12 +358,19 @@ impl PoolState {
     }
 }
 
-type PairReads = (
-    Pair,
-    Call<IUniswapV2Pair::getReservesCall>,
-    Call<IUniswapV2Pair::totalSupplyCall>,
-    Vec<(Address, Call<IUniswapV2Pair::balanceOfCall>)>,
-);
+/// An ERC-20 LP pool's reads: a V2 pair's reserves, or a Solidly-style
+/// pool's metadata and fee; its LP supply and holders' balances.
+struct PairReads {
+    pair: Pair,
+    reserves: ReserveReads,
+    supply: Call<IUniswapV2Pair::totalSupplyCall>,
+    holders: Vec<(Address, Call<IUniswapV2Pair::balanceOfCall>)>,
+}
+
+enum ReserveReads {
+    V2(Call<IUniswapV2Pair::getReservesCall>),
+    Solidly(solidly::Reads),
+}
 
 /// Step 2: reserves, LP supply and the LP balances of `lp_holders`, per pool.
 pub struct PoolReads {
@@ -363,7 +394,11 @@ impl PoolReads {
         let pairs = pairs
             .into_iter()
             .map(|pair| {
-                let reserves = calls.add(pair.address, IUniswapV2Pair::getReservesCall {});
+                let reserves = if pair.kind().is_solidly() {
+                    ReserveReads::Solidly(solidly::Reads::plan(&pair, calls))
+                } else {
+                    ReserveReads::V2(calls.add(pair.address, IUniswapV2Pair::getReservesCall {}))
+                };
                 let supply = calls.add(pair.address, IUniswapV2Pair::totalSupplyCall {});
                 let holders = lp_holders
                     .iter()
@@ -377,7 +412,12 @@ impl PoolReads {
                         )
                     })
                     .collect();
-                (pair, reserves, supply, holders)
+                PairReads {
+                    pair,
+                    reserves,
+                    supply,
+                    holders,
+                }
             })
             .collect();
         PoolReads {
@@ -395,23 +435,52 @@ impl PoolReads {
         let mut states: Vec<PoolState> = self
             .pairs
             .into_iter()
-            .filter_map(|(pair, reserves, supply, holders)| {
-                let reserves = results.get(reserves)?;
-                let (r0, r1) = (U256::from(reserves.reserve0), U256::from(reserves.reserve1));
-                let (reserve_base, reserve_quote) = if pair.base_is_token0() {
-                    (r0, r1)
-                } else {
-                    (r1, r0)
+            .filter_map(|reads| {
+                let PairReads {
+                    mut pair,
+                    reserves,
+                    supply,
+                    holders,
+                } = reads;
+                let (r0, r1, stable_scales) = match reserves {
+                    ReserveReads::V2(call) => {
+                        let r = results.get(call)?;
+                        (U256::from(r.reserve0), U256::from(r.reserve1), None)
+                    }
+                    ReserveReads::Solidly(reads) => {
+                        let read = reads.read(results)?;
+                        // The factory's fee; the configured one where it cannot say.
+                        pair.fee = read.fee_bps.unwrap_or(pair.dex.fee_bps) * 100;
+                        let (r0, r1) = read.reserves;
+                        (r0, r1, read.stable.then_some(read.scales))
+                    }
                 };
+                let base_is_token0 = pair.base_is_token0();
+                let (reserve_base, reserve_quote) =
+                    if base_is_token0 { (r0, r1) } else { (r1, r0) };
                 let lp_balances = holders
                     .into_iter()
                     .map(|(h, call)| (h, results.get(call).unwrap_or_default()))
                     .collect();
                 let base = units(reserve_base, 0);
                 let quote = units(reserve_quote, 0);
+                let (price_raw, depth) = match stable_scales {
+                    Some((scale0, scale1)) => {
+                        let (base_scale, quote_scale) = if base_is_token0 {
+                            (scale0, scale1)
+                        } else {
+                            (scale1, scale0)
+                        };
+                        solidly::stable((base, base_scale), (quote, quote_scale))
+                    }
+                    None => (
+                        if base > 0.0 { quote / base } else { 0.0 },
+                        Depth::constant_product(quote),
+                    ),
+                };
                 Some(PoolState {
-                    price_raw: if base > 0.0 { quote / base } else { 0.0 },
-                    depth: Depth::constant_product(quote),
+                    price_raw,
+                    depth,
                     pair,
                     reserve_base,
                     reserve_quote,

@@ -124,6 +124,7 @@ mod tests {
                 base: Address::repeat_byte(0x01),
                 fee: 3_000,
                 v4: None,
+                stable: false,
             },
             reserve_base: U256::from(base as u128),
             reserve_quote: U256::from(quote_raw as u128),
