@@ -200,58 +200,7 @@ fn pair_of(evm: &EvmChain, tracked: &TrackedPair, quotes: &Quotes) -> Option<Pai
 /// None for any other log, or a pool of two quotes or of none.
 pub fn created(log: &Log, evm: &EvmChain, chain: &str, quotes: &Quotes) -> Option<TrackedPair> {
     let dex = evm.dexes.iter().find(|d| d.factory == log.address)?;
-    let (token0, token1, pair, fee, v4) =
-        if let Some(created) = log.decode::<IUniswapV2Factory::PairCreated>() {
-            (
-                created.token0,
-                created.token1,
-                format!("{:#x}", created.pair),
-                None,
-                None,
-            )
-        } else if let Some(created) = log.decode::<IAerodromeFactory::PoolCreated>() {
-            (
-                created.token0,
-                created.token1,
-                format!("{:#x}", created.pool),
-                None,
-                None,
-            )
-        } else if let Some(created) = log.decode::<ISolidlyFactory::PairCreated>() {
-            (
-                created.token0,
-                created.token1,
-                format!("{:#x}", created.pair),
-                None,
-                None,
-            )
-        } else if let Some(created) = log.decode::<IUniswapV3Factory::PoolCreated>() {
-            let fee = i64::from(created.fee.to::<u32>());
-            (
-                created.token0,
-                created.token1,
-                format!("{:#x}", created.pool),
-                Some(fee),
-                None,
-            )
-        } else {
-            let init = log.decode::<IPoolManager::Initialize>()?;
-            let key = PoolKey::new(
-                init.currency0,
-                init.currency1,
-                init.fee.to::<u32>(),
-                init.tickSpacing.as_i32(),
-                init.hooks,
-            );
-            let id: B256 = init.id;
-            (
-                init.currency0,
-                init.currency1,
-                format!("{id:#x}"),
-                Some(i64::from(key.fee)),
-                Some(key),
-            )
-        };
+    let (token0, token1, pair, fee, v4) = announced(log)?;
     let (token, quote) = match (quotes.contains_key(&token0), quotes.contains_key(&token1)) {
         (false, true) => (token0, token1),
         (true, false) => (token1, token0),
@@ -268,4 +217,129 @@ pub fn created(log: &Log, evm: &EvmChain, chain: &str, quotes: &Quotes) -> Optio
         tick_spacing: v4.map(|k| i64::from(k.spacing)),
         hooks: v4.map(|k| format!("{:#x}", k.hooks)),
     })
+}
+
+/// A new pool as its creation log announces it: its two tokens, how the
+/// index keys it (address or V4 id), its fee tier and a V4 pool's key.
+type Announced = (Address, Address, String, Option<i64>, Option<PoolKey>);
+
+/// The pool a creation log of any family announces.
+fn announced(log: &Log) -> Option<Announced> {
+    let found = if let Some(created) = log.decode::<IUniswapV2Factory::PairCreated>() {
+        (
+            created.token0,
+            created.token1,
+            format!("{:#x}", created.pair),
+            None,
+            None,
+        )
+    } else if let Some(created) = log.decode::<IAerodromeFactory::PoolCreated>() {
+        (
+            created.token0,
+            created.token1,
+            format!("{:#x}", created.pool),
+            None,
+            None,
+        )
+    } else if let Some(created) = log.decode::<ISolidlyFactory::PairCreated>() {
+        (
+            created.token0,
+            created.token1,
+            format!("{:#x}", created.pair),
+            None,
+            None,
+        )
+    } else if let Some(created) = log.decode::<IUniswapV3Factory::PoolCreated>() {
+        let fee = i64::from(created.fee.to::<u32>());
+        (
+            created.token0,
+            created.token1,
+            format!("{:#x}", created.pool),
+            Some(fee),
+            None,
+        )
+    } else {
+        let init = log.decode::<IPoolManager::Initialize>()?;
+        let key = PoolKey::new(
+            init.currency0,
+            init.currency1,
+            init.fee.to::<u32>(),
+            init.tickSpacing.as_i32(),
+            init.hooks,
+        );
+        let id: B256 = init.id;
+        (
+            init.currency0,
+            init.currency1,
+            format!("{id:#x}"),
+            Some(i64::from(key.fee)),
+            Some(key),
+        )
+    };
+    Some(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_primitives::U256;
+
+    fn log_of(event: &impl SolEvent) -> Log {
+        let data = event.encode_log_data();
+        Log {
+            address: Address::repeat_byte(0xfa),
+            topics: data.topics().to_vec(),
+            data: data.data,
+            block_number: None,
+            log_index: None,
+        }
+    }
+
+    #[test]
+    fn solidly_creation_logs_announce_their_pool_whichever_topic_holds_stable() {
+        let (a, b, pool) = (
+            Address::repeat_byte(1),
+            Address::repeat_byte(2),
+            Address::repeat_byte(3),
+        );
+        // Aerodrome indexes `stable`; the forks keep it in the data.
+        let aerodrome = IAerodromeFactory::PoolCreated {
+            token0: a,
+            token1: b,
+            stable: true,
+            pool,
+            count: U256::from(7),
+        };
+        let fork = ISolidlyFactory::PairCreated {
+            token0: a,
+            token1: b,
+            stable: true,
+            pair: pool,
+            count: U256::from(7),
+        };
+        for log in [log_of(&aerodrome), log_of(&fork)] {
+            let (t0, t1, key, fee, v4) = announced(&log).expect("announced");
+            assert_eq!(
+                (t0, t1, key, fee, v4),
+                (a, b, format!("{pool:#x}"), None, None)
+            );
+        }
+        // Neither is mistaken for a V2 pair's, nor a V2 pair's for them.
+        let v2 = IUniswapV2Factory::PairCreated {
+            token0: a,
+            token1: b,
+            pair: pool,
+            index: U256::from(1),
+        };
+        assert!(log_of(&aerodrome)
+            .decode::<IUniswapV2Factory::PairCreated>()
+            .is_none());
+        assert!(log_of(&v2)
+            .decode::<ISolidlyFactory::PairCreated>()
+            .is_none());
+        assert_eq!(
+            announced(&log_of(&v2)).map(|a| a.2),
+            Some(format!("{pool:#x}"))
+        );
+    }
 }

@@ -76,3 +76,58 @@ fn split(amount0: I256, amount1: I256, to: Address) -> Swapped {
         to,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_sol_types::SolEvent;
+
+    fn log_of(event: &impl SolEvent) -> Log {
+        let data = event.encode_log_data();
+        Log {
+            address: Address::repeat_byte(0xaa),
+            topics: data.topics().to_vec(),
+            data: data.data,
+            block_number: None,
+            log_index: None,
+        }
+    }
+
+    #[test]
+    fn aerodrome_and_pair_swaps_and_syncs_read_the_same() {
+        let (to, n) = (Address::repeat_byte(7), |v: u64| U256::from(v));
+        // Aerodrome orders its Swap's fields differently from a pair's (and the forks').
+        let aerodrome = ISolidlyPool::Swap {
+            sender: Address::ZERO,
+            to,
+            amount0In: n(1),
+            amount1In: n(0),
+            amount0Out: n(0),
+            amount1Out: n(2),
+        };
+        let pair = IUniswapV2Pair::Swap {
+            sender: Address::ZERO,
+            amount0In: n(1),
+            amount1In: n(0),
+            amount0Out: n(0),
+            amount1Out: n(2),
+            to,
+        };
+        for log in [log_of(&aerodrome), log_of(&pair)] {
+            let s = decode_swap(&log).expect("a swap");
+            assert_eq!((s.ins, s.outs, s.to), ([n(1), n(0)], [n(0), n(2)], to));
+        }
+        // A Solidly-style pool's reserves are uint256, beyond a pair's uint112.
+        let big = U256::from(1u8) << 120;
+        let sync = ISolidlyPool::Sync {
+            reserve0: big,
+            reserve1: n(5),
+        };
+        assert_eq!(decode_sync(&log_of(&sync)), Some((big, n(5))));
+        let v2 = IUniswapV2Pair::Sync {
+            reserve0: alloy_primitives::aliases::U112::from(3),
+            reserve1: alloy_primitives::aliases::U112::from(4),
+        };
+        assert_eq!(decode_sync(&log_of(&v2)), Some((n(3), n(4))));
+    }
+}
