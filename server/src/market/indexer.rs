@@ -14,10 +14,10 @@ use std::time::Duration;
 
 use alloy_primitives::{Address, B256};
 use alloy_sol_types::SolEvent;
-use riskintel_api::{AlertKind, Severity, TokenAnalysis};
 use serde_json::json;
 
 use super::pool_logs;
+use super::reanalysis::Drop;
 use crate::chains::evm::abi::{units, IBeacon, IERC20};
 use crate::chains::evm::logs::{self, ScanLimits};
 use crate::chains::evm::multicall::Multicall;
@@ -29,9 +29,8 @@ use crate::chains::rpc::{Batch, RpcError};
 use crate::chains::Chain;
 use crate::clock::Clock;
 use crate::config::MarketConfig;
-use crate::feed::alerts;
 use crate::store::{Side, Store, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken};
-use crate::tokens::{AnalysisError, Analyzer, Target, TokenRef};
+use crate::tokens::{AnalysisError, Analyzer, TokenRef};
 
 const SOURCE: &str = "market";
 
@@ -51,18 +50,10 @@ pub enum IndexerError {
 
 /// The index over every served EVM chain.
 pub struct Indexer {
-    analyzer: Arc<Analyzer>,
-    store: Arc<dyn Store>,
-    clock: Arc<dyn Clock>,
-    settings: MarketConfig,
-}
-
-/// A liquidity drop waiting for the re-analysis that reports it.
-struct Drop {
-    pair: String,
-    before: f64,
-    after: f64,
-    block: u64,
+    pub(super) analyzer: Arc<Analyzer>,
+    pub(super) store: Arc<dyn Store>,
+    pub(super) clock: Arc<dyn Clock>,
+    pub(super) settings: MarketConfig,
 }
 
 /// The hash of block `number`, or None if the chain does not reach it.
@@ -474,88 +465,4 @@ impl Indexer {
             .ok()?;
         results.get(decimals)
     }
-
-    /// Re-analyse the marked tokens (`true`: newly discovered) and the
-    /// tracked tokens due for it, and raise the alerts the changes mean.
-    async fn reanalyse(
-        &self,
-        chain: Chain,
-        mut marked: BTreeMap<Address, bool>,
-        drops: Vec<(Address, Drop)>,
-    ) -> Result<(), IndexerError> {
-        let now = self.clock.now_seconds();
-        let due = chrono::Duration::seconds(self.settings.reanalyse_interval_seconds as i64);
-        for tracked in self.store.tracked_tokens(Some(chain.id())).await? {
-            if tracked.last_analysed_at.is_none_or(|at| now - at >= due) {
-                if let Ok(token) = tracked.token.parse::<Address>() {
-                    marked
-                        .entry(token)
-                        .or_insert(tracked.last_analysed_at.is_none());
-                }
-            }
-        }
-        for (token, new) in marked
-            .into_iter()
-            .take(self.settings.max_analyses_per_poll as usize)
-        {
-            let reference = TokenRef {
-                chain,
-                address: token,
-            };
-            let before = self.analyzer.latest(reference).await?;
-            let after = match self.analyzer.analyze(Target::Evm(reference), true).await {
-                Ok(after) => after,
-                // Not a token after all, or the node failed: try again next time.
-                Err(_) => continue,
-            };
-            let at = self.clock.now_seconds();
-            let mut rows = alerts::diff(if new { None } else { before.as_ref() }, &after, new, at);
-            for (_, drop) in drops.iter().filter(|(t, _)| *t == token) {
-                rows.push(liquidity_alert(drop, before.as_ref(), &after, at));
-            }
-            for row in rows {
-                self.store.alert_insert(&row).await?;
-            }
-            self.store
-                .tracked_token_analysed(chain.id(), &after.address, at)
-                .await?;
-        }
-        Ok(())
-    }
-}
-
-fn liquidity_alert(
-    drop: &Drop,
-    before: Option<&TokenAnalysis>,
-    after: &TokenAnalysis,
-    at: chrono::DateTime<chrono::Utc>,
-) -> crate::store::AlertRow {
-    let symbol = if after.meta.symbol.is_empty() {
-        after.address.clone()
-    } else {
-        after.meta.symbol.clone()
-    };
-    let fall = 1.0 - drop.after / drop.before;
-    alerts::row(
-        AlertKind::LiquidityRemoved,
-        if fall >= 0.9 {
-            Severity::Critical
-        } else {
-            Severity::High
-        },
-        &format!("{}:{}", drop.pair, drop.block),
-        format!("{symbol}: liquidity removed"),
-        format!(
-            "Pool {} lost {:.1}% of its liquidity (quote reserve {:.4} → {:.4}) at block {}.",
-            drop.pair,
-            fall * 100.0,
-            drop.before,
-            drop.after,
-            drop.block
-        ),
-        before,
-        after,
-        drop.block,
-        at,
-    )
 }

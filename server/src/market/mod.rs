@@ -3,6 +3,7 @@
 
 pub mod indexer;
 pub mod pool_logs;
+mod reanalysis;
 
 use std::sync::Arc;
 
