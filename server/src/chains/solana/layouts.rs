@@ -258,7 +258,9 @@ pub const CPMM_MINT_OFFSETS: [usize; 2] = [168, 200];
 /// Decode a CPMM pool state (checks the Anchor discriminator).
 pub fn decode_cpmm_pool(data: &[u8]) -> Option<CpmmPool> {
     let discriminator: [u8; 32] = Sha256::digest(b"account:PoolState").into();
-    if data.len() < CPMM_POOL_SIZE as usize || data[..8] != discriminator[..8] {
+    // Exactly its size: Raydium CLMM's pool account (1,544 bytes) is also
+    // named `PoolState` and carries the same discriminator.
+    if data.len() != CPMM_POOL_SIZE as usize || data[..8] != discriminator[..8] {
         return None;
     }
     Some(CpmmPool {
@@ -270,4 +272,20 @@ pub fn decode_cpmm_pool(data: &[u8]) -> Option<CpmmPool> {
         decimals: (data[331], data[332]),
         lp_supply: u64_at(data, 333)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clmm_pool_sharing_the_cpmm_discriminator_is_not_read_as_one() {
+        let discriminator: [u8; 32] = Sha256::digest(b"account:PoolState").into();
+        let mut cpmm = vec![0u8; CPMM_POOL_SIZE as usize];
+        cpmm[..8].copy_from_slice(&discriminator[..8]);
+        assert!(decode_cpmm_pool(&cpmm).is_some());
+        let mut clmm = vec![0u8; 1_544];
+        clmm[..8].copy_from_slice(&discriminator[..8]);
+        assert!(decode_cpmm_pool(&clmm).is_none());
+    }
 }
