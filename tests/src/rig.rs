@@ -238,6 +238,17 @@ impl Node {
         Ok(U256::from_be_slice(&bytes[..32]))
     }
 
+    /// Read a view function returning one address.
+    pub fn view_address(
+        &self,
+        to: Address,
+        signature: &str,
+        args: &[Arg],
+    ) -> anyhow::Result<Address> {
+        let word = self.view_word(to, signature, args)?;
+        Ok(Address::from_slice(&word.to_be_bytes::<32>()[12..]))
+    }
+
     /// A keyless creator account, the `n`th: impersonated, given 1,000 ETH
     /// and 50 WETH (`weth`) to launch tokens and pools with.
     pub fn creator(&self, n: u64, weth: Address) -> anyhow::Result<Address> {
@@ -480,12 +491,11 @@ pub fn add_pool(
         "createPair(address,address)",
         &[Arg::Addr(token), Arg::Addr(quote)],
     )?;
-    let pair = node.view_word(
+    let pair = node.view_address(
         factory,
         "getPair(address,address)",
         &[Arg::Addr(token), Arg::Addr(quote)],
     )?;
-    let pair = Address::from_slice(&pair.to_be_bytes::<32>()[12..]);
     node.exec(
         from,
         token,

@@ -14,8 +14,6 @@ use crate::rig::{Arg, Node};
 pub struct SolidlyRig {
     /// Aerodrome's PoolFactory.
     pub factory: Address,
-    /// The pool implementation the factory clones.
-    pub implementation: Address,
     /// Aerodrome's Router (named in the configuration; the rig trades
     /// against pools directly).
     pub router: Address,
@@ -41,15 +39,7 @@ pub fn deploy(node: &Node, deployer: Address, weth: Address) -> anyhow::Result<S
             Arg::Addr(weth),
         ],
     )?;
-    Ok(SolidlyRig {
-        factory,
-        implementation,
-        router,
-    })
-}
-
-fn word_address(word: U256) -> Address {
-    Address::from_slice(&word.to_be_bytes::<32>()[12..])
+    Ok(SolidlyRig { factory, router })
 }
 
 /// The pool of `a` and `b` (`stable` or volatile); zero when there is none.
@@ -60,12 +50,11 @@ pub fn pool_of(
     b: Address,
     stable: bool,
 ) -> anyhow::Result<Address> {
-    let word = node.view_word(
+    node.view_address(
         rig.factory,
         "getPool(address,address,bool)",
         &[Arg::Addr(a), Arg::Addr(b), Arg::Bool(stable)],
-    )?;
-    Ok(word_address(word))
+    )
 }
 
 /// Create the `stable` (or volatile) pool of `token` and `quote` and add
@@ -129,7 +118,7 @@ pub fn swap_exact_input(
     amount: U256,
 ) -> anyhow::Result<()> {
     let out = amount_out(node, pool, token_in, amount)?;
-    let token0 = word_address(node.view_word(pool, "token0()", &[])?);
+    let token0 = node.view_address(pool, "token0()", &[])?;
     node.exec(
         trader,
         token_in,

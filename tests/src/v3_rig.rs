@@ -113,7 +113,7 @@ fn pool_of(
     quote: Address,
     fee: u32,
 ) -> anyhow::Result<Address> {
-    let word = node.view_word(
+    node.view_address(
         factory,
         "getPool(address,address,uint24)",
         &[
@@ -121,8 +121,7 @@ fn pool_of(
             Arg::Addr(quote),
             Arg::Uint(U256::from(fee)),
         ],
-    )?;
-    Ok(Address::from_slice(&word.to_be_bytes::<32>()[12..]))
+    )
 }
 
 /// Uniswap V3: a pool of `token` and `quote` in the 0.3% tier, priced at

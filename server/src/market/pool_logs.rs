@@ -225,58 +225,38 @@ type Announced = (Address, Address, String, Option<i64>, Option<PoolKey>);
 
 /// The pool a creation log of any family announces.
 fn announced(log: &Log) -> Option<Announced> {
-    let found = if let Some(created) = log.decode::<IUniswapV2Factory::PairCreated>() {
-        (
-            created.token0,
-            created.token1,
-            format!("{:#x}", created.pair),
-            None,
-            None,
-        )
-    } else if let Some(created) = log.decode::<IAerodromeFactory::PoolCreated>() {
-        (
-            created.token0,
-            created.token1,
-            format!("{:#x}", created.pool),
-            None,
-            None,
-        )
-    } else if let Some(created) = log.decode::<ISolidlyFactory::PairCreated>() {
-        (
-            created.token0,
-            created.token1,
-            format!("{:#x}", created.pair),
-            None,
-            None,
-        )
-    } else if let Some(created) = log.decode::<IUniswapV3Factory::PoolCreated>() {
-        let fee = i64::from(created.fee.to::<u32>());
-        (
-            created.token0,
-            created.token1,
-            format!("{:#x}", created.pool),
-            Some(fee),
-            None,
-        )
-    } else {
-        let init = log.decode::<IPoolManager::Initialize>()?;
-        let key = PoolKey::new(
-            init.currency0,
-            init.currency1,
-            init.fee.to::<u32>(),
-            init.tickSpacing.as_i32(),
-            init.hooks,
-        );
-        let id: B256 = init.id;
-        (
-            init.currency0,
-            init.currency1,
-            format!("{id:#x}"),
-            Some(i64::from(key.fee)),
-            Some(key),
-        )
-    };
-    Some(found)
+    // A pool known by its address alone (pairs, Solidly-style pools).
+    let by_address =
+        |token0, token1, pool: Address| (token0, token1, format!("{pool:#x}"), None, None);
+    if let Some(c) = log.decode::<IUniswapV2Factory::PairCreated>() {
+        return Some(by_address(c.token0, c.token1, c.pair));
+    }
+    if let Some(c) = log.decode::<IAerodromeFactory::PoolCreated>() {
+        return Some(by_address(c.token0, c.token1, c.pool));
+    }
+    if let Some(c) = log.decode::<ISolidlyFactory::PairCreated>() {
+        return Some(by_address(c.token0, c.token1, c.pair));
+    }
+    if let Some(c) = log.decode::<IUniswapV3Factory::PoolCreated>() {
+        let fee = Some(i64::from(c.fee.to::<u32>()));
+        return Some((c.token0, c.token1, format!("{:#x}", c.pool), fee, None));
+    }
+    let init = log.decode::<IPoolManager::Initialize>()?;
+    let key = PoolKey::new(
+        init.currency0,
+        init.currency1,
+        init.fee.to::<u32>(),
+        init.tickSpacing.as_i32(),
+        init.hooks,
+    );
+    let id: B256 = init.id;
+    Some((
+        init.currency0,
+        init.currency1,
+        format!("{id:#x}"),
+        Some(i64::from(key.fee)),
+        Some(key),
+    ))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use alloy_primitives::{Address, U256};
 use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, AlertKind, PoolKind, RiskLabel};
 use riskintel_server::config::Config;
-use riskintel_tests::latency::latency_proxy;
+use riskintel_tests::latency::{latency_proxy, LatencyProxy};
 use riskintel_tests::rig::{self, e18, Arg, Node, RigChain};
 
 use super::market::{fresh_chain, on_chain};
@@ -88,6 +88,71 @@ fn deploy(node: &Node, chain: &RigChain) -> anyhow::Result<BTreeMap<String, Addr
     node.call("evm_increaseTime", serde_json::json!([30 * 86_400]))?;
     node.call("evm_mine", serde_json::json!([]))?;
     Ok(tokens)
+}
+
+/// A server on `chain` (market index off) whose node it reaches through a
+/// counting proxy. Each request waits 20 ms, as in the detection corpus,
+/// so the round trips counted follow what waits on the node's answers
+/// rather than how the machine schedules local work (a database read
+/// before a concurrent request).
+pub async fn counted_server(
+    backend: Backend,
+    chain: &RigChain,
+) -> anyhow::Result<(TestServer, LatencyProxy)> {
+    let proxy = latency_proxy(chain.url.clone(), std::time::Duration::from_millis(20)).await?;
+    let mut served = chain.clone();
+    served.url = proxy.url.clone();
+    let mut config = Config {
+        chains: rig::chains_config(&[("eth", &served)]),
+        ..Config::default()
+    };
+    config.market.enabled = false;
+    Ok((TestServer::start_with(backend, config).await?, proxy))
+}
+
+/// A cold analysis of `token` (`what`, for the log) through `proxy`: it
+/// stays within three sequential round trips.
+pub async fn cold_analysis(
+    client: &riskintel_client::Client,
+    proxy: &LatencyProxy,
+    token: Address,
+    what: &str,
+) -> anyhow::Result<types::TokenAnalysis> {
+    proxy.reset();
+    let address = token.to_checksum(None);
+    let analysis = ok(client.token_analyze("eth", &address, None).await)?.into_inner();
+    let round_trips = proxy.round_trips();
+    eprintln!(
+        "{} ({what}): {round_trips} round trips, {} requests",
+        analysis.meta.symbol,
+        proxy.count()
+    );
+    ensure!(
+        round_trips <= 3,
+        "{what}: a cold analysis took {round_trips} round trips"
+    );
+    Ok(analysis)
+}
+
+/// Accounts 3 to 5 each buy with 0.1 of the native currency through
+/// `swap(trader, amount)` (`wrap`: wrapped first, from 1 deposited).
+pub fn three_buys(
+    node: &Node,
+    wrap: Option<Address>,
+    mut swap: impl FnMut(Address, U256) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    for trader in &node.accounts()?[3..6] {
+        if let Some(wrapped) = wrap {
+            node.send(
+                *trader,
+                Some(wrapped),
+                rig::calldata("deposit()", &[]),
+                e18(1),
+            )?;
+        }
+        swap(*trader, e18(1) / U256::from(10))?;
+    }
+    Ok(())
 }
 
 /// Whether `value` is within `tolerance` (a share) of `truth`.
@@ -178,42 +243,14 @@ pub async fn v3_family_pools_are_found_priced_and_simulated(
 ) -> anyhow::Result<()> {
     let (anvil, chain) = fresh_chain(31343).await?;
     let tokens = on_chain(&chain, deploy).await?;
-    // Served through a counting proxy: every cold analysis stays within
-    // three round trips. Each request waits 20 ms, as in the detection
-    // corpus, so the count follows what waits on the node's answers rather
-    // than how the machine schedules local work (a database read before a
-    // concurrent request).
-    let proxy = latency_proxy(chain.url.clone(), std::time::Duration::from_millis(20)).await?;
-    let mut served = chain.clone();
-    served.url = proxy.url.clone();
-    let mut config = Config {
-        chains: rig::chains_config(&[("eth", &served)]),
-        ..Config::default()
-    };
-    config.market.enabled = false;
-    let server = TestServer::start_with(backend, config).await?;
+    let (server, proxy) = counted_server(backend, &chain).await?;
     let client = server.client(&server.owner_key());
     for family in &FAMILIES {
-        let analyse = |kind: &str| {
-            let address = tokens[&format!("{}:{kind}", family.dex)].to_checksum(None);
-            let (client, proxy, dex) = (&client, &proxy, family.dex);
-            async move {
-                proxy.reset();
-                let analysis = ok(client.token_analyze("eth", &address, None).await)?.into_inner();
-                let round_trips = proxy.round_trips();
-                eprintln!(
-                    "{dex} {}: {round_trips} round trips, {} requests",
-                    analysis.meta.symbol,
-                    proxy.count()
-                );
-                ensure!(
-                    round_trips <= 3,
-                    "{dex}: a cold analysis took {round_trips} round trips"
-                );
-                anyhow::Ok(analysis)
-            }
-        };
         let dex = family.dex;
+        let analyse = |kind: &'static str| {
+            let token = tokens[&format!("{dex}:{kind}")];
+            cold_analysis(&client, &proxy, token, kind)
+        };
 
         let plain = analyse("plain").await?;
         let pool = plain.meta.pools.first().context("a pool")?;
@@ -325,23 +362,9 @@ pub async fn v3_pools_feed_the_market_index(backend: Backend) -> anyhow::Result<
     }
     let bought = tokens[0];
     on_chain(&chain, move |node, chain| {
-        for trader in &node.accounts()?[3..6] {
-            node.send(
-                *trader,
-                Some(chain.weth),
-                rig::calldata("deposit()", &[]),
-                e18(1),
-            )?;
-            v3_rig::swap_exact_input(
-                node,
-                &chain.v3,
-                *trader,
-                chain.weth,
-                bought,
-                e18(1) / U256::from(10),
-            )?;
-        }
-        Ok(())
+        three_buys(node, Some(chain.weth), |trader, amount| {
+            v3_rig::swap_exact_input(node, &chain.v3, trader, chain.weth, bought, amount)
+        })
     })
     .await?;
     wait_for_three_buys(&client, bought, "V3").await?;

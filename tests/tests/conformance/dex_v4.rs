@@ -6,17 +6,16 @@
 
 use std::collections::BTreeMap;
 
-use alloy_primitives::{Address, U256};
+use alloy_primitives::Address;
 use anyhow::{ensure, Context as _};
 use riskintel_client::types::{AlertKind, PoolKind, RiskLabel};
-use riskintel_server::config::Config;
-use riskintel_tests::latency::latency_proxy;
 use riskintel_tests::rig::{self, e18, Arg, Node, RigChain};
 use riskintel_tests::{ok, Backend, TestServer};
 use riskintel_tests::{v3_rig, v4_rig};
 
 use super::dex_families::{
-    has, near, sell_revert_honeypot, taxed_five_percent, trades_untaxed, wait_for_three_buys,
+    cold_analysis, counted_server, has, near, sell_revert_honeypot, taxed_five_percent, three_buys,
+    trades_untaxed, wait_for_three_buys,
 };
 use super::market::{fresh_chain, market_config, on_chain, wait_for};
 
@@ -93,35 +92,9 @@ pub async fn v4_pools_are_found_priced_and_simulated(backend: Backend) -> anyhow
         anyhow::Ok(tokens)
     })
     .await?;
-    // Counted behind 20 ms per request, as the V3 trial is.
-    let proxy = latency_proxy(chain.url.clone(), std::time::Duration::from_millis(20)).await?;
-    let mut served = chain.clone();
-    served.url = proxy.url.clone();
-    let mut config = Config {
-        chains: rig::chains_config(&[("eth", &served)]),
-        ..Config::default()
-    };
-    config.market.enabled = false;
-    let server = TestServer::start_with(backend, config).await?;
+    let (server, proxy) = counted_server(backend, &chain).await?;
     let client = server.client(&server.owner_key());
-    let analyse = |what: &'static str| {
-        let (client, proxy) = (&client, &proxy);
-        let address = tokens[what].0.to_checksum(None);
-        async move {
-            proxy.reset();
-            let analysis = ok(client.token_analyze("eth", &address, None).await)?.into_inner();
-            let round_trips = proxy.round_trips();
-            eprintln!(
-                "V4 {what}: {round_trips} round trips, {} requests",
-                proxy.count()
-            );
-            ensure!(
-                round_trips <= 3,
-                "V4 {what}: a cold analysis took {round_trips} round trips"
-            );
-            anyhow::Ok(analysis)
-        }
-    };
+    let analyse = |what: &'static str| cold_analysis(&client, &proxy, tokens[what].0, what);
 
     let plain = analyse("plain").await?;
     let pool = plain.meta.pools.first().context("a pool")?;
@@ -250,17 +223,9 @@ pub async fn v4_pools_feed_the_market_index_and_hooks_are_judged(
     );
     // Swaps in the V4 pool feed the token's flow.
     on_chain(&chain, move |node, chain| {
-        for trader in &node.accounts()?[3..6] {
-            v4_rig::swap_exact_input(
-                node,
-                &chain.v4,
-                *trader,
-                &listed_key,
-                Address::ZERO,
-                e18(1) / U256::from(10),
-            )?;
-        }
-        Ok(())
+        three_buys(node, None, |trader, amount| {
+            v4_rig::swap_exact_input(node, &chain.v4, trader, &listed_key, Address::ZERO, amount)
+        })
     })
     .await?;
     wait_for_three_buys(&client, listed, "V4").await?;

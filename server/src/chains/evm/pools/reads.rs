@@ -105,10 +105,12 @@ impl PoolReads {
                     }
                     ReserveReads::Solidly(reads) => {
                         let read = reads.read(results)?;
-                        // The factory's fee; the configured one where it cannot say.
-                        pair.fee = read.fee_bps.unwrap_or(pair.dex.fee_bps) * 100;
+                        // The factory's fee; the configured one (set by the lookup) where it cannot say.
+                        if let Some(bps) = read.fee_bps {
+                            pair.fee = bps * 100;
+                        }
                         let (r0, r1) = read.reserves;
-                        (r0, r1, read.stable.then_some(read.scales))
+                        (r0, r1, pair.stable.then_some(read.scales))
                     }
                 };
                 let base_is_token0 = pair.base_is_token0();

@@ -11,6 +11,7 @@ use alloy_sol_types::sol;
 
 use super::depth::Depth;
 use super::Pair;
+use crate::chains::evm::abi::units;
 use crate::chains::evm::multicall::{Call, Multicall, Results};
 use crate::chains::DexKind;
 
@@ -115,8 +116,6 @@ pub struct Read {
     pub reserves: (U256, U256),
     /// 10^decimals of token0 and token1.
     pub scales: (f64, f64),
-    /// Whether it is a stable pool.
-    pub stable: bool,
     /// Its fee in basis points, when the factory said.
     pub fee_bps: Option<u32>,
 }
@@ -145,11 +144,9 @@ impl Reads {
             FeeRead::Aerodrome(call) => results.get(call),
             FeeRead::Solidly(call) => results.get(call),
         };
-        let scale = |d: U256| -> f64 { d.to_string().parse().unwrap_or(0.0) };
         Some(Read {
             reserves: (m.r0, m.r1),
-            scales: (scale(m.dec0), scale(m.dec1)),
-            stable: m.st,
+            scales: (units(m.dec0, 0), units(m.dec1, 0)),
             fee_bps: fee
                 .and_then(|f| u32::try_from(f).ok())
                 .filter(|f| *f < 10_000),
