@@ -1039,6 +1039,7 @@ pub fn chains_config(
                 ],
                 lp_lockers: Vec::new(),
                 price_pool: String::new(),
+                price_pools: Vec::new(),
             },
         );
     }

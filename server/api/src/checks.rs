@@ -69,11 +69,11 @@ check_ids! {
     LowLiquidity = "low_liquidity",
     /// EVM: a Uniswap V4 pool of the token has a hook that can change what swaps pay out, set their fee, or run on every swap (and so revert it), or that has an owner or can be replaced.
     V4HookControlsSwaps = "v4_hook_controls_swaps",
-    /// EVM: the deepest pool's LP tokens are not burned or locked.
+    /// The deepest pool's LP tokens are not burned or locked.
     LpUnlocked = "lp_unlocked",
-    /// EVM: the owner holds LP tokens of the deepest pool.
+    /// The owner (on Solana the mint authority) holds LP tokens of the deepest pool.
     OwnerHoldsLp = "owner_holds_lp",
-    /// EVM: the creator (the first mint's recipient) holds LP tokens of the deepest pool.
+    /// The creator (EVM: the first mint's recipient; Solana: the creator the pool records) holds LP tokens of the deepest pool.
     CreatorHoldsLp = "creator_holds_lp",
     /// The ten largest holders hold most of the supply.
     WhaleConcentration = "whale_concentration",
@@ -83,7 +83,7 @@ check_ids! {
     OwnerBalanceHigh = "owner_balance_high",
     /// The token is young.
     NewToken = "new_token",
-    /// EVM, by trade simulation: a holder cannot sell.
+    /// By trade simulation: a holder cannot sell (on Solana, where sells are not simulated, always unknown).
     Honeypot = "honeypot",
     /// EVM, by trade simulation: buying fails for everyone, privileged roles included (where they could be tried).
     CannotBuy = "cannot_buy",
@@ -133,10 +133,12 @@ check_ids! {
     ConfidentialTransfers = "confidential_transfers",
     /// Solana: the name, symbol and image can be changed.
     MetadataMutable = "metadata_mutable",
-    /// Solana: the pool's LP tokens are not burned.
+    /// Solana, retired: LP tokens not burned, now reported as `lp_unlocked` as on EVM chains.
     LpUnburned = "lp_unburned",
-    /// Solana: pools of AMM families not searched yet.
+    /// Solana: pools of some AMM families could not be searched (the node refused) or are not configured.
     OtherAmmPools = "other_amm_pools",
+    /// Solana: the token is still sold by a launchpad's bonding curve (pump.fun) and has not graduated to a pool.
+    BondingCurveActive = "bonding_curve_active",
     /// Wallet: an unlimited approval to an externally owned account.
     UnlimitedApprovalToEoa = "unlimited_approval_to_eoa",
     /// Wallet: an unlimited approval to a contract that is not a known DEX router.

@@ -159,14 +159,22 @@ pub struct Coverage {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PoolKind {
-    /// x·y = k over all prices (Uniswap-V2-style pairs, Raydium CPMM).
+    /// x·y = k over all prices (Uniswap-V2-style pairs; on Solana Raydium
+    /// CPMM and AMM v4, PumpSwap).
     #[default]
     ConstantProduct,
-    /// Liquidity concentrated in price ranges (Uniswap V3 and V4, PancakeSwap V3, Sushi V3).
+    /// Liquidity concentrated in price ranges (Uniswap V3 and V4, PancakeSwap
+    /// V3, Sushi V3; on Solana Raydium CLMM and Orca Whirlpools).
     Concentrated,
     /// x³y + y³x = k, flat near parity (Solidly-style stable pools:
     /// Aerodrome, Velodrome, Thena, Equalizer, Ramses, Pharaoh).
     Stable,
+    /// A launchpad's bonding curve selling the token before it trades in a
+    /// pool (pump.fun): x·y = k on virtual reserves, its real reserves
+    /// held by the launchpad's program.
+    BondingCurve,
+    /// Liquidity in discrete price bins (Meteora DLMM).
+    Bins,
 }
 
 /// A liquidity pool of the token.
@@ -223,9 +231,14 @@ pub struct Pool {
     pub lp_locked_share: Option<f64>,
     /// Share of LP held by the token's owner, 0..1.
     pub lp_owner_share: Option<f64>,
-    /// Share of LP held by the token's creator (the first mint's recipient), 0..1.
+    /// Share of LP held by the token's creator (the first mint's recipient;
+    /// on Solana the creator the pool or curve records), 0..1.
     #[serde(default)]
     pub lp_creator_share: Option<f64>,
+    /// A bonding curve's progress to graduation: the share of the tokens it
+    /// sells that are sold, 0..1 (1 once complete); null for other pools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curve_progress: Option<f64>,
 }
 
 /// Token metadata, read from the chain.

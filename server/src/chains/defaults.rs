@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use super::solana::pools::Family;
 use super::{ChainConfig, ConfiguredToken, DexConfig, DexKind};
 
 fn token(address: &str, symbol: &str, decimals: u8) -> ConfiguredToken {
@@ -409,10 +410,13 @@ fn lockers(chain: &str) -> &'static [&'static str] {
     }
 }
 
+/// SOL/USDC pools pricing SOL on mainnet, of several families (sources in
+/// `docs/design/solana-price-pools.md` and the README).
+const SOL_USDC_POOLS: &[&str] = &[];
+
 /// The default configuration of Solana: its public mainnet endpoint,
-/// wrapped SOL, USDC and USDT, and Raydium's CPMM program. No price pool by
-/// default: set `chains.sol.price_pool` to a CPMM SOL/USDC pool to price
-/// liquidity quoted in SOL.
+/// wrapped SOL, USDC and USDT, every pool family at its mainnet program,
+/// and the SOL/USDC pools pricing SOL.
 pub fn solana() -> ChainConfig {
     ChainConfig {
         rpc_url: "https://api.mainnet-beta.solana.com".into(),
@@ -422,14 +426,17 @@ pub fn solana() -> ChainConfig {
             token("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "USDC", 6),
             token("Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB", "USDT", 6),
         ],
-        dexes: vec![dex(
-            "Raydium CPMM",
-            super::solana::RAYDIUM_CPMM_PROGRAM,
-            "",
-            25,
-        )],
+        // Every family, at its mainnet program.
+        dexes: Family::ALL
+            .iter()
+            .map(|f| DexConfig {
+                kind: f.kind(),
+                ..DexConfig::v2(f.name(), f.program(), "", 0)
+            })
+            .collect(),
         lp_lockers: Vec::new(),
         price_pool: String::new(),
+        price_pools: SOL_USDC_POOLS.iter().map(|p| p.to_string()).collect(),
     }
 }
 
@@ -471,7 +478,7 @@ mod tests {
                         addresses.push(dex.position_manager.clone())
                     }
                     DexKind::V4 => assert!(dex.position_manager.is_empty(), "{id}: {}", dex.name),
-                    DexKind::V2 | DexKind::Aerodrome | DexKind::Solidly => {}
+                    _ => {}
                 }
             }
             addresses.extend(chain.lp_lockers.iter().cloned());

@@ -1,11 +1,13 @@
 //! The floor everything stands on: chain identifiers, address validation,
-//! per-chain configuration, the one JSON-RPC client (`rpc`), EVM access
+//! per-chain configuration, the one JSON-RPC client (`rpc`), how deep a
+//! pool is near its price on any chain (`depth`), EVM access
 //! (`evm`: ABI, Multicall3, logs, pools and pricing), Solana access
 //! (`solana`), and the set of configured chains built once at start
 //! (`registry`).
 
 pub mod circuit;
 pub mod defaults;
+pub mod depth;
 pub mod evm;
 pub mod registry;
 pub mod rpc;
@@ -153,12 +155,41 @@ pub enum DexKind {
     /// Ramses and Pharaoh legacy pools): as `aerodrome`, with
     /// `factory.getPair(a, b, stable)` and `factory.getFee(stable)`.
     Solidly,
+    /// Solana: Raydium's constant-product AMM (CPMM); `factory` is the
+    /// program id. On `sol`, `v2` (the default kind) means this one.
+    RaydiumCpmm,
+    /// Solana: Raydium's AMM v4 (liquidity v4, constant product).
+    RaydiumAmmV4,
+    /// Solana: Raydium's concentrated-liquidity AMM (CLMM).
+    RaydiumClmm,
+    /// Solana: pump.fun bonding curves (found from the mint, not searched).
+    PumpFun,
+    /// Solana: PumpSwap, the pump.fun AMM that curves graduate to.
+    PumpSwap,
+    /// Solana: Orca Whirlpools (concentrated liquidity).
+    OrcaWhirlpool,
+    /// Solana: Meteora's dynamic liquidity market maker (DLMM, price bins).
+    MeteoraDlmm,
 }
 
 impl DexKind {
     /// Whether pools of this kind keep concentrated liquidity (V3-style and V4).
     pub fn is_concentrated(self) -> bool {
         matches!(self, DexKind::V3 | DexKind::PancakeV3 | DexKind::V4)
+    }
+
+    /// Whether this is a Solana family.
+    pub fn is_solana(self) -> bool {
+        matches!(
+            self,
+            DexKind::RaydiumCpmm
+                | DexKind::RaydiumAmmV4
+                | DexKind::RaydiumClmm
+                | DexKind::PumpFun
+                | DexKind::PumpSwap
+                | DexKind::OrcaWhirlpool
+                | DexKind::MeteoraDlmm
+        )
     }
 
     /// Whether pools of this kind are Solidly-style (volatile or stable).
@@ -170,9 +201,9 @@ impl DexKind {
     /// asked about when the configuration names none.
     pub fn default_fee_tiers(self) -> &'static [u32] {
         match self {
-            DexKind::V2 | DexKind::Aerodrome | DexKind::Solidly => &[],
             DexKind::V3 | DexKind::V4 => &[100, 500, 3_000, 10_000],
             DexKind::PancakeV3 => &[100, 500, 2_500, 10_000],
+            _ => &[],
         }
     }
 }
@@ -266,9 +297,15 @@ pub struct ChainConfig {
     /// LP locker contracts (UNCX, Team Finance, PinkLock, …): LP tokens they
     /// hold count as locked, like burned ones.
     pub lp_lockers: Vec<String>,
-    /// Solana: the pool (Raydium CPMM) pricing the wrapped native in a
-    /// stablecoin. Empty: liquidity in SOL is not priced.
+    /// Solana: one more pool pricing the wrapped native in a stablecoin
+    /// (kept for older configurations; `price_pools` is the list).
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub price_pool: String,
+    /// Solana: pools (of any configured family) pricing the wrapped native
+    /// in a stablecoin. SOL's price is their liquidity-weighted median, so
+    /// one thin or pushed pool cannot set it. Empty: SOL is not priced.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub price_pools: Vec<String>,
 }
 
 impl Default for ChainConfig {
@@ -285,6 +322,7 @@ impl Default for ChainConfig {
             dexes: Vec::new(),
             lp_lockers: Vec::new(),
             price_pool: String::new(),
+            price_pools: Vec::new(),
         }
     }
 }

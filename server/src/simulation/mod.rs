@@ -58,10 +58,11 @@ pub fn fresh_address(token: Address, pair: Address, block: u64, role: &str) -> A
 /// `.V4`, `.SOLIDLY`).
 fn family(pair: &Pair) -> U256 {
     U256::from(match pair.kind() {
-        DexKind::V2 => 0u8,
         DexKind::V3 | DexKind::PancakeV3 => 1,
         DexKind::V4 => 2,
         DexKind::Aerodrome | DexKind::Solidly => 3,
+        // V2; Solana kinds never reach an EVM pool.
+        _ => 0u8,
     })
 }
 

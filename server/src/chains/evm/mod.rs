@@ -55,6 +55,9 @@ pub struct Dex {
 impl Dex {
     fn from_config(chain: &str, d: &DexConfig) -> anyhow::Result<Dex> {
         let what = |field: &str| format!("chains.{chain} dex {} {field}", d.name);
+        if d.kind.is_solana() {
+            anyhow::bail!("{}: {:?} is a Solana family", what("kind"), d.kind);
+        }
         if d.kind == DexKind::V2 && (d.fee_bps == 0 || d.fee_bps >= 10_000) {
             anyhow::bail!(
                 "{}: a v2 DEX needs its swap fee (1..9999 basis points)",

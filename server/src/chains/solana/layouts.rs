@@ -1,28 +1,11 @@
 //! The account layouts the analyses read, decoded from raw bytes: SPL Token
 //! and Token-2022 mints with their extensions, token accounts, Metaplex
-//! metadata, Raydium CPMM pools.
+//! metadata (pools: `pools`).
 
-use sha2::{Digest, Sha256};
-
+use super::bytes::{optional_key, pubkey_at, u16_at, u64_at};
 use super::{
     find_program_address, key, Pubkey, METAPLEX_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM,
 };
-
-fn pubkey_at(data: &[u8], at: usize) -> Option<Pubkey> {
-    data.get(at..at + 32)?.try_into().ok()
-}
-
-fn u64_at(data: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from_le_bytes(data.get(at..at + 8)?.try_into().ok()?))
-}
-
-fn u16_at(data: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(data.get(at..at + 2)?.try_into().ok()?))
-}
-
-fn optional_key(data: &[u8], at: usize) -> Option<Pubkey> {
-    pubkey_at(data, at).filter(|k| k.iter().any(|b| *b != 0))
-}
 
 fn coption_key(data: &[u8], at: usize) -> Option<Pubkey> {
     let tag = u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?);
@@ -229,63 +212,4 @@ pub fn decode_metaplex(data: &[u8]) -> Option<Metadata> {
         is_mutable,
         source: "metaplex",
     })
-}
-
-/// A Raydium CPMM pool.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CpmmPool {
-    /// Vault of token 0.
-    pub vault_0: Pubkey,
-    /// Vault of token 1.
-    pub vault_1: Pubkey,
-    /// LP mint.
-    pub lp_mint: Pubkey,
-    /// Token 0 mint.
-    pub mint_0: Pubkey,
-    /// Token 1 mint.
-    pub mint_1: Pubkey,
-    /// Decimals of token 0 and 1.
-    pub decimals: (u8, u8),
-    /// LP tokens the pool has issued (its own accounting).
-    pub lp_supply: u64,
-}
-
-/// Size of a CPMM pool state.
-pub const CPMM_POOL_SIZE: u64 = 637;
-/// Offset of `token_0_mint` and `token_1_mint` in a pool state.
-pub const CPMM_MINT_OFFSETS: [usize; 2] = [168, 200];
-
-/// Decode a CPMM pool state (checks the Anchor discriminator).
-pub fn decode_cpmm_pool(data: &[u8]) -> Option<CpmmPool> {
-    let discriminator: [u8; 32] = Sha256::digest(b"account:PoolState").into();
-    // Exactly its size: Raydium CLMM's pool account (1,544 bytes) is also
-    // named `PoolState` and carries the same discriminator.
-    if data.len() != CPMM_POOL_SIZE as usize || data[..8] != discriminator[..8] {
-        return None;
-    }
-    Some(CpmmPool {
-        vault_0: pubkey_at(data, 72)?,
-        vault_1: pubkey_at(data, 104)?,
-        lp_mint: pubkey_at(data, 136)?,
-        mint_0: pubkey_at(data, 168)?,
-        mint_1: pubkey_at(data, 200)?,
-        decimals: (data[331], data[332]),
-        lp_supply: u64_at(data, 333)?,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_clmm_pool_sharing_the_cpmm_discriminator_is_not_read_as_one() {
-        let discriminator: [u8; 32] = Sha256::digest(b"account:PoolState").into();
-        let mut cpmm = vec![0u8; CPMM_POOL_SIZE as usize];
-        cpmm[..8].copy_from_slice(&discriminator[..8]);
-        assert!(decode_cpmm_pool(&cpmm).is_some());
-        let mut clmm = vec![0u8; 1_544];
-        clmm[..8].copy_from_slice(&discriminator[..8]);
-        assert!(decode_cpmm_pool(&clmm).is_none());
-    }
 }

@@ -1,9 +1,12 @@
 //! Solana: addresses and program-derived addresses, the account layouts the
-//! analyses read (`layouts`), and the chain's node with typed account
-//! answers (`node`).
+//! analyses read (`layouts`: mints, token accounts, metadata; `pools`: every
+//! AMM family's pools), and the chain's node with typed account answers
+//! (`node`).
 
+pub mod bytes;
 pub mod layouts;
 pub mod node;
+pub mod pools;
 
 use curve25519_dalek::edwards::CompressedEdwardsY;
 use sha2::{Digest, Sha256};
@@ -20,8 +23,8 @@ pub const TOKEN_PROGRAM: &str = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 pub const TOKEN_2022_PROGRAM: &str = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 /// The Metaplex Token Metadata program.
 pub const METAPLEX_PROGRAM: &str = "metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s";
-/// Raydium's constant-product AMM (CPMM).
-pub const RAYDIUM_CPMM_PROGRAM: &str = "CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C";
+/// The associated token account program.
+pub const ATA_PROGRAM: &str = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL";
 /// Wrapped SOL.
 pub const WSOL_MINT: &str = "So11111111111111111111111111111111111111112";
 /// The burn address.
@@ -71,6 +74,15 @@ pub fn find_program_address(seeds: &[&[u8]], program: &Pubkey) -> Option<Pubkey>
     None
 }
 
+/// The associated token account of `owner` for `mint` under `token_program`.
+pub fn associated_token_address(
+    owner: &Pubkey,
+    mint: &Pubkey,
+    token_program: &str,
+) -> Option<Pubkey> {
+    find_program_address(&[owner, &key(token_program), mint], &key(ATA_PROGRAM))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,13 +99,8 @@ mod tests {
     #[test]
     fn associated_token_address_is_a_program_derived_address() {
         // The well-known ATA of the system program's address for wrapped SOL.
-        let ata_program = key("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
         let owner = key("11111111111111111111111111111111");
-        let derived = find_program_address(
-            &[&owner, &key(TOKEN_PROGRAM), &key(WSOL_MINT)],
-            &ata_program,
-        )
-        .unwrap();
+        let derived = associated_token_address(&owner, &key(WSOL_MINT), TOKEN_PROGRAM).unwrap();
         assert_eq!(CompressedEdwardsY(derived).decompress(), None);
     }
 }

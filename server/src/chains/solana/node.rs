@@ -4,6 +4,7 @@
 use base64::Engine as _;
 use serde::{Deserialize, Deserializer};
 
+use super::pools::{family_of_program, Family};
 use super::{encode, parse_pubkey, Pubkey};
 use crate::chains::rpc::RpcClient;
 use crate::chains::ChainConfig;
@@ -16,10 +17,21 @@ pub struct SolanaChain {
     pub wsol: Pubkey,
     /// Stablecoins (mint, symbol), counted as $1.
     pub stables: Vec<(Pubkey, String)>,
-    /// The Raydium CPMM program, when configured.
-    pub cpmm_program: Option<Pubkey>,
-    /// The SOL/stablecoin CPMM pool that prices SOL, when configured.
-    pub price_pool: Option<Pubkey>,
+    /// The AMM families searched, each with its program.
+    pub dexes: Vec<SolanaDex>,
+    /// The pools pricing SOL in a stablecoin.
+    pub price_pools: Vec<Pubkey>,
+}
+
+/// A configured family of pools.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolanaDex {
+    /// Its name, as configured.
+    pub name: String,
+    /// Its family.
+    pub family: Family,
+    /// Its program.
+    pub program: Pubkey,
 }
 
 fn key_of(text: &str, what: &str) -> anyhow::Result<Pubkey> {
@@ -37,16 +49,53 @@ impl SolanaChain {
                 .iter()
                 .map(|s| Ok((key_of(&s.address, "stablecoin")?, s.symbol.clone())))
                 .collect::<anyhow::Result<_>>()?,
-            cpmm_program: config
+            dexes: config
                 .dexes
                 .iter()
-                .map(|d| key_of(&d.factory, "dex program"))
-                .next()
-                .transpose()?,
-            price_pool: (!config.price_pool.is_empty())
-                .then(|| key_of(&config.price_pool, "price_pool"))
-                .transpose()?,
+                .map(|d| {
+                    let family = Family::of_kind(d.kind).ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "chains.sol dex {}: {:?} is not a Solana family",
+                            d.name,
+                            d.kind
+                        )
+                    })?;
+                    Ok(SolanaDex {
+                        name: d.name.clone(),
+                        family,
+                        program: key_of(&d.factory, "dex program")?,
+                    })
+                })
+                .collect::<anyhow::Result<_>>()?,
+            price_pools: config
+                .price_pools
+                .iter()
+                .chain(Some(&config.price_pool).filter(|p| !p.is_empty()))
+                .map(|p| key_of(p, "price_pools"))
+                .collect::<anyhow::Result<_>>()?,
         })
+    }
+
+    /// The configured DEX of `family`, when searched.
+    pub fn dex(&self, family: Family) -> Option<&SolanaDex> {
+        self.dexes.iter().find(|d| d.family == family)
+    }
+
+    /// The family of the pool account owned by `owner`: a configured
+    /// program, else a family's mainnet program.
+    pub fn family_of(&self, owner: &str) -> Option<Family> {
+        let owner_key = parse_pubkey(owner).ok()?;
+        self.dexes
+            .iter()
+            .find(|d| d.program == owner_key)
+            .map(|d| d.family)
+            .or_else(|| family_of_program(owner))
+    }
+
+    /// The name a pool of `family` is shown with.
+    pub fn dex_name(&self, family: Family) -> String {
+        self.dex(family)
+            .map_or_else(|| family.name().to_string(), |d| d.name.clone())
     }
 
     /// The symbol of a quote mint: SOL, a configured stablecoin, or its address.

@@ -105,6 +105,7 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
             lp_locked_share: lp_share(p.lp_burned + p.lp_locked),
             lp_owner_share: p.lp_owner.and_then(lp_share),
             lp_creator_share: p.lp_creator.and_then(lp_share),
+            curve_progress: None,
         });
     }
     let price_usd = best_price.map(|(_, p)| p);

@@ -3,15 +3,15 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
-use riskintel_api::{CheckId, Pool, PoolKind, Severity, SignalCategory, TokenAnalysis, TokenMeta};
+use riskintel_api::{CheckId, Severity, SignalCategory, TokenAnalysis, TokenMeta};
 use serde_json::{json, Value};
 
 use super::facts::SolanaFacts;
-use crate::chains::evm::pools::depth::Depth;
+use super::liquidity;
 use crate::chains::solana::layouts;
 use crate::chains::solana::{self as sol, Pubkey, SolanaChain};
 use crate::config::AllowlistEntry;
-use crate::scoring::{band, low_liquidity_degree, new_token_degree, pct, tax_degree, Builder};
+use crate::scoring::{band, new_token_degree, pct, tax_degree, Builder};
 
 fn amount_units(amount: u64, decimals: u8) -> f64 {
     amount as f64 / 10f64.powi(decimals as i32)
@@ -24,28 +24,11 @@ pub fn analysis(
     allow: Option<&AllowlistEntry>,
     now: DateTime<Utc>,
 ) -> TokenAnalysis {
-    // Prices: SOL from the price pool; stablecoins at $1.
+    // Prices: SOL from the price pools; stablecoins at $1.
     let mut usd: HashMap<Pubkey, f64> = chain.stables.iter().map(|(k, _)| (*k, 1.0)).collect();
-    if let Some(p) = &f.price_pool {
-        let (a0, a1) = (f.token_amount(&p.vault_0), f.token_amount(&p.vault_1));
-        if let (Some(a0), Some(a1)) = (a0, a1) {
-            let (sol_amount, stable_amount) = if p.mint_0 == chain.wsol {
-                (
-                    amount_units(a0, p.decimals.0),
-                    amount_units(a1, p.decimals.1),
-                )
-            } else {
-                (
-                    amount_units(a1, p.decimals.1),
-                    amount_units(a0, p.decimals.0),
-                )
-            };
-            if sol_amount > 0.0 {
-                usd.insert(chain.wsol, stable_amount / sol_amount);
-            }
-        }
+    if let Some((price, _)) = liquidity::sol_price(chain, f) {
+        usd.insert(chain.wsol, price);
     }
-    let symbol_of = |k: &Pubkey| chain.symbol_of(k);
 
     let mut b = Builder::new(f.slot.unwrap_or_default());
     let allow_note = allow.map(|a| format!("{} is an allow-listed issuer: {}", a.issuer, a.reason));
@@ -251,122 +234,9 @@ pub fn analysis(
     }
 
     // Liquidity.
-    let mut pool_rows = Vec::new();
-    let mut vaults: HashSet<Pubkey> = HashSet::new();
-    let mut liquidity_total = 0.0;
-    let mut priced = false;
-    let mut best: Option<(f64, f64)> = None;
-    let mut lp_burned: Option<(f64, String)> = None;
-    for p in &f.pools {
-        vaults.extend([p.pool.vault_0, p.pool.vault_1]);
-        let (token_vault, quote_vault, quote_mint, quote_decimals) = if p.token_is_0 {
-            (
-                p.pool.vault_0,
-                p.pool.vault_1,
-                p.pool.mint_1,
-                p.pool.decimals.1,
-            )
-        } else {
-            (
-                p.pool.vault_1,
-                p.pool.vault_0,
-                p.pool.mint_0,
-                p.pool.decimals.0,
-            )
-        };
-        let reserve_token =
-            amount_units(f.token_amount(&token_vault).unwrap_or(0), f.mint.decimals);
-        let reserve_quote = amount_units(f.token_amount(&quote_vault).unwrap_or(0), quote_decimals);
-        let liquidity_usd = usd
-            .get(&quote_mint)
-            .map(|price| 2.0 * reserve_quote * price);
-        if let Some(l) = liquidity_usd {
-            priced = true;
-            liquidity_total += l;
-            if reserve_token > 0.0 && best.is_none_or(|(depth, _)| l > depth) {
-                best = Some((l, l / 2.0 / reserve_token));
-            }
-        }
-        let lp_supply_now = f
-            .accounts
-            .get(&sol::encode(&p.pool.lp_mint))
-            .and_then(|a| layouts::decode_mint(&a.data, &a.owner))
-            .map(|lp| lp.supply);
-        let burned_share = lp_supply_now
-            .filter(|_| p.pool.lp_supply > 0)
-            .map(|now| 1.0 - now as f64 / p.pool.lp_supply as f64);
-        if let Some(share) = burned_share {
-            if lp_burned
-                .as_ref()
-                .is_none_or(|_| liquidity_usd.unwrap_or(0.0) >= best.map_or(0.0, |b| b.0))
-            {
-                lp_burned = Some((share, sol::encode(&p.address)));
-            }
-        }
-        pool_rows.push(Pool {
-            dex: "Raydium CPMM".into(),
-            kind: PoolKind::ConstantProduct,
-            fee_bps: None,
-            address: sol::encode(&p.address),
-            hook: None,
-            hook_flags: Vec::new(),
-            quote_address: sol::encode(&quote_mint),
-            quote_symbol: symbol_of(&quote_mint),
-            reserve_token,
-            reserve_quote,
-            liquidity_usd,
-            depth_2pct_usd: liquidity_usd.map(|l| Depth::constant_product(l / 2.0).total()),
-            tvl_usd: liquidity_usd,
-            lp_burned_share: burned_share,
-            lp_locked_share: burned_share,
-            lp_owner_share: None,
-            lp_creator_share: None,
-        });
-    }
-    let pools_rpc =
-        "getProgramAccounts(Raydium CPMM, memcmp mint), getMultipleAccounts(vaults, LP mint)";
-    if let Some(reason) = &f.pool_error {
-        for id in [
-            CheckId::NoLiquidity,
-            CheckId::LowLiquidity,
-            CheckId::LpUnburned,
-        ] {
-            b.unknown(id, reason.clone());
-        }
-    } else if pool_rows.iter().all(|p| p.reserve_token == 0.0) {
-        b.detected(CheckId::NoLiquidity, SignalCategory::Liquidity, Severity::High, 0.4, "No liquidity pool", "No Raydium CPMM pool with reserves was found for this mint; other AMM families (Raydium AMM v4, Orca, Meteora, PumpSwap) are not searched yet.".into(), pools_rpc, json!({"pools_found": pool_rows.len(), "families_searched": ["raydium_cpmm"]}));
-        b.unknown(CheckId::LowLiquidity, "there is no pool to measure");
-        b.unknown(CheckId::LpUnburned, "there is no pool");
-    } else {
-        b.clear(CheckId::NoLiquidity);
-        if !priced {
-            b.unknown(CheckId::LowLiquidity, "the pools' quote tokens have no USD price (no price pool is configured or readable)");
-        } else if let Some((severity, weight)) = low_liquidity_degree(liquidity_total) {
-            b.detected(
-                CheckId::LowLiquidity,
-                SignalCategory::Liquidity,
-                severity,
-                weight,
-                "Low liquidity",
-                format!("The Raydium CPMM pools hold ${liquidity_total:.2} of liquidity."),
-                pools_rpc,
-                json!({"liquidity_usd": liquidity_total}),
-            );
-        } else {
-            b.clear(CheckId::LowLiquidity);
-        }
-        match &lp_burned {
-            Some((share, pool)) if *share < 0.95 => b.detected(CheckId::LpUnburned, SignalCategory::Liquidity, Severity::High, 0.25, "LP tokens not burned", format!("Only {} of pool {pool}'s LP tokens are burned; their holders can withdraw the liquidity.", pct(*share)), pools_rpc, json!({"pool": pool, "lp_burned_share": share})),
-            Some(_) => b.clear(CheckId::LpUnburned),
-            None => b.unknown(CheckId::LpUnburned, "the LP mint could not be read"),
-        }
-    }
-
-    // Families of pools not searched: named, so coverage says what was not looked at.
-    b.unknown(
-        CheckId::OtherAmmPools,
-        "pools of Raydium AMM v4, Orca Whirlpools, Meteora and PumpSwap are not discovered yet; only Raydium CPMM pools count",
-    );
+    let young = age.is_some_and(|a| a < 7 * 86_400);
+    let liquidity = liquidity::assess(chain, f, &usd, young, &mut b);
+    let vaults: HashSet<Pubkey> = liquidity.pool_accounts.iter().copied().collect();
 
     // Holders: the largest token accounts, resolved to their owners; pool vaults and the incinerator excluded.
     let incinerator = sol::key(sol::INCINERATOR);
@@ -380,12 +250,17 @@ pub fn analysis(
         }
         let Some(account) = f
             .accounts
-            .get(address)
+            .get(&account_key)
             .and_then(|a| layouts::decode_token_account(&a.data))
         else {
             continue;
         };
-        if account.owner == incinerator {
+        // Burned, in a pool (a curve owns its token account), or the
+        // creator's while the curve still sells the token.
+        if account.owner == incinerator
+            || vaults.contains(&account.owner)
+            || Some(account.owner) == liquidity.curve_creator
+        {
             continue;
         }
         *by_owner.entry(account.owner).or_default() += amount;
@@ -482,7 +357,7 @@ pub fn analysis(
     }
 
     let verdict = b.verdict();
-    let price_usd = best.map(|(_, p)| p);
+    let price_usd = liquidity.price_usd;
     let supply_units = amount_units(supply, f.mint.decimals);
     TokenAnalysis {
         chain: "sol".into(),
@@ -503,8 +378,8 @@ pub fn analysis(
             market_cap_usd: price_usd.map(|p| p * supply_units),
             decimals: Some(f.mint.decimals),
             total_supply: Some(supply.to_string()),
-            liquidity_usd: priced.then_some(liquidity_total),
-            pools: pool_rows,
+            liquidity_usd: liquidity.total_usd,
+            pools: liquidity.pools,
             owner: f.mint.mint_authority.map(|a| sol::encode(&a)),
             creator: None,
             is_proxy: false,

@@ -1,18 +1,23 @@
-//! Reading a Solana mint's facts: round 1 asks for the mint, its largest
-//! token accounts, its signatures, its Metaplex metadata, Raydium CPMM
-//! pools holding it and the SOL price pool; round 2 reads the accounts
-//! those name (holders' token accounts, pool vaults, LP mints) and the
-//! chain time. Older signature pages add one round trip each.
+//! Reading a Solana mint's facts in two round trips. Round 1 asks for the
+//! mint, its largest token accounts, its signatures, its Metaplex metadata,
+//! the pools of every configured family holding it (`getProgramAccounts`
+//! on the mint's offsets), its pump.fun curve and canonical PumpSwap pool
+//! (by address) and the SOL price pools. Round 2 reads what those name:
+//! holders' token accounts, pool vaults, LP mints and the LP accounts of
+//! the mint authority and pool creators, fee configurations, tick and bin
+//! arrays around each price; and the chain time. Older signature pages add
+//! one round trip each.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use serde_json::json;
 
 use crate::chains::rpc::{Batch, RpcError, Slot};
-use crate::chains::solana::layouts::{self, CpmmPool, Mint};
+use crate::chains::solana::layouts::{self, Mint};
 use crate::chains::solana::node::{
     Account, KeyedAccount, LargestAccount, SignatureInfo, WithContext,
 };
+use crate::chains::solana::pools::{self, pump, Accounts, At, Family, PoolState};
 use crate::chains::solana::{self as sol, Pubkey, SolanaChain};
 use crate::tokens::AnalysisError;
 
@@ -20,16 +25,8 @@ use crate::tokens::AnalysisError;
 const SIGNATURE_PAGE: u64 = 1000;
 /// Pages of signatures read at most; a mint with more history is old enough not to be new.
 const SIGNATURE_PAGES: usize = 5;
-
-/// A CPMM pool holding the mint.
-pub struct PoolView {
-    /// The pool's address.
-    pub address: Pubkey,
-    /// Its state.
-    pub pool: CpmmPool,
-    /// Whether the mint is its token 0.
-    pub token_is_0: bool,
-}
+/// Keys a node answers in one `getMultipleAccounts`.
+const KEYS_PER_CALL: usize = 100;
 
 /// Everything read about a mint.
 pub struct SolanaFacts {
@@ -47,14 +44,14 @@ pub struct SolanaFacts {
     pub signatures: Result<Vec<SignatureInfo>, RpcError>,
     /// Whether `signatures` reaches the mint's first one.
     pub complete_history: bool,
-    /// CPMM pools of the mint.
-    pub pools: Vec<PoolView>,
-    /// Why pools could not be discovered, when they could not.
-    pub pool_error: Option<String>,
-    /// The price pool's state.
-    pub price_pool: Option<CpmmPool>,
-    /// Accounts read in round 2, by address.
-    pub accounts: HashMap<String, Account>,
+    /// Pools holding the mint, of every family searched.
+    pub pools: Vec<PoolState>,
+    /// Families whose pools could not be searched, with why.
+    pub families_failed: Vec<(Family, String)>,
+    /// The SOL price pools.
+    pub price_pools: Vec<PoolState>,
+    /// Accounts read (the mint, round 2's), by address.
+    pub accounts: Accounts,
     /// The chain's time at `slot`.
     pub chain_time: Option<i64>,
 }
@@ -62,11 +59,20 @@ pub struct SolanaFacts {
 impl SolanaFacts {
     /// The balance of a token account read in round 2.
     pub fn token_amount(&self, address: &Pubkey) -> Option<u64> {
-        self.accounts
-            .get(&sol::encode(address))
-            .and_then(|a| layouts::decode_token_account(&a.data))
-            .map(|a| a.amount)
+        self.accounts.token_amount(address)
     }
+
+    /// Who controls the mint: its mint authority while there is one.
+    pub fn owner(&self) -> Option<Pubkey> {
+        self.mint.mint_authority
+    }
+}
+
+/// A pool account asked for by address in round 1.
+enum Known {
+    Curve,
+    CanonicalPool,
+    PricePool,
 }
 
 /// Read every fact about `mint`.
@@ -89,20 +95,33 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
         batch
             .call::<WithContext<Option<Account>>>("getAccountInfo", json!([sol::encode(&pda), b64]))
     });
-    let pool_queries: Vec<Slot<Vec<KeyedAccount>>> = match chain.cpmm_program {
-        Some(program) => layouts::CPMM_MINT_OFFSETS
-            .iter()
-            .map(|offset| {
-                let filters = json!([{"dataSize": layouts::CPMM_POOL_SIZE}, {"memcmp": {"offset": offset, "bytes": m}}]);
-                batch.call("getProgramAccounts", json!([sol::encode(&program), {"encoding": "base64", "filters": filters}]))
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    let price_pool = chain.price_pool.map(|pool| {
-        batch.call::<WithContext<Option<Account>>>(
-            "getAccountInfo",
-            json!([sol::encode(&pool), b64]),
+    let mut searches: Vec<(Family, Pubkey, Slot<Vec<KeyedAccount>>)> = Vec::new();
+    for dex in &chain.dexes {
+        for filters in dex.family.mint_filters(&m) {
+            let params = json!([sol::encode(&dex.program), {"encoding": "base64", "commitment": "confirmed", "filters": filters}]);
+            searches.push((
+                dex.family,
+                dex.program,
+                batch.call("getProgramAccounts", params),
+            ));
+        }
+    }
+    let mut known: Vec<(Known, Pubkey)> = Vec::new();
+    if let Some(pump) = chain.dex(Family::PumpFun) {
+        known.extend(pump::curve_address(&mint, &pump.program).map(|a| (Known::Curve, a)));
+        if let Some(swap) = chain.dex(Family::PumpSwap) {
+            known.extend(
+                pump::canonical_pool(&mint, &pump.program, &swap.program)
+                    .map(|a| (Known::CanonicalPool, a)),
+            );
+        }
+    }
+    known.extend(chain.price_pools.iter().map(|p| (Known::PricePool, *p)));
+    let known_keys: Vec<String> = known.iter().map(|(_, k)| sol::encode(k)).collect();
+    let known_slot = (!known.is_empty()).then(|| {
+        batch.call::<WithContext<Vec<Option<Account>>>>(
+            "getMultipleAccounts",
+            json!([known_keys, b64]),
         )
     });
     let mut answers = chain.rpc.send(batch).await?;
@@ -131,63 +150,115 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
         .and_then(|a| a.value)
         .filter(|a| a.owner == sol::METAPLEX_PROGRAM)
         .and_then(|a| layouts::decode_metaplex(&a.data));
-    let mut pools: Vec<PoolView> = Vec::new();
-    let mut pool_error = None;
-    for query in pool_queries {
-        match answers.take(query) {
+
+    let mut pools: Vec<PoolState> = Vec::new();
+    let mut families_failed: Vec<(Family, String)> = Vec::new();
+    let keep = |pool: PoolState, pools: &mut Vec<PoolState>| {
+        if pool.holds(&mint) && !pools.iter().any(|p| p.address == pool.address) {
+            pools.push(pool);
+        }
+    };
+    for (family, program, search) in searches {
+        match answers.take(search) {
             Ok(list) => {
                 for item in list {
-                    let (Ok(address), Some(pool)) = (
-                        sol::parse_pubkey(&item.pubkey),
-                        layouts::decode_cpmm_pool(&item.account.data),
-                    ) else {
+                    let Ok(address) = sol::parse_pubkey(&item.pubkey) else {
                         continue;
                     };
-                    if (pool.mint_0 == mint || pool.mint_1 == mint)
-                        && !pools.iter().any(|p| p.address == address)
-                    {
-                        pools.push(PoolView {
-                            address,
-                            token_is_0: pool.mint_0 == mint,
-                            pool,
-                        });
+                    if let Some(pool) = family.decode(program, address, &item.account.data) {
+                        keep(pool, &mut pools);
                     }
                 }
             }
-            Err(e) => {
-                pool_error = Some(format!(
-                    "pool discovery failed ({e}); public nodes often refuse getProgramAccounts"
-                ))
+            Err(e) if !families_failed.iter().any(|(f, _)| *f == family) => {
+                families_failed.push((family, e.to_string()));
+            }
+            Err(_) => {}
+        }
+    }
+    let mut price_pools = Vec::new();
+    // Unreadable, they are missing: the liquidity checks say so.
+    let found = known_slot
+        .and_then(|slot| answers.take(slot).ok())
+        .map(|w| w.value)
+        .unwrap_or_default();
+    for ((kind, address), account) in known.iter().zip(found) {
+        let Some(account) = account else { continue };
+        let Ok(program) = sol::parse_pubkey(&account.owner) else {
+            continue;
+        };
+        let at = At {
+            program,
+            address: *address,
+        };
+        match kind {
+            Known::Curve => {
+                if let Some(curve) = pump::decode(&mint, at, &account.data) {
+                    keep(curve, &mut pools);
+                }
+            }
+            Known::CanonicalPool => {
+                if let Some(pool) = Family::PumpSwap.decode(program, *address, &account.data) {
+                    keep(pool, &mut pools);
+                }
+            }
+            Known::PricePool => {
+                if let Some(pool) = chain
+                    .family_of(&account.owner)
+                    .and_then(|f| f.decode(program, *address, &account.data))
+                {
+                    price_pools.push(pool);
+                }
             }
         }
     }
-    let price_pool = price_pool
-        .and_then(|slot| answers.take(slot).ok())
-        .and_then(|a| a.value)
-        .and_then(|a| layouts::decode_cpmm_pool(&a.data));
+    let mut accounts = Accounts::default();
+    accounts.insert(mint, account);
 
-    // Round 2: token accounts of the largest holders, pool vaults and LP mints, the price pool's vaults; the block time.
-    let mut wanted: Vec<String> = largest.iter().flatten().map(|(a, _)| a.clone()).collect();
-    for p in &pools {
-        wanted.extend([
-            sol::encode(&p.pool.vault_0),
-            sol::encode(&p.pool.vault_1),
-            sol::encode(&p.pool.lp_mint),
-        ]);
+    // Round 2: token accounts of the largest holders; what each pool and
+    // price pool needs; the LP accounts of the mint authority and of each
+    // pool's creator; the block time.
+    let mut wanted: Vec<Pubkey> = largest
+        .iter()
+        .flatten()
+        .filter_map(|(a, _)| sol::parse_pubkey(a).ok())
+        .collect();
+    for pool in pools.iter().chain(&price_pools) {
+        wanted.extend(pool.reads());
     }
-    if let Some(p) = &price_pool {
-        wanted.extend([sol::encode(&p.vault_0), sol::encode(&p.vault_1)]);
+    for pool in &pools {
+        let Some(lp) = &pool.lp else { continue };
+        for holder in [mint_info.mint_authority, pool.creator]
+            .into_iter()
+            .flatten()
+        {
+            wanted.extend(sol::associated_token_address(
+                &holder,
+                &lp.mint,
+                sol::TOKEN_PROGRAM,
+            ));
+        }
     }
+    let mut seen = HashSet::new();
+    wanted.retain(|k| accounts.get(k).is_none() && seen.insert(*k));
     let mut batch = Batch::new();
-    let found = batch
-        .call::<WithContext<Vec<Option<Account>>>>("getMultipleAccounts", json!([wanted, b64]));
+    let lists: Vec<(Vec<String>, Slot<WithContext<Vec<Option<Account>>>>)> =
+        pools::chunks(&wanted, KEYS_PER_CALL)
+            .into_iter()
+            .map(|keys| {
+                let slot = batch.call("getMultipleAccounts", json!([keys, b64]));
+                (keys, slot)
+            })
+            .collect();
     let time = slot.map(|slot| batch.call::<Option<i64>>("getBlockTime", json!([slot])));
     let mut answers = chain.rpc.send(batch).await?;
-    let accounts = wanted
-        .into_iter()
-        .zip(answers.take(found)?.value)
-        .filter_map(|(k, v)| Some((k, v?)))
-        .collect();
+    for (keys, slot) in lists {
+        for (k, v) in keys.iter().zip(answers.take(slot)?.value) {
+            if let (Ok(k), Some(v)) = (sol::parse_pubkey(k), v) {
+                accounts.insert(k, v);
+            }
+        }
+    }
     let chain_time = time.and_then(|slot| answers.take(slot).ok()).flatten();
     Ok(SolanaFacts {
         mint_address: mint,
@@ -198,8 +269,8 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
         signatures,
         complete_history,
         pools,
-        pool_error,
-        price_pool,
+        families_failed,
+        price_pools,
         accounts,
         chain_time,
     })

@@ -1,9 +1,10 @@
 //! Token analysis on Solana: `facts` reads the mint and what surrounds it
-//! (metadata, holders, Raydium CPMM pools, age), `checks` turns the facts
-//! into checks, signals and metadata.
+//! (metadata, holders, pools of every family, age), `liquidity` values the
+//! pools, `checks` turns the facts into checks, signals and metadata.
 
 pub mod checks;
 pub mod facts;
+pub mod liquidity;
 
 use chrono::{DateTime, Utc};
 use riskintel_api::TokenAnalysis;

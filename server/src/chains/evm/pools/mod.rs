@@ -6,7 +6,6 @@
 //! service). Each step adds its calls to a [`Multicall`] (and a pool-lens
 //! call to the caller's batch) so a caller can ride them in its own round trips.
 
-pub mod depth;
 pub mod events;
 pub mod pricing;
 mod reads;
@@ -19,7 +18,6 @@ use std::collections::HashMap;
 use alloy_primitives::aliases::U24;
 use alloy_primitives::{Address, B256, U256};
 
-use self::depth::Depth;
 pub use self::pricing::{native_price, quote_prices, read_native_price};
 pub use self::reads::{HolderLp, PoolReads};
 use self::v3::IUniswapV3Factory;
@@ -27,6 +25,7 @@ use self::v4::{IPoolManager, PoolKey};
 use super::abi::{units, IUniswapV2Factory};
 use super::multicall::{Call, Multicall, Results};
 use super::{Dex, EvmChain, Quote};
+use crate::chains::depth::Depth;
 use crate::chains::DexKind;
 
 /// A pool of `base` with a quote asset on one DEX.
@@ -167,6 +166,8 @@ fn look_up(dex: &Dex, base: Address, quote: &Quote, calls: &mut Multicall, into:
                 add(dex.fee_bps * 100, Lookup::Solidly(lookup));
             }
         }
+        // Refused when the configuration is read (`Dex::from_config`).
+        _ => {}
     }
 }
 

@@ -86,7 +86,7 @@ pub async fn read_native_price(chain: &EvmChain, rpc: &RpcClient) -> Result<Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chains::evm::pools::depth::Depth;
+    use crate::chains::depth::Depth;
     use crate::chains::evm::pools::Pair;
     use crate::chains::evm::Dex;
     use crate::chains::DexKind;

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use alloy_primitives::{Address, U256};
 
-use super::depth::Depth;
 use super::{solidly, v3, Pair, PoolState};
+use crate::chains::depth::Depth;
 use crate::chains::evm::abi::{units, IUniswapV2Pair};
 use crate::chains::evm::multicall::{Call, Multicall, Results};
 use crate::chains::evm::types::BlockTag;

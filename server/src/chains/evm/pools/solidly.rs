@@ -9,8 +9,8 @@
 use alloy_primitives::{Address, U256};
 use alloy_sol_types::sol;
 
-use super::depth::Depth;
 use super::Pair;
+use crate::chains::depth::Depth;
 use crate::chains::evm::abi::units;
 use crate::chains::evm::multicall::{Call, Multicall, Results};
 use crate::chains::DexKind;

@@ -13,8 +13,8 @@ use alloy_primitives::{keccak256, Address, Bytes, U256};
 use alloy_sol_types::{sol, SolCall};
 use serde_json::json;
 
-use super::depth::Concentrated;
 use super::{Pair, PoolState};
+use crate::chains::depth::Concentrated;
 use crate::chains::evm::abi::units;
 use crate::chains::evm::types::BlockTag;
 use crate::chains::rpc::{Answers, Batch, Slot};
