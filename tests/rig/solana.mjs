@@ -2,7 +2,8 @@
 // real SPL Token and Token-2022 programs running in LiteSVM, dumped as the
 // raw account bytes a node returns (build/solana.json). Only what no program
 // here can make is written by layout: the Metaplex metadata account, the
-// Raydium CPMM pool states, and the signature history.
+// pools of every family (by their SDKs: solana_markets.mjs), and the
+// signature history.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,12 +16,12 @@ import {
 import { getCreateAccountInstruction, getTransferSolInstruction } from "@solana-program/system";
 import * as spl from "@solana-program/token";
 import * as t22 from "@solana-program/token-2022";
+import { buildMarkets } from "./solana_markets.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SPL = spl.TOKEN_PROGRAM_ADDRESS;
 const T22 = t22.TOKEN_2022_PROGRAM_ADDRESS;
 const METAPLEX = address("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s");
-const CPMM = address("CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C");
 const WSOL = address("So11111111111111111111111111111111111111112");
 const INCINERATOR = address("1nc1nerator11111111111111111111111111111111");
 const enc = getAddressEncoder();
@@ -114,7 +115,7 @@ const template = svm.getAccount(nativeTemplate);
 svm.setAccount({ address: WSOL, data: template.data, executable: false, lamports: template.lamports, programAddress: SPL, space: BigInt(template.data.length) });
 dumped.add(WSOL);
 
-const scenario = { cpmm_program: CPMM, wsol: WSOL, incinerator: INCINERATOR };
+const scenario = { wsol: WSOL, incinerator: INCINERATOR };
 
 // A USDC-like stablecoin: both authorities kept (allow-listed in tests), Metaplex metadata.
 scenario.usdc = await createMint({ decimals: 6, freezeAuthority: payer.address });
@@ -206,58 +207,34 @@ svm.setAccount({ address: metadataPda, data: new Uint8Array(metadata), executabl
 dumped.add(metadataPda);
 scenario.usdc_metadata = metadataPda;
 
-// Raydium CPMM pools (the program is not here: pool states by layout; vaults
-// and LP mints are real token accounts and mints).
-function u64(n) {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64LE(BigInt(n));
-  return b;
+// Pools of every family (their programs are not here: accounts by each
+// family's SDK; vaults, LP mints and holders are real).
+async function ata(program, mint, owner) {
+  const lib = program === T22 ? t22 : spl;
+  const [address] = await lib.findAssociatedTokenPda({ owner, mint, tokenProgram: program });
+  await send([lib.getCreateAssociatedTokenInstruction({ payer, ata: address, owner, mint, tokenProgram: program })]);
+  dumped.add(address);
+  return address;
 }
-async function cpmmPool({ mintA, decimalsA, amountA, mintB, decimalsB, amountB, lpBurned }) {
-  const authority = await randomOwner();
-  const vaultA = await tokenAccount(SPL, mintA, authority);
-  const vaultB = await tokenAccount(SPL, mintB, authority);
-  await mintTo(SPL, mintA, vaultA, amountA);
-  await mintTo(SPL, mintB, vaultB, amountB);
-  const lpMint = await createMint({ decimals: 9 });
-  const lpSupply = 1_000_000_000_000n;
-  const creatorLp = await tokenAccount(SPL, lpMint, payer.address);
-  await mintTo(SPL, lpMint, creatorLp, lpSupply);
-  if (lpBurned > 0n) await send([spl.getBurnInstruction({ account: creatorLp, mint: lpMint, authority: payer, amount: lpBurned })]);
-  const pool = await generateKeyPairSigner();
-  const discriminator = Buffer.from([0xf7, 0xed, 0xe3, 0xf5, 0xd7, 0xc3, 0xde, 0x46]);
-  const key = (a) => Buffer.from(enc.encode(a));
-  const state = Buffer.concat([
-    discriminator,
-    key(await randomOwner()), // amm_config
-    key(payer.address), // pool_creator
-    key(vaultA), key(vaultB), key(lpMint), key(mintA), key(mintB), key(SPL), key(SPL),
-    key(await randomOwner()), // observation_key
-    Buffer.from([255, 0, 9, decimalsA, decimalsB]), // auth_bump, status, lp/mint decimals
-    u64(lpSupply), u64(0), u64(0), u64(0), u64(0), u64(0), u64(0),
-    Buffer.alloc(8 * 31),
-  ]);
-  svm.setAccount({ address: pool.address, data: new Uint8Array(state), executable: false, lamports: lamports(10_000_000n), programAddress: CPMM, space: BigInt(state.length) });
-  dumped.add(pool.address);
-  return { pool: pool.address, vaultA, vaultB, lpMint, authority };
+function setAccount(address, data, programAddress) {
+  svm.setAccount({ address, data: new Uint8Array(data), executable: false, lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(data.length))), programAddress, space: BigInt(data.length) });
+  dumped.add(address);
 }
-// SOL/USDC pricing pool: 1,000 SOL against 150,000 USDC: SOL = $150.
-const pricing = await cpmmPool({ mintA: WSOL, decimalsA: 9, amountA: 1_000n * 10n ** 9n, mintB: scenario.usdc, decimalsB: 6, amountB: 150_000n * 10n ** 6n, lpBurned: 0n });
-scenario.price_pool = pricing.pool;
-// The launch token: 100,000,000 tokens against 100 SOL ($30,000 of liquidity), 99% of LP burned.
-const launchPool = await cpmmPool({ mintA: scenario.launch, decimalsA: 6, amountA: 100_000_000n * 10n ** 6n, mintB: WSOL, decimalsB: 9, amountB: 100n * 10n ** 9n, lpBurned: 990_000_000_000n });
-scenario.launch_pool = launchPool.pool;
-scenario.launch_lp_mint = launchPool.lpMint;
-// The whale token: a small pool whose LP is not burned.
-const whalePool = await cpmmPool({ mintA: WSOL, decimalsA: 9, amountA: 10n * 10n ** 9n, mintB: scenario.whale, decimalsB: 6, amountB: 1_000_000n * 10n ** 6n, lpBurned: 0n });
-scenario.whale_pool = whalePool.pool;
+async function wallet() {
+  const signer = await generateKeyPairSigner();
+  svm.airdrop(signer.address, lamports(10_000_000_000n));
+  dumped.add(signer.address);
+  return signer;
+}
+const ages = {};
+const renounceLater = [];
+const expect = await buildMarkets({ svm, send, payer, scenario, createMint, tokenAccount, ata, mintTo, holders, renounce, randomOwner, setAccount, wallet, ages, renounceLater, holder: holderWallet.address, WSOL, SPL });
 // Authorities given up once the pools are funded.
-await renounce(SPL, scenario.launch, spl.AuthorityType.MintTokens);
-await renounce(SPL, scenario.whale, spl.AuthorityType.MintTokens);
+for (const mint of [scenario.launch, scenario.whale, ...renounceLater]) await renounce(SPL, mint, spl.AuthorityType.MintTokens);
 
 // Signature histories (newest first): the launch token is two hours old, the rest a month.
 const now = 1_800_000_000;
-for (const [name, age] of [["usdc", 30 * 86400], ["launch", 2 * 3600], ["t22", 30 * 86400], ["mutable", 30 * 86400], ["whale", 30 * 86400], ["frozen", 30 * 86400]]) {
+for (const [name, age] of [["usdc", 30 * 86400], ["launch", 2 * 3600], ["t22", 30 * 86400], ["mutable", 30 * 86400], ["whale", 30 * 86400], ["frozen", 30 * 86400], ...Object.entries(ages)]) {
   const mint = scenario[name];
   signatures[mint] = [
     { signature: `${name}RecentSignature1111111111111111111111111111111111111`, slot: 2000, blockTime: now - 60, err: null },
@@ -286,5 +263,5 @@ for (const a of dumped) {
 }
 const out = path.join(here, "build");
 fs.mkdirSync(out, { recursive: true });
-fs.writeFileSync(path.join(out, "solana.json"), JSON.stringify({ slot: 2000, now, scenario, accounts, signatures }, null, 1));
+fs.writeFileSync(path.join(out, "solana.json"), JSON.stringify({ slot: 2000, now, scenario, expect, accounts, signatures }, null, 1));
 console.log(`solana fixture: ${Object.keys(accounts).length} accounts from ${txCount} transactions`);

@@ -11,6 +11,8 @@ use anyhow::Context as _;
 use base64::Engine as _;
 use serde_json::{json, Value};
 
+use riskintel_server::chains::{defaults, ChainConfig, ConfiguredToken};
+
 use crate::jsonrpc::{self, Answer};
 
 /// The fixture.
@@ -22,6 +24,8 @@ pub struct Fixture {
     pub now: i64,
     /// Named addresses (mints, owners, pools).
     pub scenario: BTreeMap<String, String>,
+    /// What the fixture built, for the expected values (`expect` in the JSON).
+    pub expect: Value,
     accounts: BTreeMap<String, Value>,
     signatures: BTreeMap<String, Value>,
 }
@@ -45,6 +49,7 @@ impl Fixture {
                 .into_iter()
                 .map(|(k, v)| (k, v.as_str().unwrap_or_default().to_string()))
                 .collect(),
+            expect: json["expect"].clone(),
             accounts: map(&json["accounts"]),
             signatures: map(&json["signatures"]),
         })
@@ -207,6 +212,33 @@ impl Fixture {
             }
             other => Err(json!({"code": -32601, "message": format!("Method not found: {other}")})),
         }
+    }
+}
+
+/// The `sol` chain's configuration for the fixture served at `url`: every
+/// pool family at its program, wrapped SOL, the test USDC, and the three
+/// SOL/USDC price pools.
+pub fn chain_config(fixture: &Fixture, url: &str) -> ChainConfig {
+    ChainConfig {
+        rpc_url: url.into(),
+        multicall3: String::new(),
+        wrapped_native: ConfiguredToken {
+            address: fixture.named("wsol"),
+            symbol: "SOL".into(),
+            decimals: 9,
+        },
+        stablecoins: vec![ConfiguredToken {
+            address: fixture.named("usdc"),
+            symbol: "USDC".into(),
+            decimals: 6,
+        }],
+        dexes: defaults::solana().dexes,
+        lp_lockers: Vec::new(),
+        price_pool: String::new(),
+        price_pools: ["price_pool", "price_pool_v4", "price_pool_pushed"]
+            .iter()
+            .map(|name| fixture.named(name))
+            .collect(),
     }
 }
 

@@ -51,10 +51,13 @@ use hot_path::*;
 use market::*;
 #[path = "conformance/solana.rs"]
 mod solana;
+#[path = "conformance/solana_pools.rs"]
+mod solana_pools;
 #[path = "conformance/tokens.rs"]
 mod tokens;
 
 use solana::*;
+use solana_pools::*;
 #[path = "conformance/wallets.rs"]
 mod wallets;
 
@@ -141,6 +144,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     solana_mints_extensions_holders_and_liquidity,
     solana_bad_input_and_node_failures,
     solana_wallets_hold_and_delegate,
+    solana_pools_of_every_family_are_found_and_valued,
 ];
 
 fn main() {

@@ -341,27 +341,7 @@ async fn solana_bench(dir: &std::path::Path) -> anyhow::Result<()> {
             let mut chains = std::collections::BTreeMap::new();
             chains.insert(
                 "sol".to_string(),
-                riskintel_server::chains::ChainConfig {
-                    rpc_url: proxy.url.clone(),
-                    wrapped_native: riskintel_server::chains::ConfiguredToken {
-                        address: fixture.named("wsol"),
-                        symbol: "SOL".into(),
-                        decimals: 9,
-                    },
-                    stablecoins: vec![riskintel_server::chains::ConfiguredToken {
-                        address: fixture.named("usdc"),
-                        symbol: "USDC".into(),
-                        decimals: 6,
-                    }],
-                    dexes: vec![riskintel_server::chains::DexConfig::v2(
-                        "Raydium CPMM",
-                        &fixture.named("cpmm_program"),
-                        "",
-                        25,
-                    )],
-                    price_pool: fixture.named("price_pool"),
-                    ..Default::default()
-                },
+                riskintel_tests::solana_node::chain_config(&fixture, &proxy.url),
             );
             let mut config = Config {
                 listen: "127.0.0.1:0".into(),

@@ -5,39 +5,16 @@ use std::collections::BTreeSet;
 
 use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, ErrorCode, RiskLabel, Severity};
-use riskintel_server::chains::{ChainConfig, ConfiguredToken, DexConfig};
 use riskintel_server::config::{AllowlistEntry, Config};
 use riskintel_tests::solana_node::{self, Fixture};
 use riskintel_tests::{err, header, ok, Backend, TestServer};
 
-fn sol_config(fixture: &Fixture, url: &str) -> Config {
+pub(crate) fn sol_config(fixture: &Fixture, url: &str) -> Config {
     let mut config = Config::default();
     config.chains.clear();
-    config.chains.insert(
-        "sol".into(),
-        ChainConfig {
-            rpc_url: url.into(),
-            multicall3: String::new(),
-            wrapped_native: ConfiguredToken {
-                address: fixture.named("wsol"),
-                symbol: "SOL".into(),
-                decimals: 9,
-            },
-            stablecoins: vec![ConfiguredToken {
-                address: fixture.named("usdc"),
-                symbol: "USDC".into(),
-                decimals: 6,
-            }],
-            dexes: vec![DexConfig::v2(
-                "Raydium CPMM",
-                &fixture.named("cpmm_program"),
-                "",
-                25,
-            )],
-            lp_lockers: Vec::new(),
-            price_pool: fixture.named("price_pool"),
-        },
-    );
+    config
+        .chains
+        .insert("sol".into(), solana_node::chain_config(fixture, url));
     config.allowlist = vec![AllowlistEntry {
         chain: "sol".into(),
         address: fixture.named("usdc"),
@@ -51,11 +28,14 @@ fn sol_config(fixture: &Fixture, url: &str) -> Config {
     config
 }
 
-fn ids(a: &types::TokenAnalysis) -> BTreeSet<String> {
+pub(crate) fn ids(a: &types::TokenAnalysis) -> BTreeSet<String> {
     a.signals.iter().map(|s| s.id.to_string()).collect()
 }
 
-fn signal<'a>(a: &'a types::TokenAnalysis, id: &str) -> anyhow::Result<&'a types::Signal> {
+pub(crate) fn signal<'a>(
+    a: &'a types::TokenAnalysis,
+    id: &str,
+) -> anyhow::Result<&'a types::Signal> {
     a.signals
         .iter()
         .find(|s| s.id.to_string() == id)
@@ -303,7 +283,23 @@ pub async fn solana_wallets_hold_and_delegate(backend: Backend) -> anyhow::Resul
         "{:?}",
         wallet.facts
     );
-    ensure!(wallet.holdings.len() == 2, "{:?}", wallet.holdings);
+    ensure!(wallet.holdings.len() == 3, "{:?}", wallet.holdings);
+    // A token whose only pool is a Raydium CLMM pool is priced too.
+    let clmm = wallet
+        .holdings
+        .iter()
+        .find(|h| h.token == fixture.named("clmm_healthy"))
+        .context("clmm_healthy held")?;
+    let price = fixture.expect["clmm_healthy"]["price"]
+        .as_f64()
+        .context("price")?;
+    ensure!(
+        clmm.amount == 1_000.0
+            && clmm
+                .value_usd
+                .is_some_and(|v| (v - 1_000.0 * price).abs() < 1e-6 * v),
+        "{clmm:?}"
+    );
     let launch = wallet
         .holdings
         .iter()

@@ -1,0 +1,324 @@
+//! Solana liquidity where it lives: pools of every family (Raydium CPMM,
+//! AMM v4 and CLMM, pump.fun curves, PumpSwap, Orca Whirlpools, Meteora
+//! DLMM), their accounts encoded by each family's own SDK, found, priced and
+//! judged through the generated client.
+
+use anyhow::{ensure, Context as _};
+use riskintel_client::types::{self, CheckStatus, PoolKind, Severity};
+use riskintel_tests::solana_node::{self, Fixture};
+use riskintel_tests::{ok, Backend, TestServer};
+
+use super::solana::{ids, signal, sol_config};
+
+fn near(got: f64, want: f64, tolerance: f64) -> bool {
+    (got - want).abs() <= tolerance * want.abs()
+}
+
+fn status(a: &types::TokenAnalysis, id: &str) -> Option<CheckStatus> {
+    a.coverage
+        .checks
+        .iter()
+        .find(|c| c.id.to_string() == id)
+        .map(|c| c.status)
+}
+
+/// The pool of `a` at the fixture's address `name`.
+fn pool<'a>(
+    a: &'a types::TokenAnalysis,
+    fixture: &Fixture,
+    name: &str,
+) -> anyhow::Result<&'a types::Pool> {
+    let address = fixture.named(name);
+    a.meta
+        .pools
+        .iter()
+        .find(|p| p.address == address)
+        .with_context(|| format!("{name} not among {:?}", a.meta.pools))
+}
+
+fn expect(fixture: &Fixture, name: &str, field: &str) -> anyhow::Result<f64> {
+    fixture.expect[name][field]
+        .as_f64()
+        .with_context(|| format!("expect.{name}.{field}"))
+}
+
+pub async fn solana_pools_of_every_family_are_found_and_valued(
+    backend: Backend,
+) -> anyhow::Result<()> {
+    let fixture = Fixture::load()?;
+    let node = solana_node::start(fixture.clone()).await?;
+    let server = TestServer::start_with(backend, sol_config(&fixture, &node)).await?;
+    let client = server.client(&server.owner_key());
+    let analyse = |name: &str| {
+        let address = fixture.named(name);
+        let client = &client;
+        async move { anyhow::Ok(ok(client.token_analyze("sol", &address, None).await)?.into_inner()) }
+    };
+    let detected = |a: &types::TokenAnalysis, id: &str| ids(a).contains(id);
+
+    // SOL at $150: two deep SOL/USDC pools say so, a thin one pushed to
+    // $1,000 does not move it (liquidity-weighted median). Seen from USDC:
+    // $300,000 + $600,000 + $300 of liquidity.
+    let usdc = analyse("usdc").await?;
+    ensure!(
+        usdc.meta
+            .liquidity_usd
+            .is_some_and(|l| near(l, 900_300.0, 1e-9)),
+        "{:?}",
+        usdc.meta.pools
+    );
+
+    // Raydium AMM v4: protocol fees still in the vaults are not reserves.
+    let v4 = analyse("v4_healthy").await?;
+    let p = pool(&v4, &fixture, "v4_healthy_pool")?;
+    ensure!(
+        p.dex == "Raydium AMM v4" && p.kind == PoolKind::ConstantProduct && p.fee_bps == Some(25.0),
+        "{p:?}"
+    );
+    ensure!(
+        near(v4.meta.price_usd.context("price")?, 0.015, 1e-9),
+        "{:?}",
+        v4.meta.price_usd
+    );
+    ensure!(
+        p.liquidity_usd.is_some_and(|l| near(l, 300_000.0, 1e-9)),
+        "{p:?}"
+    );
+    ensure!(
+        p.lp_burned_share == Some(1.0) && p.lp_locked_share == Some(1.0),
+        "{p:?}"
+    );
+    for absent in [
+        "lp_unlocked",
+        "low_liquidity",
+        "no_liquidity",
+        "owner_holds_lp",
+    ] {
+        ensure!(
+            !detected(&v4, absent),
+            "v4_healthy: {absent} in {:?}",
+            ids(&v4)
+        );
+    }
+    // Sells are not simulated on Solana: unknown, never clear.
+    ensure!(status(&v4, "honeypot") == Some(CheckStatus::Unknown));
+    ensure!(status(&v4, "other_amm_pools") == Some(CheckStatus::Clear));
+    let thin = analyse("v4_thin").await?;
+    ensure!(
+        thin.meta
+            .liquidity_usd
+            .is_some_and(|l| near(l, 3_000.0, 1e-9))
+            && signal(&thin, "low_liquidity")?.severity == Severity::High,
+        "{:?}",
+        thin.meta.liquidity_usd
+    );
+    let owner_lp = analyse("v4_owner_lp").await?;
+    let held = signal(&owner_lp, "owner_holds_lp")?;
+    ensure!(held.evidence.raw["lp_owner_share"] == 1.0, "{held:?}");
+    ensure!(detected(&owner_lp, "lp_unlocked") && detected(&owner_lp, "mint_authority_active"));
+
+    // Raydium CPMM: the fee from the pool's AmmConfig; the creator's LP.
+    let launch = analyse("launch").await?;
+    let p = pool(&launch, &fixture, "launch_pool")?;
+    ensure!(p.fee_bps == Some(25.0) && p.dex == "Raydium CPMM", "{p:?}");
+    ensure!(
+        p.lp_burned_share.is_some_and(|s| near(s, 0.99, 1e-9)) && p.lp_creator_share == Some(0.0),
+        "{p:?}"
+    );
+    ensure!(!detected(&launch, "creator_holds_lp") && !detected(&launch, "lp_unlocked"));
+    let whale = analyse("whale").await?;
+    let creator = signal(&whale, "creator_holds_lp")?;
+    ensure!(
+        creator.evidence.raw["lp_creator_share"] == 1.0,
+        "{creator:?}"
+    );
+
+    // pump.fun: a curve 59.6% of the way, priced by its virtual reserves;
+    // the curve's tokens and its creator's are not holder concentration.
+    let curve = analyse("curve_mid").await?;
+    let p = pool(&curve, &fixture, "curve_mid_curve")?;
+    let progress = 1.0 - 320.1 / 793.1;
+    ensure!(
+        p.kind == PoolKind::BondingCurve
+            && p.dex == "pump.fun"
+            && p.curve_progress.is_some_and(|c| near(c, progress, 1e-9)),
+        "{p:?}"
+    );
+    ensure!(near(
+        curve.meta.price_usd.context("price")?,
+        53.65 / 600e6 * 150.0,
+        1e-9
+    ));
+    ensure!(curve
+        .meta
+        .liquidity_usd
+        .is_some_and(|l| near(l, 2.0 * 23.65 * 150.0, 1e-9)));
+    let active = signal(&curve, "bonding_curve_active")?;
+    ensure!(
+        active.evidence.raw["creator"] == fixture.named("curve_creator")
+            && active.evidence.raw["progress"]
+                .as_f64()
+                .is_some_and(|c| near(c, progress, 1e-9)),
+        "{active:?}"
+    );
+    for absent in [
+        "single_holder_dominance",
+        "whale_concentration",
+        "lp_unlocked",
+    ] {
+        ensure!(
+            !detected(&curve, absent),
+            "curve_mid: {absent} in {:?}",
+            ids(&curve)
+        );
+    }
+    // Graduated: the curve complete, the canonical PumpSwap pool found at
+    // its address, its negative virtual quote reserve counted.
+    let graduated = analyse("graduated").await?;
+    let p = pool(&graduated, &fixture, "graduated_pool")?;
+    ensure!(
+        p.dex == "PumpSwap" && p.lp_burned_share == Some(1.0),
+        "{p:?}"
+    );
+    ensure!(near(
+        graduated.meta.price_usd.context("price")?,
+        84.5 / 206.9e6 * 150.0,
+        1e-9
+    ));
+    ensure!(graduated
+        .meta
+        .liquidity_usd
+        .is_some_and(|l| near(l, 2.0 * 84.5 * 150.0, 1e-9)));
+    ensure!(
+        pool(&graduated, &fixture, "curve_mid_curve").is_err()
+            && graduated
+                .meta
+                .pools
+                .iter()
+                .any(|p| p.curve_progress == Some(1.0)),
+        "{:?}",
+        graduated.meta.pools
+    );
+    ensure!(status(&graduated, "bonding_curve_active") == Some(CheckStatus::Clear));
+    let thin = analyse("pumpswap_thin").await?;
+    ensure!(thin
+        .meta
+        .liquidity_usd
+        .is_some_and(|l| near(l, 1_500.0, 1e-9)));
+    ensure!(signal(&thin, "low_liquidity")?.severity == Severity::High);
+    let creator_lp = analyse("pumpswap_creator_lp").await?;
+    let held = signal(&creator_lp, "creator_holds_lp")?;
+    ensure!(
+        held.evidence.raw["creator"] == fixture.named("pumpswap_creator")
+            && held.evidence.raw["lp_creator_share"] == 1.0,
+        "{held:?}"
+    );
+    ensure!(creator_lp
+        .meta
+        .liquidity_usd
+        .is_some_and(|l| near(l, 60_000.0, 1e-9)));
+
+    // Concentrated liquidity and bins: price from the pool's own price,
+    // depth within 2% ending where the one position ends, liquidity its
+    // value locked; who holds the positions is not read yet.
+    for (name, dex, kind, fee) in [
+        ("clmm_healthy", "Raydium CLMM", PoolKind::Concentrated, 25.0),
+        (
+            "whirl_healthy",
+            "Orca Whirlpools",
+            PoolKind::Concentrated,
+            30.0,
+        ),
+    ] {
+        let a = analyse(name).await?;
+        let p = pool(&a, &fixture, &format!("{name}_pool"))?;
+        ensure!(
+            p.dex == dex && p.kind == kind && p.fee_bps == Some(fee),
+            "{p:?}"
+        );
+        ensure!(
+            near(
+                a.meta.price_usd.context("price")?,
+                expect(&fixture, name, "price")?,
+                1e-6
+            ),
+            "{name}: {:?}",
+            a.meta.price_usd
+        );
+        let (tvl, depth) = (
+            expect(&fixture, name, "tvl")?,
+            expect(&fixture, name, "depth")?,
+        );
+        ensure!(
+            p.liquidity_usd.is_some_and(|l| near(l, tvl, 1e-3)),
+            "{name}: {p:?} vs {tvl}"
+        );
+        ensure!(
+            p.depth_2pct_usd.is_some_and(|d| near(d, depth, 1e-3)),
+            "{name}: {p:?} vs {depth}"
+        );
+        ensure!(
+            status(&a, "lp_unlocked") == Some(CheckStatus::Unknown),
+            "{name}"
+        );
+        ensure!(!detected(&a, "low_liquidity"), "{name}: {:?}", ids(&a));
+    }
+    for name in ["clmm_thin", "whirl_thin", "dlmm_thin"] {
+        let a = analyse(name).await?;
+        ensure!(
+            signal(&a, "low_liquidity")?.severity == Severity::High,
+            "{name}: {:?}",
+            a.meta.pools
+        );
+    }
+    let dlmm = analyse("dlmm_healthy").await?;
+    let p = pool(&dlmm, &fixture, "dlmm_healthy_pool")?;
+    ensure!(
+        p.dex == "Meteora DLMM" && p.kind == PoolKind::Bins && p.fee_bps == Some(25.0),
+        "{p:?}"
+    );
+    let step = 1.0025f64;
+    let price = step.powi(-922);
+    ensure!(
+        near(dlmm.meta.price_usd.context("price")?, price, 1e-9),
+        "{:?}",
+        dlmm.meta.price_usd
+    );
+    // +2%: the active bin's 50,000 tokens and bins +1..+7 (bin +8 is 2.02% up),
+    // paid at each bin's price; −2%: the active bin's 5,000 USDC and bins −1..−8.
+    let up: f64 = (0..=7)
+        .map(|k| if k == 0 { 50_000.0 } else { 100_000.0 } * step.powi(-922 + k))
+        .sum();
+    let down = 5_000.0 + 8.0 * 10_000.0;
+    ensure!(
+        p.depth_2pct_usd.is_some_and(|d| near(d, up + down, 1e-9)),
+        "{p:?} vs {}",
+        up + down
+    );
+    let tvl = expect(&fixture, "dlmm_healthy", "totalY")? / 1e6
+        + expect(&fixture, "dlmm_healthy", "totalX")? / 1e6 * price;
+    ensure!(
+        p.liquidity_usd.is_some_and(|l| near(l, tvl, 1e-9)),
+        "{p:?} vs {tvl}"
+    );
+
+    // The other views price these tokens alike.
+    let meta = ok(client
+        .token_meta_get("sol", &fixture.named("dlmm_healthy"), None)
+        .await)?
+    .into_inner();
+    ensure!(meta.price_usd == dlmm.meta.price_usd && meta.pools.len() == 1);
+    let explanation = ok(client
+        .token_explanation_get("sol", &fixture.named("curve_mid"), None)
+        .await)?
+    .into_inner();
+    ensure!(
+        explanation.summary.contains("bonding curve")
+            || explanation
+                .signals
+                .iter()
+                .any(|s| s.id.to_string() == "bonding_curve_active"),
+        "{explanation:?}"
+    );
+    server.stop().await
+}
