@@ -81,6 +81,14 @@ mod tests {
             ("Whirlpool", "3f95d10ce1806309"),
             ("LbPair", "210b3162b565b10d"),
             ("BinArray", "5c8e5cdc059446b5"),
+            ("LockedClmmPositionState", "34170507aa5a6cd5"),
+            ("LockConfig", "6a2fee9f7c0ca0c0"),
+            ("PositionV2", "75b0d4c7f5b485b6"),
+            ("TickArrayState", "c09b55cd31f9812a"),
+            ("TickArray", "4561bdbe6e0742bb"),
+            ("DynamicTickArray", "11d8f68ee1c7da38"),
+            ("Global", "a7e8e8b1c86c727f"),
+            ("GlobalConfig", "95089ccaa0fcb0d9"),
         ] {
             let got: String = discriminator(name)
                 .iter()

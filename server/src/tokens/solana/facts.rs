@@ -8,7 +8,7 @@
 //! arrays around each price; and the chain time. Older signature pages add
 //! one round trip each.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::json;
 
@@ -17,7 +17,8 @@ use crate::chains::solana::layouts::{self, Mint};
 use crate::chains::solana::node::{
     Account, KeyedAccount, LargestAccount, SignatureInfo, WithContext,
 };
-use crate::chains::solana::pools::{self, pump, Accounts, At, Family, PoolState};
+use crate::chains::solana::pools::positions::{self, Part, Position};
+use crate::chains::solana::pools::{self, pump, Accounts, At, Family, Model, PoolState};
 use crate::chains::solana::{self as sol, Pubkey, SolanaChain};
 use crate::tokens::AnalysisError;
 
@@ -52,6 +53,12 @@ pub struct SolanaFacts {
     pub price_pools: Vec<PoolState>,
     /// Accounts read (the mint, round 2's), by address.
     pub accounts: Accounts,
+    /// Positions of the concentrated and binned pools, by pool (absent
+    /// where they could not be listed).
+    pub positions: HashMap<Pubkey, Vec<Position>>,
+    /// Mints of which the mint authority and the pools' creators hold at
+    /// least one token (position NFTs), by holder (absent where unreadable).
+    pub held_mints: HashMap<Pubkey, HashSet<Pubkey>>,
     /// The chain's time at `slot`.
     pub chain_time: Option<i64>,
 }
@@ -250,6 +257,32 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
                 (keys, slot)
             })
             .collect();
+    // Who holds the positions of concentrated and binned pools.
+    let listings: Vec<(Pubkey, Part, Slot<Vec<KeyedAccount>>)> = pools
+        .iter()
+        .flat_map(|pool| {
+            positions::queries(pool)
+                .into_iter()
+                .map(|q| (pool.address, q.part, q.params))
+                .collect::<Vec<_>>()
+        })
+        .map(|(pool, part, params)| (pool, part, batch.call("getProgramAccounts", params)))
+        .collect();
+    let mut holders: Vec<Pubkey> = Vec::new();
+    if pools.iter().any(|p| matches!(p.model, Model::Ticks(_))) {
+        holders.extend(mint_info.mint_authority);
+        holders.extend(pools.iter().filter_map(|p| p.creator));
+    }
+    holders.sort();
+    holders.dedup();
+    let holdings: Vec<(Pubkey, Slot<WithContext<Vec<KeyedAccount>>>)> = holders
+        .iter()
+        .flat_map(|h| [sol::TOKEN_PROGRAM, sol::TOKEN_2022_PROGRAM].map(|program| (*h, program)))
+        .map(|(h, program)| {
+            let params = json!([sol::encode(&h), {"programId": program}, b64]);
+            (h, batch.call("getTokenAccountsByOwner", params))
+        })
+        .collect();
     let time = slot.map(|slot| batch.call::<Option<i64>>("getBlockTime", json!([slot])));
     let mut answers = chain.rpc.send(batch).await?;
     for (keys, slot) in lists {
@@ -260,6 +293,39 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
         }
     }
     let chain_time = time.and_then(|slot| answers.take(slot).ok()).flatten();
+    let mut lists: HashMap<Pubkey, Option<Vec<(Part, Vec<KeyedAccount>)>>> = HashMap::new();
+    for (pool, part, slot) in listings {
+        let entry = lists.entry(pool).or_insert_with(|| Some(Vec::new()));
+        match (answers.take(slot), entry.as_mut()) {
+            (Ok(list), Some(parts)) => parts.push((part, list)),
+            _ => *entry = None,
+        }
+    }
+    let now = (slot.unwrap_or_default(), chain_time.unwrap_or_default());
+    let positions = pools
+        .iter()
+        .filter_map(|pool| {
+            let parts = lists.get(&pool.address)?.as_ref()?;
+            Some((pool.address, positions::collect(pool, parts, now)))
+        })
+        .collect();
+    let mut held_mints: HashMap<Pubkey, HashSet<Pubkey>> = HashMap::new();
+    let mut unreadable = HashSet::new();
+    for (holder, slot) in holdings {
+        match answers.take(slot) {
+            Ok(list) => held_mints.entry(holder).or_default().extend(
+                list.value
+                    .iter()
+                    .filter_map(|k| layouts::decode_token_account(&k.account.data))
+                    .filter(|a| a.amount > 0)
+                    .map(|a| a.mint),
+            ),
+            Err(_) => {
+                unreadable.insert(holder);
+            }
+        }
+    }
+    held_mints.retain(|holder, _| !unreadable.contains(holder));
     Ok(SolanaFacts {
         mint_address: mint,
         slot,
@@ -272,6 +338,8 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
         families_failed,
         price_pools,
         accounts,
+        positions,
+        held_mints,
         chain_time,
     })
 }

@@ -10,7 +10,7 @@ use riskintel_api::{CheckId, Pool, Severity, SignalCategory};
 use serde_json::{json, Value};
 
 use super::facts::SolanaFacts;
-use crate::chains::solana::pools::{Family, PoolState, Valued};
+use crate::chains::solana::pools::{positions, Family, PoolState, Valued};
 use crate::chains::solana::{self as sol, Pubkey, SolanaChain};
 use crate::scoring::{low_liquidity_degree, pct, Builder};
 
@@ -66,12 +66,32 @@ fn share(held: Option<u64>, supply: Option<u64>) -> Option<f64> {
     }
 }
 
-/// The LP of `pool` held by `holder` (its associated LP account), as a
-/// share of the LP supply.
+/// The LP of `pool` held by `holder`: of an LP mint, its associated LP
+/// account as a share of the supply; of positions, those whose NFT it
+/// holds or that name it as owner, as a share of the liquidity near the price.
 fn lp_share(f: &SolanaFacts, pool: &PoolState, v: &Valued, holder: Option<Pubkey>) -> Option<f64> {
-    let lp = pool.lp.as_ref()?;
-    let account = sol::associated_token_address(&holder?, &lp.mint, sol::TOKEN_PROGRAM)?;
-    share(f.token_amount(&account), v.lp_supply)
+    let holder = holder?;
+    match &pool.lp {
+        Some(lp) => {
+            let account = sol::associated_token_address(&holder, &lp.mint, sol::TOKEN_PROGRAM)?;
+            share(f.token_amount(&account), v.lp_supply)
+        }
+        None => {
+            let list = f.positions.get(&pool.address).filter(|l| !l.is_empty())?;
+            let held = f.held_mints.get(&holder);
+            positions::share(pool, list, &f.accounts, |p| {
+                p.owner == Some(holder)
+                    || p.nft.is_some_and(|n| held.is_some_and(|h| h.contains(&n)))
+            })
+        }
+    }
+}
+
+/// Of positions: the share locked (None when none was listed: liquidity
+/// without positions means the listing missed them).
+fn locked_share(f: &SolanaFacts, pool: &PoolState) -> Option<f64> {
+    let list = f.positions.get(&pool.address).filter(|l| !l.is_empty())?;
+    positions::share(pool, list, &f.accounts, |p| p.locked)
 }
 
 struct Row<'a> {
@@ -113,7 +133,7 @@ pub fn assess(
             depth_2pct_usd: quote_usd.map(|u| value.depth.total() * u),
             tvl_usd: quote_usd.map(|u| value.tvl * u),
             lp_burned_share: value.lp_burned,
-            lp_locked_share: value.lp_locked,
+            lp_locked_share: value.lp_locked.or_else(|| locked_share(f, pool)),
             lp_owner_share: lp_share(f, pool, &value, f.owner()),
             lp_creator_share: lp_share(f, pool, &value, pool.creator),
             curve_progress: value.curve.as_ref().and_then(|c| {
@@ -301,7 +321,7 @@ fn lp_signals(f: &SolanaFacts, deepest: &Row, young: bool, rpc: &str, b: &mut Bu
         None if deepest.pool.lp.is_none() => b.unknown(
             CheckId::LpUnlocked,
             format!(
-                "the {} pool keeps liquidity in positions, whose holders are not counted yet",
+                "the {} pool's positions could not be listed (public nodes often refuse getProgramAccounts)",
                 row.dex
             ),
         ),
@@ -336,10 +356,6 @@ fn lp_signals(f: &SolanaFacts, deepest: &Row, young: bool, rpc: &str, b: &mut Bu
             json!({"pool": row.address, "creator": sol::encode(&creator), "lp_creator_share": held}),
         ),
         (Some(_), _) => b.clear(CheckId::CreatorHoldsLp),
-        (None, _) if deepest.pool.lp.is_none() => b.unknown(
-            CheckId::CreatorHoldsLp,
-            format!("the {} pool keeps liquidity in positions, whose holders are not counted yet", row.dex),
-        ),
         (None, _) => b.unknown(
             CheckId::CreatorHoldsLp,
             format!("the {} pool does not record who created it", row.dex),

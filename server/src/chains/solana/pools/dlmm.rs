@@ -4,7 +4,7 @@
 //! coder builds the test fixture; bytemuck structs, so the memory layout
 //! is the Borsh one.
 
-use super::super::bytes::{i32_at, i64_at, is_account, pubkey_at, u16_at, u32_at, u64_at};
+use super::super::bytes::{i32_at, i64_at, is_account, pubkey_at, u128_at, u16_at, u32_at, u64_at};
 use super::super::{find_program_address, Pubkey};
 use super::{Accounts, At, Family, Fee, Model, PoolState};
 use crate::chains::depth::Depth;
@@ -29,6 +29,8 @@ pub struct Bins {
     pub bin_step: u16,
     /// Owed out of each reserve (uncollected protocol fees).
     pub owed: [u64; 2],
+    /// Whether points in time (activation, locks) are unix times, not slots.
+    pub by_time: bool,
 }
 
 /// One bin's amounts.
@@ -40,6 +42,8 @@ pub struct Bin {
     pub x: u64,
     /// Token Y in it, base units.
     pub y: u64,
+    /// Liquidity shares issued in it.
+    pub supply: u128,
 }
 
 impl Bins {
@@ -136,6 +140,7 @@ pub fn decode(at: At, data: &[u8]) -> Option<PoolState> {
             active_id: i32_at(data, 76)?,
             bin_step,
             owed: [u64_at(data, 216)?, u64_at(data, 224)?],
+            by_time: data[86] == 1,
         }),
         lp: None,
         creator: super::super::bytes::optional_key(data, 848),
@@ -174,7 +179,12 @@ pub fn decode_bins(data: &[u8], pair: &Pubkey) -> Option<Vec<Bin>> {
         let (x, y) = (u64_at(data, at)?, u64_at(data, at + 8)?);
         if x > 0 || y > 0 {
             let id = i32::try_from(index * BINS_PER_ARRAY + i).ok()?;
-            bins.push(Bin { id, x, y });
+            bins.push(Bin {
+                id,
+                x,
+                y,
+                supply: u128_at(data, at + 32)?,
+            });
         }
     }
     Some(bins)
@@ -191,12 +201,14 @@ mod tests {
             active_id: 0,
             bin_step: 100,
             owed: [0, 0],
+            by_time: false,
         };
         let bins: Vec<Bin> = (-3..=3)
             .map(|id| Bin {
                 id,
                 x: if id >= 0 { 100 } else { 0 },
                 y: if id <= 0 { 100 } else { 0 },
+                supply: 1,
             })
             .collect();
         let d = pair.depth(&bins, true);

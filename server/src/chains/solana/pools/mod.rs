@@ -11,6 +11,7 @@ pub mod amm_v4;
 pub mod clmm;
 pub mod cpmm;
 pub mod dlmm;
+pub mod positions;
 pub mod pump;
 pub mod pump_swap;
 mod ticks;
