@@ -138,6 +138,13 @@ export async function buildMarkets(rig) {
     await pumpSwap(`${name}_pool`, { mint, tokens: tokens * D6, lamports: sol * SOL, coinCreator: creatorWallet.address, lp: await lpMint(lp) });
   }
 
+  // A position NFT (supply 1) held by `owner` (someone else when null).
+  const positionNft = async (owner) => {
+    const nft = await createMint({ decimals: 0 });
+    await mintTo(SPL, nft, await tokenAccount(SPL, nft, owner ?? (await randomOwner())), 1n);
+    return nft;
+  };
+
   // --- Concentrated liquidity against USDC: one position ±1.5% around the
   // price, so depth within 2% ends where the position does and the vaults
   // hold exactly what the position holds.
@@ -159,6 +166,14 @@ export async function buildMarkets(rig) {
       ammConfig: clmmConfig, owner: payer.address, mint0: mint, mint1: scenario.usdc, vault0: v0, vault1: v1, decimals0: 6, decimals1: 6,
       tickSpacing: 10, liquidity: BigInt(L), sqrtPriceX64: pools.clmmSqrtPriceX64AtTick(tick), tickCurrent: tick,
     }));
+    // The healthy pool's position is locked with Raydium's locking
+    // program; the thin one's NFT is held by the pool's creator.
+    const nft = await positionNft(name === "clmm_thin" ? payer.address : null);
+    const positionAddress = pools.clmmPositionPda(nft);
+    setAccount(positionAddress, pools.clmmPosition({ nftMint: nft, pool: address, tickLower: lower, tickUpper: upper, liquidity: BigInt(L) }), pools.PROGRAMS.clmm);
+    if (name === "clmm_healthy") {
+      setAccount(await randomOwner(), pools.clmmLock({ lockOwner: await randomOwner(), pool: address, position: positionAddress, nftAccount: await randomOwner(), lockNftMint: await randomOwner() }), pools.PROGRAMS.raydiumLock);
+    }
     const start = Math.floor(lower / 600) * 600;
     setAccount(pools.clmmTickArrayPda(address, start), pools.clmmTickArray({
       pool: address, startTickIndex: start, tickSpacing: 10,
@@ -169,7 +184,7 @@ export async function buildMarkets(rig) {
     if (name === "clmm_healthy") await mintTo(SPL, mint, await tokenAccount(SPL, mint, rig.holder), 1_000n * D6);
   }
   for (const [name, L, dynamic] of [["whirl_healthy", 1e13, false], ["whirl_thin", 5e10, true]]) {
-    const mint = await token(name);
+    const mint = await token(name, { keepAuthority: name === "whirl_thin" });
     const [tick, lower, upper] = [6928, 6768, 7088];
     const p = position(L, tick, lower, upper);
     const [vA, vB] = [await vault(mint, p.x), await vault(scenario.usdc, p.y)];
@@ -179,7 +194,15 @@ export async function buildMarkets(rig) {
     }));
     const encode = dynamic ? pools.whirlpoolDynamicTickArray : pools.whirlpoolTickArray;
     for (const [start, ticks] of [[6336, [{ tick: lower, liquidityNet: BigInt(L), liquidityGross: BigInt(L) }]], [7040, [{ tick: upper, liquidityNet: -BigInt(L), liquidityGross: BigInt(L) }]]]) {
-      setAccount(pools.whirlpoolTickArrayPda(address, start), encode({ whirlpool: address, startTickIndex: start, tickSpacing: 8, ticks }), pools.PROGRAMS.whirlpool);
+      setAccount(await pools.whirlpoolTickArrayPda(address, start), encode({ whirlpool: address, startTickIndex: start, tickSpacing: 8, ticks }), pools.PROGRAMS.whirlpool);
+    }
+    // The healthy pool's position is locked (Orca's LockConfig); the thin
+    // one's NFT is held by the mint authority.
+    const nft = await positionNft(name === "whirl_thin" ? payer.address : null);
+    const positionAddress = await pools.whirlpoolPositionPda(nft);
+    setAccount(positionAddress, pools.whirlpoolPosition({ whirlpool: address, positionMint: nft, liquidity: BigInt(L), tickLower: lower, tickUpper: upper }), pools.PROGRAMS.whirlpool);
+    if (name === "whirl_healthy") {
+      setAccount(await randomOwner(), pools.whirlpoolLockConfig({ position: positionAddress, positionOwner: await randomOwner(), whirlpool: address }), pools.PROGRAMS.whirlpool);
     }
     expect[name] = p;
   }
@@ -202,6 +225,12 @@ export async function buildMarkets(rig) {
       activeId: active, binStep: 25, baseFactor: 10000, baseFeePowerFactor: 0, variableFeeControl: 0,
       tokenXMint: mint, tokenYMint: scenario.usdc, reserveX: rX, reserveY: rY, oracle: await randomOwner(), creator: payer.address,
     }));
+    // One position holds every bin: the healthy pair's locked until far
+    // ahead, the thin pair's owned by its creator.
+    setAccount(await randomOwner(), pools.dlmmPosition({
+      lbPair: address, owner: name === "dlmm_thin" ? payer.address : await randomOwner(), shares: bins.map(() => 1n),
+      lowerBinId: active - 10, upperBinId: active + 10, lockReleasePoint: name === "dlmm_healthy" ? 1n << 62n : 0n,
+    }), pools.PROGRAMS.dlmm);
     const index = Math.floor((active - 10) / 70);
     setAccount(pools.dlmmBinArrayPda(address, index), pools.dlmmBinArray({ lbPair: address, index, bins }), pools.PROGRAMS.dlmm);
     expect[name] = { unit: Number(unit), active, totalX: Number(totalX), totalY: Number(totalY) };
