@@ -179,7 +179,7 @@ export async function buildMarkets(rig) {
       pool: address, startTickIndex: start, tickSpacing: 10,
       ticks: [{ tick: lower, liquidityNet: BigInt(L), liquidityGross: BigInt(L) }, { tick: upper, liquidityNet: -BigInt(L), liquidityGross: BigInt(L) }],
     }), pools.PROGRAMS.clmm);
-    expect[name] = p;
+    expect[name] = { price: p.price, depth: p.depth, tvl: p.tvl };
     // The holder wallet keeps 1,000 of the healthy one (its holdings are priced).
     if (name === "clmm_healthy") await mintTo(SPL, mint, await tokenAccount(SPL, mint, rig.holder), 1_000n * D6);
   }
@@ -204,7 +204,7 @@ export async function buildMarkets(rig) {
     if (name === "whirl_healthy") {
       setAccount(await randomOwner(), pools.whirlpoolLockConfig({ position: positionAddress, positionOwner: await randomOwner(), whirlpool: address }), pools.PROGRAMS.whirlpool);
     }
-    expect[name] = p;
+    expect[name] = { price: p.price, depth: p.depth, tvl: p.tvl };
   }
 
   // --- Meteora DLMM: bin step 0.25%, token X in the ten bins above the

@@ -203,9 +203,19 @@ impl Fixture {
                         data.get(offset..offset + bytes.len()) == Some(&bytes[..])
                     });
                     if pass {
-                        found.push(
-                            json!({"pubkey": address, "account": self.account_json(address)}),
-                        );
+                        let mut account = self.account_json(address);
+                        if let Some(slice) = params[1].get("dataSlice") {
+                            let offset = slice["offset"].as_u64().unwrap_or(0) as usize;
+                            let length = slice["length"].as_u64().unwrap_or(0) as usize;
+                            let part = data
+                                .get(offset.min(data.len())..(offset + length).min(data.len()))
+                                .unwrap_or_default();
+                            account["data"] = json!([
+                                base64::engine::general_purpose::STANDARD.encode(part),
+                                "base64"
+                            ]);
+                        }
+                        found.push(json!({"pubkey": address, "account": account}));
                     }
                 }
                 Ok(Value::Array(found))

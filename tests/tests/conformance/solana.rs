@@ -69,8 +69,8 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
     );
     ensure!(signal(&usdc, "metadata_mutable")?.evidence.raw["source"] == "metaplex");
     ensure!(
-        usdc.meta.liquidity_usd == Some(300_000.0),
-        "the SOL/USDC pool: {:?}",
+        usdc.meta.liquidity_usd == Some(900_300.0),
+        "the three SOL/USDC pools: {:?}",
         usdc.meta.liquidity_usd
     );
 
@@ -80,7 +80,7 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
     for absent in [
         "mint_authority_active",
         "freeze_authority_active",
-        "lp_unburned",
+        "lp_unlocked",
         "whale_concentration",
         "permanent_delegate",
     ] {
@@ -143,7 +143,7 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
     );
     let share = dominance.evidence.raw["share"].as_f64().context("share")?;
     ensure!((share - 80.0 / 101.0).abs() < 1e-9, "80M of 101M: {share}");
-    ensure!(ids(&whale).contains("lp_unburned") && whale.label == RiskLabel::Critical);
+    ensure!(ids(&whale).contains("lp_unlocked") && whale.label == RiskLabel::Critical);
     // 2,500 signatures, paged back to the first one.
     ensure!(
         whale.meta.first_seen_block == Some(1001),
@@ -158,7 +158,7 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
         .coverage
         .checks
         .iter()
-        .any(|c| c.id.to_string() == "other_amm_pools" && c.status == types::CheckStatus::Unknown));
+        .any(|c| c.id.to_string() == "other_amm_pools" && c.status == types::CheckStatus::Clear));
 
     // Frozen by default.
     let frozen = analyse("frozen").await?;

@@ -257,19 +257,36 @@ pub async fn solana_pools_of_every_family_are_found_and_valued(
             p.depth_2pct_usd.is_some_and(|d| near(d, depth, 1e-3)),
             "{name}: {p:?} vs {depth}"
         );
+        // Its one position is locked (Raydium's locking program, Orca's LockConfig).
+        ensure!(p.lp_locked_share == Some(1.0), "{name}: {p:?}");
         ensure!(
-            status(&a, "lp_unlocked") == Some(CheckStatus::Unknown),
+            status(&a, "lp_unlocked") == Some(CheckStatus::Clear),
             "{name}"
         );
         ensure!(!detected(&a, "low_liquidity"), "{name}: {:?}", ids(&a));
     }
-    for name in ["clmm_thin", "whirl_thin", "dlmm_thin"] {
+    // Thin pools whose one position is held by the pool's creator (CLMM,
+    // DLMM) or the mint authority (Orca records no creator).
+    for (name, holder) in [
+        ("clmm_thin", "creator_holds_lp"),
+        ("whirl_thin", "owner_holds_lp"),
+        ("dlmm_thin", "creator_holds_lp"),
+    ] {
         let a = analyse(name).await?;
         ensure!(
             signal(&a, "low_liquidity")?.severity == Severity::High,
             "{name}: {:?}",
             a.meta.pools
         );
+        let held = signal(&a, holder)?;
+        let share = held.evidence.raw["lp_creator_share"]
+            .as_f64()
+            .or(held.evidence.raw["lp_owner_share"].as_f64());
+        ensure!(
+            share.is_some_and(|s| near(s, 1.0, 1e-9)),
+            "{name}: {held:?}"
+        );
+        ensure!(detected(&a, "lp_unlocked"), "{name}: {:?}", ids(&a));
     }
     let dlmm = analyse("dlmm_healthy").await?;
     let p = pool(&dlmm, &fixture, "dlmm_healthy_pool")?;
@@ -297,6 +314,11 @@ pub async fn solana_pools_of_every_family_are_found_and_valued(
     );
     let tvl = expect(&fixture, "dlmm_healthy", "totalY")? / 1e6
         + expect(&fixture, "dlmm_healthy", "totalX")? / 1e6 * price;
+    // Its one position is locked until far ahead.
+    ensure!(
+        p.lp_locked_share == Some(1.0) && !detected(&dlmm, "lp_unlocked"),
+        "{p:?}"
+    );
     ensure!(
         p.liquidity_usd.is_some_and(|l| near(l, tvl, 1e-9)),
         "{p:?} vs {tvl}"
