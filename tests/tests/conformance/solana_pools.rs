@@ -5,6 +5,9 @@
 
 use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, CheckStatus, PoolKind, Severity};
+use std::time::Duration;
+
+use riskintel_tests::latency::latency_proxy;
 use riskintel_tests::solana_node::{self, Fixture};
 use riskintel_tests::{ok, Backend, TestServer};
 
@@ -47,12 +50,33 @@ pub async fn solana_pools_of_every_family_are_found_and_valued(
 ) -> anyhow::Result<()> {
     let fixture = Fixture::load()?;
     let node = solana_node::start(fixture.clone()).await?;
-    let server = TestServer::start_with(backend, sol_config(&fixture, &node)).await?;
+    // Every request waits 20 ms, so the round trips counted are those that
+    // wait on the node.
+    let proxy = latency_proxy(node, Duration::from_millis(20)).await?;
+    let server = TestServer::start_with(backend, sol_config(&fixture, &proxy.url)).await?;
     let client = server.client(&server.owner_key());
+    // Each analysis is cold: pool discovery, the pools' vaults, configs,
+    // arrays and positions ride in two round trips; a mint with a long
+    // history adds one a page of signatures (the whale token's 2,500: two),
+    // within the budget of four.
     let analyse = |name: &str| {
         let address = fixture.named(name);
-        let client = &client;
-        async move { anyhow::Ok(ok(client.token_analyze("sol", &address, None).await)?.into_inner()) }
+        let long_history = name == "whale";
+        let (client, proxy) = (&client, &proxy);
+        async move {
+            proxy.reset();
+            let analysis = ok(client.token_analyze("sol", &address, None).await)?.into_inner();
+            let round_trips = proxy.round_trips();
+            eprintln!(
+                "{address}: {round_trips} round trips, {} requests",
+                proxy.count()
+            );
+            ensure!(
+                round_trips <= 4 && (round_trips == 2 || long_history),
+                "{address}: a cold analysis took {round_trips} round trips"
+            );
+            anyhow::Ok(analysis)
+        }
     };
     let detected = |a: &types::TokenAnalysis, id: &str| ids(a).contains(id);
 
