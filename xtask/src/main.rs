@@ -276,10 +276,10 @@ fn rig() -> anyhow::Result<()> {
         .into_iter()
         .chain(std::fs::metadata(dir.join("compile.js"))?.modified().ok())
         .max();
-    let sources = sources
-        .into_iter()
-        .chain(std::fs::metadata(dir.join("solana.mjs"))?.modified().ok())
-        .max();
+    let fixture_scripts = ["solana.mjs", "solana_markets.mjs", "solana_pools.mjs"]
+        .iter()
+        .filter_map(|f| std::fs::metadata(dir.join(f)).ok()?.modified().ok());
+    let sources = sources.into_iter().chain(fixture_scripts).max();
     // The service's own injected contracts are compiled with the rig too.
     let injected = [
         "server/src/simulation/simulator",
@@ -288,7 +288,9 @@ fn rig() -> anyhow::Result<()> {
     .into_iter()
     .filter_map(|d| newest_mtime(&root().join(d)));
     let sources = sources.into_iter().chain(injected).max();
-    if built.is_none() || built < sources || stale || !dir.join("build/solana.json").exists() {
+    let outputs = ["build/solana.json", "build/Multicall3.json"];
+    if built.is_none() || built < sources || stale || !outputs.iter().all(|o| dir.join(o).exists())
+    {
         for (script, what) in [
             ("compile.js", "compiling the test contracts"),
             ("solana.mjs", "building the Solana fixture"),
