@@ -320,6 +320,8 @@ pub fn analysis(
         }
     }
 
+    // The deepest live pool's opening, where its layout records it.
+    let pool_age = liquidity.opened_at.map(|t| (now_time - t).max(0));
     match (age.map(|age| (age, new_token_degree(age))), &f.signatures) {
         (Some((age, Some((severity, weight, band)))), _) => {
             b.detected(
@@ -332,15 +334,21 @@ pub fn analysis(
                     "The mint's first transaction was {band} ago ({} hours).",
                     age / 3_600
                 ),
-                "getSignaturesForAddress(mint), getBlockTime",
-                json!({"first_signature_slot": oldest.map(|o| o.0), "age_seconds": age}),
+                "getSignaturesForAddress(mint), getBlockTime; the deepest pool's open time",
+                json!({"first_signature_slot": oldest.map(|o| o.0), "age_seconds": age, "deepest_pool_age_seconds": pool_age}),
             );
         }
         (Some(_), _) => b.clear(CheckId::NewToken),
         (None, Ok(list)) if !complete_history => {
-            // More history than we page through: the newest page's oldest entry bounds the age.
-            match list.last().and_then(|s| s.block_time) {
-                Some(t) if now_time - t >= 7 * 86_400 => b.clear(CheckId::NewToken),
+            // More history than we page through: the newest page's oldest
+            // entry, or the deepest pool's opening, bounds the age.
+            let bound = list
+                .last()
+                .and_then(|s| s.block_time)
+                .map(|t| now_time - t)
+                .max(pool_age);
+            match bound {
+                Some(a) if a >= 7 * 86_400 => b.clear(CheckId::NewToken),
                 _ => b.unknown(
                     CheckId::NewToken,
                     format!(

@@ -29,6 +29,8 @@ pub struct Liquidity {
     pub pool_accounts: Vec<Pubkey>,
     /// The creator of a bonding curve still selling the token.
     pub curve_creator: Option<Pubkey>,
+    /// When the deepest live pool opened (unix seconds), where recorded.
+    pub opened_at: Option<i64>,
 }
 
 /// SOL's price: the liquidity-weighted median of the price pools' prices,
@@ -167,6 +169,7 @@ pub fn assess(
             x.unwrap_or(0.0).total_cmp(&y.unwrap_or(0.0))
         });
     let price_usd = deepest.and_then(|r| Some(r.value.price * usd.get(&r.value.quote)?));
+    let opened_at = deepest.and_then(|r| r.pool.opened_at);
     let searched: Vec<&str> = chain.dexes.iter().map(|d| d.family.slug()).collect();
     let pools_rpc = "getProgramAccounts(pool programs, memcmp mint), getMultipleAccounts(curve and canonical pool PDAs; vaults, LP mints, fee configs, tick and bin arrays)";
 
@@ -287,6 +290,7 @@ pub fn assess(
         price_usd,
         pool_accounts,
         curve_creator,
+        opened_at,
     }
 }
 
