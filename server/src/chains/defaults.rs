@@ -410,9 +410,24 @@ fn lockers(chain: &str) -> &'static [&'static str] {
     }
 }
 
-/// SOL/USDC pools pricing SOL on mainnet, of several families (sources in
-/// `docs/design/solana-price-pools.md` and the README).
-const SOL_USDC_POOLS: &[&str] = &[];
+/// SOL/USDC pools pricing SOL on mainnet, of four families. Every address
+/// but Raydium AMM v4's is the program-derived address each family's SDK
+/// gives for SOL/USDC (so it can be no other pair): Orca's
+/// `getWhirlpoolAddress` (tick spacings 4 and 64), Raydium's `getPdaPoolId`
+/// (CLMM configs 2 and 4), Meteora's `deriveLbPair` (bin step 4) and
+/// `deriveLbPair2` (bin step 10, base factor 10,000). AMM v4 pools derive
+/// from their market, not their mints: that one is the pool Raydium's SDK
+/// lists first among its default pools. A pool that turns out not to quote
+/// SOL in a configured stablecoin is left out of the price.
+const SOL_USDC_POOLS: &[&str] = &[
+    "58oQChx4yWmvKdwLLZzBi4ChoCc2fqCUWBkwMihLYQo2",
+    "Czfq3xZZDmsdGdUyrNLtRhGc47cXcZtLG4crryfu44zE",
+    "HJPjoWUrhoZzkNfRpHuieeFk9WcZWjwy6PBjZ81ngndJ",
+    "2QdhepnKRTLjjSqPL1PtKNwqrUkoLee5Gqs8bvZhRdMv",
+    "8sLbNZoA1cfnvMJLPfp98ZLAnFSYCFApfJKMbiXNLwxj",
+    "5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6",
+    "BGm1tav58oGcsQJehL9WXBFXF7D27vZsKefj4xJKD5Y",
+];
 
 /// The default configuration of Solana: its public mainnet endpoint,
 /// wrapped SOL, USDC and USDT, every pool family at its mainnet program,
@@ -448,16 +463,20 @@ mod tests {
     #[test]
     fn solana_defaults_are_base58_keys() {
         let sol = solana();
-        for address in [
-            &sol.wrapped_native.address,
-            &sol.stablecoins[0].address,
-            &sol.dexes[0].factory,
-        ] {
+        for address in [&sol.wrapped_native.address, &sol.stablecoins[0].address]
+            .into_iter()
+            .chain(sol.dexes.iter().map(|d| &d.factory))
+            .chain(&sol.price_pools)
+        {
             assert!(
                 crate::chains::solana::parse_pubkey(address).is_ok(),
                 "{address}"
             );
         }
+        // Every family is searched, each at its own program.
+        let families: std::collections::HashSet<_> = sol.dexes.iter().map(|d| d.kind).collect();
+        assert_eq!(families.len(), Family::ALL.len());
+        assert!(sol.price_pools.len() >= 3);
     }
 
     #[test]
