@@ -154,11 +154,16 @@ pub fn decode(at: At, data: &[u8]) -> Option<PoolState> {
 fn fee_bps(data: &[u8], bin_step: u16) -> Option<f64> {
     let base_factor = u128::from(u16_at(data, 8)?);
     let power = u32::from(data[34]);
-    let base = base_factor * u128::from(bin_step) * 10 * 10u128.checked_pow(power)?;
+    // Saturating: a hostile account's factors must not overflow (the cap holds).
+    let base = (base_factor * u128::from(bin_step) * 10)
+        .saturating_mul(10u128.checked_pow(power).unwrap_or(u128::MAX));
     let control = u128::from(u32_at(data, 16)?);
     let volatility = u128::from(u32_at(data, 40)?) * u128::from(bin_step);
-    let variable = (volatility * volatility * control).div_ceil(100_000_000_000);
-    let total = (base + variable).min(100_000_000);
+    let variable = volatility
+        .saturating_mul(volatility)
+        .saturating_mul(control)
+        .div_ceil(100_000_000_000);
+    let total = base.saturating_add(variable).min(100_000_000);
     Some(total as f64 / 100_000.0)
 }
 
@@ -178,7 +183,7 @@ pub fn decode_bins(data: &[u8], pair: &Pubkey) -> Option<Vec<Bin>> {
         let at = 56 + i as usize * BIN_SIZE;
         let (x, y) = (u64_at(data, at)?, u64_at(data, at + 8)?);
         if x > 0 || y > 0 {
-            let id = i32::try_from(index * BINS_PER_ARRAY + i).ok()?;
+            let id = i32::try_from(index.checked_mul(BINS_PER_ARRAY)? + i).ok()?;
             bins.push(Bin {
                 id,
                 x,

@@ -330,3 +330,73 @@ pub fn chunks(keys: &[Pubkey], chunk: usize) -> Vec<Vec<String>> {
 pub fn family_of_program(program: &str) -> Option<Family> {
     Family::ALL.into_iter().find(|f| f.program() == program)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::bytes::discriminator;
+    use super::super::node::Account;
+    use super::*;
+
+    /// Pseudo-random bytes (a fixed LCG: the same every run).
+    fn noise(len: usize, seed: &mut u64) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                (*seed >> 56) as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hostile_accounts_never_panic() {
+        let at = At {
+            program: [7; 32],
+            address: [8; 32],
+        };
+        let mut seed = 1;
+        let shapes: [(Family, usize, Option<&str>); 6] = [
+            (Family::RaydiumCpmm, cpmm::SIZE, Some("PoolState")),
+            (Family::RaydiumAmmV4, amm_v4::SIZE, None),
+            (Family::RaydiumClmm, clmm::SIZE, Some("PoolState")),
+            (Family::PumpSwap, 211, Some("Pool")),
+            (Family::OrcaWhirlpool, whirlpool::SIZE, Some("Whirlpool")),
+            (Family::MeteoraDlmm, dlmm::SIZE, Some("LbPair")),
+        ];
+        for _ in 0..200 {
+            for (family, size, name) in shapes {
+                let mut data = noise(size, &mut seed);
+                if let Some(name) = name {
+                    data[..8].copy_from_slice(&discriminator(name));
+                }
+                let Some(pool) = family.decode(at.program, at.address, &data) else {
+                    continue;
+                };
+                // Every account it asks for, filled with noise of its kind.
+                let mut accounts = Accounts::default();
+                for (i, key) in pool.reads().into_iter().enumerate() {
+                    let mut bytes = noise(64 + (i * 977) % 10_300, &mut seed);
+                    for name in ["TickArrayState", "TickArray", "DynamicTickArray", "BinArray", "AmmConfig", "Global"] {
+                        if bytes[0] % 6 == name.len() as u8 % 6 {
+                            bytes[..8].copy_from_slice(&discriminator(name));
+                        }
+                    }
+                    let account = Account {
+                        data: bytes,
+                        owner: super::super::TOKEN_PROGRAM.into(),
+                        lamports: 1,
+                        executable: false,
+                    };
+                    accounts.insert(key, account);
+                }
+                for side in pool.mints {
+                    let _ = pool.value(&side, &accounts);
+                }
+            }
+            let mut curve = noise(49 + (seed % 100) as usize, &mut seed);
+            curve[..8].copy_from_slice(&discriminator("BondingCurve"));
+            if let Some(pool) = pump::decode(&[1; 32], at, &curve) {
+                let _ = pool.value(&[1; 32], &Accounts::default());
+            }
+        }
+    }
+}

@@ -135,6 +135,10 @@ impl PoolState {
                 (PoolKind::Bins, price_raw * st / sq, rt, rq, depth)
             }
         };
+        // A pool whose numbers overflow (a hostile or broken account) is not valued.
+        if !(price.is_finite() && depth.total().is_finite()) {
+            return None;
+        }
         let tvl = reserve_quote + reserve_token * price;
         let liquidity = match kind {
             PoolKind::Concentrated | PoolKind::Bins => {

@@ -60,7 +60,7 @@ pub fn tick_array_address(pool: &Pubkey, start: i32, program: &Pubkey) -> Option
 /// (tick, liquidity_net). A tick's index is its slot's: start + i·spacing.
 pub fn decode_ticks(data: &[u8], pool: &Pubkey, spacing: u16) -> Option<Vec<(i32, f64)>> {
     let start = i32_at(data, 8)?;
-    let tick_at = |i: i32| start + i * i32::from(spacing);
+    let tick_at = |i: i32| start.saturating_add(i * i32::from(spacing));
     let mut ticks = Vec::new();
     if is_account(data, "TickArray") {
         if pubkey_at(data, 9956)? != *pool {
@@ -68,7 +68,7 @@ pub fn decode_ticks(data: &[u8], pool: &Pubkey, spacing: u16) -> Option<Vec<(i32
         }
         for i in 0..TICKS_PER_ARRAY {
             let at = 12 + i as usize * TICK_SIZE;
-            if data[at] == 1 {
+            if *data.get(at)? == 1 {
                 ticks.push((tick_at(i), i128_at(data, at + 1)? as f64));
             }
         }
