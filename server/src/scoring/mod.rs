@@ -39,6 +39,19 @@ pub fn low_liquidity_degree(usd: f64) -> Option<(Severity, f64)> {
     }
 }
 
+/// Severity and weight of liquidity that can be withdrawn, by the share of
+/// the deepest pool's LP burned or locked (None from 95% on): critical when
+/// most of a young token's liquidity can be pulled.
+pub fn lp_unlocked_degree(locked_share: f64, young: bool) -> Option<(Severity, f64)> {
+    if locked_share >= 0.95 {
+        None
+    } else if locked_share < 0.5 && young {
+        Some((Severity::Critical, 0.5))
+    } else {
+        Some((Severity::High, 0.25))
+    }
+}
+
 /// Severity, weight and words of a young token, by its age in seconds
 /// (under a week); None when older.
 pub fn new_token_degree(age_seconds: i64) -> Option<(Severity, f64, &'static str)> {

@@ -335,7 +335,7 @@ async fn solana_bench(dir: &std::path::Path) -> anyhow::Result<()> {
     let mut walls = Vec::new();
     for delay in [0u64, 20] {
         let mut runs = Vec::new();
-        let mut requests = 0;
+        let (mut requests, mut round_trips) = (0, 0);
         for run in 0..5 {
             let proxy = latency_proxy(node.clone(), Duration::from_millis(delay)).await?;
             let mut chains = std::collections::BTreeMap::new();
@@ -369,12 +369,13 @@ async fn solana_bench(dir: &std::path::Path) -> anyhow::Result<()> {
             );
             runs.push(started.elapsed().as_secs_f64() * 1000.0);
             requests = proxy.requests.load(Ordering::Relaxed);
+            round_trips = proxy.round_trips();
             server.close().await?;
         }
         runs.sort_by(f64::total_cmp);
         let median = runs[runs.len() / 2];
         walls.push(median);
-        println!("cold sol analysis (2,500 signatures paged), +{delay} ms per upstream request: {median:.1} ms wall (median of 5), {requests} upstream HTTP requests");
+        println!("cold sol analysis (2,500 signatures paged), +{delay} ms per upstream request: {median:.1} ms wall (median of 5), {requests} upstream HTTP requests, {round_trips} sequential round trips");
     }
     println!(
         "sol: sequential upstream round trips ≈ {:.1}",

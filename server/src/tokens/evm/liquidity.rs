@@ -10,7 +10,7 @@ use super::facts::{addr, share, EvmFacts};
 use crate::chains::evm::abi::units;
 use crate::chains::evm::pools::v4;
 use crate::chains::evm::DEAD;
-use crate::scoring::{low_liquidity_degree, pct, usd, Builder};
+use crate::scoring::{low_liquidity_degree, lp_unlocked_degree, pct, usd, Builder};
 
 /// What the liquidity checks found, for the metadata.
 pub struct Liquidity {
@@ -177,14 +177,12 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
             .pools
             .iter()
             .any(|f| f.state.pair.v4.is_some() && f.state.pair.name() == deepest.address);
-        match deepest.lp_locked_share {
-            Some(burned) if burned < 0.95 => {
-                let young = facts.age_seconds().is_some_and(|age| age < 7 * 86_400);
-                let (severity, weight) = if burned < 0.5 && young {
-                    (Severity::Critical, 0.5)
-                } else {
-                    (Severity::High, 0.25)
-                };
+        let young = facts.age_seconds().is_some_and(|age| age < 7 * 86_400);
+        match deepest
+            .lp_locked_share
+            .map(|l| (l, lp_unlocked_degree(l, young)))
+        {
+            Some((burned, Some((severity, weight)))) => {
                 b.detected(
                     CheckId::LpUnlocked,
                     SignalCategory::Liquidity,

@@ -5,8 +5,8 @@
 //! (by address) and the SOL price pools. Round 2 reads what those name:
 //! holders' token accounts, pool vaults, LP mints and the LP accounts of
 //! the mint authority and pool creators, fee configurations, tick and bin
-//! arrays around each price; and the chain time. Older signature pages add
-//! one round trip each.
+//! arrays around each price; and the chain time. Older signature pages are
+//! read alongside round 2, one round trip each.
 
 use std::collections::{HashMap, HashSet};
 
@@ -151,7 +151,7 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
             .filter_map(|a| Some((a.address, a.amount.parse().ok()?)))
             .collect()
     });
-    let (signatures, complete_history) = page_signatures(chain, &m, answers.take(signatures)).await;
+    let first_signatures = answers.take(signatures);
     let metaplex = metaplex
         .and_then(|slot| answers.take(slot).ok())
         .and_then(|a| a.value)
@@ -284,7 +284,12 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
         })
         .collect();
     let time = slot.map(|slot| batch.call::<Option<i64>>("getBlockTime", json!([slot])));
-    let mut answers = chain.rpc.send(batch).await?;
+    // Older pages of signatures need nothing round 2 reads: they go alongside.
+    let ((signatures, complete_history), answers) = tokio::join!(
+        page_signatures(chain, &m, first_signatures),
+        chain.rpc.send(batch)
+    );
+    let mut answers = answers?;
     for (keys, slot) in lists {
         for (k, v) in keys.iter().zip(answers.take(slot)?.value) {
             if let (Ok(k), Some(v)) = (sol::parse_pubkey(k), v) {

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use super::facts::SolanaFacts;
 use crate::chains::solana::pools::{positions, Family, PoolState, Valued};
 use crate::chains::solana::{self as sol, Pubkey, SolanaChain};
-use crate::scoring::{low_liquidity_degree, pct, Builder};
+use crate::scoring::{low_liquidity_degree, lp_unlocked_degree, pct, Builder};
 
 /// LP share above which a holder "holds LP".
 const LP_HOLDER_SHARE: f64 = 0.05;
@@ -298,13 +298,8 @@ pub fn assess(
 /// creator's hands, on the deepest pool.
 fn lp_signals(f: &SolanaFacts, deepest: &Row, young: bool, rpc: &str, b: &mut Builder) {
     let row = &deepest.row;
-    match row.lp_locked_share {
-        Some(locked) if locked < 0.95 => {
-            let (severity, weight) = if locked < 0.5 && young {
-                (Severity::Critical, 0.5)
-            } else {
-                (Severity::High, 0.25)
-            };
+    match row.lp_locked_share.map(|l| (l, lp_unlocked_degree(l, young))) {
+        Some((locked, Some((severity, weight)))) => {
             b.detected(
                 CheckId::LpUnlocked,
                 SignalCategory::Liquidity,

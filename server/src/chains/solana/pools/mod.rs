@@ -375,7 +375,14 @@ mod tests {
                 let mut accounts = Accounts::default();
                 for (i, key) in pool.reads().into_iter().enumerate() {
                     let mut bytes = noise(64 + (i * 977) % 10_300, &mut seed);
-                    for name in ["TickArrayState", "TickArray", "DynamicTickArray", "BinArray", "AmmConfig", "Global"] {
+                    for name in [
+                        "TickArrayState",
+                        "TickArray",
+                        "DynamicTickArray",
+                        "BinArray",
+                        "AmmConfig",
+                        "Global",
+                    ] {
                         if bytes[0] % 6 == name.len() as u8 % 6 {
                             bytes[..8].copy_from_slice(&discriminator(name));
                         }
