@@ -237,7 +237,7 @@ pub struct Pool {
     pub lp_creator_share: Option<f64>,
     /// A bonding curve's progress to graduation: the share of the tokens it
     /// sells that are sold, 0..1 (1 once complete); null for other pools.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub curve_progress: Option<f64>,
 }
 
