@@ -8,8 +8,8 @@ use riskintel_api::{AlertKind, Plan, RiskLabel, Scope, Severity, WireName};
 use riskintel_server::store::db::Db;
 use riskintel_server::store::{
     self, Account, AlertQuery, AlertRow, AnalysisRow, ContactKind, CreatorToken, Cursor,
-    HolderBalance, KeyRecord, LogIndexKind, LogIndexState, Side, Store, StoreError, SwapRow,
-    SyncRow, TrackedPair, TrackedSource, TrackedToken, WalletContact,
+    HolderBalance, KeyRecord, LogIndexKind, LogIndexState, Revocation, Side, Store, StoreError,
+    SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken, WalletContact,
 };
 use riskintel_tests::{Backend, TestDatabase};
 
@@ -76,6 +76,7 @@ on_both_backends!(
     keys_round_trip_and_names_are_unique,
     key_listing_pages_by_creation,
     rotation_is_guarded_and_revocation_is_final,
+    the_last_key_writer_is_kept,
     rate_windows_count_and_prune,
     usage_reserves_up_to_a_cap_and_releases,
     migrations_are_idempotent,
@@ -229,6 +230,64 @@ async fn rotation_is_guarded_and_revocation_is_final(backend: Backend) {
     assert_eq!(
         k.previous_secret_hash, None,
         "revocation ends the grace secret"
+    );
+    close(store, db).await;
+}
+
+async fn the_last_key_writer_is_kept(backend: Backend) {
+    let (store, db) = open(backend).await;
+    store.account_insert(&account("acct_a")).await.unwrap();
+    store.account_insert(&account("acct_b")).await.unwrap();
+    let reader = KeyRecord {
+        scopes: vec![Scope::TokenRead],
+        ..key("rrrrrrrrrrrr", "acct_a", "reader", 1)
+    };
+    let expired = KeyRecord {
+        expires_at: Some(t(5, 0)),
+        ..key("eeeeeeeeeeee", "acct_a", "expired", 2)
+    };
+    for k in [
+        key("aaaaaaaaaaaa", "acct_a", "one", 3),
+        key("bbbbbbbbbbbb", "acct_a", "two", 4),
+        key("cccccccccccc", "acct_b", "theirs", 5),
+        reader,
+        expired,
+    ] {
+        store.key_insert(&k).await.unwrap();
+    }
+    let revoke = |id: &'static str, account: &'static str| {
+        let store = store.clone();
+        async move {
+            store
+                .key_revoke_keeping_writer(account, id, t(10, 0))
+                .await
+                .unwrap()
+        }
+    };
+    // Another account's writer and an expired writer do not count.
+    assert_eq!(revoke("aaaaaaaaaaaa", "acct_a").await, Revocation::Revoked);
+    assert_eq!(
+        revoke("bbbbbbbbbbbb", "acct_a").await,
+        Revocation::LastWriter
+    );
+    assert!(store
+        .key_get("bbbbbbbbbbbb")
+        .await
+        .unwrap()
+        .unwrap()
+        .key
+        .revoked_at
+        .is_none());
+    // A key without keys:write goes whatever is left; a revoked one is not active.
+    assert_eq!(revoke("rrrrrrrrrrrr", "acct_a").await, Revocation::Revoked);
+    assert_eq!(
+        revoke("aaaaaaaaaaaa", "acct_a").await,
+        Revocation::NotActive
+    );
+    // A key is revoked only in its own account.
+    assert_eq!(
+        revoke("cccccccccccc", "acct_a").await,
+        Revocation::NotActive
     );
     close(store, db).await;
 }

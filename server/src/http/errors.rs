@@ -34,7 +34,9 @@ impl From<KeyError> for ApiError {
             KeyError::Unauthenticated(_) => ApiError::new(ErrorCode::Unauthorized, message),
             KeyError::MissingScope(_) => ApiError::new(ErrorCode::Forbidden, message),
             KeyError::NotFound(_) => ApiError::new(ErrorCode::NotFound, message),
-            KeyError::DuplicateName(_) => ApiError::new(ErrorCode::Conflict, message),
+            KeyError::DuplicateName(_) | KeyError::WouldLockOut(_) => {
+                ApiError::new(ErrorCode::Conflict, message)
+            }
             KeyError::Invalid(_) => ApiError::new(ErrorCode::ValidationError, message),
             KeyError::Store(store) => store.into(),
         }

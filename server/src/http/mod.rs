@@ -195,7 +195,9 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let key_id = path.into_inner().key_id;
         ctx.metered(&rqctx, async |caller| {
-            ctx.keys.revoke(&caller.account.id, &key_id).await?;
+            ctx.keys
+                .revoke_by(&caller.account.id, &key_id, &caller.key.id)
+                .await?;
             Ok(HttpResponseDeleted())
         })
         .await

@@ -16,7 +16,7 @@ pub use cache::{KeyCache, Lookup};
 pub use uses::KeyUses;
 
 use crate::clock::Clock;
-use crate::store::{Account, KeyRecord, KeyWithAccount, Store, StoreError};
+use crate::store::{Account, KeyRecord, KeyWithAccount, Revocation, Store, StoreError};
 
 /// Every key starts with this.
 pub const KEY_PREFIX: &str = "ri_live_";
@@ -44,6 +44,9 @@ pub enum KeyError {
     /// Duplicate active name.
     #[error("the account already has a key named {0:?}")]
     DuplicateName(String),
+    /// A revocation that would lock the account out of managing its keys.
+    #[error("{0}")]
+    WouldLockOut(String),
     /// Bad input, naming the field and the rule.
     #[error("{0}")]
     Invalid(String),
@@ -384,6 +387,36 @@ impl Keys {
             Ok(())
         } else {
             Err(KeyError::NotFound(key_id.to_string()))
+        }
+    }
+
+    /// Revoke a key of `account_id` at the request of the key `by`: never
+    /// `by` itself, nor the account's last active `keys:write` key (checked
+    /// and revoked in one transaction, so two keys revoking each other at
+    /// once cannot both go). The CLI's `keys revoke` is the way round both.
+    pub async fn revoke_by(
+        &self,
+        account_id: &str,
+        key_id: &str,
+        by: &str,
+    ) -> Result<(), KeyError> {
+        if key_id == by {
+            return Err(KeyError::WouldLockOut(format!(
+                "a key cannot revoke itself: revoke {key_id} with another key that has the `keys:write` scope, or with the CLI (`riskintel keys revoke --key-id {key_id}`)"
+            )));
+        }
+        self.get(account_id, key_id).await?;
+        let outcome = self
+            .store
+            .key_revoke_keeping_writer(account_id, key_id, self.clock.now_seconds())
+            .await?;
+        self.cache.clear();
+        match outcome {
+            Revocation::Revoked => Ok(()),
+            Revocation::NotActive => Err(KeyError::NotFound(key_id.to_string())),
+            Revocation::LastWriter => Err(KeyError::WouldLockOut(format!(
+                "{key_id} is the account's last active key with the `keys:write` scope: create another such key first, or use the CLI (`riskintel keys revoke --key-id {key_id}`)"
+            ))),
         }
     }
 

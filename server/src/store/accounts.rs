@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use riskintel_api::{Plan, Scope, WireName};
 
+use super::db::Db;
 use super::{SqlStore, StoreError};
 use crate::on_db;
 
@@ -124,6 +125,17 @@ fn scopes_text(scopes: &[Scope]) -> String {
         .join(" ")
 }
 
+/// What a guarded revocation did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Revocation {
+    /// Revoked.
+    Revoked,
+    /// The key was not active.
+    NotActive,
+    /// Refused: the account's last active `keys:write` key.
+    LastWriter,
+}
+
 /// Accounts and keys.
 #[async_trait]
 pub trait AccountStore {
@@ -160,6 +172,16 @@ pub trait AccountStore {
     ) -> Result<bool, StoreError>;
     /// Revoke an active key; false when it is not active.
     async fn key_revoke(&self, id: &str, at: DateTime<Utc>) -> Result<bool, StoreError>;
+    /// Revoke an active key of `account_id` unless it is the account's last
+    /// active (unexpired) key with `keys:write`: checked and written in one
+    /// transaction that holds the account's row (PostgreSQL) or the write
+    /// lock (SQLite), so concurrent revocations are judged one at a time.
+    async fn key_revoke_keeping_writer(
+        &self,
+        account_id: &str,
+        id: &str,
+        at: DateTime<Utc>,
+    ) -> Result<Revocation, StoreError>;
     /// The auth version: moves whenever a key (other than its last use) or
     /// an account's plan changes (database triggers, whoever writes).
     async fn auth_version(&self) -> Result<i64, StoreError>;
@@ -306,6 +328,60 @@ impl AccountStore for SqlStore {
         .await
         .map(|d| d.rows_affected()))?;
         Ok(done == 1)
+    }
+
+    async fn key_revoke_keeping_writer(
+        &self,
+        account_id: &str,
+        id: &str,
+        at: DateTime<Utc>,
+    ) -> Result<Revocation, StoreError> {
+        let writer = "(' ' || scopes || ' ') LIKE '% keys:write %'";
+        let postgres = matches!(self.writer(), Db::Postgres(_));
+        on_db!(self.writer(), p => {
+            let mut tx = p.begin().await?;
+            if postgres {
+                // Revocations in one account wait for each other here.
+                sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
+                    .bind(account_id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            }
+            let target: Option<(bool,)> = sqlx::query_as(&format!(
+                "SELECT {writer} FROM api_keys WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL"
+            ))
+            .bind(id)
+            .bind(account_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some((is_writer,)) = target else {
+                return Ok(Revocation::NotActive);
+            };
+            if is_writer {
+                let (others,): (i64,) = sqlx::query_as(&format!(
+                    "SELECT COUNT(*) FROM api_keys WHERE account_id = $1 AND id <> $2 \
+                     AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $3) AND {writer}"
+                ))
+                .bind(account_id)
+                .bind(id)
+                .bind(at)
+                .fetch_one(&mut *tx)
+                .await?;
+                if others == 0 {
+                    return Ok(Revocation::LastWriter);
+                }
+            }
+            sqlx::query(
+                "UPDATE api_keys SET revoked_at = $1, previous_secret_hash = NULL, previous_valid_until = NULL \
+                 WHERE id = $2 AND revoked_at IS NULL",
+            )
+            .bind(at)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(Revocation::Revoked)
+        })
     }
 
     async fn auth_version(&self) -> Result<i64, StoreError> {

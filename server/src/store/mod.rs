@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-pub use accounts::{Account, AccountStore, KeyRecord, KeyWithAccount};
+pub use accounts::{Account, AccountStore, KeyRecord, KeyWithAccount, Revocation};
 pub use alerts::{AlertQuery, AlertRow, AlertStore};
 pub use analyses::{AnalysisRow, AnalysisStore, CreatorToken};
 pub use log_indexes::{
