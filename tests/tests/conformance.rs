@@ -49,6 +49,8 @@ use dex_solidly::*;
 use dex_v4::*;
 use hot_path::*;
 use market::*;
+#[path = "conformance/conventions.rs"]
+mod conventions;
 #[path = "conformance/key_safety.rs"]
 mod key_safety;
 #[path = "conformance/solana.rs"]
@@ -58,6 +60,7 @@ mod solana_pools;
 #[path = "conformance/tokens.rs"]
 mod tokens;
 
+use conventions::*;
 use key_safety::*;
 use solana::*;
 use solana_pools::*;
@@ -92,6 +95,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     key_without_the_scope_gets_403,
     key_lifecycle_create_list_get_revoke,
     keys_cannot_lock_their_account_out,
+    answers_read_cleanly_and_pages_end,
     duplicate_key_name_gets_409,
     another_accounts_key_id_gets_404,
     bad_key_requests_get_clear_errors,

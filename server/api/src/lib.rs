@@ -13,6 +13,7 @@ pub mod metered;
 mod openapi;
 pub mod serialized;
 pub mod stored;
+pub mod tidy;
 pub mod token;
 pub mod wallet;
 

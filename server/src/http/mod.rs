@@ -67,6 +67,27 @@ fn api_key_view(record: &KeyRecord, now: chrono::DateTime<chrono::Utc>) -> ApiKe
     }
 }
 
+/// A page of `items`, read with one more than `limit`: the first `limit`,
+/// and a `next_page` token only when there was more (so a client stops at
+/// the last page without asking for an empty one).
+fn page_of<T, S, P>(
+    mut items: Vec<T>,
+    limit: usize,
+    scan: &S,
+    selector: impl Fn(&T, &S) -> P,
+) -> Result<ResultsPage<T>, dropshot::HttpError>
+where
+    P: serde::Serialize,
+{
+    let more = items.len() > limit;
+    items.truncate(limit);
+    let mut page = ResultsPage::new(items, scan, selector)?;
+    if !more {
+        page.next_page = None;
+    }
+    Ok(page)
+}
+
 /// The implementation of [`RiskIntelApi`].
 pub enum RiskIntelImpl {}
 
@@ -135,10 +156,10 @@ impl RiskIntelApi for RiskIntelImpl {
                 WhichPage::First(_) => None,
                 WhichPage::Next(selector) => Some((selector.created_at, selector.id.clone())),
             };
-            let records = ctx.keys.list(&caller.account.id, after, limit).await?;
+            let records = ctx.keys.list(&caller.account.id, after, limit + 1).await?;
             let now = ctx.clock.now();
             let items = records.iter().map(|r| api_key_view(r, now)).collect();
-            let page = ResultsPage::new(items, &EmptyScanParams {}, |key: &ApiKey, _| {
+            let page = page_of(items, limit, &EmptyScanParams {}, |key: &ApiKey, _| {
                 ApiKeyPageSelector {
                     created_at: key.created_at,
                     id: key.id.clone(),
@@ -406,24 +427,26 @@ impl RiskIntelApi for RiskIntelImpl {
                     Some((s.last_value, s.last_chain.clone(), s.last_address.clone())),
                 ),
             };
-            let rows = ctx.market.top_tokens(&filter, after, limit).await?;
+            let rows = ctx.market.top_tokens(&filter, after, limit + 1).await?;
             let values: std::collections::HashMap<(String, String), f64> = rows
                 .iter()
                 .map(|(t, v)| ((t.chain.clone(), t.address.clone()), *v))
                 .collect();
             let items: Vec<TopToken> = rows.into_iter().map(|(t, _)| t).collect();
-            let page =
-                ResultsPage::new(items, &filter, |t: &TopToken, filter: &TopTokensFilter| {
-                    TopTokensPageSelector {
-                        filter: filter.clone(),
-                        last_value: values
-                            .get(&(t.chain.clone(), t.address.clone()))
-                            .copied()
-                            .unwrap_or_default(),
-                        last_chain: t.chain.clone(),
-                        last_address: t.address.clone(),
-                    }
-                })?;
+            let page = page_of(
+                items,
+                limit,
+                &filter,
+                |t: &TopToken, filter: &TopTokensFilter| TopTokensPageSelector {
+                    filter: filter.clone(),
+                    last_value: values
+                        .get(&(t.chain.clone(), t.address.clone()))
+                        .copied()
+                        .unwrap_or_default(),
+                    last_chain: t.chain.clone(),
+                    last_address: t.address.clone(),
+                },
+            )?;
             Ok(HttpResponseOk(page))
         })
         .await
@@ -441,11 +464,11 @@ impl RiskIntelApi for RiskIntelImpl {
                 WhichPage::First(filter) => (filter.clone(), None),
                 WhichPage::Next(s) => (s.filter.clone(), Some(s.last_id)),
             };
-            let rows = ctx.feed.page(&filter, before, limit).await?;
+            let rows = ctx.feed.page(&filter, before, limit + 1).await?;
             let ids: std::collections::HashMap<String, i64> =
                 rows.iter().map(|(a, id)| (a.id.clone(), *id)).collect();
             let items: Vec<Alert> = rows.into_iter().map(|(a, _)| a).collect();
-            let page = ResultsPage::new(items, &filter, |a: &Alert, filter: &AlertFilter| {
+            let page = page_of(items, limit, &filter, |a: &Alert, filter: &AlertFilter| {
                 AlertPageSelector {
                     filter: filter.clone(),
                     last_id: ids.get(&a.id).copied().unwrap_or_default(),

@@ -35,8 +35,9 @@ pub struct Analysed {
 
 impl Analysed {
     fn new(analysis: TokenAnalysis) -> Result<Analysed, AnalysisError> {
-        let json = Serialized::new(&analysis)
-            .map_err(|e| crate::store::StoreError::Corrupt(e.to_string()))?;
+        let corrupt = |e: serde_json::Error| crate::store::StoreError::Corrupt(e.to_string());
+        let analysis = riskintel_api::tidy::tidy(analysis).map_err(corrupt)?;
+        let json = Serialized::new(&analysis).map_err(corrupt)?;
         Ok(Analysed {
             analysis: Arc::new(analysis),
             json,

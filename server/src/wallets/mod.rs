@@ -160,7 +160,7 @@ impl Wallets {
             label,
             score,
         );
-        Ok(WalletAnalysis {
+        let analysis = WalletAnalysis {
             chain: chain.id().to_string(),
             address,
             score,
@@ -174,7 +174,9 @@ impl Wallets {
             explanation,
             as_of_block: block,
             analysed_at: self.analyzer.clock().now_seconds(),
-        })
+        };
+        riskintel_api::tidy::tidy(analysis)
+            .map_err(|e| crate::store::StoreError::Corrupt(e.to_string()).into())
     }
 }
 

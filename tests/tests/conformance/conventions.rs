@@ -1,0 +1,121 @@
+//! HTTP conventions a client relies on: a page with nothing after it has no
+//! `next_page`, and numbers read cleanly (no binary-float noise, no -0).
+
+use std::num::NonZeroU32;
+
+use anyhow::{ensure, Context as _};
+use riskintel_client::types;
+use riskintel_tests::solana_node::{self, Fixture};
+use riskintel_tests::{ok, Backend, TestServer};
+use serde_json::Value;
+
+use super::solana::sol_config;
+
+/// Every decimal in `value` that reads with more than 12 significant
+/// digits, or as a negative zero, with its path.
+fn noisy(value: &Value, path: &str, found: &mut Vec<String>) {
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            let text = n.to_string();
+            let digits: String = text
+                .split(['e', 'E'])
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .filter(char::is_ascii_digit)
+                .collect();
+            let significant = digits.trim_start_matches('0').trim_end_matches('0').len();
+            if significant > 12 || text.starts_with("-0.0") && n.as_f64() == Some(0.0) {
+                found.push(format!("{path} = {text}"));
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                noisy(item, &format!("{path}[{i}]"), found);
+            }
+        }
+        Value::Object(fields) => {
+            for (k, v) in fields {
+                noisy(v, &format!("{path}.{k}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+pub async fn answers_read_cleanly_and_pages_end(backend: Backend) -> anyhow::Result<()> {
+    let fixture = Fixture::load()?;
+    let node = solana_node::start(fixture.clone()).await?;
+    let server = TestServer::start_with(backend, sol_config(&fixture, &node)).await?;
+    let key = server.owner_key();
+    let client = server.client(&key);
+
+    // Three keys: pages of two end after the second; a page of three is the last.
+    for name in ["second", "third"] {
+        ok(client
+            .api_key_create(&types::ApiKeyCreate {
+                name: name.into(),
+                scopes: None,
+                expires_at: None,
+            })
+            .await)?;
+    }
+    let first = ok(client.api_key_list(NonZeroU32::new(2), None).await)?.into_inner();
+    let token = first.next_page.clone().context("a second page")?;
+    let second = ok(client.api_key_list(NonZeroU32::new(2), Some(&token)).await)?.into_inner();
+    ensure!(
+        first.items.len() == 2 && second.items.len() == 1 && second.next_page.is_none(),
+        "{second:?}"
+    );
+    let all = ok(client.api_key_list(NonZeroU32::new(3), None).await)?.into_inner();
+    ensure!(all.items.len() == 3 && all.next_page.is_none(), "{all:?}");
+    // An empty feed is one page with nothing after it.
+    let feed = ok(client
+        .feed_risk_alerts_list(None, None, None, None, None, None)
+        .await)?
+    .into_inner();
+    ensure!(feed.next_page.is_none(), "{feed:?}");
+
+    // Analyses full of computed figures (depth, TVL, shares, prices) read cleanly.
+    let http = reqwest::Client::new();
+    let mut found = Vec::new();
+    for name in [
+        "dlmm_healthy",
+        "clmm_healthy",
+        "whirl_thin",
+        "curve_mid",
+        "graduated",
+        "whale",
+        "launch",
+    ] {
+        let address = fixture.named(name);
+        for view in ["analyze", "meta"] {
+            let url = format!("{}/v1/token/sol/{address}/{view}", server.base_url);
+            let body: Value = http
+                .get(&url)
+                .header("x-api-key", &key)
+                .send()
+                .await?
+                .error_for_status()?
+                .json()
+                .await?;
+            noisy(&body, &format!("{name}/{view}"), &mut found);
+        }
+    }
+    let wallet = format!(
+        "{}/v1/wallet/sol/{}/analyze",
+        server.base_url,
+        fixture.named("holder")
+    );
+    let body: Value = http
+        .get(&wallet)
+        .header("x-api-key", &key)
+        .send()
+        .await?
+        .error_for_status()?
+        .json()
+        .await?;
+    noisy(&body, "holder/wallet", &mut found);
+    ensure!(found.is_empty(), "noisy numbers: {found:?}");
+    server.stop().await
+}
