@@ -277,6 +277,42 @@ pub fn ok<T>(
     Ok(response)
 }
 
+/// A badge answer, SVG on success and on error alike: its status, headers
+/// and well-formed SVG text, with the request id, the rate-limit headers and
+/// the content type checked (and `Retry-After` on 429 and 503).
+pub async fn badge(
+    result: Result<
+        ResponseValue<riskintel_client::ByteStream>,
+        riskintel_client::Error<riskintel_client::ByteStream>,
+    >,
+) -> anyhow::Result<(u16, reqwest::header::HeaderMap, String)> {
+    use futures::StreamExt as _;
+    let response = match result {
+        Ok(response) => response,
+        Err(riskintel_client::Error::ErrorResponse(response)) => response,
+        Err(other) => bail!("expected a badge, got {other}"),
+    };
+    let (status, headers) = (response.status().as_u16(), response.headers().clone());
+    check_request_id(&headers)?;
+    rate_limit(&headers)?;
+    ensure!(
+        header(&headers, "content-type")?.starts_with("image/svg+xml"),
+        "a badge is SVG, also for status {status}"
+    );
+    if status == 429 || status == 503 {
+        ensure!(header(&headers, "retry-after")?.parse::<u64>()? >= 1);
+    }
+    let mut stream = response.into_inner().into_inner();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        bytes.extend_from_slice(&chunk?);
+    }
+    let svg = String::from_utf8(bytes)?;
+    roxmltree::Document::parse(&svg)
+        .with_context(|| format!("badge is not well-formed XML: {svg}"))?;
+    Ok((status, headers, svg))
+}
+
 /// An error answer with `status` and `code`: request id, envelope, and
 /// (where `metered`) the rate-limit headers; `Retry-After` on 429 and 503.
 pub fn err<T>(

@@ -203,7 +203,8 @@ pub trait RiskIntelApi {
     /// Token badge
     ///
     /// An SVG badge (`image/svg+xml`) with the label and score, coloured by
-    /// label, for embedding in web pages.
+    /// label, for embedding in web pages. Errors are badges too (grey, with
+    /// the error's status), so a page embedding one never shows a broken image.
     #[endpoint { method = GET, path = "/v1/token/{chain}/{address}/badge", tags = ["tokens"] }]
     async fn token_badge_get(
         rqctx: RequestContext<Self::Context>,

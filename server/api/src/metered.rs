@@ -44,11 +44,16 @@ impl RateLimitHeaders {
     }
 }
 
+/// An error's body in another form than the JSON envelope: its content
+/// type and bytes, from the status and message (the badge's SVG).
+pub type ErrorBody = fn(u16, &str) -> (&'static str, Vec<u8>);
+
 /// The outcome of an authenticated operation, with its rate-limit headers.
 pub struct Metered<R: HttpCodedResponse> {
     outcome: Result<R, ApiError>,
     headers: Option<RateLimitHeaders>,
     success_headers: http::HeaderMap,
+    error_body: Option<ErrorBody>,
 }
 
 impl<R: HttpCodedResponse> Metered<R> {
@@ -58,7 +63,15 @@ impl<R: HttpCodedResponse> Metered<R> {
             outcome,
             headers: None,
             success_headers: http::HeaderMap::new(),
+            error_body: None,
         }
+    }
+
+    /// Send an error as `body` makes it (same status and headers) instead of
+    /// the JSON envelope.
+    pub fn with_error_body(mut self, body: ErrorBody) -> Self {
+        self.error_body = Some(body);
+        self
     }
 
     /// Attach the rate-limit headers.
@@ -83,12 +96,24 @@ impl<R: HttpCodedResponse> Metered<R> {
         &self.outcome
     }
 
-    fn error_response(error: ApiError, headers: Option<RateLimitHeaders>) -> HttpHandlerResult {
-        let body = serde_json::to_vec(&error)
-            .map_err(|e| HttpError::for_internal_error(format!("serialising error: {e}")))?;
+    fn error_response(
+        error: ApiError,
+        headers: Option<RateLimitHeaders>,
+        render: Option<ErrorBody>,
+    ) -> HttpHandlerResult {
+        let status = error.http_status();
+        let (content_type, body) = match render {
+            Some(render) => render(status.as_u16(), &error.error.message),
+            None => (
+                "application/json",
+                serde_json::to_vec(&error).map_err(|e| {
+                    HttpError::for_internal_error(format!("serialising error: {e}"))
+                })?,
+            ),
+        };
         let mut response = http::Response::builder()
-            .status(error.http_status())
-            .header(http::header::CONTENT_TYPE, "application/json")
+            .status(status)
+            .header(http::header::CONTENT_TYPE, content_type)
             .body(Body::from(body))
             .map_err(|e| HttpError::for_internal_error(e.to_string()))?;
         let map = response.headers_mut();
@@ -120,6 +145,7 @@ impl<R: HttpCodedResponse> HttpResponse for Metered<R> {
             outcome,
             headers,
             success_headers,
+            error_body,
         } = self;
         match outcome {
             Ok(body) => {
@@ -132,7 +158,7 @@ impl<R: HttpCodedResponse> HttpResponse for Metered<R> {
                 }
                 Ok(response)
             }
-            Err(error) => Self::error_response(error, headers),
+            Err(error) => Self::error_response(error, headers, error_body),
         }
     }
 

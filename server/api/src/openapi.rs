@@ -45,7 +45,7 @@ pub fn openapi_document() -> String {
 ///   `{chain}` variable), so it is published as `/v1/token/analyze` with
 ///   required `chain` and `address` query parameters, as the handler reads
 ///   them;
-/// - the badge's `image/svg+xml` content type.
+/// - the badge's `image/svg+xml` content type, for its errors too.
 fn add_what_dropshot_cannot_express(document: &mut Value) {
     let components = document
         .as_object_mut()
@@ -88,12 +88,24 @@ fn add_what_dropshot_cannot_express(document: &mut Value) {
             }
             paths.insert("/v1/token/analyze".to_string(), item);
         }
-        if let Some(ok) = paths
+        if let Some(responses) = paths
             .get_mut("/v1/token/{chain}/{address}/badge")
-            .and_then(|item| item.pointer_mut("/get/responses/200"))
+            .and_then(|item| item.pointer_mut("/get/responses"))
         {
-            ok["content"] = json!({ "image/svg+xml": { "schema": { "type": "string" } } });
-            ok["headers"] = rate_limit_headers();
+            let svg = json!({ "image/svg+xml": { "schema": { "type": "string" } } });
+            responses["200"]["content"] = svg.clone();
+            responses["200"]["headers"] = rate_limit_headers();
+            // Errors too are badges, so a page embedding one never shows a broken image.
+            let mut headers = rate_limit_headers();
+            headers["Retry-After"] =
+                header_doc("Seconds to wait before retrying; sent with 429 and 503.");
+            for status in ["4XX", "5XX"] {
+                responses[status] = json!({
+                    "description": "An error, as a grey badge saying what went wrong (`not a token`, `bad address`, `no access`, `over limit`, `unavailable`) with the error's message as its title.",
+                    "content": svg.clone(),
+                    "headers": headers.clone(),
+                });
+            }
         }
         for (path, item) in paths.iter_mut() {
             let Some(item) = item.as_object_mut() else {

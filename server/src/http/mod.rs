@@ -357,7 +357,15 @@ impl RiskIntelApi for RiskIntelImpl {
                     &analysis.analysis,
                 )))))
             })
-            .await?;
+            .await
+            .unwrap_or_else(|error| Metered::new(Err(error)))
+            // A page embedding the badge shows a grey badge, not a broken image.
+            .with_error_body(|status, message| {
+                (
+                    "image/svg+xml; charset=utf-8",
+                    badge::render_error(status, message).into_bytes(),
+                )
+            });
         // Badges are embedded in pages: cache them about as long as analyses live.
         Ok(response
             .with_success_header(

@@ -36,39 +36,58 @@ fn escape(text: &str) -> String {
 
 /// Render the badge (well-formed SVG 1.1).
 pub fn render(analysis: &TokenAnalysis) -> String {
-    let left = "risk";
-    let right = format!("{} {:.0}", label_text(analysis.label), analysis.score);
-    // 7 px per character of 11 px Verdana is close enough for these strings.
-    let left_w = 10 + left.len() * 7;
-    let right_w = 10 + right.len() * 7;
-    let width = left_w + right_w;
     let symbol = if analysis.meta.symbol.is_empty() {
         "token".to_string()
     } else {
         analysis.meta.symbol.clone()
     };
-    let title = escape(&format!(
+    let title = format!(
         "Risk of {symbol} ({} on {}): {}, score {:.1} of 100",
         analysis.address,
         analysis.chain,
         label_text(analysis.label),
         analysis.score
-    ));
+    );
+    let right = format!("{} {:.0}", label_text(analysis.label), analysis.score);
+    svg(&right, colour(analysis.label), &title)
+}
+
+/// The badge shown instead of an error, so a page embedding it shows a
+/// badge rather than a broken image: grey, with what went wrong in a word
+/// or two (`not a token`, `unavailable`, …) and the message as its title.
+pub fn render_error(status: u16, message: &str) -> String {
+    let right = match status {
+        404 => "not a token",
+        400 | 422 => "bad address",
+        401 | 403 => "no access",
+        402 | 429 => "over limit",
+        502..=504 => "unavailable",
+        _ => "unknown",
+    };
+    svg(right, "#9e9e9e", &format!("Risk unknown: {message}"))
+}
+
+fn svg(right: &str, fill: &str, title: &str) -> String {
+    let left = "risk";
+    // 7 px per character of 11 px Verdana is close enough for these strings.
+    let left_w = 10 + left.len() * 7;
+    let right_w = 10 + right.chars().count() * 7;
+    let width = left_w + right_w;
+    let title = escape(title);
     format!(
         r##"<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="20" viewBox="0 0 {width} 20" role="img" aria-label="{title}">
   <title>{title}</title>
   <rect width="{left_w}" height="20" fill="#555"/>
-  <rect x="{left_w}" width="{right_w}" height="20" fill="{colour}"/>
+  <rect x="{left_w}" width="{right_w}" height="20" fill="{fill}"/>
   <g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">
     <text x="{lx}" y="14">{left}</text>
     <text x="{rx}" y="14">{right}</text>
   </g>
 </svg>
 "##,
-        colour = colour(analysis.label),
         lx = left_w / 2,
         rx = left_w + right_w / 2,
-        right = escape(&right),
+        right = escape(right),
     )
 }

@@ -53,6 +53,21 @@ async fn expect_error(
     );
     check_request_id(response.headers())?;
     rate_limit(response.headers()).with_context(|| format!("{what}: rate-limit headers"))?;
+    let svg = riskintel_tests::header(response.headers(), "content-type")
+        .is_ok_and(|t| t.starts_with("image/svg+xml"));
+    if svg {
+        // The badge answers its errors as badges: the message is its title.
+        ensure!(what.contains("/badge"), "{what}: an SVG error");
+        let text = response.text().await?;
+        let document = roxmltree::Document::parse(&text).with_context(|| what.to_string())?;
+        let title = document
+            .descendants()
+            .find(|n| n.has_tag_name("title"))
+            .and_then(|n| n.text())
+            .unwrap_or_default();
+        ensure!(title.starts_with("Risk unknown: "), "{what}: {text}");
+        return Ok(title.to_string());
+    }
     let body: serde_json::Value = response.json().await?;
     ensure!(body["error"]["code"] == code, "{what}: {body}");
     Ok(body["error"]["message"]

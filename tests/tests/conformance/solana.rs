@@ -7,7 +7,7 @@ use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, ErrorCode, RiskLabel, Severity};
 use riskintel_server::config::{AllowlistEntry, Config};
 use riskintel_tests::solana_node::{self, Fixture};
-use riskintel_tests::{err, header, ok, Backend, TestServer};
+use riskintel_tests::{badge, err, header, ok, Backend, TestServer};
 
 pub(crate) fn sol_config(fixture: &Fixture, url: &str) -> Config {
     let mut config = Config::default();
@@ -185,9 +185,23 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
     ok(client
         .token_meta_get("sol", &fixture.named("whale"), None)
         .await)?;
-    ok(client
-        .token_badge_get("sol", &fixture.named("frozen"))
-        .await)?;
+    let (status, _, svg) = badge(
+        client
+            .token_badge_get("sol", &fixture.named("frozen"))
+            .await,
+    )
+    .await?;
+    ensure!(status == 200 && svg.contains("critical"), "{svg}");
+    // Errors are badges too: a wallet is not a token, a bad address is refused.
+    let (status, _, svg) = badge(
+        client
+            .token_badge_get("sol", &fixture.named("wallet"))
+            .await,
+    )
+    .await?;
+    ensure!(status == 404 && svg.contains(">not a token<"), "{svg}");
+    let (status, _, svg) = badge(client.token_badge_get("sol", "0OIl").await).await?;
+    ensure!(status == 422 && svg.contains(">bad address<"), "{svg}");
     server.stop().await
 }
 

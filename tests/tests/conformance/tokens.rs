@@ -4,13 +4,12 @@ use std::collections::BTreeSet;
 
 use anyhow::{ensure, Context as _};
 use chrono::Duration;
-use futures::StreamExt;
 use riskintel_api::Plan;
 use riskintel_client::types::{self, ErrorCode, RiskLabel};
 use riskintel_server::chains::Chain;
 use riskintel_server::config::Config;
 use riskintel_tests::rig::{self, RigChain};
-use riskintel_tests::{check_request_id, err, header, ok, Backend, TestServer};
+use riskintel_tests::{badge, check_request_id, err, header, ok, Backend, TestServer};
 
 fn signal_ids(analysis: &types::TokenAnalysis) -> BTreeSet<String> {
     analysis.signals.iter().map(|s| s.id.to_string()).collect()
@@ -377,7 +376,12 @@ pub async fn token_both_forms_share_one_cache_entry(backend: Backend) -> anyhow:
             && meta.liquidity_usd == Some(60_000.0)
     );
     ok(client.token_explanation_get("eth", &address, None).await)?;
-    ok(client.token_badge_get("eth", &address).await)?;
+    ensure!(
+        badge(client.token_badge_get("eth", &address).await)
+            .await?
+            .0
+            == 200
+    );
     ensure!(
         server.upstream_requests(Chain::Eth) == requests,
         "served from the one cache entry"
@@ -616,12 +620,13 @@ pub async fn token_upstream_failures_are_classified(backend: Backend) -> anyhow:
         true,
     )?;
     ensure!(header(down.headers(), "retry-after")?.parse::<u64>()? >= 1);
-    err(
-        client.token_badge_get("eth", &rig.a.token("plain")).await,
-        503,
-        ErrorCode::UpstreamUnavailable,
-        true,
-    )?;
+    // The badge's error is a grey badge with the error's status.
+    let (status, _, svg) =
+        badge(client.token_badge_get("eth", &rig.a.token("plain")).await).await?;
+    ensure!(
+        status == 503 && svg.contains(">unavailable<") && svg.contains("#9e9e9e"),
+        "{svg}"
+    );
     server.stop().await?;
 
     let garbage = garbage_node().await?;
@@ -732,15 +737,9 @@ pub async fn token_explanation_and_badge(backend: Backend) -> anyhow::Result<()>
         ("whale", "critical", "#b71c1c"),
         ("pausable", "caution", "#b26a00"),
     ] {
-        let response = ok(client.token_badge_get("eth", &rig.a.token(token)).await)?;
-        ensure!(header(response.headers(), "content-type")?.starts_with("image/svg+xml"));
-        ensure!(header(response.headers(), "cache-control")?.contains("max-age=300"));
-        let mut stream = response.into_inner().into_inner();
-        let mut bytes = Vec::new();
-        while let Some(chunk) = stream.next().await {
-            bytes.extend_from_slice(&chunk?);
-        }
-        let svg = String::from_utf8(bytes)?;
+        let (status, headers, svg) =
+            badge(client.token_badge_get("eth", &rig.a.token(token)).await).await?;
+        ensure!(status == 200 && header(&headers, "cache-control")?.contains("max-age=300"));
         let document = roxmltree::Document::parse(&svg)
             .with_context(|| format!("badge is not well-formed XML: {svg}"))?;
         let root = document.root_element();
