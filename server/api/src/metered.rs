@@ -54,6 +54,7 @@ pub struct Metered<R: HttpCodedResponse> {
     headers: Option<RateLimitHeaders>,
     success_headers: http::HeaderMap,
     error_body: Option<ErrorBody>,
+    not_modified: bool,
 }
 
 impl<R: HttpCodedResponse> Metered<R> {
@@ -64,7 +65,15 @@ impl<R: HttpCodedResponse> Metered<R> {
             headers: None,
             success_headers: http::HeaderMap::new(),
             error_body: None,
+            not_modified: false,
         }
+    }
+
+    /// Answer a success as 304 Not Modified: no body, the success headers
+    /// (`ETag`, `Cache-Control`) and the rate-limit headers as ever.
+    pub fn not_modified(mut self) -> Self {
+        self.not_modified = true;
+        self
     }
 
     /// Send an error as `body` makes it (same status and headers) instead of
@@ -146,10 +155,18 @@ impl<R: HttpCodedResponse> HttpResponse for Metered<R> {
             headers,
             success_headers,
             error_body,
+            not_modified,
         } = self;
         match outcome {
             Ok(body) => {
-                let mut response = body.into()?;
+                let mut response = if not_modified {
+                    http::Response::builder()
+                        .status(StatusCode::NOT_MODIFIED)
+                        .body(Body::empty())
+                        .map_err(|e| HttpError::for_internal_error(e.to_string()))?
+                } else {
+                    body.into()?
+                };
                 if let Some(h) = headers {
                     insert_rate_limit(response.headers_mut(), &h);
                 }
@@ -168,6 +185,7 @@ impl<R: HttpCodedResponse> HttpResponse for Metered<R> {
 
     fn status_code(&self) -> StatusCode {
         match &self.outcome {
+            Ok(_) if self.not_modified => StatusCode::NOT_MODIFIED,
             Ok(_) => R::STATUS_CODE,
             Err(e) => e.http_status(),
         }

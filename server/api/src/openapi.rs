@@ -45,7 +45,9 @@ pub fn openapi_document() -> String {
 ///   `{chain}` variable), so it is published as `/v1/token/analyze` with
 ///   required `chain` and `address` query parameters, as the handler reads
 ///   them;
-/// - the badge's `image/svg+xml` content type, for its errors too.
+/// - the badge's `image/svg+xml` content type, for its errors too;
+/// - the conditional answers of an analysis's views (`ETag`,
+///   `Cache-Control`, 304 on `If-None-Match`).
 fn add_what_dropshot_cannot_express(document: &mut Value) {
     let components = document
         .as_object_mut()
@@ -105,6 +107,33 @@ fn add_what_dropshot_cannot_express(document: &mut Value) {
                     "content": svg.clone(),
                     "headers": headers.clone(),
                 });
+            }
+        }
+        // The views of an analysis are conditional: ETag, Cache-Control, 304.
+        for view in [
+            "/v1/token/analyze",
+            "/v1/token/{chain}/{address}/analyze",
+            "/v1/token/{chain}/{address}/meta",
+            "/v1/token/{chain}/{address}/explanation",
+            "/v1/token/{chain}/{address}/badge",
+        ] {
+            let Some(get) = paths.get_mut(view).and_then(|item| item.get_mut("get")) else {
+                continue;
+            };
+            let description = get["description"].as_str().unwrap_or_default().to_string();
+            get["description"] = json!(format!(
+                "{description}\n\nConditional: a success carries an `ETag` (from the analysis and \
+                 this view) and `Cache-Control: private, max-age=<seconds the analysis stays \
+                 cached>`; a request whose `If-None-Match` names the ETag is answered \
+                 304 Not Modified, with no body, still counted and with the rate-limit headers."
+            )
+            .trim_start()
+            .to_string());
+            if let Some(headers) = get.pointer_mut("/responses/200/headers") {
+                headers["ETag"] = header_doc("The entity tag of this view of the analysis.");
+                headers["Cache-Control"] = header_doc(
+                    "`private, max-age=<seconds the analysis stays cached>` (0 once stale).",
+                );
             }
         }
         for (path, item) in paths.iter_mut() {

@@ -5,6 +5,7 @@
 
 pub mod access;
 mod client_ip;
+mod conditional;
 mod context;
 mod errors;
 mod health;
@@ -248,21 +249,24 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<TokenMetaReport>>, ApiError> {
         let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
-        ctx.metered(&rqctx, async |caller| {
-            let analysis = token_analysis(ctx, &caller, &path.chain, &path.address, &options)
-                .await?
-                .analysis;
-            let analysis = std::sync::Arc::unwrap_or_clone(analysis);
-            Ok(HttpResponseOk(TokenMetaReport {
-                chain: analysis.chain,
-                address: analysis.address,
-                meta: analysis.meta,
-                cached_at: analysis.cached_at,
-                as_of_block: analysis.as_of_block,
-                stale: analysis.stale,
-            }))
-        })
-        .await
+        let validators = conditional::Slot::default();
+        let response = ctx
+            .metered(&rqctx, async |caller| {
+                let analysed =
+                    token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
+                validators.keep(ctx, &analysed, "meta");
+                let analysis = std::sync::Arc::unwrap_or_clone(analysed.analysis);
+                Ok(HttpResponseOk(TokenMetaReport {
+                    chain: analysis.chain,
+                    address: analysis.address,
+                    meta: analysis.meta,
+                    cached_at: analysis.cached_at,
+                    as_of_block: analysis.as_of_block,
+                    stale: analysis.stale,
+                }))
+            })
+            .await?;
+        Ok(validators.apply(&rqctx.request, response))
     }
 
     async fn token_analyze(
@@ -272,14 +276,16 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<Serialized<TokenAnalysis>>>, ApiError> {
         let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
-        ctx.metered(&rqctx, async |caller| {
-            Ok(HttpResponseOk(
-                token_analysis(ctx, &caller, &path.chain, &path.address, &options)
-                    .await?
-                    .json,
-            ))
-        })
-        .await
+        let validators = conditional::Slot::default();
+        let response = ctx
+            .metered(&rqctx, async |caller| {
+                let analysed =
+                    token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
+                validators.keep(ctx, &analysed, "analysis");
+                Ok(HttpResponseOk(analysed.json))
+            })
+            .await?;
+        Ok(validators.apply(&rqctx.request, response))
     }
 
     async fn token_analyze_query(
@@ -294,32 +300,33 @@ impl RiskIntelApi for RiskIntelImpl {
         // which no extractor can express: read the query string directly.
         let params: Result<TokenQueryParams, _> =
             serde_urlencoded::from_str(rqctx.request.uri().query().unwrap_or_default());
-        ctx.metered(&rqctx, async |caller| {
-            if route.chain != "analyze" {
-                return Err(ApiError::new(
-                    ErrorCode::NotFound,
-                    "no such path: did you mean /v1/token/analyze?chain=…&address=…",
-                ));
-            }
-            let params = params.map_err(|e| {
-                ApiError::new(
-                    ErrorCode::BadRequest,
-                    format!("unable to parse query string: {e}"),
-                )
-            })?;
-            let (Some(chain), Some(address)) = (params.chain, params.address) else {
-                return Err(ApiError::new(
-                    ErrorCode::BadRequest,
-                    "the query parameters `chain` and `address` are required",
-                ));
-            };
-            Ok(HttpResponseOk(
-                token_analysis(ctx, &caller, &chain, &address, &options)
-                    .await?
-                    .json,
-            ))
-        })
-        .await
+        let validators = conditional::Slot::default();
+        let response = ctx
+            .metered(&rqctx, async |caller| {
+                if route.chain != "analyze" {
+                    return Err(ApiError::new(
+                        ErrorCode::NotFound,
+                        "no such path: did you mean /v1/token/analyze?chain=…&address=…",
+                    ));
+                }
+                let params = params.map_err(|e| {
+                    ApiError::new(
+                        ErrorCode::BadRequest,
+                        format!("unable to parse query string: {e}"),
+                    )
+                })?;
+                let (Some(chain), Some(address)) = (params.chain, params.address) else {
+                    return Err(ApiError::new(
+                        ErrorCode::BadRequest,
+                        "the query parameters `chain` and `address` are required",
+                    ));
+                };
+                let analysed = token_analysis(ctx, &caller, &chain, &address, &options).await?;
+                validators.keep(ctx, &analysed, "analysis");
+                Ok(HttpResponseOk(analysed.json))
+            })
+            .await?;
+        Ok(validators.apply(&rqctx.request, response))
     }
 
     async fn token_explanation_get(
@@ -329,12 +336,16 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<TokenExplanation>>, ApiError> {
         let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
-        ctx.metered(&rqctx, async |caller| {
-            let analysed =
-                token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
-            Ok(HttpResponseOk(explain::explain(&analysed.analysis)))
-        })
-        .await
+        let validators = conditional::Slot::default();
+        let response = ctx
+            .metered(&rqctx, async |caller| {
+                let analysed =
+                    token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
+                validators.keep(ctx, &analysed, "explanation");
+                Ok(HttpResponseOk(explain::explain(&analysed.analysis)))
+            })
+            .await?;
+        Ok(validators.apply(&rqctx.request, response))
     }
 
     async fn token_badge_get(
@@ -343,6 +354,7 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<FreeformBody>>, ApiError> {
         let ctx = rqctx.context();
         let path = path.into_inner();
+        let validators = conditional::Slot::default();
         let response = ctx
             .metered(&rqctx, async |caller| {
                 let analysis = token_analysis(
@@ -353,6 +365,7 @@ impl RiskIntelApi for RiskIntelImpl {
                     &AnalysisOptions::default(),
                 )
                 .await?;
+                validators.keep(ctx, &analysis, "badge");
                 Ok(HttpResponseOk(FreeformBody(Body::from(badge::render(
                     &analysis.analysis,
                 )))))
@@ -366,16 +379,11 @@ impl RiskIntelApi for RiskIntelImpl {
                     badge::render_error(status, message).into_bytes(),
                 )
             });
-        // Badges are embedded in pages: cache them about as long as analyses live.
-        Ok(response
-            .with_success_header(
-                http::header::CONTENT_TYPE,
-                http::HeaderValue::from_static("image/svg+xml; charset=utf-8"),
-            )
-            .with_success_header(
-                http::header::CACHE_CONTROL,
-                http::HeaderValue::from_static("public, max-age=300"),
-            ))
+        let response = response.with_success_header(
+            http::header::CONTENT_TYPE,
+            http::HeaderValue::from_static("image/svg+xml; charset=utf-8"),
+        );
+        Ok(validators.apply(&rqctx.request, response))
     }
 
     async fn wallet_analyze(

@@ -10,6 +10,7 @@ use alloy_primitives::Address;
 use chrono::{DateTime, Utc};
 use futures::future::{BoxFuture, FutureExt, Shared};
 use riskintel_api::{Serialized, TokenAnalysis};
+use sha2::Digest as _;
 
 use super::{evm, solana, AnalysisError, Target, TokenRef};
 use crate::chains::evm::abi::units;
@@ -31,6 +32,8 @@ pub struct Analysed {
     pub analysis: Arc<TokenAnalysis>,
     /// Its JSON.
     pub json: Serialized<TokenAnalysis>,
+    /// A digest of the JSON (32 hex digits), for entity tags.
+    pub digest: Arc<str>,
 }
 
 impl Analysed {
@@ -38,9 +41,11 @@ impl Analysed {
         let corrupt = |e: serde_json::Error| crate::store::StoreError::Corrupt(e.to_string());
         let analysis = riskintel_api::tidy::tidy(analysis).map_err(corrupt)?;
         let json = Serialized::new(&analysis).map_err(corrupt)?;
+        let digest = sha2::Sha256::digest(json.json().as_bytes());
         Ok(Analysed {
             analysis: Arc::new(analysis),
             json,
+            digest: Arc::from(hex::encode(&digest[..16])),
         })
     }
 }
@@ -236,6 +241,15 @@ impl Analyzer {
     /// The longest an analysis may take.
     pub fn deadline(&self) -> std::time::Duration {
         self.deadline
+    }
+
+    /// Seconds an analysis stays current in the cache (0 once stale).
+    pub fn max_age(&self, analysis: &TokenAnalysis) -> u64 {
+        if analysis.stale {
+            return 0;
+        }
+        let left = self.ttl - (self.clock.now() - analysis.cached_at);
+        u64::try_from(left.num_seconds()).unwrap_or(0)
     }
 
     fn is_fresh(&self, analysis: &TokenAnalysis) -> bool {

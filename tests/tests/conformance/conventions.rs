@@ -6,7 +6,7 @@ use std::num::NonZeroU32;
 use anyhow::{ensure, Context as _};
 use riskintel_client::types;
 use riskintel_tests::solana_node::{self, Fixture};
-use riskintel_tests::{ok, Backend, TestServer};
+use riskintel_tests::{header, ok, Backend, TestServer};
 use serde_json::Value;
 
 use super::solana::sol_config;
@@ -117,5 +117,48 @@ pub async fn answers_read_cleanly_and_pages_end(backend: Backend) -> anyhow::Res
         .await?;
     noisy(&body, "holder/wallet", &mut found);
     ensure!(found.is_empty(), "noisy numbers: {found:?}");
+
+    // Every view of an analysis has its own ETag and is cacheable for as
+    // long as the analysis stays cached; If-None-Match answers 304 with no
+    // body, still counted and carrying the rate-limit headers.
+    let address = fixture.named("launch");
+    let mut tags = std::collections::BTreeSet::new();
+    for view in ["analyze", "meta", "explanation", "badge"] {
+        let url = format!("{}/v1/token/sol/{address}/{view}", server.base_url);
+        let first = http.get(&url).header("x-api-key", &key).send().await?;
+        ensure!(first.status() == 200, "{view}: {}", first.status());
+        let etag = header(first.headers(), "etag")?.to_string();
+        let cache = header(first.headers(), "cache-control")?;
+        let max_age: u64 = cache
+            .strip_prefix("private, max-age=")
+            .with_context(|| format!("{view}: {cache}"))?
+            .parse()?;
+        ensure!(max_age <= 300, "{view}: {cache}");
+        tags.insert(etag.clone());
+        let remaining: u64 = header(first.headers(), "x-ratelimit-remaining")?.parse()?;
+        let again = http
+            .get(&url)
+            .header("x-api-key", &key)
+            .header("if-none-match", format!("W/\"other\", {etag}"))
+            .send()
+            .await?;
+        ensure!(again.status() == 304, "{view}: {}", again.status());
+        ensure!(header(again.headers(), "etag")? == etag);
+        let after: u64 = header(again.headers(), "x-ratelimit-remaining")?.parse()?;
+        ensure!(
+            after < remaining,
+            "{view}: the 304 is metered ({remaining} → {after})"
+        );
+        ensure!(again.bytes().await?.is_empty(), "{view}: a 304 has no body");
+        // Another tag gets the whole answer.
+        let other = http
+            .get(&url)
+            .header("x-api-key", &key)
+            .header("if-none-match", "\"0123\"")
+            .send()
+            .await?;
+        ensure!(other.status() == 200, "{view}: {}", other.status());
+    }
+    ensure!(tags.len() == 4, "one tag per view: {tags:?}");
     server.stop().await
 }

@@ -739,7 +739,7 @@ pub async fn token_explanation_and_badge(backend: Backend) -> anyhow::Result<()>
     ] {
         let (status, headers, svg) =
             badge(client.token_badge_get("eth", &rig.a.token(token)).await).await?;
-        ensure!(status == 200 && header(&headers, "cache-control")?.contains("max-age=300"));
+        ensure!(status == 200 && header(&headers, "cache-control")? == "private, max-age=300");
         let document = roxmltree::Document::parse(&svg)
             .with_context(|| format!("badge is not well-formed XML: {svg}"))?;
         let root = document.root_element();
