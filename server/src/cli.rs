@@ -180,7 +180,7 @@ async fn open(config: &Config) -> anyhow::Result<Arc<dyn Store>> {
 }
 
 async fn serve(config: Config, clock: Arc<dyn Clock>, bootstrap: bool) -> anyhow::Result<()> {
-    let log = logging::logger(&config.log_level, LogSink::Stderr);
+    let log = logging::logger_with(&config.log_level, config.log_format, LogSink::Stderr);
     let mut server = crate::start(crate::ServerOptions {
         config,
         clock,

@@ -48,6 +48,8 @@ pub struct Config {
     pub docs_base_url: String,
     /// Log level: `trace`, `debug`, `info`, `warn`, `error`.
     pub log_level: String,
+    /// Log lines: `text` (for people) or `json` (one object a line).
+    pub log_format: crate::logging::LogFormat,
     /// Largest request body accepted, in bytes.
     pub request_body_max_bytes: usize,
     /// Client connections: time limits, cap, shutdown.
@@ -218,6 +220,7 @@ impl Default for Config {
             database_query_timeout_ms: 5_000,
             docs_base_url: String::new(),
             log_level: "info".into(),
+            log_format: crate::logging::LogFormat::Text,
             request_body_max_bytes: 64 * 1024,
             connections: Default::default(),
             auth: AuthConfig::default(),

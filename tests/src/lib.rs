@@ -98,10 +98,11 @@ impl TestServer {
             ..config
         };
         let saved = config.clone();
+        let format = config.log_format;
         let server = riskintel_server::start(riskintel_server::ServerOptions {
             config,
             clock: clock.clone() as Arc<dyn Clock>,
-            log: logging::logger("info", LogSink::Buffer(log.clone())),
+            log: logging::logger_with("info", format, LogSink::Buffer(log.clone())),
             bootstrap: true,
         })
         .await?;

@@ -35,11 +35,11 @@ impl Slot {
     /// `response` with the kept validators' headers, as 304 when the
     /// request's `If-None-Match` names its tag.
     pub(super) fn apply<R: HttpCodedResponse>(
-        self,
+        &self,
         request: &dropshot::RequestInfo,
         response: Metered<R>,
     ) -> Metered<R> {
-        let Some(v) = self.0.into_inner().expect("validators lock") else {
+        let Some(v) = self.0.lock().expect("validators lock").take() else {
             return response;
         };
         let (Ok(etag), Ok(cache)) = (

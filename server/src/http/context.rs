@@ -118,6 +118,47 @@ impl ServerContext {
         rqctx: &RequestContext<Self>,
         operation: impl AsyncFnOnce(Caller) -> Result<R, ApiError>,
     ) -> Result<Metered<R>, ApiError> {
+        self.metered_with(rqctx, operation, |answer| answer).await
+    }
+
+    /// As [`ServerContext::metered`], with `finish` applied to the answer
+    /// before it is logged (a conditional answer's 304).
+    pub async fn metered_with<R: HttpCodedResponse>(
+        &self,
+        rqctx: &RequestContext<Self>,
+        operation: impl AsyncFnOnce(Caller) -> Result<R, ApiError>,
+        finish: impl FnOnce(Metered<R>) -> Metered<R>,
+    ) -> Result<Metered<R>, ApiError> {
+        let started = Instant::now();
+        let account = std::sync::Mutex::new(None);
+        let answer = self
+            .metered_inner(rqctx, async |caller: Caller| {
+                *account.lock().expect("account lock") = Some(caller.account.id.clone());
+                operation(caller).await
+            })
+            .await
+            .map(finish);
+        // One line per answered request: operation, status, latency and the
+        // account (never the key); the request id comes with rqctx.log.
+        let status = match &answer {
+            Ok(metered) => dropshot::HttpResponse::status_code(metered).as_u16(),
+            Err(error) => error.http_status().as_u16(),
+        };
+        let account = account.into_inner().expect("account lock");
+        slog::info!(rqctx.log, "answered";
+            "operation" => &rqctx.endpoint.operation_id,
+            "status" => status,
+            "latency_ms" => format!("{:.3}", started.elapsed().as_secs_f64() * 1000.0),
+            "account" => account.as_deref().unwrap_or("-"),
+        );
+        answer
+    }
+
+    async fn metered_inner<R: HttpCodedResponse>(
+        &self,
+        rqctx: &RequestContext<Self>,
+        operation: impl AsyncFnOnce(Caller) -> Result<R, ApiError>,
+    ) -> Result<Metered<R>, ApiError> {
         let Some(rule) = access::rule(&rqctx.endpoint.operation_id) else {
             return Err(ApiError::new(
                 ErrorCode::InternalError,

@@ -251,22 +251,26 @@ impl RiskIntelApi for RiskIntelImpl {
         let (path, options) = (path.into_inner(), query.into_inner());
         let validators = conditional::Slot::default();
         let response = ctx
-            .metered(&rqctx, async |caller| {
-                let analysed =
-                    token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
-                validators.keep(ctx, &analysed, "meta");
-                let analysis = std::sync::Arc::unwrap_or_clone(analysed.analysis);
-                Ok(HttpResponseOk(TokenMetaReport {
-                    chain: analysis.chain,
-                    address: analysis.address,
-                    meta: analysis.meta,
-                    cached_at: analysis.cached_at,
-                    as_of_block: analysis.as_of_block,
-                    stale: analysis.stale,
-                }))
-            })
+            .metered_with(
+                &rqctx,
+                async |caller| {
+                    let analysed =
+                        token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
+                    validators.keep(ctx, &analysed, "meta");
+                    let analysis = std::sync::Arc::unwrap_or_clone(analysed.analysis);
+                    Ok(HttpResponseOk(TokenMetaReport {
+                        chain: analysis.chain,
+                        address: analysis.address,
+                        meta: analysis.meta,
+                        cached_at: analysis.cached_at,
+                        as_of_block: analysis.as_of_block,
+                        stale: analysis.stale,
+                    }))
+                },
+                |answer| validators.apply(&rqctx.request, answer),
+            )
             .await?;
-        Ok(validators.apply(&rqctx.request, response))
+        Ok(response)
     }
 
     async fn token_analyze(
@@ -278,14 +282,18 @@ impl RiskIntelApi for RiskIntelImpl {
         let (path, options) = (path.into_inner(), query.into_inner());
         let validators = conditional::Slot::default();
         let response = ctx
-            .metered(&rqctx, async |caller| {
-                let analysed =
-                    token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
-                validators.keep(ctx, &analysed, "analysis");
-                Ok(HttpResponseOk(analysed.json))
-            })
+            .metered_with(
+                &rqctx,
+                async |caller| {
+                    let analysed =
+                        token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
+                    validators.keep(ctx, &analysed, "analysis");
+                    Ok(HttpResponseOk(analysed.json))
+                },
+                |answer| validators.apply(&rqctx.request, answer),
+            )
             .await?;
-        Ok(validators.apply(&rqctx.request, response))
+        Ok(response)
     }
 
     async fn token_analyze_query(
@@ -302,31 +310,35 @@ impl RiskIntelApi for RiskIntelImpl {
             serde_urlencoded::from_str(rqctx.request.uri().query().unwrap_or_default());
         let validators = conditional::Slot::default();
         let response = ctx
-            .metered(&rqctx, async |caller| {
-                if route.chain != "analyze" {
-                    return Err(ApiError::new(
-                        ErrorCode::NotFound,
-                        "no such path: did you mean /v1/token/analyze?chain=…&address=…",
-                    ));
-                }
-                let params = params.map_err(|e| {
-                    ApiError::new(
-                        ErrorCode::BadRequest,
-                        format!("unable to parse query string: {e}"),
-                    )
-                })?;
-                let (Some(chain), Some(address)) = (params.chain, params.address) else {
-                    return Err(ApiError::new(
-                        ErrorCode::BadRequest,
-                        "the query parameters `chain` and `address` are required",
-                    ));
-                };
-                let analysed = token_analysis(ctx, &caller, &chain, &address, &options).await?;
-                validators.keep(ctx, &analysed, "analysis");
-                Ok(HttpResponseOk(analysed.json))
-            })
+            .metered_with(
+                &rqctx,
+                async |caller| {
+                    if route.chain != "analyze" {
+                        return Err(ApiError::new(
+                            ErrorCode::NotFound,
+                            "no such path: did you mean /v1/token/analyze?chain=…&address=…",
+                        ));
+                    }
+                    let params = params.map_err(|e| {
+                        ApiError::new(
+                            ErrorCode::BadRequest,
+                            format!("unable to parse query string: {e}"),
+                        )
+                    })?;
+                    let (Some(chain), Some(address)) = (params.chain, params.address) else {
+                        return Err(ApiError::new(
+                            ErrorCode::BadRequest,
+                            "the query parameters `chain` and `address` are required",
+                        ));
+                    };
+                    let analysed = token_analysis(ctx, &caller, &chain, &address, &options).await?;
+                    validators.keep(ctx, &analysed, "analysis");
+                    Ok(HttpResponseOk(analysed.json))
+                },
+                |answer| validators.apply(&rqctx.request, answer),
+            )
             .await?;
-        Ok(validators.apply(&rqctx.request, response))
+        Ok(response)
     }
 
     async fn token_explanation_get(
@@ -338,14 +350,18 @@ impl RiskIntelApi for RiskIntelImpl {
         let (path, options) = (path.into_inner(), query.into_inner());
         let validators = conditional::Slot::default();
         let response = ctx
-            .metered(&rqctx, async |caller| {
-                let analysed =
-                    token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
-                validators.keep(ctx, &analysed, "explanation");
-                Ok(HttpResponseOk(explain::explain(&analysed.analysis)))
-            })
+            .metered_with(
+                &rqctx,
+                async |caller| {
+                    let analysed =
+                        token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
+                    validators.keep(ctx, &analysed, "explanation");
+                    Ok(HttpResponseOk(explain::explain(&analysed.analysis)))
+                },
+                |answer| validators.apply(&rqctx.request, answer),
+            )
             .await?;
-        Ok(validators.apply(&rqctx.request, response))
+        Ok(response)
     }
 
     async fn token_badge_get(
@@ -356,20 +372,24 @@ impl RiskIntelApi for RiskIntelImpl {
         let path = path.into_inner();
         let validators = conditional::Slot::default();
         let response = ctx
-            .metered(&rqctx, async |caller| {
-                let analysis = token_analysis(
-                    ctx,
-                    &caller,
-                    &path.chain,
-                    &path.address,
-                    &AnalysisOptions::default(),
-                )
-                .await?;
-                validators.keep(ctx, &analysis, "badge");
-                Ok(HttpResponseOk(FreeformBody(Body::from(badge::render(
-                    &analysis.analysis,
-                )))))
-            })
+            .metered_with(
+                &rqctx,
+                async |caller| {
+                    let analysis = token_analysis(
+                        ctx,
+                        &caller,
+                        &path.chain,
+                        &path.address,
+                        &AnalysisOptions::default(),
+                    )
+                    .await?;
+                    validators.keep(ctx, &analysis, "badge");
+                    Ok(HttpResponseOk(FreeformBody(Body::from(badge::render(
+                        &analysis.analysis,
+                    )))))
+                },
+                |answer| validators.apply(&rqctx.request, answer),
+            )
             .await
             .unwrap_or_else(|error| Metered::new(Err(error)))
             // A page embedding the badge shows a grey badge, not a broken image.
@@ -379,11 +399,10 @@ impl RiskIntelApi for RiskIntelImpl {
                     badge::render_error(status, message).into_bytes(),
                 )
             });
-        let response = response.with_success_header(
+        Ok(response.with_success_header(
             http::header::CONTENT_TYPE,
             http::HeaderValue::from_static("image/svg+xml; charset=utf-8"),
-        );
-        Ok(validators.apply(&rqctx.request, response))
+        ))
     }
 
     async fn wallet_analyze(

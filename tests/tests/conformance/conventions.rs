@@ -46,7 +46,9 @@ fn noisy(value: &Value, path: &str, found: &mut Vec<String>) {
 pub async fn answers_read_cleanly_and_pages_end(backend: Backend) -> anyhow::Result<()> {
     let fixture = Fixture::load()?;
     let node = solana_node::start(fixture.clone()).await?;
-    let server = TestServer::start_with(backend, sol_config(&fixture, &node)).await?;
+    let mut config = sol_config(&fixture, &node);
+    config.log_format = riskintel_server::logging::LogFormat::Json;
+    let server = TestServer::start_with(backend, config).await?;
     let key = server.owner_key();
     let client = server.client(&key);
 
@@ -160,5 +162,34 @@ pub async fn answers_read_cleanly_and_pages_end(backend: Backend) -> anyhow::Res
         ensure!(other.status() == 200, "{view}: {}", other.status());
     }
     ensure!(tags.len() == 4, "one tag per view: {tags:?}");
+
+    // JSON logs: one object a line; one `answered` line per request with
+    // its operation, status, latency, account (never the key) and request
+    // id; addresses stay readable, secrets do not appear.
+    let log = server.log_text();
+    let lines: Vec<Value> = log
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()
+        .context("every log line is a JSON object")?;
+    let account = &server.owner.as_ref().context("owner")?.account.id;
+    let answered = lines
+        .iter()
+        .find(|l| {
+            l["msg"] == "answered" && l["operation"] == "token_meta_get" && l["status"] == "304"
+        })
+        .with_context(|| format!("an answered line for a 304 meta: {log}"))?;
+    ensure!(
+        answered["account"] == account.as_str()
+            && answered["req_id"].as_str().is_some_and(|id| !id.is_empty())
+            && answered["latency_ms"].is_string(),
+        "{answered}"
+    );
+    ensure!(
+        log.contains(&address),
+        "addresses stay readable in the logs"
+    );
+    let secret = key.split_once('.').context("key")?.1;
+    ensure!(!log.contains(secret), "a secret reached the log");
     server.stop().await
 }
