@@ -28,7 +28,9 @@ pub fn openapi_document() -> String {
     let description =
         risk_intel_api_mod::stub_api_description().expect("the API description is valid");
     let mut openapi = description.openapi(OPENAPI_TITLE, OPENAPI_VERSION);
-    openapi.description(DESCRIPTION);
+    openapi
+        .description(DESCRIPTION)
+        .license("Apache-2.0", "https://www.apache.org/licenses/LICENSE-2.0");
     let mut document = openapi.json().expect("the OpenAPI document serialises");
     add_what_dropshot_cannot_express(&mut document);
     let mut text = serde_json::to_string_pretty(&document).expect("JSON serialises");
@@ -37,6 +39,7 @@ pub fn openapi_document() -> String {
 }
 
 /// The one post-processing step, for what dropshot cannot express:
+/// - a `servers` entry (the local default address);
 /// - the `apiKey` security scheme (header `x-api-key`), applied to every
 ///   operation except the health check;
 /// - the rate-limit and `Retry-After` headers on the shared error response;
@@ -49,6 +52,10 @@ pub fn openapi_document() -> String {
 /// - the conditional answers of an analysis's views (`ETag`,
 ///   `Cache-Control`, 304 on `If-None-Match`).
 fn add_what_dropshot_cannot_express(document: &mut Value) {
+    document["servers"] = json!([{
+        "url": "http://127.0.0.1:8080",
+        "description": "A local instance as `riskintel serve` starts it; replace with your deployment's address."
+    }]);
     let components = document
         .as_object_mut()
         .expect("document is an object")

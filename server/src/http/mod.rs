@@ -68,6 +68,30 @@ fn api_key_view(record: &KeyRecord, now: chrono::DateTime<chrono::Utc>) -> ApiKe
     }
 }
 
+/// A view of a token's analysis, made by `make`: metered, and conditional
+/// on the analysis's `ETag` for `view` (304 when the client has it).
+async fn analysis_view<R: dropshot::HttpCodedResponse>(
+    rqctx: &RequestContext<ServerContext>,
+    path: &TokenPath,
+    options: &AnalysisOptions,
+    view: &str,
+    make: impl FnOnce(Analysed) -> R,
+) -> Result<Metered<R>, ApiError> {
+    let ctx = rqctx.context();
+    let validators = conditional::Slot::default();
+    ctx.metered_with(
+        rqctx,
+        async |caller| {
+            let analysed =
+                token_analysis(ctx, &caller, &path.chain, &path.address, options).await?;
+            validators.keep(ctx, &analysed, view);
+            Ok(make(analysed))
+        },
+        |answer| validators.apply(&rqctx.request, answer),
+    )
+    .await
+}
+
 /// A page of `items`, read with one more than `limit`: the first `limit`,
 /// and a `next_page` token only when there was more (so a client stops at
 /// the last page without asking for an empty one).
@@ -247,30 +271,19 @@ impl RiskIntelApi for RiskIntelImpl {
         path: Path<TokenPath>,
         query: Query<AnalysisOptions>,
     ) -> Result<Metered<HttpResponseOk<TokenMetaReport>>, ApiError> {
-        let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
-        let validators = conditional::Slot::default();
-        let response = ctx
-            .metered_with(
-                &rqctx,
-                async |caller| {
-                    let analysed =
-                        token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
-                    validators.keep(ctx, &analysed, "meta");
-                    let analysis = std::sync::Arc::unwrap_or_clone(analysed.analysis);
-                    Ok(HttpResponseOk(TokenMetaReport {
-                        chain: analysis.chain,
-                        address: analysis.address,
-                        meta: analysis.meta,
-                        cached_at: analysis.cached_at,
-                        as_of_block: analysis.as_of_block,
-                        stale: analysis.stale,
-                    }))
-                },
-                |answer| validators.apply(&rqctx.request, answer),
-            )
-            .await?;
-        Ok(response)
+        analysis_view(&rqctx, &path, &options, "meta", |analysed| {
+            let analysis = std::sync::Arc::unwrap_or_clone(analysed.analysis);
+            HttpResponseOk(TokenMetaReport {
+                chain: analysis.chain,
+                address: analysis.address,
+                meta: analysis.meta,
+                cached_at: analysis.cached_at,
+                as_of_block: analysis.as_of_block,
+                stale: analysis.stale,
+            })
+        })
+        .await
     }
 
     async fn token_analyze(
@@ -278,22 +291,11 @@ impl RiskIntelApi for RiskIntelImpl {
         path: Path<TokenPath>,
         query: Query<AnalysisOptions>,
     ) -> Result<Metered<HttpResponseOk<Serialized<TokenAnalysis>>>, ApiError> {
-        let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
-        let validators = conditional::Slot::default();
-        let response = ctx
-            .metered_with(
-                &rqctx,
-                async |caller| {
-                    let analysed =
-                        token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
-                    validators.keep(ctx, &analysed, "analysis");
-                    Ok(HttpResponseOk(analysed.json))
-                },
-                |answer| validators.apply(&rqctx.request, answer),
-            )
-            .await?;
-        Ok(response)
+        analysis_view(&rqctx, &path, &options, "analysis", |analysed| {
+            HttpResponseOk(analysed.json)
+        })
+        .await
     }
 
     async fn token_analyze_query(
@@ -346,59 +348,30 @@ impl RiskIntelApi for RiskIntelImpl {
         path: Path<TokenPath>,
         query: Query<AnalysisOptions>,
     ) -> Result<Metered<HttpResponseOk<TokenExplanation>>, ApiError> {
-        let ctx = rqctx.context();
         let (path, options) = (path.into_inner(), query.into_inner());
-        let validators = conditional::Slot::default();
-        let response = ctx
-            .metered_with(
-                &rqctx,
-                async |caller| {
-                    let analysed =
-                        token_analysis(ctx, &caller, &path.chain, &path.address, &options).await?;
-                    validators.keep(ctx, &analysed, "explanation");
-                    Ok(HttpResponseOk(explain::explain(&analysed.analysis)))
-                },
-                |answer| validators.apply(&rqctx.request, answer),
-            )
-            .await?;
-        Ok(response)
+        analysis_view(&rqctx, &path, &options, "explanation", |analysed| {
+            HttpResponseOk(explain::explain(&analysed.analysis))
+        })
+        .await
     }
 
     async fn token_badge_get(
         rqctx: RequestContext<ServerContext>,
         path: Path<TokenPath>,
     ) -> Result<Metered<HttpResponseOk<FreeformBody>>, ApiError> {
-        let ctx = rqctx.context();
         let path = path.into_inner();
-        let validators = conditional::Slot::default();
-        let response = ctx
-            .metered_with(
-                &rqctx,
-                async |caller| {
-                    let analysis = token_analysis(
-                        ctx,
-                        &caller,
-                        &path.chain,
-                        &path.address,
-                        &AnalysisOptions::default(),
-                    )
-                    .await?;
-                    validators.keep(ctx, &analysis, "badge");
-                    Ok(HttpResponseOk(FreeformBody(Body::from(badge::render(
-                        &analysis.analysis,
-                    )))))
-                },
-                |answer| validators.apply(&rqctx.request, answer),
+        let response = analysis_view(&rqctx, &path, &AnalysisOptions::default(), "badge", |a| {
+            HttpResponseOk(FreeformBody(Body::from(badge::render(&a.analysis))))
+        })
+        .await
+        .unwrap_or_else(|error| Metered::new(Err(error)))
+        // A page embedding the badge shows a grey badge, not a broken image.
+        .with_error_body(|status, message| {
+            (
+                "image/svg+xml; charset=utf-8",
+                badge::render_error(status, message).into_bytes(),
             )
-            .await
-            .unwrap_or_else(|error| Metered::new(Err(error)))
-            // A page embedding the badge shows a grey badge, not a broken image.
-            .with_error_body(|status, message| {
-                (
-                    "image/svg+xml; charset=utf-8",
-                    badge::render_error(status, message).into_bytes(),
-                )
-            });
+        });
         Ok(response.with_success_header(
             http::header::CONTENT_TYPE,
             http::HeaderValue::from_static("image/svg+xml; charset=utf-8"),

@@ -43,6 +43,18 @@ fn noisy(value: &Value, path: &str, found: &mut Vec<String>) {
     }
 }
 
+/// The JSON answered at `url`, asked with `key`.
+async fn json_of(http: &reqwest::Client, url: &str, key: &str) -> anyhow::Result<Value> {
+    Ok(http
+        .get(url)
+        .header("x-api-key", key)
+        .send()
+        .await?
+        .error_for_status()?
+        .json()
+        .await?)
+}
+
 pub async fn answers_read_cleanly_and_pages_end(backend: Backend) -> anyhow::Result<()> {
     let fixture = Fixture::load()?;
     let node = solana_node::start(fixture.clone()).await?;
@@ -93,15 +105,11 @@ pub async fn answers_read_cleanly_and_pages_end(backend: Backend) -> anyhow::Res
         let address = fixture.named(name);
         for view in ["analyze", "meta"] {
             let url = format!("{}/v1/token/sol/{address}/{view}", server.base_url);
-            let body: Value = http
-                .get(&url)
-                .header("x-api-key", &key)
-                .send()
-                .await?
-                .error_for_status()?
-                .json()
-                .await?;
-            noisy(&body, &format!("{name}/{view}"), &mut found);
+            noisy(
+                &json_of(&http, &url, &key).await?,
+                &format!("{name}/{view}"),
+                &mut found,
+            );
         }
     }
     let wallet = format!(
@@ -109,15 +117,11 @@ pub async fn answers_read_cleanly_and_pages_end(backend: Backend) -> anyhow::Res
         server.base_url,
         fixture.named("holder")
     );
-    let body: Value = http
-        .get(&wallet)
-        .header("x-api-key", &key)
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
-    noisy(&body, "holder/wallet", &mut found);
+    noisy(
+        &json_of(&http, &wallet, &key).await?,
+        "holder/wallet",
+        &mut found,
+    );
     ensure!(found.is_empty(), "noisy numbers: {found:?}");
 
     // Every view of an analysis has its own ETag and is cacheable for as

@@ -42,6 +42,16 @@ async fn writers(client: &riskintel_client::Client) -> anyhow::Result<usize> {
         .count())
 }
 
+/// A 409 `CONFLICT` answer's message.
+fn conflict(
+    result: Result<riskintel_client::ResponseValue<()>, riskintel_client::Error<types::ApiError>>,
+) -> anyhow::Result<String> {
+    Ok(err(result, 409, ErrorCode::Conflict, true)?
+        .into_inner()
+        .error
+        .message)
+}
+
 pub async fn keys_cannot_lock_their_account_out(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let owner_key = server.owner_key();
@@ -49,15 +59,7 @@ pub async fn keys_cannot_lock_their_account_out(backend: Backend) -> anyhow::Res
     let owner_id = key_id(&owner_key)?;
 
     // A key cannot revoke itself, and says how to: another key or the CLI.
-    let refused = err(
-        owner.api_key_delete(&owner_id).await,
-        409,
-        ErrorCode::Conflict,
-        true,
-    )?
-    .into_inner()
-    .error
-    .message;
+    let refused = conflict(owner.api_key_delete(&owner_id).await)?;
     ensure!(
         refused.contains("itself") && refused.contains("riskintel keys revoke"),
         "{refused}"
@@ -72,15 +74,7 @@ pub async fn keys_cannot_lock_their_account_out(backend: Backend) -> anyhow::Res
     let second_client = server.client(&second);
     ok(second_client.api_key_delete(&owner_id).await)?;
     ensure!(writers(&second_client).await? == 1);
-    let refused = err(
-        second_client.api_key_delete(&key_id(&second)?).await,
-        409,
-        ErrorCode::Conflict,
-        true,
-    )?
-    .into_inner()
-    .error
-    .message;
+    let refused = conflict(second_client.api_key_delete(&key_id(&second)?).await)?;
     ensure!(refused.contains("itself"), "{refused}");
 
     // Two writers revoking each other at once: one goes, one stays.
