@@ -28,6 +28,35 @@ const SIGNATURE_PAGE: u64 = 1000;
 const SIGNATURE_PAGES: usize = 5;
 /// Keys a node answers in one `getMultipleAccounts`.
 const KEYS_PER_CALL: usize = 100;
+/// Pools read at most: a quote asset such as USDC sits in thousands.
+const MAX_POOLS: usize = 40;
+/// Concentrated or binned pools whose positions are listed, at most.
+const POSITION_POOLS: usize = 3;
+
+/// At most [`MAX_POOLS`] of `pools`, the likeliest to matter first: its
+/// curve and canonical pool, then pools quoted in one of `quotes` (SOL and
+/// the stablecoins: the ones that can be priced), each family's deepest by its own active
+/// liquidity where it records one.
+fn keep_the_likeliest(
+    quotes: &[Pubkey],
+    mint: &Pubkey,
+    mut pools: Vec<PoolState>,
+) -> Vec<PoolState> {
+    let priced = |p: &PoolState| p.mints.iter().any(|m| m != mint && quotes.contains(m));
+    let active = |p: &PoolState| match &p.model {
+        Model::Ticks(t) => t.liquidity,
+        _ => 0,
+    };
+    pools.sort_by_key(|p| {
+        (
+            p.family != Family::PumpFun && p.family != Family::PumpSwap,
+            !priced(p),
+            std::cmp::Reverse(active(p)),
+        )
+    });
+    pools.truncate(MAX_POOLS);
+    pools
+}
 
 /// Everything read about a mint.
 pub struct SolanaFacts {
@@ -221,6 +250,10 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
     }
     let mut accounts = Accounts::default();
     accounts.insert(mint, account);
+    let quotes: Vec<Pubkey> = std::iter::once(chain.wsol)
+        .chain(chain.stables.iter().map(|(s, _)| *s))
+        .collect();
+    let pools = keep_the_likeliest(&quotes, &mint, pools);
 
     // Round 2: token accounts of the largest holders; what each pool and
     // price pool needs; the LP accounts of the mint authority and of each
@@ -260,6 +293,8 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
     // Who holds the positions of concentrated and binned pools.
     let listings: Vec<(Pubkey, Part, Slot<Vec<KeyedAccount>>)> = pools
         .iter()
+        .filter(|p| matches!(p.model, Model::Ticks(_) | Model::Bins(_)))
+        .take(POSITION_POOLS)
         .flat_map(|pool| {
             positions::queries(pool)
                 .into_iter()
@@ -384,4 +419,42 @@ async fn page_signatures(
         }
     }
     (Ok(list), reached_end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chains::solana::pools::Fee;
+
+    fn pool(n: u8, quote: Pubkey, family: Family) -> PoolState {
+        PoolState {
+            family,
+            program: [0; 32],
+            address: [n; 32],
+            mints: [[1; 32], quote],
+            vaults: [None, None],
+            decimals: [Some(6), Some(6)],
+            model: Model::Pair {
+                owed: [0, 0],
+                virtual_1: 0,
+            },
+            lp: None,
+            creator: None,
+            fee: Fee::Bps(25.0),
+            opened_at: None,
+        }
+    }
+
+    #[test]
+    fn a_mint_in_thousands_of_pools_keeps_the_priceable_ones() {
+        let (mint, sol, other) = ([1; 32], [2; 32], [3; 32]);
+        let mut pools: Vec<PoolState> = (10..60)
+            .map(|n| pool(n, other, Family::RaydiumAmmV4))
+            .collect();
+        pools.push(pool(99, sol, Family::RaydiumCpmm));
+        pools.push(pool(98, sol, Family::PumpSwap));
+        let kept = keep_the_likeliest(&[sol], &mint, pools);
+        assert_eq!(kept.len(), MAX_POOLS);
+        assert_eq!((kept[0].address[0], kept[1].address[0]), (98, 99));
+    }
 }
