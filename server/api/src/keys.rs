@@ -97,10 +97,10 @@ pub struct ApiKeyCreate {
     /// A name for the key, unique among the account's keys (1 to 64 characters), e.g. the service that uses it.
     pub name: String,
     /// Scopes for the new key; defaults to every read scope. Only a key holding `keys:write` may grant `keys:write`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scopes: Option<Vec<Scope>>,
     /// When the key should stop working (must be in the future); omit for a key that does not expire.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<DateTime<Utc>>,
 }
 
