@@ -195,6 +195,9 @@ async fn serve(config: Config, clock: Arc<dyn Clock>, bootstrap: bool) -> anyhow
             owner.account.id, owner.key.key
         );
     }
+    if let Some(metrics) = server.metrics_addr {
+        println!("riskintel metrics on http://{metrics}/metrics");
+    }
     println!("riskintel listening on http://{}", server.local_addr);
     tokio::select! {
         result = server.wait() => result?,

@@ -35,6 +35,9 @@ pub enum ConfigError {
 pub struct Config {
     /// Address the HTTP server listens on.
     pub listen: String,
+    /// Address of the metrics listener (`GET /metrics`, Prometheus text
+    /// format); `""` serves no metrics.
+    pub metrics_listen: String,
     /// `sqlite://FILE` (created on first start) or `postgres://USER@HOST/DB`.
     pub database_url: String,
     /// Longest wait for a database connection, in milliseconds; past it
@@ -215,6 +218,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             listen: "127.0.0.1:8080".into(),
+            metrics_listen: "127.0.0.1:9464".into(),
             database_url: "sqlite://riskintel.db".into(),
             database_acquire_timeout_ms: 2_000,
             database_query_timeout_ms: 5_000,

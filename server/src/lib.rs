@@ -17,6 +17,7 @@ pub mod scoring;
 pub mod sentiment;
 pub mod simulation;
 pub mod store;
+pub mod telemetry;
 pub mod tokens;
 pub mod wallets;
 
@@ -49,6 +50,8 @@ pub struct ServerOptions {
 /// A running server.
 pub struct RunningServer {
     server: HttpServer<ServerContext>,
+    /// The metrics listener, unless `metrics_listen` is empty.
+    metrics: Option<HttpServer<()>>,
     /// The public listener, relaying to `server` on a loopback port.
     front: Option<connections::Front>,
     shutdown_timeout: Duration,
@@ -66,6 +69,8 @@ pub struct RunningServer {
     /// port (benchmarks measure the front's cost with it); without the
     /// front, `local_addr`.
     pub backend_addr: SocketAddr,
+    /// The metrics listener's address, unless `metrics_listen` is empty.
+    pub metrics_addr: Option<SocketAddr>,
     /// The owner account created on this start, if the database was empty.
     pub bootstrapped: Option<NewAccount>,
     /// Its store.
@@ -101,6 +106,9 @@ impl RunningServer {
         };
         if let Some(front) = &self.front {
             front.drained(Duration::from_millis(100)).await;
+        }
+        if let Some(metrics) = self.metrics {
+            let _ = metrics.close().await;
         }
         // Requests in flight are answered: their usage is written before the
         // database closes, then the last counts of this minute are published
@@ -138,6 +146,12 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         acquire: Duration::from_millis(config.database_acquire_timeout_ms.max(1)),
         query: Duration::from_millis(config.database_query_timeout_ms.max(1)),
     };
+    // Metrics first: a taken metrics port fails the start before any work.
+    let metrics = telemetry::endpoint::serve(
+        &config.metrics_listen,
+        &log.new(slog::o!("component" => "metrics")),
+    )?;
+    let metrics_addr = metrics.as_ref().map(|m| m.local_addr());
     let store = store::open_with(&config.database_url, timeouts)
         .await
         .with_context(|| format!("opening database {}", redact_url(&config.database_url)))?;
@@ -296,9 +310,11 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         },
     );
     slog::info!(log, "listening"; "address" => %local_addr, "database" => store.backend(),
-        "max_connections" => front.as_ref().map(|f| f.max_connections));
+        "max_connections" => front.as_ref().map(|f| f.max_connections),
+        "metrics" => metrics_addr.map(|a| format!("http://{a}/metrics")));
     Ok(RunningServer {
         server,
+        metrics,
         front,
         shutdown_timeout: Duration::from_millis(config.connections.shutdown_timeout_ms.max(1)),
         metering: [rate_sync, usage_flush, pruner],
@@ -310,6 +326,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         stop_indexer,
         local_addr,
         backend_addr,
+        metrics_addr,
         bootstrapped,
         store,
         analyzer,

@@ -191,6 +191,7 @@ fn spawn_serve_with(url: &str, env: &[(&str, &str)]) -> (std::process::Child, Op
     let mut server = Command::new(env!("CARGO_BIN_EXE_riskintel"))
         .args(["serve", "--listen", "127.0.0.1:0", "--database-url", url])
         .env("RISKINTEL_MARKET_ENABLED", "false")
+        .env("RISKINTEL_METRICS_LISTEN", "127.0.0.1:0")
         .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -241,6 +242,72 @@ fn serve_bootstraps_an_owner_and_its_key_works() {
     assert!(second_key.is_none(), "no second owner key");
     let response = get(port, "/v1/billing/status", Some(&key));
     assert!(response.contains("\"requests_used\":2"), "{response}");
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `serve` prints where its metrics are; they answer in the Prometheus
+/// text format, counting the requests served, and the public port has none.
+/// `RISKINTEL_METRICS_LISTEN=""` turns them off.
+#[test]
+fn serve_exposes_metrics_on_their_own_listener() {
+    let (dir, url) = temp_db("metrics");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_riskintel"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url])
+        .env("RISKINTEL_MARKET_ENABLED", "false")
+        .env("RISKINTEL_METRICS_LISTEN", "127.0.0.1:0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (mut metrics_port, mut port, mut key) = (None, None, None);
+    for line in BufReader::new(server.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if let Some(k) = line.split_whitespace().find(|w| w.starts_with("ri_live_")) {
+            key = Some(k.to_string());
+        }
+        let port_of = |addr: &str| {
+            addr.trim_end_matches("/metrics")
+                .rsplit(':')
+                .next()
+                .unwrap()
+                .parse::<u16>()
+                .unwrap()
+        };
+        if let Some(addr) = line.strip_prefix("riskintel metrics on http://") {
+            metrics_port = Some(port_of(addr));
+        }
+        if let Some(addr) = line.strip_prefix("riskintel listening on http://") {
+            port = Some(port_of(addr));
+            break;
+        }
+    }
+    let (metrics_port, port) = (
+        metrics_port.expect("metrics address printed"),
+        port.unwrap(),
+    );
+    let answered = get(port, "/v1/billing/status", key.as_deref());
+    assert!(answered.starts_with("HTTP/1.1 200"), "{answered}");
+    let metrics = get(metrics_port, "/metrics", None);
+    assert!(metrics.starts_with("HTTP/1.1 200"), "{metrics}");
+    assert!(
+        metrics.contains("content-type: text/plain; version=0.0.4"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(
+            r#"riskintel_http_requests_total{operation="billing_status_get",status="200"} 1"#
+        ),
+        "{metrics}"
+    );
+    assert!(get(port, "/metrics", None).starts_with("HTTP/1.1 404"));
+    let _ = server.kill();
+    let _ = server.wait();
+
+    // Off: no metrics line, and the server still starts.
+    let (mut server, _, port) = spawn_serve_with(&url, &[("RISKINTEL_METRICS_LISTEN", "")]);
+    assert!(get(port, "/v1/health", None).starts_with("HTTP/1.1 200"));
     let _ = server.kill();
     let _ = server.wait();
     let _ = std::fs::remove_dir_all(dir);

@@ -14,6 +14,7 @@ use crate::rig::{self, RigChain};
 pub fn config(database_url: String, chain: &RigChain) -> Config {
     let mut config = Config {
         listen: "127.0.0.1:0".into(),
+        metrics_listen: "127.0.0.1:0".into(),
         database_url,
         log_level: "warn".into(),
         chains: rig::chains_config(&[("eth", chain)]),

@@ -93,6 +93,12 @@ impl TestServer {
         let log = Arc::new(Mutex::new(Vec::new()));
         let config = Config {
             listen: "127.0.0.1:0".into(),
+            // Metrics on a port of its own, unless the test turned them off.
+            metrics_listen: if config.metrics_listen.is_empty() {
+                String::new()
+            } else {
+                "127.0.0.1:0".into()
+            },
             database_url: database.url.clone(),
             log_level: "info".into(),
             ..config
@@ -180,6 +186,24 @@ impl TestServer {
         Ok(accounts::create_account(&self.store(), &clock, name, plan).await?)
     }
 
+    /// What the metrics listener answers now, checked to be the
+    /// Prometheus text format.
+    pub async fn metrics(&self) -> anyhow::Result<String> {
+        let addr = self
+            .server
+            .as_ref()
+            .and_then(|s| s.metrics_addr)
+            .context("the server has no metrics listener")?;
+        let answer = reqwest::get(format!("http://{addr}/metrics")).await?;
+        anyhow::ensure!(answer.status() == 200, "metrics: {}", answer.status());
+        let kind = header(answer.headers(), "content-type")?.to_string();
+        anyhow::ensure!(
+            kind.starts_with("text/plain; version=0.0.4"),
+            "metrics content type {kind}"
+        );
+        Ok(answer.text().await?)
+    }
+
     /// Everything logged so far.
     pub fn log_text(&self) -> String {
         String::from_utf8_lossy(&self.log.lock().expect("log lock")).into_owned()
@@ -230,6 +254,32 @@ where
 
 // ---------------------------------------------------------------------------
 // Invariants checked on every response.
+
+/// The sum of the samples of the series `name` (in the Prometheus text
+/// format `text`) whose labels include every one of `labels`; `None` when
+/// there is none.
+pub fn metric(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    let mut found = None;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let Some((series, value)) = line.rsplit_once(' ') else {
+            continue;
+        };
+        let (series_name, series_labels) = match series.split_once('{') {
+            Some((n, rest)) => (n, rest.trim_end_matches('}')),
+            None => (series, ""),
+        };
+        let has = |(k, v): &(&str, &str)| {
+            series_labels
+                .split("\",")
+                .any(|pair| pair.trim_end_matches('"') == format!("{k}=\"{v}"))
+        };
+        if series_name == name && labels.iter().all(has) {
+            let value: f64 = value.parse().unwrap_or(f64::NAN);
+            *found.get_or_insert(0.0) += value;
+        }
+    }
+    found
+}
 
 /// The header as a string, or an error naming it.
 pub fn header<'a>(headers: &'a reqwest::header::HeaderMap, name: &str) -> anyhow::Result<&'a str> {

@@ -53,6 +53,8 @@ use market::*;
 mod conventions;
 #[path = "conformance/key_safety.rs"]
 mod key_safety;
+#[path = "conformance/operating.rs"]
+mod operating;
 #[path = "conformance/solana.rs"]
 mod solana;
 #[path = "conformance/solana_pools.rs"]
@@ -62,6 +64,7 @@ mod tokens;
 
 use conventions::*;
 use key_safety::*;
+use operating::*;
 use solana::*;
 use solana_pools::*;
 #[path = "conformance/wallets.rs"]
@@ -96,6 +99,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     key_lifecycle_create_list_get_revoke,
     keys_cannot_lock_their_account_out,
     answers_read_cleanly_and_pages_end,
+    metrics_show_requests_upstream_calls_and_the_cache,
     duplicate_key_name_gets_409,
     another_accounts_key_id_gets_404,
     bad_key_requests_get_clear_errors,

@@ -409,6 +409,7 @@ fn bench(seconds: u64, connections: u64, database_url: Option<String>) -> anyhow
             "--no-bootstrap",
         ])
         .env("RISKINTEL_LOG_LEVEL", "warn")
+        .env("RISKINTEL_METRICS_LISTEN", "127.0.0.1:0")
         // Measure the API alone: no market index polling the mainnet defaults.
         .env("RISKINTEL_MARKET_ENABLED", "false")
         .stdout(Stdio::piped())

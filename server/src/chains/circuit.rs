@@ -97,6 +97,11 @@ impl Circuit {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The chain's id.
+    pub fn chain(&self) -> &str {
+        &self.chain
+    }
+
     /// Whether the chain is marked down.
     pub fn is_down(&self) -> bool {
         self.state().down.is_some()

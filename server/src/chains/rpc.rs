@@ -125,7 +125,10 @@ impl RpcClient {
                 json!({"jsonrpc": "2.0", "id": first_id + i as u64, "method": method, "params": params})
             })
             .collect();
-        let answer = self.post_with_retries(&Value::Array(body)).await?;
+        let methods: Vec<&str> = calls.iter().map(|(method, _)| method.as_str()).collect();
+        let answer = self
+            .post_with_retries(&Value::Array(body), &methods)
+            .await?;
         let Value::Array(items) = answer else {
             // Some nodes answer a batch failure with a single error object.
             if let Some(error) = answer.get("error") {
@@ -146,6 +149,11 @@ impl RpcClient {
                 continue;
             };
             *slot = Some(if let Some(error) = item.get("error") {
+                crate::telemetry::upstream_error(
+                    self.circuit.chain(),
+                    methods[index as usize],
+                    "upstream",
+                );
                 Err(RpcError::Upstream(node_error_text(error)))
             } else if let Some(result) = item.get("result") {
                 Ok(result.clone())
@@ -165,10 +173,10 @@ impl RpcClient {
 
     /// Retries within the caller's deadline (the caller drops this future
     /// when it passes) and only while the chain is not marked down.
-    async fn post_with_retries(&self, body: &Value) -> Result<Value, RpcError> {
+    async fn post_with_retries(&self, body: &Value, methods: &[&str]) -> Result<Value, RpcError> {
         let mut attempt = 0;
         loop {
-            match self.post(body).await {
+            match self.post(body, methods).await {
                 Err(RpcError::Unavailable(_))
                     if attempt < self.settings.retries && !self.circuit.is_down() =>
                 {
@@ -183,7 +191,7 @@ impl RpcClient {
 
     /// One HTTP request, admitted by the circuit (after the concurrency
     /// wait, so calls queued when the chain went down fail at once).
-    async fn post(&self, body: &Value) -> Result<Value, RpcError> {
+    async fn post(&self, body: &Value, methods: &[&str]) -> Result<Value, RpcError> {
         let _permit = self
             .permits
             .acquire()
@@ -193,6 +201,7 @@ impl RpcClient {
             Admission::Go => false,
             Admission::Probe => true,
             Admission::Refuse { retry_after, cause } => {
+                crate::telemetry::upstream_refused(self.circuit.chain(), methods);
                 return Err(RpcError::Unavailable(format!(
                     "the node is marked down after repeated failures ({cause}); next check in {} s",
                     retry_after.as_secs()
@@ -204,8 +213,20 @@ impl RpcClient {
             probe,
             ended: false,
         };
+        let started = std::time::Instant::now();
         let outcome = self.post_once(body).await;
         call.ended = true;
+        let failed = match &outcome {
+            Ok(_) => None,
+            Err(RpcError::Unavailable(_)) => Some("unavailable"),
+            Err(RpcError::Upstream(_)) => Some("upstream"),
+        };
+        crate::telemetry::upstream_request(
+            self.circuit.chain(),
+            methods,
+            started.elapsed(),
+            failed,
+        );
         match &outcome {
             Err(RpcError::Unavailable(cause)) => self.circuit.failed(cause, call.probe),
             _ => self.circuit.succeeded(),

@@ -222,6 +222,7 @@ async fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
                     continue;
                 }
                 shared.open.fetch_add(1, Ordering::Relaxed);
+                crate::telemetry::connections(1.0);
                 tokio::spawn(connection(shared.clone(), socket, peer));
             }
             Err(error) => match error.kind() {
@@ -288,6 +289,7 @@ struct OpenGuard(Arc<Shared>);
 impl Drop for OpenGuard {
     fn drop(&mut self) {
         self.0.open.fetch_sub(1, Ordering::Relaxed);
+        crate::telemetry::connections(-1.0);
     }
 }
 

@@ -145,10 +145,12 @@ impl ServerContext {
             Err(error) => error.http_status().as_u16(),
         };
         let account = account.into_inner().expect("account lock");
+        let latency = started.elapsed();
+        crate::telemetry::request_answered(&rqctx.endpoint.operation_id, status, latency);
         slog::info!(rqctx.log, "answered";
             "operation" => &rqctx.endpoint.operation_id,
             "status" => status,
-            "latency_ms" => format!("{:.3}", started.elapsed().as_secs_f64() * 1000.0),
+            "latency_ms" => format!("{:.3}", latency.as_secs_f64() * 1000.0),
             "account" => account.as_deref().unwrap_or("-"),
         );
         answer

@@ -129,6 +129,7 @@ impl RiskIntelApi for RiskIntelImpl {
             .is_ok_and(|pinged| pinged.is_ok());
         let chains = health::chains(ctx.analyzer.chains());
         let all_up = chains.iter().all(|c| c.status != NodeStatus::Down);
+        crate::telemetry::request_answered(&rqctx.endpoint.operation_id, 200, started.elapsed());
         Ok(HttpResponseOk(Health {
             status: if reachable && all_up {
                 HealthStatus::Ok

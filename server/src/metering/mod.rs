@@ -154,6 +154,8 @@ pub struct Meter {
     failed_auth_per_minute: u64,
     windows: Arc<RateWindows>,
     usage: Arc<UsageCounts>,
+    /// When usage was last written (or metering started).
+    flushed_at: Arc<std::sync::Mutex<std::time::Instant>>,
 }
 
 /// The rate-window key of a client IP's failed authentications.
@@ -173,6 +175,7 @@ impl Meter {
     pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, failed_auth_per_minute: u64) -> Self {
         Meter {
             usage: Arc::default(),
+            flushed_at: Arc::new(std::sync::Mutex::new(std::time::Instant::now())),
             store,
             clock,
             failed_auth_per_minute,
@@ -268,9 +271,14 @@ impl Meter {
         let uses = key_uses.take();
         let (period, _) = billing_period(self.clock.now());
         let flushed = self.usage.flush(self.store.as_ref(), &uses, period).await;
+        let mut flushed_at = self.flushed_at.lock().expect("flush time lock");
         if flushed.is_err() {
             key_uses.restore(uses);
+        } else {
+            *flushed_at = std::time::Instant::now();
         }
+        crate::telemetry::flush_lag(flushed_at.elapsed());
+        drop(flushed_at);
         Ok(flushed?)
     }
 

@@ -22,6 +22,7 @@ use crate::chains::{parse_evm_address, Chain, DexKind};
 use crate::clock::Clock;
 use crate::config::{AllowlistEntry, Config};
 use crate::store::{Store, TrackedPair, TrackedSource, TrackedToken};
+use crate::telemetry::{self, CacheOutcome};
 
 type Flight = Shared<BoxFuture<'static, Result<Analysed, AnalysisError>>>;
 
@@ -195,6 +196,7 @@ impl Analyzer {
     ) -> Result<Analysed, AnalysisError> {
         if !fresh {
             if let Some(analysed) = self.recent_hit(target) {
+                telemetry::analysis(CacheOutcome::MemoryHit);
                 return Ok(analysed);
             }
         }
@@ -202,17 +204,24 @@ impl Analyzer {
             Some((analysis, at)) if !fresh && self.clock.now() - at < self.ttl => {
                 let analysed = Analysed::new(analysis)?;
                 self.remember(target, analysed.clone());
+                telemetry::analysis(CacheOutcome::StoreHit);
                 return Ok(analysed);
             }
             // The chain's node is known to be down: the earlier result now,
             // rather than after another timeout.
-            Some((analysis, _)) if self.chain_is_down(target.chain()) => return stale(analysis),
+            Some((analysis, _)) if self.chain_is_down(target.chain()) => {
+                telemetry::analysis(CacheOutcome::Stale);
+                return stale(analysis);
+            }
             other => other,
         };
         match self.shared_run(target, fresh).await {
             Ok(analysed) => Ok(analysed),
             Err(AnalysisError::Rpc(error)) => match cached {
-                Some((analysis, _)) => stale(analysis),
+                Some((analysis, _)) => {
+                    telemetry::analysis(CacheOutcome::Stale);
+                    stale(analysis)
+                }
                 None => Err(AnalysisError::Rpc(error)),
             },
             Err(other) => Err(other),
@@ -297,13 +306,16 @@ impl Analyzer {
     fn shared_run(self: &Arc<Self>, target: Target, fresh: bool) -> Flight {
         let mut inflight = self.inflight.lock().expect("inflight lock");
         if let Some(flight) = inflight.get(&target) {
+            telemetry::analysis(CacheOutcome::Joined);
             return flight.clone();
         }
         if !fresh {
             if let Some(done) = self.recent_hit(target) {
+                telemetry::analysis(CacheOutcome::MemoryHit);
                 return futures::future::ready(Ok(done)).boxed().shared();
             }
         }
+        telemetry::analysis(CacheOutcome::Miss);
         let engine = self.clone();
         let flight = async move {
             // Everything counts against the deadline: waits for the node's

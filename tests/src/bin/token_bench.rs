@@ -345,6 +345,7 @@ async fn solana_bench(dir: &std::path::Path) -> anyhow::Result<()> {
             );
             let mut config = Config {
                 listen: "127.0.0.1:0".into(),
+                metrics_listen: "127.0.0.1:0".into(),
                 database_url: format!(
                     "sqlite://{}",
                     dir.join(format!("sol-{delay}-{run}.db")).display()

@@ -125,6 +125,17 @@ pub async fn market_alerts_follow_the_chain(backend: Backend) -> anyhow::Result<
         "{new:?}"
     );
     ensure!(new.chain == "eth" && new.block > 0);
+    // The index's lag is a metric too.
+    let metrics = server.metrics().await?;
+    ensure!(
+        riskintel_tests::metric(
+            &metrics,
+            "riskintel_market_index_lag_blocks",
+            &[("chain", "eth")]
+        )
+        .is_some(),
+        "no index lag metric\n{metrics}"
+    );
     let top: Vec<types::TopToken> = client
         .market_top_tokens_list_stream(None, None, None, None)
         .try_collect()

@@ -137,6 +137,7 @@ impl EvmChain {
 
     /// Record the market index's lag.
     pub fn set_index_lag(&self, blocks: u64) {
+        crate::telemetry::index_lag(&self.id, blocks);
         self.index_lag.store(
             blocks.min(u64::MAX - 1),
             std::sync::atomic::Ordering::Relaxed,
