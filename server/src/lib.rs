@@ -214,6 +214,13 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         },
         default_request_body_max_bytes: config.request_body_max_bytes,
         default_handler_task_mode: HandlerTaskMode::Detached,
+        // The front keeps a client's own request id (in the answer); the
+        // log drain then logs it as the request's id.
+        log_headers: if front_on {
+            vec!["x-request-id".to_string()]
+        } else {
+            Vec::new()
+        },
         ..Default::default()
     };
     let server = ServerBuilder::new(api, context, log.new(slog::o!("component" => "http")))

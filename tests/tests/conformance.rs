@@ -100,6 +100,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     keys_cannot_lock_their_account_out,
     answers_read_cleanly_and_pages_end,
     metrics_show_requests_upstream_calls_and_the_cache,
+    request_ids_sent_by_clients_are_kept,
     duplicate_key_name_gets_409,
     another_accounts_key_id_gets_404,
     bad_key_requests_get_clear_errors,

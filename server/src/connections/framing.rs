@@ -73,6 +73,8 @@ pub struct Framing {
     head: Vec<u8>,
     /// Requests whose last byte has arrived.
     completed: u64,
+    /// The request id each head followed carried, if acceptable, until taken.
+    request_ids: std::collections::VecDeque<Option<String>>,
 }
 
 impl Default for Framing {
@@ -81,6 +83,7 @@ impl Default for Framing {
             state: State::Boundary,
             head: Vec::new(),
             completed: 0,
+            request_ids: Default::default(),
         }
     }
 }
@@ -94,6 +97,12 @@ impl Framing {
             State::Length(_) | State::Chunked(_) => Phase::Body,
             State::Opaque => Phase::Opaque,
         }
+    }
+
+    /// The request ids of the heads followed since the last call, in order
+    /// (`None`: the head carried no acceptable id).
+    pub fn take_request_ids(&mut self) -> impl Iterator<Item = Option<String>> + '_ {
+        self.request_ids.drain(..)
     }
 
     /// Requests complete so far.
@@ -129,7 +138,11 @@ impl Framing {
                         Some(end) => {
                             let end = search_from + end;
                             let used = end - before;
-                            self.state = head_complete(&head[..end]);
+                            let (state, id) = head_complete(&head[..end]);
+                            if !matches!(state, State::Opaque) {
+                                self.request_ids.push_back(id);
+                            }
+                            self.state = state;
                             if matches!(self.state, State::Boundary) {
                                 self.completed += 1;
                             }
@@ -189,16 +202,29 @@ fn find_head_end(bytes: &[u8]) -> Option<usize> {
 }
 
 /// What follows a complete head.
-fn head_complete(head: &[u8]) -> State {
+fn head_complete(head: &[u8]) -> (State, Option<String>) {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut request = httparse::Request::new(&mut headers);
     match request.parse(head) {
         Ok(httparse::Status::Complete(_)) => {}
-        _ => return State::Opaque,
+        _ => return (State::Opaque, None),
     }
+    let id = request
+        .headers
+        .iter()
+        .find(|h| h.name.eq_ignore_ascii_case("x-request-id"))
+        .and_then(|h| std::str::from_utf8(h.value).ok())
+        .map(str::trim)
+        .filter(|id| super::request_id::acceptable(id))
+        .map(str::to_string);
+    (framing_of(request.headers), id)
+}
+
+/// How the body of a request with `headers` is framed.
+fn framing_of(headers: &[httparse::Header<'_>]) -> State {
     let mut length: Option<u64> = None;
     let mut chunked = false;
-    for header in request.headers.iter() {
+    for header in headers {
         if header.name.eq_ignore_ascii_case("transfer-encoding") {
             let Ok(value) = std::str::from_utf8(header.value) else {
                 return State::Opaque;

@@ -10,6 +10,7 @@
 
 mod framing;
 mod relay;
+pub mod request_id;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;

@@ -15,6 +15,7 @@ use tokio::net::TcpStream;
 use tokio::time::{sleep_until, timeout, Instant};
 
 use super::framing::{Framing, Phase};
+use super::request_id::Rewriter;
 use super::Limits;
 
 /// Bytes read per call, each way.
@@ -70,6 +71,8 @@ pub(super) async fn relay(
         last_activity_ms: AtomicU64::new(0),
         awaiting_answer: AtomicBool::new(false),
     };
+    // The clients' request ids, from the requests to their answers.
+    let request_ids = std::sync::Mutex::new(Rewriter::default());
     let (mut client_in, mut client_out) = client.split();
     let (mut backend_in, mut backend_out) = backend.split();
 
@@ -105,6 +108,12 @@ pub(super) async fn relay(
                     };
                     let (before, completed) = (framing.phase(), framing.completed());
                     framing.feed(&buf[..n]);
+                    {
+                        let mut ids = request_ids.lock().expect("request ids lock");
+                        for id in framing.take_request_ids() {
+                            ids.requested(id);
+                        }
+                    }
                     let now = Instant::now();
                     activity.touch_at(now);
                     let after = framing.phase();
@@ -154,10 +163,14 @@ pub(super) async fn relay(
                 Ok(n) => {
                     activity.awaiting_answer.store(false, Ordering::Relaxed);
                     activity.touch();
+                    let answer = request_ids
+                        .lock()
+                        .expect("request ids lock")
+                        .rewrite(&buf[..n]);
                     // Most answers fit the socket's buffer at once: no timer then.
-                    let rest = match client_out.try_write(&buf[..n]) {
-                        Ok(written) => &buf[written..n],
-                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => &buf[..n],
+                    let rest = match client_out.try_write(&answer) {
+                        Ok(written) => &answer[written..],
+                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => &answer[..],
                         Err(_) => return Ended::Closed,
                     };
                     if !rest.is_empty() {

@@ -191,3 +191,82 @@ pub async fn metrics_show_requests_upstream_calls_and_the_cache(
     );
     server.stop().await
 }
+
+/// The request ids of the answers of a raw exchange, in order.
+fn ids_in(raw: &str) -> Vec<String> {
+    raw.split("\r\n")
+        .filter_map(|line| line.strip_prefix("x-request-id: "))
+        .map(str::to_string)
+        .collect()
+}
+
+pub async fn request_ids_sent_by_clients_are_kept(backend: Backend) -> anyhow::Result<()> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut config = riskintel_server::config::Config::default();
+    config.chains.clear();
+    config.log_format = riskintel_server::logging::LogFormat::Json;
+    let server = TestServer::start_with(backend, config).await?;
+    let key = server.owner_key();
+    let http = reqwest::Client::new();
+    let url = format!("{}/v1/billing/status", server.base_url);
+
+    // Kept: in the answer and on every log line of the request.
+    let answer = http
+        .get(&url)
+        .header("x-api-key", &key)
+        .header("x-request-id", "trace-7.a_B")
+        .send()
+        .await?;
+    ensure!(answer.status() == 200, "{}", answer.status());
+    ensure!(riskintel_tests::header(answer.headers(), "x-request-id")? == "trace-7.a_B");
+    // Replaced: too long, or not of the allowed characters.
+    for sent in ["x".repeat(129), "a/b".to_string(), "a b".to_string()] {
+        let answer = http
+            .get(&url)
+            .header("x-api-key", &key)
+            .header("x-request-id", &sent)
+            .send()
+            .await?;
+        let id = riskintel_tests::header(answer.headers(), "x-request-id")?;
+        ensure!(id != sent && id.len() == 36, "{sent:?} answered as {id:?}");
+    }
+    // Pipelined on one connection, each answer has its own request's id.
+    let mut stream =
+        tokio::net::TcpStream::connect(server.base_url.trim_start_matches("http://")).await?;
+    let request = |id: Option<&str>, close: bool| {
+        format!(
+            "GET /v1/billing/status HTTP/1.1\r\nhost: x\r\nx-api-key: {key}\r\n{}{}\r\n",
+            id.map(|i| format!("X-Request-Id: {i}\r\n"))
+                .unwrap_or_default(),
+            if close { "connection: close\r\n" } else { "" }
+        )
+    };
+    let pipelined =
+        request(Some("first"), false) + &request(None, false) + &request(Some("third"), true);
+    stream.write_all(pipelined.as_bytes()).await?;
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).await?;
+    let ids = ids_in(&raw);
+    ensure!(
+        ids.len() == 3 && ids[0] == "first" && ids[1].len() == 36 && ids[2] == "third",
+        "{ids:?}"
+    );
+
+    let log = server.log_text();
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|l: &serde_json::Value| l["req_id"] == "trace-7.a_B")
+        .collect();
+    ensure!(
+        lines
+            .iter()
+            .any(|l| l["msg"] == "answered" && l["status"] == "200"),
+        "no answered line with the client's id: {log}"
+    );
+    ensure!(
+        !log.contains("hdr_x_request_id") && !log.contains("a/b"),
+        "a client's header logged raw: {log}"
+    );
+    server.stop().await
+}
