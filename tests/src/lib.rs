@@ -204,6 +204,46 @@ impl TestServer {
         Ok(answer.text().await?)
     }
 
+    /// A request the typed client cannot make (a value its enums or
+    /// patterns rule out), with `key`; `body` makes it a POST.
+    pub async fn raw(
+        &self,
+        key: &str,
+        path: &str,
+        body: Option<serde_json::Value>,
+    ) -> anyhow::Result<reqwest::Response> {
+        let http = reqwest::Client::new();
+        let url = format!("{}{path}", self.base_url);
+        let request = match body {
+            Some(body) => http.post(url).json(&body),
+            None => http.get(url),
+        };
+        Ok(request.header("x-api-key", key).send().await?)
+    }
+
+    /// [`TestServer::raw`] answered with the error `status` and `code`,
+    /// checked as [`err`] checks the typed client's errors.
+    pub async fn raw_err(
+        &self,
+        key: &str,
+        path: &str,
+        body: Option<serde_json::Value>,
+        status: u16,
+        code: types::ErrorCode,
+    ) -> anyhow::Result<types::ApiError> {
+        let answer = self.raw(key, path, body).await?;
+        ensure!(
+            answer.status().as_u16() == status,
+            "{path}: {} instead of {status}",
+            answer.status()
+        );
+        check_request_id(answer.headers())?;
+        rate_limit(answer.headers())?;
+        let error: types::ApiError = answer.json().await?;
+        check_envelope(&error, code)?;
+        Ok(error)
+    }
+
     /// Everything logged so far.
     pub fn log_text(&self) -> String {
         String::from_utf8_lossy(&self.log.lock().expect("log lock")).into_owned()
@@ -498,4 +538,17 @@ pub fn uncalled_operations() -> Vec<String> {
         .map(|(id, _, _)| id)
         .filter(|id| !called.contains(id))
         .collect()
+}
+
+/// A typed argument of the generated client (a chain id, an address, a key
+/// id or name, checked against the document's enum or pattern) from its
+/// text; the tests' own values are valid, so an invalid one is a bug here.
+pub fn arg<T>(text: impl AsRef<str>) -> T
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    let text = text.as_ref();
+    text.parse()
+        .unwrap_or_else(|e| panic!("{text:?} is not a valid argument: {e}"))
 }

@@ -16,7 +16,7 @@ use riskintel_api::Plan;
 use riskintel_client::types::{self, ErrorCode, Scope};
 use riskintel_server::clock::Clock;
 use riskintel_tests::{
-    check_request_id, err, header, ok, rate_limit, uncalled_operations, Backend, TestServer,
+    arg, check_request_id, err, header, ok, rate_limit, uncalled_operations, Backend, TestServer,
 };
 
 #[path = "conformance/access.rs"]
@@ -331,7 +331,7 @@ async fn key_without_the_scope_gets_403(backend: Backend) -> anyhow::Result<()> 
     let owner = server.client(&server.owner_key());
     let reader = ok(owner
         .api_key_create(&types::ApiKeyCreate {
-            name: "reader".into(),
+            name: arg("reader"),
             scopes: Some(vec![Scope::TokenRead]),
             expires_at: None,
         })
@@ -362,7 +362,7 @@ async fn key_without_the_scope_gets_403(backend: Backend) -> anyhow::Result<()> 
     // A default key holds every read scope, but not keys:write.
     let default = ok(owner
         .api_key_create(&types::ApiKeyCreate {
-            name: "default-scopes".into(),
+            name: arg("default-scopes"),
             scopes: None,
             expires_at: None,
         })
@@ -387,7 +387,7 @@ async fn key_without_the_scope_gets_403(backend: Backend) -> anyhow::Result<()> 
     err(
         server
             .client(&default.key)
-            .api_key_rotate(&default.api_key.id)
+            .api_key_rotate(&arg(&default.api_key.id))
             .await,
         403,
         ErrorCode::Forbidden,
@@ -402,7 +402,7 @@ async fn key_lifecycle_create_list_get_revoke(backend: Backend) -> anyhow::Resul
     server.clock.advance(Duration::seconds(1));
     let created = owner
         .api_key_create(&types::ApiKeyCreate {
-            name: "trading-bot".into(),
+            name: arg("trading-bot"),
             scopes: None,
             expires_at: None,
         })
@@ -438,7 +438,7 @@ async fn key_lifecycle_create_list_get_revoke(backend: Backend) -> anyhow::Resul
     ok(server.client(&created.key).billing_status_get().await)?;
 
     // Secrets are never shown again.
-    let fetched = ok(owner.api_key_get(id).await)?.into_inner();
+    let fetched = ok(owner.api_key_get(&arg(id)).await)?.into_inner();
     ensure!(fetched.id == id && fetched.last_used_at.is_some());
     ensure!(!serde_json::to_string(&fetched)?.contains(secret));
 
@@ -448,7 +448,7 @@ async fn key_lifecycle_create_list_get_revoke(backend: Backend) -> anyhow::Resul
         server.clock.advance(Duration::seconds(1));
         ok(owner
             .api_key_create(&types::ApiKeyCreate {
-                name: format!("svc-{n}"),
+                name: arg(format!("svc-{n}")),
                 scopes: None,
                 expires_at: None,
             })
@@ -477,7 +477,7 @@ async fn key_lifecycle_create_list_get_revoke(backend: Backend) -> anyhow::Resul
     ensure!(!serde_json::to_string(&all)?.contains(secret));
 
     // Revocation takes effect at once.
-    let deleted = ok(owner.api_key_delete(id).await)?;
+    let deleted = ok(owner.api_key_delete(&arg(id)).await)?;
     ensure!(deleted.status() == 204);
     err(
         server.client(&created.key).billing_status_get().await,
@@ -485,15 +485,20 @@ async fn key_lifecycle_create_list_get_revoke(backend: Backend) -> anyhow::Resul
         ErrorCode::Unauthorized,
         true,
     )?;
-    err(owner.api_key_get(id).await, 404, ErrorCode::NotFound, true)?;
     err(
-        owner.api_key_delete(id).await,
+        owner.api_key_get(&arg(id)).await,
         404,
         ErrorCode::NotFound,
         true,
     )?;
     err(
-        owner.api_key_rotate(id).await,
+        owner.api_key_delete(&arg(id)).await,
+        404,
+        ErrorCode::NotFound,
+        true,
+    )?;
+    err(
+        owner.api_key_rotate(&arg(id)).await,
         404,
         ErrorCode::NotFound,
         true,
@@ -503,7 +508,7 @@ async fn key_lifecycle_create_list_get_revoke(backend: Backend) -> anyhow::Resul
     // The name is free again.
     ok(owner
         .api_key_create(&types::ApiKeyCreate {
-            name: "trading-bot".into(),
+            name: arg("trading-bot"),
             scopes: None,
             expires_at: None,
         })
@@ -515,7 +520,7 @@ async fn duplicate_key_name_gets_409(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let owner = server.client(&server.owner_key());
     let body = types::ApiKeyCreate {
-        name: "indexer".into(),
+        name: arg("indexer"),
         scopes: None,
         expires_at: None,
     };
@@ -543,19 +548,19 @@ async fn another_accounts_key_id_gets_404(backend: Backend) -> anyhow::Result<()
     let owner = server.client(&server.owner_key());
     let theirs = &other.key.record.id;
     err(
-        owner.api_key_get(theirs).await,
+        owner.api_key_get(&arg(theirs)).await,
         404,
         ErrorCode::NotFound,
         true,
     )?;
     err(
-        owner.api_key_rotate(theirs).await,
+        owner.api_key_rotate(&arg(theirs)).await,
         404,
         ErrorCode::NotFound,
         true,
     )?;
     err(
-        owner.api_key_delete(theirs).await,
+        owner.api_key_delete(&arg(theirs)).await,
         404,
         ErrorCode::NotFound,
         true,
@@ -563,7 +568,7 @@ async fn another_accounts_key_id_gets_404(backend: Backend) -> anyhow::Result<()
     // Untouched: their key still works.
     ok(server.client(&other.key.key).billing_status_get().await)?;
     err(
-        owner.api_key_get("nosuchkey000").await,
+        owner.api_key_get(&arg("nosuchkey000")).await,
         404,
         ErrorCode::NotFound,
         true,
@@ -574,39 +579,38 @@ async fn another_accounts_key_id_gets_404(backend: Backend) -> anyhow::Result<()
 async fn bad_key_requests_get_clear_errors(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let owner = server.client(&server.owner_key());
-    let empty = err(
-        owner
-            .api_key_create(&types::ApiKeyCreate {
-                name: "  ".into(),
-                scopes: None,
-                expires_at: None,
-            })
-            .await,
-        422,
-        ErrorCode::ValidationError,
-        true,
-    )?;
+    let empty = server
+        .raw_err(
+            &server.owner_key(),
+            "/v1/developer/api-keys",
+            Some(serde_json::json!({ "name": "  " })),
+            422,
+            ErrorCode::ValidationError,
+        )
+        .await?;
     ensure!(
         empty.error.message.starts_with("name:"),
         "{}",
         empty.error.message
     );
+    // Names the document's bounds and pattern rule out: too long, or
+    // beginning or ending with white space (a name is kept as sent).
+    for name in ["x".repeat(65), " lead".into(), "trail\t".into()] {
+        let refused = server
+            .raw_err(
+                &server.owner_key(),
+                "/v1/developer/api-keys",
+                Some(serde_json::json!({ "name": name })),
+                422,
+                ErrorCode::ValidationError,
+            )
+            .await?;
+        ensure!(refused.error.message.starts_with("name:"), "{refused:?}");
+    }
     err(
         owner
             .api_key_create(&types::ApiKeyCreate {
-                name: "x".repeat(65),
-                scopes: None,
-                expires_at: None,
-            })
-            .await,
-        422,
-        ErrorCode::ValidationError,
-        true,
-    )?;
-    err(
-        owner
-            .api_key_create(&types::ApiKeyCreate {
-                name: "none".into(),
+                name: arg("none"),
                 scopes: Some(vec![]),
                 expires_at: None,
             })
@@ -619,7 +623,7 @@ async fn bad_key_requests_get_clear_errors(backend: Backend) -> anyhow::Result<(
     let expired = err(
         owner
             .api_key_create(&types::ApiKeyCreate {
-                name: "old".into(),
+                name: arg("old"),
                 scopes: None,
                 expires_at: Some(past),
             })
@@ -675,14 +679,14 @@ async fn rotation_keeps_the_old_secret_for_24_hours(backend: Backend) -> anyhow:
     let owner = server.client(&server.owner_key());
     let original = ok(owner
         .api_key_create(&types::ApiKeyCreate {
-            name: "rotating".into(),
+            name: arg("rotating"),
             scopes: None,
             expires_at: None,
         })
         .await)?
     .into_inner();
     let id = original.api_key.id.clone();
-    let rotated = ok(owner.api_key_rotate(&id).await)?.into_inner();
+    let rotated = ok(owner.api_key_rotate(&arg(&id)).await)?.into_inner();
     ensure!(
         rotated.api_key.id == id && rotated.api_key.name == "rotating",
         "id and name are kept"
@@ -714,7 +718,7 @@ async fn rotation_keeps_the_old_secret_for_24_hours(backend: Backend) -> anyhow:
         true,
     )?;
     ok(new.billing_status_get().await)?;
-    let record = ok(owner.api_key_get(&id).await)?.into_inner();
+    let record = ok(owner.api_key_get(&arg(&id)).await)?.into_inner();
     ensure!(
         record.previous_valid_until.is_none(),
         "no grace secret is left"
@@ -727,16 +731,16 @@ async fn second_rotation_ends_the_older_grace_at_once(backend: Backend) -> anyho
     let owner = server.client(&server.owner_key());
     let first = ok(owner
         .api_key_create(&types::ApiKeyCreate {
-            name: "twice".into(),
+            name: arg("twice"),
             scopes: None,
             expires_at: None,
         })
         .await)?
     .into_inner();
     let id = first.api_key.id.clone();
-    let second = ok(owner.api_key_rotate(&id).await)?.into_inner();
+    let second = ok(owner.api_key_rotate(&arg(&id)).await)?.into_inner();
     server.clock.advance(Duration::hours(1));
-    let third = ok(owner.api_key_rotate(&id).await)?.into_inner();
+    let third = ok(owner.api_key_rotate(&arg(&id)).await)?.into_inner();
     err(
         server.client(&first.key).billing_status_get().await,
         401,
@@ -746,7 +750,7 @@ async fn second_rotation_ends_the_older_grace_at_once(backend: Backend) -> anyho
     ok(server.client(&second.key).billing_status_get().await)?;
     ok(server.client(&third.key).billing_status_get().await)?;
     // Revocation ends the grace secret too.
-    ok(owner.api_key_delete(&id).await)?;
+    ok(owner.api_key_delete(&arg(&id)).await)?;
     err(
         server.client(&second.key).billing_status_get().await,
         401,
@@ -768,7 +772,7 @@ async fn expired_key_gets_401(backend: Backend) -> anyhow::Result<()> {
     let expires_at = server.clock.now_seconds() + Duration::hours(2);
     let key = ok(owner
         .api_key_create(&types::ApiKeyCreate {
-            name: "temp".into(),
+            name: arg("temp"),
             scopes: None,
             expires_at: Some(expires_at),
         })
@@ -821,7 +825,7 @@ async fn sixty_first_request_in_a_minute_gets_429(backend: Backend) -> anyhow::R
     // Every key of the account shares the window.
     let second = ok(client
         .api_key_create(&types::ApiKeyCreate {
-            name: "second".into(),
+            name: arg("second"),
             scopes: None,
             expires_at: None,
         })
@@ -1077,7 +1081,7 @@ async fn keys_never_reach_the_logs(backend: Backend) -> anyhow::Result<()> {
     ok(server.client(&key).billing_status_get().await)?;
     let rotated = ok(server
         .client(&key)
-        .api_key_rotate(&server.owner.as_ref().unwrap().key.record.id)
+        .api_key_rotate(&arg(&server.owner.as_ref().unwrap().key.record.id))
         .await)?;
     let http = reqwest::Client::new();
     http.get(format!(

@@ -10,7 +10,7 @@ pub mod health;
 pub mod keys;
 pub mod market;
 pub mod metered;
-mod openapi;
+pub mod openapi;
 pub mod serialized;
 pub mod stored;
 pub mod tidy;

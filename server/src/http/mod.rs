@@ -53,6 +53,19 @@ async fn token_analysis(
     Ok(ctx.analyzer.analysed(target, fresh).await?)
 }
 
+/// A page's size as asked (dropshot's default when not), refused past
+/// [`riskintel_api::openapi::precise::PAGE_MAX`], as the document says.
+fn page_limit(limit: std::num::NonZeroU32) -> Result<usize, ApiError> {
+    use riskintel_api::openapi::precise::PAGE_MAX;
+    if limit.get() > PAGE_MAX {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("limit: must be at most {PAGE_MAX}"),
+        ));
+    }
+    Ok(limit.get() as usize)
+}
+
 /// The record of a key as the API shows it.
 fn api_key_view(record: &KeyRecord, now: chrono::DateTime<chrono::Utc>) -> ApiKey {
     ApiKey {
@@ -176,8 +189,8 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<ResultsPage<ApiKey>>>, ApiError> {
         let ctx = rqctx.context();
         let query = query.into_inner();
-        let limit = rqctx.page_limit(&query)?.get() as usize;
         ctx.metered(&rqctx, async |caller| {
+            let limit = page_limit(rqctx.page_limit(&query)?)?;
             let after = match &query.page {
                 WhichPage::First(_) => None,
                 WhichPage::Next(selector) => Some((selector.created_at, selector.id.clone())),
@@ -427,8 +440,8 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<ResultsPage<TopToken>>>, ApiError> {
         let ctx = rqctx.context();
         let query = query.into_inner();
-        let limit = rqctx.page_limit(&query)?.get() as usize;
         ctx.metered(&rqctx, async |_caller| {
+            let limit = page_limit(rqctx.page_limit(&query)?)?;
             let (filter, after) = match &query.page {
                 WhichPage::First(filter) => (filter.clone(), None),
                 WhichPage::Next(s) => (
@@ -467,8 +480,8 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<ResultsPage<Alert>>>, ApiError> {
         let ctx = rqctx.context();
         let query = query.into_inner();
-        let limit = rqctx.page_limit(&query)?.get() as usize;
         ctx.metered(&rqctx, async |_caller| {
+            let limit = page_limit(rqctx.page_limit(&query)?)?;
             let (filter, before) = match &query.page {
                 WhichPage::First(filter) => (filter.clone(), None),
                 WhichPage::Next(s) => (s.filter.clone(), Some(s.last_id)),

@@ -452,9 +452,15 @@ impl Keys {
 }
 
 fn validate_name(name: &str) -> Result<&str, KeyError> {
-    let name = name.trim();
     if name.is_empty() {
         return Err(KeyError::Invalid("name: must not be empty".into()));
+    }
+    // As the document's pattern says: the name is kept as sent, so it may
+    // not begin or end with white space.
+    if name.trim() != name {
+        return Err(KeyError::Invalid(
+            "name: must not begin or end with white space".into(),
+        ));
     }
     if name.chars().count() > MAX_NAME_LEN {
         return Err(KeyError::Invalid(format!(

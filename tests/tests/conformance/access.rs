@@ -8,7 +8,7 @@ use anyhow::{ensure, Context as _};
 use riskintel_api::{Plan, Scope};
 use riskintel_client::types;
 use riskintel_server::http::access::OPERATIONS;
-use riskintel_tests::{check_request_id, operations, rate_limit, Backend, TestServer};
+use riskintel_tests::{arg, check_request_id, operations, rate_limit, Backend, TestServer};
 
 /// A request for the operation's path with sample values in its variables.
 fn request(
@@ -104,7 +104,7 @@ pub async fn access_rules_hold_for_every_operation(backend: Backend) -> anyhow::
         let lacking = ok_key(
             owner
                 .api_key_create(&types::ApiKeyCreate {
-                    name,
+                    name: arg(name),
                     scopes: Some(scopes),
                     expires_at: None,
                 })

@@ -10,7 +10,7 @@ use riskintel_server::config::Config;
 use riskintel_tests::latency::latency_proxy;
 use riskintel_tests::rig;
 use riskintel_tests::tcp_proxy::{Mode, TcpProxy};
-use riskintel_tests::{err, header, ok, Backend, TestServer};
+use riskintel_tests::{arg, err, header, ok, Backend, TestServer};
 use sqlx::Connection as _;
 
 const DEADLINE_MS: u64 = 2_000;
@@ -35,7 +35,7 @@ pub async fn slow_nodes_cost_at_most_the_deadline(backend: Backend) -> anyhow::R
     let bound = Duration::from_millis(DEADLINE_MS + 1_000);
 
     let first = ok(client
-        .token_analyze("eth", &chain.token("plain"), None)
+        .token_analyze(arg("eth"), &arg(&chain.token("plain")), None)
         .await)?
     .into_inner();
     let health = server.anonymous().health_get().await?.into_inner();
@@ -50,7 +50,7 @@ pub async fn slow_nodes_cost_at_most_the_deadline(backend: Backend) -> anyhow::R
     let started = Instant::now();
     let cold = err(
         client
-            .token_analyze("eth", &chain.token("mintable"), None)
+            .token_analyze(arg("eth"), &arg(&chain.token("mintable")), None)
             .await,
         503,
         ErrorCode::UpstreamUnavailable,
@@ -67,7 +67,7 @@ pub async fn slow_nodes_cost_at_most_the_deadline(backend: Backend) -> anyhow::R
         let client = client.clone();
         async move {
             let address = format!("{:#x}", rig::random_address());
-            let answer = client.token_analyze("eth", &address, None).await;
+            let answer = client.token_analyze(arg("eth"), &arg(&address), None).await;
             (answer.map(|_| ()).map_err(|e| e.status()), Instant::now())
         }
     }))
@@ -100,7 +100,7 @@ pub async fn slow_nodes_cost_at_most_the_deadline(backend: Backend) -> anyhow::R
     server.clock.advance(chrono::Duration::seconds(301));
     let started = Instant::now();
     let stale = ok(client
-        .token_analyze("eth", &chain.token("plain"), None)
+        .token_analyze(arg("eth"), &arg(&chain.token("plain")), None)
         .await)?
     .into_inner();
     let stale_took = started.elapsed();
@@ -116,7 +116,7 @@ pub async fn slow_nodes_cost_at_most_the_deadline(backend: Backend) -> anyhow::R
     let healed = Instant::now();
     loop {
         let answer = client
-            .token_analyze("eth", &chain.token("mintable"), None)
+            .token_analyze(arg("eth"), &arg(&chain.token("mintable")), None)
             .await;
         if answer.is_ok() {
             break;
@@ -152,7 +152,7 @@ async fn timed_key_create(
     let started = Instant::now();
     let outcome = client
         .api_key_create(&types::ApiKeyCreate {
-            name: name.into(),
+            name: arg(name),
             scopes: None,
             expires_at: None,
         })

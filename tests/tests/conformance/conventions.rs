@@ -6,7 +6,7 @@ use std::num::NonZeroU32;
 use anyhow::{ensure, Context as _};
 use riskintel_client::types;
 use riskintel_tests::solana_node::{self, Fixture};
-use riskintel_tests::{header, ok, Backend, TestServer};
+use riskintel_tests::{arg, header, ok, Backend, TestServer};
 use serde_json::Value;
 
 use super::solana::sol_config;
@@ -68,7 +68,7 @@ pub async fn answers_read_cleanly_and_pages_end(backend: Backend) -> anyhow::Res
     for name in ["second", "third"] {
         ok(client
             .api_key_create(&types::ApiKeyCreate {
-                name: name.into(),
+                name: arg(name),
                 scopes: None,
                 expires_at: None,
             })

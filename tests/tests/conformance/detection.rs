@@ -7,7 +7,7 @@ use anyhow::{ensure, Context as _};
 use riskintel_client::types;
 use riskintel_tests::corpus::{self, Truth};
 use riskintel_tests::rig;
-use riskintel_tests::{ok, Backend, TestServer};
+use riskintel_tests::{arg, ok, Backend, TestServer};
 
 fn label_name(label: types::RiskLabel) -> &'static str {
     match label {
@@ -46,7 +46,7 @@ pub async fn detection_corpus_matches_the_truth(backend: Backend) -> anyhow::Res
     let mut wrong = Vec::new();
     for truth in &table {
         let analysis = ok(client
-            .token_analyze("eth", &rig.a.token(truth.name), None)
+            .token_analyze(arg("eth"), &arg(&rig.a.token(truth.name)), None)
             .await)?
         .into_inner();
         wrong.extend(mismatch(truth, &analysis));
@@ -61,7 +61,7 @@ pub async fn detection_corpus_matches_the_truth(backend: Backend) -> anyhow::Res
 
     // The evidence of a time restriction names the wait.
     let cooldown = ok(client
-        .token_analyze("eth", &rig.a.token("cooldown"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("cooldown")), None)
         .await)?
     .into_inner();
     let signal = cooldown

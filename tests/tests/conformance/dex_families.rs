@@ -13,7 +13,7 @@ use riskintel_tests::rig::{self, e18, Arg, Node, RigChain};
 
 use super::market::{fresh_chain, on_chain};
 use riskintel_tests::v3_rig;
-use riskintel_tests::{ok, Backend, TestServer};
+use riskintel_tests::{arg, ok, Backend, TestServer};
 
 /// The rig's WETH price ($3,000) × 10 WETH / 400,000 tokens.
 const PRICE: f64 = 0.075;
@@ -120,7 +120,7 @@ pub async fn cold_analysis(
 ) -> anyhow::Result<types::TokenAnalysis> {
     proxy.reset();
     let address = token.to_checksum(None);
-    let analysis = ok(client.token_analyze("eth", &address, None).await)?.into_inner();
+    let analysis = ok(client.token_analyze(arg("eth"), &arg(&address), None).await)?.into_inner();
     let round_trips = proxy.round_trips();
     eprintln!(
         "{} ({what}): {round_trips} round trips, {} requests",
@@ -219,7 +219,7 @@ pub async fn wait_for_three_buys(
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
         let flow = ok(client
-            .token_sentiment_get("eth", &token.to_checksum(None))
+            .token_sentiment_get(arg("eth"), &arg(&token.to_checksum(None)))
             .await)?
         .into_inner();
         let day = &flow.windows[1];

@@ -10,7 +10,7 @@ use alloy_primitives::Address;
 use anyhow::{ensure, Context as _};
 use riskintel_client::types::{AlertKind, PoolKind, RiskLabel};
 use riskintel_tests::rig::{self, e18, Arg, Node, RigChain};
-use riskintel_tests::{ok, Backend, TestServer};
+use riskintel_tests::{arg, ok, Backend, TestServer};
 use riskintel_tests::{v3_rig, v4_rig};
 
 use super::dex_families::{
@@ -192,7 +192,7 @@ pub async fn v4_pools_feed_the_market_index_and_hooks_are_judged(
         wait_for(&client, AlertKind::NewToken, token).await?;
     }
     let analysis = ok(client
-        .token_analyze("eth", &hooked.to_checksum(None), Some(true))
+        .token_analyze(arg("eth"), &arg(&hooked.to_checksum(None)), Some(true))
         .await)?
     .into_inner();
     let pool = analysis.meta.pools.first().context("the hooked pool")?;

@@ -9,7 +9,7 @@ use anyhow::{ensure, Context as _};
 use riskintel_api::Plan;
 use riskintel_client::types::{self, ErrorCode};
 use riskintel_server::clock::Clock;
-use riskintel_tests::{err, ok, Backend, TestServer};
+use riskintel_tests::{arg, err, ok, Backend, TestServer};
 
 /// Poll `check` until it holds, for at most a second; how long it took.
 async fn within_a_second<F, Fut>(what: &str, check: F) -> anyhow::Result<Duration>
@@ -132,7 +132,7 @@ pub async fn no_early_402_at_the_quota_edge(backend: Backend) -> anyhow::Result<
     let client = server.client(&free.key.key);
     // Each failing request is 404, or 402 once the good ones have used the quota.
     let failing = (0..40).map(|_| async {
-        let answer = client.api_key_get("zzzzzzzzzzzz").await;
+        let answer = client.api_key_get(&arg("zzzzzzzzzzzz")).await;
         match &answer {
             Err(riskintel_client::Error::ErrorResponse(r)) if r.status() == 402 => {
                 err(answer, 402, ErrorCode::PaymentRequired, true).map(|_| ())
@@ -177,7 +177,7 @@ pub async fn usage_is_exact_across_two_instances(backend: Backend) -> anyhow::Re
             if i % 5 == 0 {
                 // Not counted: a 404.
                 err(
-                    client.api_key_get("zzzzzzzzzzzz").await,
+                    client.api_key_get(&arg("zzzzzzzzzzzz")).await,
                     404,
                     ErrorCode::NotFound,
                     true,

@@ -6,7 +6,7 @@
 use anyhow::{ensure, Context as _};
 use futures::TryStreamExt as _;
 use riskintel_client::types::{self, ErrorCode};
-use riskintel_tests::{err, ok, Backend, TestServer};
+use riskintel_tests::{arg, err, ok, Backend, TestServer};
 
 fn key_id(key: &str) -> anyhow::Result<String> {
     Ok(key
@@ -24,7 +24,7 @@ async fn writer(client: &riskintel_client::Client, name: &str) -> anyhow::Result
         .collect();
     Ok(ok(client
         .api_key_create(&types::ApiKeyCreate {
-            name: name.into(),
+            name: arg(name),
             scopes: Some(scopes),
             expires_at: None,
         })
@@ -59,22 +59,22 @@ pub async fn keys_cannot_lock_their_account_out(backend: Backend) -> anyhow::Res
     let owner_id = key_id(&owner_key)?;
 
     // A key cannot revoke itself, and says how to: another key or the CLI.
-    let refused = conflict(owner.api_key_delete(&owner_id).await)?;
+    let refused = conflict(owner.api_key_delete(&arg(&owner_id)).await)?;
     ensure!(
         refused.contains("itself") && refused.contains("riskintel keys revoke"),
         "{refused}"
     );
     ok(owner.billing_status_get().await)?;
     // Rotating oneself stays allowed.
-    let rotated = ok(owner.api_key_rotate(&owner_id).await)?.into_inner();
+    let rotated = ok(owner.api_key_rotate(&arg(&owner_id)).await)?.into_inner();
     let owner = server.client(&rotated.key);
 
     // Another writer may revoke the owner's key, and is then the last one.
     let second = writer(&owner, "second").await?;
     let second_client = server.client(&second);
-    ok(second_client.api_key_delete(&owner_id).await)?;
+    ok(second_client.api_key_delete(&arg(&owner_id)).await)?;
     ensure!(writers(&second_client).await? == 1);
-    let refused = conflict(second_client.api_key_delete(&key_id(&second)?).await)?;
+    let refused = conflict(second_client.api_key_delete(&arg(key_id(&second)?)).await)?;
     ensure!(refused.contains("itself"), "{refused}");
 
     // Two writers revoking each other at once: one goes, one stays.
@@ -87,11 +87,12 @@ pub async fn keys_cannot_lock_their_account_out(backend: Backend) -> anyhow::Res
         );
         let (a_client, b_client) = (server.client(&a), server.client(&b));
         // Leave only a and b with keys:write.
-        ok(a_client.api_key_delete(&key_id(&current)?).await)?;
+        ok(a_client.api_key_delete(&arg(key_id(&current)?)).await)?;
         let (a_id, b_id) = (key_id(&a)?, key_id(&b)?);
+        let (a_arg, b_arg) = (arg(&a_id), arg(&b_id));
         let (by_a, by_b) = tokio::join!(
-            a_client.api_key_delete(&b_id),
-            b_client.api_key_delete(&a_id)
+            a_client.api_key_delete(&b_arg),
+            b_client.api_key_delete(&a_arg)
         );
         let statuses = [&by_a, &by_b].map(|r| match r {
             Ok(answer) => answer.status().as_u16(),

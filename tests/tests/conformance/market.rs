@@ -14,7 +14,7 @@ use riskintel_server::clock::Clock;
 use riskintel_server::config::Config;
 use riskintel_tests::jsonrpc;
 use riskintel_tests::rig::{self, e18, Anvil, Arg, Node, RigChain, DEAD};
-use riskintel_tests::{err, ok, Backend, TestServer};
+use riskintel_tests::{arg, err, ok, Backend, TestServer};
 
 /// A fresh node with the base contracts.
 pub async fn fresh_chain(chain_id: u64) -> anyhow::Result<(Anvil, RigChain)> {
@@ -330,14 +330,15 @@ pub async fn market_alerts_follow_the_chain(backend: Backend) -> anyhow::Result<
         .try_collect()
         .await?;
     ensure!(none.is_empty(), "nothing is newer than the future");
-    err(
-        client
-            .feed_risk_alerts_list(Some("doge"), None, None, None, None, None)
-            .await,
-        422,
-        ErrorCode::ValidationError,
-        true,
-    )?;
+    server
+        .raw_err(
+            &server.owner_key(),
+            "/v1/feed/risk-alerts?chain=doge",
+            None,
+            422,
+            ErrorCode::ValidationError,
+        )
+        .await?;
 
     // The overview counts it all.
     let overview = ok(client.market_overview_get(None).await)?.into_inner();
@@ -356,13 +357,16 @@ pub async fn market_alerts_follow_the_chain(backend: Backend) -> anyhow::Result<
     );
     let labels = &eth.labels;
     ensure!(labels.safe + labels.caution + labels.risky + labels.critical == eth.tokens_tracked);
-    ok(client.market_overview_get(Some("eth")).await)?;
-    err(
-        client.market_overview_get(Some("doge")).await,
-        422,
-        ErrorCode::ValidationError,
-        true,
-    )?;
+    ok(client.market_overview_get(Some(arg("eth"))).await)?;
+    server
+        .raw_err(
+            &server.owner_key(),
+            "/v1/market/overview?chain=doge",
+            None,
+            422,
+            ErrorCode::ValidationError,
+        )
+        .await?;
     server.stop().await
 }
 
@@ -388,7 +392,7 @@ pub async fn market_sentiment_follows_swap_flow(backend: Backend) -> anyhow::Res
     wait_for(&client, AlertKind::NewToken, bought).await?;
     wait_for(&client, AlertKind::NewToken, sold).await?;
     let quiet = ok(client
-        .token_sentiment_get("eth", &bought.to_checksum(None))
+        .token_sentiment_get(arg("eth"), &arg(&bought.to_checksum(None)))
         .await)?
     .into_inner();
     ensure!(
@@ -410,11 +414,11 @@ pub async fn market_sentiment_follows_swap_flow(backend: Backend) -> anyhow::Res
     let deadline = Instant::now() + Duration::from_secs(30);
     let (bull, bear) = loop {
         let bull = ok(client
-            .token_sentiment_get("eth", &bought.to_checksum(None))
+            .token_sentiment_get(arg("eth"), &arg(&bought.to_checksum(None)))
             .await)?
         .into_inner();
         let bear = ok(client
-            .token_sentiment_get("eth", &sold.to_checksum(None))
+            .token_sentiment_get(arg("eth"), &arg(&sold.to_checksum(None)))
             .await)?
         .into_inner();
         if bull.windows[1].buys >= 6 && bear.windows[1].sells >= 6 {
@@ -467,7 +471,7 @@ pub async fn market_sentiment_follows_swap_flow(backend: Backend) -> anyhow::Res
     let free_client = server.client(&free.key.key);
     err(
         free_client
-            .token_sentiment_get("eth", &bought.to_checksum(None))
+            .token_sentiment_get(arg("eth"), &arg(&bought.to_checksum(None)))
             .await,
         403,
         ErrorCode::PremiumRequired,

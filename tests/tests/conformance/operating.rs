@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::ensure;
 use riskintel_tests::latency::latency_proxy;
 use riskintel_tests::solana_node::{self, Fixture};
-use riskintel_tests::{metric, ok, within, Backend, TestServer};
+use riskintel_tests::{arg, metric, ok, within, Backend, TestServer};
 
 use super::solana::sol_config;
 
@@ -27,14 +27,18 @@ pub async fn metrics_show_requests_upstream_calls_and_the_cache(
     let before = server.metrics().await?;
 
     let launch = fixture.named("launch");
+    let mint = arg(&launch);
     let (first, second) = tokio::join!(
-        client.token_analyze("sol", &launch, None),
-        client.token_analyze("sol", &launch, None)
+        client.token_analyze(arg("sol"), &mint, None),
+        client.token_analyze(arg("sol"), &mint, None)
     );
     ok(first)?;
     ok(second)?;
-    ok(client.token_analyze("sol", &launch, None).await)?;
-    let refused = server.anonymous().token_analyze("sol", &launch, None).await;
+    ok(client.token_analyze(arg("sol"), &arg(&launch), None).await)?;
+    let refused = server
+        .anonymous()
+        .token_analyze(arg("sol"), &arg(&launch), None)
+        .await;
     ensure!(refused.is_err(), "answered without a key");
     server.anonymous().health_get().await?;
 

@@ -6,7 +6,7 @@ use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, RiskLabel};
 use riskintel_server::config::Config;
 use riskintel_tests::rig::{self, Arg, Node};
-use riskintel_tests::{ok, Backend, TestServer};
+use riskintel_tests::{arg, ok, Backend, TestServer};
 
 fn ids(analysis: &types::TokenAnalysis) -> BTreeSet<String> {
     analysis.signals.iter().map(|s| s.id.to_string()).collect()
@@ -23,7 +23,11 @@ pub async fn simulation_finds_honeypots_and_taxes(backend: Backend) -> anyhow::R
     let analyse = |name: &'static str| {
         let address = rig.a.token(name);
         let client = &client;
-        async move { anyhow::Ok(ok(client.token_analyze("eth", &address, None).await)?.into_inner()) }
+        async move {
+            anyhow::Ok(
+                ok(client.token_analyze(arg("eth"), &arg(&address), None).await)?.into_inner(),
+            )
+        }
     };
 
     for name in ["sellrevert", "whitelist", "trap"] {
@@ -229,7 +233,7 @@ pub async fn simulation_finds_honeypots_and_taxes(backend: Backend) -> anyhow::R
 
     // Explanation and meta show the taxes.
     let explanation = ok(client
-        .token_explanation_get("eth", &rig.a.token("tax99"), None)
+        .token_explanation_get(arg("eth"), &arg(&rig.a.token("tax99")), None)
         .await)?
     .into_inner();
     ensure!(explanation
@@ -237,7 +241,7 @@ pub async fn simulation_finds_honeypots_and_taxes(backend: Backend) -> anyhow::R
         .iter()
         .any(|s| s.id.to_string() == "honeypot" && s.meaning.contains("cannot sell")));
     let meta = ok(client
-        .token_meta_get("eth", &rig.a.token("fee3"), None)
+        .token_meta_get(arg("eth"), &arg(&rig.a.token("fee3")), None)
         .await)?
     .into_inner();
     ensure!(near(meta.sell_tax, 0.03));
@@ -264,7 +268,7 @@ pub async fn simulation_never_changes_chain_state(backend: Backend) -> anyhow::R
     let before = tokio::task::spawn_blocking(snapshot.clone()).await??;
     let client = server.client(&server.owner_key());
     ok(client
-        .token_analyze("eth", &rig.a.token("tax99"), Some(true))
+        .token_analyze(arg("eth"), &arg(&rig.a.token("tax99")), Some(true))
         .await)?;
     let after = tokio::task::spawn_blocking(snapshot).await??;
     ensure!(
@@ -377,7 +381,7 @@ pub async fn simulation_not_run_is_reported_not_passed(backend: Backend) -> anyh
     let server = TestServer::start_with(backend, config).await?;
     let client = server.client(&server.owner_key());
     let analysis = ok(client
-        .token_analyze("eth", &rig.a.token("sellrevert"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("sellrevert")), None)
         .await)?
     .into_inner();
     ensure!(analysis.simulations.is_empty());
@@ -395,7 +399,7 @@ pub async fn simulation_not_run_is_reported_not_passed(backend: Backend) -> anyh
     ensure!(reason.contains("state override"), "{reason}");
     ensure!(analysis.label != RiskLabel::Safe && analysis.coverage.ratio < 1.0);
     let explanation = ok(client
-        .token_explanation_get("eth", &rig.a.token("sellrevert"), None)
+        .token_explanation_get(arg("eth"), &arg(&rig.a.token("sellrevert")), None)
         .await)?
     .into_inner();
     ensure!(explanation
@@ -405,7 +409,7 @@ pub async fn simulation_not_run_is_reported_not_passed(backend: Backend) -> anyh
 
     // No pool at all: not run, with that reason.
     let no_pool = ok(client
-        .token_analyze("eth", &rig.a.token("bytes32"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("bytes32")), None)
         .await)?
     .into_inner();
     let check = no_pool
@@ -481,8 +485,10 @@ pub async fn simulation_without_later_blocks_stays_conservative(
             .map(|c| (c.status, c.reason.clone().unwrap_or_default()))
     };
     for name in ["sellrevert", "cooldown"] {
-        let analysis =
-            ok(client.token_analyze("eth", &rig.a.token(name), None).await)?.into_inner();
+        let analysis = ok(client
+            .token_analyze(arg("eth"), &arg(&rig.a.token(name)), None)
+            .await)?
+        .into_inner();
         let honeypot = analysis
             .signals
             .iter()
@@ -504,7 +510,7 @@ pub async fn simulation_without_later_blocks_stays_conservative(
         );
     }
     let plain = ok(client
-        .token_analyze("eth", &rig.a.token("plain"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("plain")), None)
         .await)?
     .into_inner();
     ensure!(status(&plain, "honeypot").is_some_and(|(s, _)| s == types::CheckStatus::Clear));

@@ -7,7 +7,7 @@ use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, ErrorCode, RiskLabel, Severity};
 use riskintel_server::config::{AllowlistEntry, Config};
 use riskintel_tests::solana_node::{self, Fixture};
-use riskintel_tests::{badge, err, header, ok, Backend, TestServer};
+use riskintel_tests::{arg, badge, err, header, ok, Backend, TestServer};
 
 pub(crate) fn sol_config(fixture: &Fixture, url: &str) -> Config {
     let mut config = Config::default();
@@ -50,7 +50,11 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
     let analyse = |name: &str| {
         let address = fixture.named(name);
         let client = &client;
-        async move { anyhow::Ok(ok(client.token_analyze("sol", &address, None).await)?.into_inner()) }
+        async move {
+            anyhow::Ok(
+                ok(client.token_analyze(arg("sol"), &arg(&address), None).await)?.into_inner(),
+            )
+        }
     };
 
     // A USDC-like stablecoin: both authorities, allow-listed; Metaplex metadata.
@@ -170,12 +174,12 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
 
     // Same shapes as EVM: both forms, explanation, badge.
     let query = ok(client
-        .token_analyze_query(&fixture.named("launch"), "sol", None)
+        .token_analyze_query(&arg(&fixture.named("launch")), arg("sol"), None)
         .await)?
     .into_inner();
     ensure!(serde_json::to_value(&query)? == serde_json::to_value(&launch)?);
     let explanation = ok(client
-        .token_explanation_get("sol", &fixture.named("t22"), None)
+        .token_explanation_get(arg("sol"), &arg(&fixture.named("t22")), None)
         .await)?
     .into_inner();
     ensure!(explanation
@@ -183,11 +187,11 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
         .iter()
         .any(|s| s.id.to_string() == "permanent_delegate" && !s.meaning.is_empty()));
     ok(client
-        .token_meta_get("sol", &fixture.named("whale"), None)
+        .token_meta_get(arg("sol"), &arg(&fixture.named("whale")), None)
         .await)?;
     let (status, _, svg) = badge(
         client
-            .token_badge_get("sol", &fixture.named("frozen"))
+            .token_badge_get(arg("sol"), &arg(&fixture.named("frozen")))
             .await,
     )
     .await?;
@@ -195,12 +199,16 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
     // Errors are badges too: a wallet is not a token, a bad address is refused.
     let (status, _, svg) = badge(
         client
-            .token_badge_get("sol", &fixture.named("wallet"))
+            .token_badge_get(arg("sol"), &arg(&fixture.named("wallet")))
             .await,
     )
     .await?;
     ensure!(status == 404 && svg.contains(">not a token<"), "{svg}");
-    let (status, _, svg) = badge(client.token_badge_get("sol", "0OIl").await).await?;
+    let answer = server
+        .raw(&server.owner_key(), "/v1/token/sol/0OIl/badge", None)
+        .await?;
+    let status = answer.status();
+    let svg = answer.text().await?;
     ensure!(status == 422 && svg.contains(">bad address<"), "{svg}");
     server.stop().await
 }
@@ -210,19 +218,24 @@ pub async fn solana_bad_input_and_node_failures(backend: Backend) -> anyhow::Res
     let node = solana_node::start(fixture.clone()).await?;
     let server = TestServer::start_with(backend, sol_config(&fixture, &node)).await?;
     let client = server.client(&server.owner_key());
-    let bad = err(
-        client.token_analyze("sol", "0OIlnotbase58", None).await,
-        422,
-        ErrorCode::ValidationError,
-        true,
-    )?;
+    let bad = server
+        .raw_err(
+            &server.owner_key(),
+            "/v1/token/sol/0OIlnotbase58/analyze",
+            None,
+            422,
+            ErrorCode::ValidationError,
+        )
+        .await?;
     ensure!(
         bad.error.message.contains("base58"),
         "{}",
         bad.error.message
     );
     let short = err(
-        client.token_analyze("sol", "1111111111", None).await,
+        client
+            .token_analyze(arg("sol"), &arg("1111111111"), None)
+            .await,
         422,
         ErrorCode::ValidationError,
         true,
@@ -234,7 +247,7 @@ pub async fn solana_bad_input_and_node_failures(backend: Backend) -> anyhow::Res
     );
     let wallet = err(
         client
-            .token_analyze("sol", &fixture.named("wallet"), None)
+            .token_analyze(arg("sol"), &arg(&fixture.named("wallet")), None)
             .await,
         404,
         ErrorCode::NotFound,
@@ -252,14 +265,20 @@ pub async fn solana_bad_input_and_node_failures(backend: Backend) -> anyhow::Res
         .0
         .clone();
     err(
-        client.token_analyze("sol", &token_account, None).await,
+        client
+            .token_analyze(arg("sol"), &arg(&token_account), None)
+            .await,
         404,
         ErrorCode::NotFound,
         true,
     )?;
     err(
         client
-            .token_analyze("sol", "So11111111111111111111111111111111111111113", None)
+            .token_analyze(
+                arg("sol"),
+                &arg("So11111111111111111111111111111111111111113"),
+                None,
+            )
             .await,
         404,
         ErrorCode::NotFound,
@@ -275,7 +294,7 @@ pub async fn solana_bad_input_and_node_failures(backend: Backend) -> anyhow::Res
     let down = err(
         server
             .client(&server.owner_key())
-            .token_analyze("sol", &fixture.named("launch"), None)
+            .token_analyze(arg("sol"), &arg(&fixture.named("launch")), None)
             .await,
         503,
         ErrorCode::UpstreamUnavailable,
@@ -290,7 +309,10 @@ pub async fn solana_wallets_hold_and_delegate(backend: Backend) -> anyhow::Resul
     let node = solana_node::start(fixture.clone()).await?;
     let server = TestServer::start_with(backend, sol_config(&fixture, &node)).await?;
     let client = server.client(&server.owner_key());
-    let wallet = ok(client.wallet_analyze("sol", &fixture.named("holder")).await)?.into_inner();
+    let wallet = ok(client
+        .wallet_analyze(arg("sol"), &arg(&fixture.named("holder")))
+        .await)?
+    .into_inner();
     ensure!(
         wallet.facts.kind == types::AccountKind::Eoa
             && (wallet.facts.native_balance - 10.0).abs() < 1e-9,
@@ -356,18 +378,24 @@ pub async fn solana_wallets_hold_and_delegate(backend: Backend) -> anyhow::Resul
     );
 
     let fresh = ok(client
-        .wallet_analyze("sol", "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T")
+        .wallet_analyze(
+            arg("sol"),
+            &arg("4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T"),
+        )
         .await)?
     .into_inner();
     ensure!(
         fresh.label == RiskLabel::Safe && fresh.holdings.is_empty() && fresh.coverage.ratio == 1.0,
         "{fresh:?}"
     );
-    err(
-        client.wallet_analyze("sol", "not-base58!").await,
-        422,
-        ErrorCode::ValidationError,
-        true,
-    )?;
+    server
+        .raw_err(
+            &server.owner_key(),
+            "/v1/wallet/sol/not-base58!/analyze",
+            None,
+            422,
+            ErrorCode::ValidationError,
+        )
+        .await?;
     server.stop().await
 }

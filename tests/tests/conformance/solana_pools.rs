@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use riskintel_tests::latency::latency_proxy;
 use riskintel_tests::solana_node::{self, Fixture};
-use riskintel_tests::{ok, Backend, TestServer};
+use riskintel_tests::{arg, ok, Backend, TestServer};
 
 use super::solana::{ids, signal, sol_config};
 
@@ -65,7 +65,8 @@ pub async fn solana_pools_of_every_family_are_found_and_valued(
         let (client, proxy) = (&client, &proxy);
         async move {
             proxy.reset();
-            let analysis = ok(client.token_analyze("sol", &address, None).await)?.into_inner();
+            let analysis =
+                ok(client.token_analyze(arg("sol"), &arg(&address), None).await)?.into_inner();
             let round_trips = proxy.round_trips();
             eprintln!(
                 "{address}: {round_trips} round trips, {} requests",
@@ -350,12 +351,12 @@ pub async fn solana_pools_of_every_family_are_found_and_valued(
 
     // The other views price these tokens alike.
     let meta = ok(client
-        .token_meta_get("sol", &fixture.named("dlmm_healthy"), None)
+        .token_meta_get(arg("sol"), &arg(&fixture.named("dlmm_healthy")), None)
         .await)?
     .into_inner();
     ensure!(meta.price_usd == dlmm.meta.price_usd && meta.pools.len() == 1);
     let explanation = ok(client
-        .token_explanation_get("sol", &fixture.named("curve_mid"), None)
+        .token_explanation_get(arg("sol"), &arg(&fixture.named("curve_mid")), None)
         .await)?
     .into_inner();
     ensure!(

@@ -9,7 +9,7 @@ use riskintel_client::types::{self, ErrorCode, RiskLabel};
 use riskintel_server::chains::Chain;
 use riskintel_server::config::Config;
 use riskintel_tests::rig::{self, RigChain};
-use riskintel_tests::{badge, check_request_id, err, header, ok, Backend, TestServer};
+use riskintel_tests::{arg, badge, check_request_id, err, header, ok, Backend, TestServer};
 
 fn signal_ids(analysis: &types::TokenAnalysis) -> BTreeSet<String> {
     analysis.signals.iter().map(|s| s.id.to_string()).collect()
@@ -125,7 +125,7 @@ pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> a
     let client = server.client(&server.owner_key());
     for expect in EXPECTATIONS {
         let analysis = ok(client
-            .token_analyze("eth", &rig.a.token(expect.token), None)
+            .token_analyze(arg("eth"), &arg(&rig.a.token(expect.token)), None)
             .await)?
         .into_inner();
         let ids = signal_ids(&analysis);
@@ -176,7 +176,7 @@ pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> a
 
     // Exact numbers the rig created.
     let plain = ok(client
-        .token_analyze("eth", &rig.a.token("plain"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("plain")), None)
         .await)?
     .into_inner();
     ensure!(
@@ -206,7 +206,7 @@ pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> a
         meta.creator
     );
     let creator_lp = ok(client
-        .token_analyze("eth", &rig.a.token("creatorlp"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("creatorlp")), None)
         .await)?
     .into_inner();
     let held = signal(&creator_lp, "creator_holds_lp")?;
@@ -228,7 +228,7 @@ pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> a
     );
 
     let thin = ok(client
-        .token_analyze("eth", &rig.a.token("thin"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("thin")), None)
         .await)?
     .into_inner();
     let low = signal(&thin, "low_liquidity")?;
@@ -239,7 +239,7 @@ pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> a
     ensure!(low.detail.contains("$3000.00"), "{}", low.detail);
 
     let whale = ok(client
-        .token_analyze("eth", &rig.a.token("whale"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("whale")), None)
         .await)?
     .into_inner();
     let dominance = signal(&whale, "single_holder_dominance")?;
@@ -251,7 +251,7 @@ pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> a
     );
 
     let mintable = ok(client
-        .token_analyze("eth", &rig.a.token("mintable"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("mintable")), None)
         .await)?
     .into_inner();
     let mint = signal(&mintable, "mint_capability")?;
@@ -269,7 +269,7 @@ pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> a
     );
 
     let proxy = ok(client
-        .token_analyze("eth", &rig.a.token("proxy"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("proxy")), None)
         .await)?
     .into_inner();
     ensure!(proxy.meta.is_proxy && proxy.meta.symbol == "PRX");
@@ -279,19 +279,19 @@ pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> a
     );
 
     let renounced = ok(client
-        .token_analyze("eth", &rig.a.token("renounced"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("renounced")), None)
         .await)?
     .into_inner();
     ensure!(renounced.meta.owner.as_deref() == Some("0x0000000000000000000000000000000000000000"));
 
     let fresh = ok(client
-        .token_analyze("eth", &rig.a.token("fresh"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("fresh")), None)
         .await)?
     .into_inner();
     ensure!(signal(&fresh, "new_token")?.severity == types::Severity::High);
 
     let old_style = ok(client
-        .token_analyze("eth", &rig.a.token("bytes32"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("bytes32")), None)
         .await)?
     .into_inner();
     ensure!(old_style.meta.name == "Old Style" && old_style.meta.symbol == "OLD");
@@ -321,7 +321,7 @@ pub async fn token_chains_are_independent(backend: Backend) -> anyhow::Result<()
     );
     let before_b = server.upstream_requests(Chain::Bsc);
     let on_a = ok(client
-        .token_analyze("eth", &rig.a.token("plain"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("plain")), None)
         .await)?
     .into_inner();
     ensure!(
@@ -330,7 +330,7 @@ pub async fn token_chains_are_independent(backend: Backend) -> anyhow::Result<()
     );
     let before_a = server.upstream_requests(Chain::Eth);
     let on_b = ok(client
-        .token_analyze("bsc", &rig.b.token("plain"), None)
+        .token_analyze(arg("bsc"), &arg(&rig.b.token("plain")), None)
         .await)?
     .into_inner();
     ensure!(
@@ -345,7 +345,7 @@ pub async fn token_chains_are_independent(backend: Backend) -> anyhow::Result<()
         "each chain has its own height"
     );
     let whale_b = ok(client
-        .token_analyze("bsc", &rig.b.token("whale"), None)
+        .token_analyze(arg("bsc"), &arg(&rig.b.token("whale")), None)
         .await)?
     .into_inner();
     ensure!(whale_b.label == RiskLabel::Critical);
@@ -357,27 +357,32 @@ pub async fn token_both_forms_share_one_cache_entry(backend: Backend) -> anyhow:
     let rig = rig::shared()?;
     let client = server.client(&server.owner_key());
     let address = rig.a.token("blacklist");
-    let path_form = ok(client.token_analyze("eth", &address, None).await)?.into_inner();
+    let path_form = ok(client.token_analyze(arg("eth"), &arg(&address), None).await)?.into_inner();
     let requests = server.upstream_requests(Chain::Eth);
     server.clock.advance(Duration::seconds(30));
     // The lower-case address names the same token and the same entry.
     let query_form = ok(client
-        .token_analyze_query(&address.to_ascii_lowercase(), "eth", None)
+        .token_analyze_query(&arg(&address.to_ascii_lowercase()), arg("eth"), None)
         .await)?
     .into_inner();
     ensure!(
         serde_json::to_value(&path_form)? == serde_json::to_value(&query_form)?,
         "both forms return identical results"
     );
-    let meta = ok(client.token_meta_get("eth", &address, None).await)?.into_inner();
+    let meta = ok(client
+        .token_meta_get(arg("eth"), &arg(&address), None)
+        .await)?
+    .into_inner();
     ensure!(
         meta.cached_at == path_form.cached_at
             && meta.symbol == "BLOCK"
             && meta.liquidity_usd == Some(60_000.0)
     );
-    ok(client.token_explanation_get("eth", &address, None).await)?;
+    ok(client
+        .token_explanation_get(arg("eth"), &arg(&address), None)
+        .await)?;
     ensure!(
-        badge(client.token_badge_get("eth", &address).await)
+        badge(client.token_badge_get(arg("eth"), &arg(&address)).await)
             .await?
             .0
             == 200
@@ -388,7 +393,10 @@ pub async fn token_both_forms_share_one_cache_entry(backend: Backend) -> anyhow:
     );
     // Past the TTL, a new analysis is made.
     server.clock.advance(Duration::seconds(300));
-    let later = ok(client.token_analyze_query(&address, "eth", None).await)?.into_inner();
+    let later = ok(client
+        .token_analyze_query(&arg(&address), arg("eth"), None)
+        .await)?
+    .into_inner();
     ensure!(
         later.cached_at > path_form.cached_at && server.upstream_requests(Chain::Eth) > requests
     );
@@ -401,7 +409,7 @@ pub async fn token_bad_inputs_get_clear_errors(backend: Backend) -> anyhow::Resu
     let client = server.client(&server.owner_key());
     let eoa = rig.a.eoa.to_checksum(None);
     let not_found = err(
-        client.token_analyze("eth", &eoa, None).await,
+        client.token_analyze(arg("eth"), &arg(&eoa), None).await,
         404,
         ErrorCode::NotFound,
         true,
@@ -414,7 +422,7 @@ pub async fn token_bad_inputs_get_clear_errors(backend: Backend) -> anyhow::Resu
     );
     let contract = err(
         client
-            .token_analyze("eth", &rig.a.token("notoken"), None)
+            .token_analyze(arg("eth"), &arg(&rig.a.token("notoken")), None)
             .await,
         404,
         ErrorCode::NotFound,
@@ -441,7 +449,7 @@ pub async fn token_bad_inputs_get_clear_errors(backend: Backend) -> anyhow::Resu
     };
     let broken: String = broken.into_iter().collect();
     let checksum = err(
-        client.token_analyze("eth", &broken, None).await,
+        client.token_analyze(arg("eth"), &arg(&broken), None).await,
         422,
         ErrorCode::ValidationError,
         true,
@@ -451,36 +459,46 @@ pub async fn token_bad_inputs_get_clear_errors(backend: Backend) -> anyhow::Resu
         "{}",
         checksum.error.message
     );
-    let short = err(
-        client.token_analyze("eth", "0x1234", None).await,
-        422,
-        ErrorCode::ValidationError,
-        true,
-    )?;
+    let key = server.owner_key();
+    let short = server
+        .raw_err(
+            &key,
+            "/v1/token/eth/0x1234/analyze",
+            None,
+            422,
+            ErrorCode::ValidationError,
+        )
+        .await?;
     ensure!(
         short.error.message.starts_with("address:"),
         "{}",
         short.error.message
     );
-    let chain = err(
-        client.token_analyze("doge", &plain, None).await,
-        422,
-        ErrorCode::ValidationError,
-        true,
-    )?;
+    let chain = server
+        .raw_err(
+            &key,
+            &format!("/v1/token/doge/{plain}/analyze"),
+            None,
+            422,
+            ErrorCode::ValidationError,
+        )
+        .await?;
     ensure!(
         chain.error.message.starts_with("chain:"),
         "{}",
         chain.error.message
     );
+    server
+        .raw_err(
+            &key,
+            &format!("/v1/token/analyze?chain=doge&address={plain}"),
+            None,
+            422,
+            ErrorCode::ValidationError,
+        )
+        .await?;
     err(
-        client.token_analyze_query(&plain, "doge", None).await,
-        422,
-        ErrorCode::ValidationError,
-        true,
-    )?;
-    err(
-        client.token_meta_get("arb", &plain, None).await,
+        client.token_meta_get(arg("arb"), &arg(&plain), None).await,
         422,
         ErrorCode::ValidationError,
         true,
@@ -517,20 +535,28 @@ pub async fn token_fresh_needs_premium_and_bypasses_the_cache(
     let free = server.account("free", Plan::Free).await?;
     let free_client = server.client(&free.key.key);
     err(
-        free_client.token_analyze("eth", &address, Some(true)).await,
+        free_client
+            .token_analyze(arg("eth"), &arg(&address), Some(true))
+            .await,
         403,
         ErrorCode::PremiumRequired,
         true,
     )?;
-    let cached = ok(free_client.token_analyze("eth", &address, None).await)?.into_inner();
+    let cached = ok(free_client
+        .token_analyze(arg("eth"), &arg(&address), None)
+        .await)?
+    .into_inner();
     let owner = server.client(&server.owner_key());
     server.clock.advance(Duration::seconds(10));
-    let same = ok(owner.token_analyze("eth", &address, None).await)?.into_inner();
+    let same = ok(owner.token_analyze(arg("eth"), &arg(&address), None).await)?.into_inner();
     ensure!(
         same.cached_at == cached.cached_at,
         "within the TTL the cache answers"
     );
-    let fresh = ok(owner.token_analyze("eth", &address, Some(true)).await)?.into_inner();
+    let fresh = ok(owner
+        .token_analyze(arg("eth"), &arg(&address), Some(true))
+        .await)?
+    .into_inner();
     ensure!(
         fresh.cached_at > cached.cached_at,
         "fresh=true analyses again"
@@ -544,15 +570,16 @@ pub async fn token_concurrent_requests_share_one_analysis(backend: Backend) -> a
     let single = TestServer::start_on_rig(backend).await?;
     ok(single
         .client(&single.owner_key())
-        .token_analyze("eth", &address, None)
+        .token_analyze(arg("eth"), &arg(&address), None)
         .await)?;
     let one = single.upstream_requests(Chain::Eth);
     single.stop().await?;
 
     let server = TestServer::start_on_rig(backend).await?;
     let client = server.client(&server.owner_key());
+    let token = arg(&address);
     let answers =
-        futures::future::join_all((0..40).map(|_| client.token_analyze("eth", &address, None)))
+        futures::future::join_all((0..40).map(|_| client.token_analyze(arg("eth"), &token, None)))
             .await;
     let mut cached_at = BTreeSet::new();
     for answer in answers {
@@ -613,7 +640,7 @@ pub async fn token_upstream_failures_are_classified(backend: Backend) -> anyhow:
     let client = server.client(&server.owner_key());
     let down = err(
         client
-            .token_analyze("eth", &rig.a.token("plain"), None)
+            .token_analyze(arg("eth"), &arg(&rig.a.token("plain")), None)
             .await,
         503,
         ErrorCode::UpstreamUnavailable,
@@ -621,8 +648,12 @@ pub async fn token_upstream_failures_are_classified(backend: Backend) -> anyhow:
     )?;
     ensure!(header(down.headers(), "retry-after")?.parse::<u64>()? >= 1);
     // The badge's error is a grey badge with the error's status.
-    let (status, _, svg) =
-        badge(client.token_badge_get("eth", &rig.a.token("plain")).await).await?;
+    let (status, _, svg) = badge(
+        client
+            .token_badge_get(arg("eth"), &arg(&rig.a.token("plain")))
+            .await,
+    )
+    .await?;
     ensure!(
         status == 503 && svg.contains(">unavailable<") && svg.contains("#9e9e9e"),
         "{svg}"
@@ -634,7 +665,7 @@ pub async fn token_upstream_failures_are_classified(backend: Backend) -> anyhow:
     let client = server.client(&server.owner_key());
     let bad = err(
         client
-            .token_analyze("eth", &rig.a.token("plain"), None)
+            .token_analyze(arg("eth"), &arg(&rig.a.token("plain")), None)
             .await,
         502,
         ErrorCode::UpstreamError,
@@ -663,24 +694,24 @@ pub async fn token_cached_result_is_served_stale_when_the_node_stops(
     let server = server_for(backend, &chain, &anvil.url).await?;
     let client = server.client(&server.owner_key());
     let first = ok(client
-        .token_analyze("eth", &chain.token("plain"), None)
+        .token_analyze(arg("eth"), &arg(&chain.token("plain")), None)
         .await)?
     .into_inner();
     anvil.stop();
     server.clock.advance(Duration::seconds(301));
     let stale = ok(client
-        .token_analyze("eth", &chain.token("plain"), None)
+        .token_analyze(arg("eth"), &arg(&chain.token("plain")), None)
         .await)?
     .into_inner();
     ensure!(stale.stale && stale.cached_at == first.cached_at && stale.score == first.score);
     let explanation = ok(client
-        .token_explanation_get("eth", &chain.token("plain"), None)
+        .token_explanation_get(arg("eth"), &arg(&chain.token("plain")), None)
         .await)?
     .into_inner();
     ensure!(explanation.stale && explanation.summary.contains("earlier analysis"));
     let uncached = err(
         client
-            .token_analyze("eth", &chain.token("mintable"), None)
+            .token_analyze(arg("eth"), &arg(&chain.token("mintable")), None)
             .await,
         503,
         ErrorCode::UpstreamUnavailable,
@@ -695,7 +726,7 @@ pub async fn token_explanation_and_badge(backend: Backend) -> anyhow::Result<()>
     let rig = rig::shared()?;
     let client = server.client(&server.owner_key());
     let explanation = ok(client
-        .token_explanation_get("eth", &rig.a.token("mintable"), None)
+        .token_explanation_get(arg("eth"), &arg(&rig.a.token("mintable")), None)
         .await)?
     .into_inner();
     ensure!(
@@ -719,7 +750,7 @@ pub async fn token_explanation_and_badge(backend: Backend) -> anyhow::Result<()>
         .all(|s| !s.numbers.is_empty() && !s.meaning.is_empty()));
     ensure!(explanation.not_checked.is_empty());
     let no_pool = ok(client
-        .token_explanation_get("eth", &rig.a.token("bytes32"), None)
+        .token_explanation_get(arg("eth"), &arg(&rig.a.token("bytes32")), None)
         .await)?
     .into_inner();
     ensure!(no_pool
@@ -737,8 +768,12 @@ pub async fn token_explanation_and_badge(backend: Backend) -> anyhow::Result<()>
         ("whale", "critical", "#b71c1c"),
         ("pausable", "caution", "#b26a00"),
     ] {
-        let (status, headers, svg) =
-            badge(client.token_badge_get("eth", &rig.a.token(token)).await).await?;
+        let (status, headers, svg) = badge(
+            client
+                .token_badge_get(arg("eth"), &arg(&rig.a.token(token)))
+                .await,
+        )
+        .await?;
         ensure!(status == 200 && header(&headers, "cache-control")? == "private, max-age=300");
         let document = roxmltree::Document::parse(&svg)
             .with_context(|| format!("badge is not well-formed XML: {svg}"))?;
@@ -780,7 +815,7 @@ pub async fn token_allowlist_and_lockers_come_from_the_configuration(
     let server = TestServer::start_with(backend, config).await?;
     let client = server.client(&server.owner_key());
     let mintable = ok(client
-        .token_analyze("eth", &rig.a.token("mintable"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("mintable")), None)
         .await)?
     .into_inner();
     let mint = signal(&mintable, "mint_capability")?;
@@ -806,7 +841,7 @@ pub async fn token_allowlist_and_lockers_come_from_the_configuration(
     );
     // Other tokens are unaffected by the entry.
     let blacklist = ok(client
-        .token_analyze("eth", &rig.a.token("blacklist"), None)
+        .token_analyze(arg("eth"), &arg(&rig.a.token("blacklist")), None)
         .await)?
     .into_inner();
     ensure!(signal(&blacklist, "blacklist_capability")?.severity == types::Severity::High);
@@ -823,8 +858,10 @@ pub async fn token_analyses_are_deterministic(backend: Backend) -> anyhow::Resul
     let mut compared = 0;
     for name in rig.a.tokens.keys() {
         let address = rig.a.token(name);
-        let first = client.token_analyze("eth", &address, None).await;
-        let again = client.token_analyze("eth", &address, Some(true)).await;
+        let first = client.token_analyze(arg("eth"), &arg(&address), None).await;
+        let again = client
+            .token_analyze(arg("eth"), &arg(&address), Some(true))
+            .await;
         match (first, again) {
             (Ok(first), Ok(again)) => {
                 let (first, again) = (first.into_inner(), again.into_inner());

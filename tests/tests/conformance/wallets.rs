@@ -4,7 +4,7 @@ use anyhow::{ensure, Context as _};
 use riskintel_api::Plan;
 use riskintel_client::types::{self, AccountKind, ErrorCode, RiskLabel, Scope};
 use riskintel_tests::rig::{self, e18, random_address, Arg, Node};
-use riskintel_tests::{err, ok, Backend, TestServer};
+use riskintel_tests::{arg, err, ok, Backend, TestServer};
 
 pub async fn wallet_exposure_approvals_and_revocation(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start_on_rig(backend).await?;
@@ -47,7 +47,7 @@ pub async fn wallet_exposure_approvals_and_revocation(backend: Backend) -> anyho
 
     let client = server.client(&server.owner_key());
     let address = wallet.to_checksum(None);
-    let analysis = ok(client.wallet_analyze("eth", &address).await)?.into_inner();
+    let analysis = ok(client.wallet_analyze(arg("eth"), &arg(&address)).await)?.into_inner();
     ensure!(analysis.address == address && analysis.chain == "eth");
     ensure!(analysis.facts.kind == AccountKind::Eoa && analysis.facts.transaction_count == 2);
     ensure!(
@@ -147,7 +147,7 @@ pub async fn wallet_exposure_approvals_and_revocation(backend: Backend) -> anyho
         )
     })
     .await??;
-    let after = ok(client.wallet_analyze("eth", &address).await)?.into_inner();
+    let after = ok(client.wallet_analyze(arg("eth"), &arg(&address)).await)?.into_inner();
     ensure!(
         !after
             .signals
@@ -174,7 +174,7 @@ pub async fn wallet_fresh_wallet_is_safe_with_honest_coverage(
     let server = TestServer::start_on_rig(backend).await?;
     let client = server.client(&server.owner_key());
     let fresh = random_address().to_checksum(None);
-    let analysis = ok(client.wallet_analyze("eth", &fresh).await)?.into_inner();
+    let analysis = ok(client.wallet_analyze(arg("eth"), &arg(&fresh)).await)?.into_inner();
     ensure!(analysis.label == RiskLabel::Safe && analysis.score == 0.0);
     ensure!(
         analysis.holdings.is_empty()
@@ -201,7 +201,7 @@ pub async fn wallet_fresh_wallet_is_safe_with_honest_coverage(
     let short = TestServer::start_with(backend, config).await?;
     let limited = ok(short
         .client(&short.owner_key())
-        .wallet_analyze("eth", &fresh)
+        .wallet_analyze(arg("eth"), &arg(&fresh))
         .await)?
     .into_inner();
     ensure!(
@@ -231,7 +231,7 @@ pub async fn wallet_needs_premium_and_scope(backend: Backend) -> anyhow::Result<
     let refused = err(
         server
             .client(&free.key.key)
-            .wallet_analyze("eth", &wallet)
+            .wallet_analyze(arg("eth"), &arg(&wallet))
             .await,
         403,
         ErrorCode::PremiumRequired,
@@ -245,7 +245,7 @@ pub async fn wallet_needs_premium_and_scope(backend: Backend) -> anyhow::Result<
     let owner = server.client(&server.owner_key());
     let token_only = ok(owner
         .api_key_create(&types::ApiKeyCreate {
-            name: "tokens only".into(),
+            name: arg("tokens only"),
             scopes: Some(vec![Scope::TokenRead]),
             expires_at: None,
         })
@@ -254,23 +254,30 @@ pub async fn wallet_needs_premium_and_scope(backend: Backend) -> anyhow::Result<
     err(
         server
             .client(&token_only.key)
-            .wallet_analyze("eth", &wallet)
+            .wallet_analyze(arg("eth"), &arg(&wallet))
             .await,
         403,
         ErrorCode::Forbidden,
         true,
     )?;
-    err(
-        owner.wallet_analyze("eth", "0x1234").await,
-        422,
-        ErrorCode::ValidationError,
-        true,
-    )?;
-    err(
-        owner.wallet_analyze("doge", &wallet).await,
-        422,
-        ErrorCode::ValidationError,
-        true,
-    )?;
+    let key = server.owner_key();
+    server
+        .raw_err(
+            &key,
+            "/v1/wallet/eth/0x1234/analyze",
+            None,
+            422,
+            ErrorCode::ValidationError,
+        )
+        .await?;
+    server
+        .raw_err(
+            &key,
+            &format!("/v1/wallet/doge/{wallet}/analyze"),
+            None,
+            422,
+            ErrorCode::ValidationError,
+        )
+        .await?;
     server.stop().await
 }

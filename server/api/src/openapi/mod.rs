@@ -7,6 +7,8 @@ use serde_json::{json, Value};
 
 use crate::risk_intel_api_mod;
 
+pub mod precise;
+
 /// Title of the published document.
 pub const OPENAPI_TITLE: &str = "Risk Intelligence Service API";
 /// Version of the published interface.
@@ -50,7 +52,8 @@ pub fn openapi_document() -> String {
 ///   them;
 /// - the badge's `image/svg+xml` content type, for its errors too;
 /// - the conditional answers of an analysis's views (`ETag`,
-///   `Cache-Control`, 304 on `If-None-Match`).
+///   `Cache-Control`, 304 on `If-None-Match`);
+/// - what makes the document as precise as the server ([`precise`]).
 fn add_what_dropshot_cannot_express(document: &mut Value) {
     document["servers"] = json!([{
         "url": "http://127.0.0.1:8080",
@@ -148,12 +151,15 @@ fn add_what_dropshot_cannot_express(document: &mut Value) {
                 continue;
             };
             for (_, operation) in item.iter_mut() {
-                if path != "/v1/health" {
-                    operation["security"] = json!([{ "apiKey": [] }]);
-                }
+                operation["security"] = if path == "/v1/health" {
+                    json!([])
+                } else {
+                    json!([{ "apiKey": [] }])
+                };
             }
         }
     }
+    precise::make_precise(document);
 }
 
 fn rate_limit_headers() -> Value {

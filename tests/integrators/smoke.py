@@ -1,0 +1,117 @@
+"""Every operation of riskintel through the Python client a partner generates
+from the published document (openapi-python-client, with python-client.yaml),
+errors and the badge included: each answer must parse as its model.
+
+    python smoke.py CLIENT_DIR BASE_URL API_KEY EVM_TOKEN SOL_MINT SOL_WALLET NOT_A_TOKEN
+"""
+
+import sys
+import time
+
+client_dir, base_url, api_key, evm_token, sol_mint, sol_wallet, not_a_token = sys.argv[1:8]
+sys.path.insert(0, client_dir)
+
+from riskintel_client import AuthenticatedClient  # noqa: E402
+from riskintel_client.api.api_keys import (  # noqa: E402
+    api_key_create,
+    api_key_delete,
+    api_key_get,
+    api_key_list,
+    api_key_rotate,
+)
+from riskintel_client.api.billing import billing_status_get  # noqa: E402
+from riskintel_client.api.feed import feed_risk_alerts_list  # noqa: E402
+from riskintel_client.api.health import health_get  # noqa: E402
+from riskintel_client.api.market import market_overview_get, market_top_tokens_list  # noqa: E402
+from riskintel_client.api.tokens import (  # noqa: E402
+    token_analyze,
+    token_analyze_query,
+    token_badge_get,
+    token_explanation_get,
+    token_meta_get,
+    token_sentiment_get,
+)
+from riskintel_client.api.wallets import wallet_analyze  # noqa: E402
+from riskintel_client import models  # noqa: E402
+
+client = AuthenticatedClient(base_url=base_url, token=api_key, prefix="", auth_header_name="x-api-key")
+called = set()
+
+
+def ok(operation, answer, model):
+    """A success parsed as `model`."""
+    called.add(operation)
+    if answer.status_code // 100 != 2 or not isinstance(answer.parsed, model):
+        raise SystemExit(f"{operation}: HTTP {answer.status_code}, parsed {type(answer.parsed).__name__}: {answer.content[:200]!r}")
+    return answer.parsed
+
+
+def failed(operation, answer, status):
+    """An error with `status`, parsed as the envelope."""
+    called.add(operation)
+    parsed = answer.parsed
+    if answer.status_code != status or not isinstance(parsed, models.ApiError) or not parsed.error.docs_url:
+        raise SystemExit(f"{operation}: expected {status}, got {answer.status_code}: {answer.content[:200]!r}")
+    return parsed
+
+
+ok("health_get", health_get.sync_detailed(client=client), models.Health)
+ok("billing_status_get", billing_status_get.sync_detailed(client=client), models.BillingStatus)
+
+name = f"py-smoke-{time.time_ns()}"
+created = ok(
+    "api_key_create",
+    api_key_create.sync_detailed(client=client, body=models.ApiKeyCreate(name=name)),
+    models.ApiKeySecret,
+)
+key_id = created.api_key.id
+listed = ok("api_key_list", api_key_list.sync_detailed(client=client, limit=100), models.ApiKeyResultsPage)
+assert any(k.id == key_id for k in listed.items), "the new key is not listed"
+ok("api_key_get", api_key_get.sync_detailed(key_id, client=client), models.ApiKey)
+rotated = ok("api_key_rotate", api_key_rotate.sync_detailed(key_id, client=client), models.ApiKeySecret)
+assert rotated.key.startswith("ri_live_")
+failed("api_key_create", api_key_create.sync_detailed(client=client, body=models.ApiKeyCreate(name=name)), 409)
+deleted = api_key_delete.sync_detailed(key_id, client=client)
+called.add("api_key_delete")
+assert deleted.status_code == 204, deleted.status_code
+failed("api_key_get", api_key_get.sync_detailed(key_id, client=client), 404)
+
+eth = models.ChainId.ETH
+sol = models.ChainId.SOL
+analysis = ok("token_analyze", token_analyze.sync_detailed(eth, evm_token, client=client), models.TokenAnalysis)
+assert 0 <= analysis.score <= 100, analysis.score
+by_query = ok(
+    "token_analyze_query",
+    token_analyze_query.sync_detailed(client=client, chain=sol, address=sol_mint),
+    models.TokenAnalysis,
+)
+assert by_query.chain == "sol", by_query.chain
+ok("token_meta_get", token_meta_get.sync_detailed(eth, evm_token, client=client), models.TokenMetaReport)
+ok(
+    "token_explanation_get",
+    token_explanation_get.sync_detailed(eth, evm_token, client=client),
+    models.TokenExplanation,
+)
+badge = ok("token_badge_get", token_badge_get.sync_detailed(eth, evm_token, client=client), str)
+assert badge.startswith("<svg"), badge[:40]
+ok("token_sentiment_get", token_sentiment_get.sync_detailed(eth, evm_token, client=client), models.TokenSentiment)
+ok("wallet_analyze", wallet_analyze.sync_detailed(sol, sol_wallet, client=client), models.WalletAnalysis)
+ok("market_overview_get", market_overview_get.sync_detailed(client=client, chain=eth), models.MarketOverview)
+ok(
+    "market_top_tokens_list",
+    market_top_tokens_list.sync_detailed(client=client, limit=5),
+    models.TopTokenResultsPage,
+)
+ok(
+    "feed_risk_alerts_list",
+    feed_risk_alerts_list.sync_detailed(client=client, chain=eth),
+    models.AlertResultsPage,
+)
+
+# Errors parse as the envelope; the badge's error is a badge.
+missing = failed("token_analyze", token_analyze.sync_detailed(eth, not_a_token, client=client), 404)
+assert str(missing.error.code) == "NOT_FOUND", missing.error.code
+wrong_form = token_badge_get.sync_detailed(eth, sol_mint, client=client)
+assert wrong_form.status_code == 422 and str(wrong_form.parsed).startswith("<svg"), wrong_form.status_code
+
+print(f"python client: {len(called)} operations answered as their models say")
