@@ -93,7 +93,7 @@ ok(
     models.TokenExplanation,
 )
 badge = ok("token_badge_get", token_badge_get.sync_detailed(eth, evm_token, client=client), str)
-assert badge.startswith("<svg"), badge[:40]
+assert "<svg" in badge, badge[:80]
 ok("token_sentiment_get", token_sentiment_get.sync_detailed(eth, evm_token, client=client), models.TokenSentiment)
 ok("wallet_analyze", wallet_analyze.sync_detailed(sol, sol_wallet, client=client), models.WalletAnalysis)
 ok("market_overview_get", market_overview_get.sync_detailed(client=client, chain=eth), models.MarketOverview)
@@ -112,6 +112,6 @@ ok(
 missing = failed("token_analyze", token_analyze.sync_detailed(eth, not_a_token, client=client), 404)
 assert str(missing.error.code) == "NOT_FOUND", missing.error.code
 wrong_form = token_badge_get.sync_detailed(eth, sol_mint, client=client)
-assert wrong_form.status_code == 422 and str(wrong_form.parsed).startswith("<svg"), wrong_form.status_code
+assert wrong_form.status_code == 422 and "<svg" in str(wrong_form.parsed), wrong_form.status_code
 
 print(f"python client: {len(called)} operations answered as their models say")

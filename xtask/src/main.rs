@@ -4,7 +4,10 @@
 //! - `openapi check`: fail when the checked-in document is stale.
 //! - `openapi validate`: run an independent OpenAPI validator on it.
 //! - `rig`: set up the test rig (anvil, Uniswap V2 artifacts, solcjs; compile the test contracts).
-//! - `test`: the whole test suite, with what it needs (PostgreSQL, the validator, the rig).
+//! - `integrators`: install the integrators' tools (Redocly, the Python and
+//!   TypeScript client generators, schemathesis, the validator).
+//! - `test`: the whole test suite, with what it needs (PostgreSQL, the rig,
+//!   the integrators' tools).
 //! - `bench`: load numbers for health and billing status (needs `wrk`), the
 //!   token benchmark, and the hot path against a bare dropshot endpoint.
 //! - `detection`: the adversarial corpus report (confusion table, honeypot precision and recall, tax error, round trips).
@@ -16,6 +19,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
 use clap::{Parser, Subcommand};
+
+mod integrators;
 
 #[derive(Parser)]
 #[command(name = "xtask", about = "Project tasks for riskintel")]
@@ -31,6 +36,9 @@ enum Task {
     Openapi(OpenapiTask),
     /// Set up the test rig: npm packages in tests/rig, test contracts compiled.
     Rig,
+    /// Install the integrators' tools (Redocly, the client generators,
+    /// schemathesis, openapi-spec-validator) from the npm and Python registries.
+    Integrators,
     /// Run the whole test suite (PostgreSQL included).
     Test {
         /// Extra arguments for `cargo test`.
@@ -82,7 +90,7 @@ fn main() {
     }
 }
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("workspace root")
@@ -103,6 +111,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Task::Openapi(OpenapiTask::Check) => openapi_check(),
         Task::Openapi(OpenapiTask::Validate) => openapi_validate(),
         Task::Rig => rig(),
+        Task::Integrators => integrators::install(),
         Task::Test { args } => test(&args),
         Task::Detection { latency_ms, check } => {
             rig()?;
@@ -172,17 +181,15 @@ fn openapi_check() -> anyhow::Result<()> {
 }
 
 fn openapi_validate() -> anyhow::Result<()> {
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    integrators::install()?;
+    let python = integrators::python();
     let status = Command::new(&python)
         .args(["-m", "openapi_spec_validator"])
         .arg(document_path())
         .status()
-        .with_context(|| format!("running {python}"))?;
+        .with_context(|| format!("running {}", python.display()))?;
     if !status.success() {
-        bail!(
-            "openapi-spec-validator rejected the document, or is not installed \
-             (install it with `pip install openapi-spec-validator`)"
-        );
+        bail!("openapi-spec-validator rejected the document");
     }
     Ok(())
 }
@@ -311,6 +318,7 @@ fn rig() -> anyhow::Result<()> {
 fn test(args: &[String]) -> anyhow::Result<()> {
     ensure_postgres()?;
     rig()?;
+    integrators::install()?;
     openapi_check()?;
     openapi_validate()?;
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))

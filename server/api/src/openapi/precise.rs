@@ -96,7 +96,7 @@ pub(super) fn make_precise(document: &mut Value) {
     for schema in schemas.values_mut() {
         flatten_documented_enum(schema);
     }
-    give_nullable_references_a_type(schemas);
+    nullable_references_as_any_of(schemas);
 
     let responses = document
         .pointer_mut("/components/responses")
@@ -275,30 +275,18 @@ fn flatten_documented_enum(schema: &mut Value) {
     object.insert("enum".into(), Value::Array(values));
 }
 
-/// A property that is a nullable reference (`allOf` of one `$ref` beside
-/// `nullable`) gets the referenced schema's `type`, so that `nullable` has
-/// the type OpenAPI 3.0 requires beside it.
-fn give_nullable_references_a_type(schemas: &mut Map<String, Value>) {
-    let types: std::collections::BTreeMap<String, Value> = schemas
-        .iter()
-        .map(|(name, schema)| {
-            let kind = schema.get("type").cloned().unwrap_or_else(|| {
-                if schema.get("enum").is_some()
-                    || schema.get("oneOf").is_some_and(|variants| {
-                        variants
-                            .as_array()
-                            .is_some_and(|v| v.iter().all(|v| v.get("enum").is_some()))
-                    })
-                {
-                    json!("string")
-                } else {
-                    json!("object")
-                }
-            });
-            (format!("#/components/schemas/{name}"), kind)
-        })
+/// A nullable reference (`allOf` of one `$ref` beside `nullable`, as
+/// schemars writes an `Option` of a named type) becomes `anyOf` the
+/// reference or `enum: [null]`: OpenAPI 3.0 wants a `type` beside
+/// `nullable`, and generators read a `type` beside `allOf` as not nullable
+/// at all; this form reads as "the type or null" in every generator tried
+/// (progenitor, openapi-typescript, openapi-python-client).
+fn nullable_references_as_any_of(schemas: &mut Map<String, Value>) {
+    let named: std::collections::BTreeSet<String> = schemas
+        .keys()
+        .map(|name| format!("#/components/schemas/{name}"))
         .collect();
-    fn walk(value: &mut Value, types: &std::collections::BTreeMap<String, Value>) {
+    fn walk(value: &mut Value, named: &std::collections::BTreeSet<String>) {
         match value {
             Value::Object(map) => {
                 let target = map
@@ -307,25 +295,26 @@ fn give_nullable_references_a_type(schemas: &mut Map<String, Value>) {
                     .filter(|all| all.len() == 1)
                     .and_then(|all| all[0].get("$ref"))
                     .and_then(Value::as_str)
+                    .filter(|target| named.contains(*target))
                     .map(str::to_string);
-                if let (Some(target), true, false) = (
-                    target,
-                    map.contains_key("nullable"),
-                    map.contains_key("type"),
-                ) {
-                    if let Some(kind) = types.get(&target) {
-                        map.insert("type".into(), kind.clone());
-                    }
+                let nullable = map.get("nullable") == Some(&json!(true));
+                if let (Some(target), true, false) = (target, nullable, map.contains_key("type")) {
+                    map.remove("allOf");
+                    map.remove("nullable");
+                    map.insert(
+                        "anyOf".into(),
+                        json!([{ "$ref": target }, { "enum": [null] }]),
+                    );
                 }
                 for child in map.values_mut() {
-                    walk(child, types);
+                    walk(child, named);
                 }
             }
-            Value::Array(items) => items.iter_mut().for_each(|item| walk(item, types)),
+            Value::Array(items) => items.iter_mut().for_each(|item| walk(item, named)),
             _ => {}
         }
     }
     for schema in schemas.values_mut() {
-        walk(schema, &types);
+        walk(schema, &named);
     }
 }

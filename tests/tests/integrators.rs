@@ -1,0 +1,225 @@
+//! What partners do with the published document, against the real server:
+//! Redocly's linter finds no error; a Python client (openapi-python-client)
+//! and a TypeScript client (openapi-typescript + openapi-fetch, default
+//! options, `tsc`) generated from it call every operation and parse every
+//! answer, errors and the badge included; and schemathesis, with all its
+//! checks, finds no failure.
+//!
+//! The tools come from the npm and Python registries: `cargo xtask test`
+//! installs them (`tests/integrators/node_modules`,
+//! `target/integrators/venv`) before running this.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context as _};
+use riskintel_server::config::Config;
+use riskintel_tests::solana_node::{self, Fixture};
+use riskintel_tests::{rig, Backend, TestServer};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace")
+        .to_path_buf()
+}
+
+/// The installed tools, or a message saying how to install them.
+struct Tools {
+    /// `tests/integrators`, with its node_modules.
+    node: PathBuf,
+    /// The Python virtual environment's `bin`.
+    python: PathBuf,
+}
+
+impl Tools {
+    fn find() -> anyhow::Result<Tools> {
+        let node = root().join("tests/integrators");
+        let python = root().join("target/integrators/venv/bin");
+        for needed in [
+            node.join("node_modules/.bin/redocly"),
+            node.join("node_modules/.bin/tsc"),
+            python.join("openapi-python-client"),
+            python.join("st"),
+        ] {
+            if !needed.exists() {
+                bail!(
+                    "{} is missing: `cargo xtask integrators` installs the integrators' tools \
+                     (`cargo xtask test` does it first)",
+                    needed.display()
+                );
+            }
+        }
+        Ok(Tools { node, python })
+    }
+
+    /// Run `program` (from node_modules/.bin, or the venv's bin with
+    /// `python`) in `tests/integrators`; its output when it fails.
+    fn run(&self, what: &str, program: &Path, args: &[&str]) -> anyhow::Result<String> {
+        let started = std::time::Instant::now();
+        let output = Command::new(program)
+            .args(args)
+            .current_dir(&self.node)
+            .output()
+            .with_context(|| format!("running {}", program.display()))?;
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        println!("{what}: {:.1} s", started.elapsed().as_secs_f64());
+        if !output.status.success() {
+            bail!("{what} failed ({}):\n{text}", output.status);
+        }
+        Ok(text)
+    }
+
+    fn npm_bin(&self, name: &str) -> PathBuf {
+        self.node.join("node_modules/.bin").join(name)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn partners_generate_clients_that_work_and_fuzzing_finds_nothing() -> anyhow::Result<()> {
+    let tools = Tools::find()?;
+    let document = root().join("openapi/riskintel.json");
+    let document = document.to_str().context("a UTF-8 path")?;
+    let work = root().join("target/integrators");
+
+    // The linter: no error (a warning is reported, not fatal).
+    let lint = tools.run(
+        "redocly lint",
+        &tools.npm_bin("redocly"),
+        &["lint", document, "--format", "stylish"],
+    )?;
+    println!(
+        "{}",
+        lint.lines()
+            .filter(|l| l.contains("error") || l.contains("warning"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+
+    // The generators, with default options (the Python one told to read the
+    // badge's SVG as text, which it does not know).
+    let python_client = work.join("python-client");
+    let _ = std::fs::remove_dir_all(&python_client);
+    let generated = tools.run(
+        "openapi-python-client generate",
+        &tools.python.join("openapi-python-client"),
+        &[
+            "generate",
+            "--path",
+            document,
+            "--config",
+            "python-client.yaml",
+            "--output-path",
+            python_client.to_str().context("a UTF-8 path")?,
+        ],
+    )?;
+    if generated.contains("WARNING") {
+        bail!("openapi-python-client left parts of the document out:\n{generated}");
+    }
+    tools.run(
+        "openapi-typescript",
+        &tools.npm_bin("openapi-typescript"),
+        &[document, "--output", "riskintel.d.ts"],
+    )?;
+    tools.run("tsc", &tools.npm_bin("tsc"), &["-p", "."])?;
+
+    // The real server, serving every chain id: the seven EVM ids on the
+    // rig's chain, `sol` on the Solana fixture.
+    let rig = rig::shared()?;
+    let fixture = Fixture::load()?;
+    let node = solana_node::start(fixture.clone()).await?;
+    let evm_ids = ["eth", "bsc", "base", "arb", "poly", "avax", "ftm"];
+    let mut config = Config {
+        chains: rig::chains_config(&evm_ids.map(|id| (id, &rig.a))),
+        ..Config::default()
+    };
+    config
+        .chains
+        .insert("sol".into(), solana_node::chain_config(&fixture, &node));
+    config.market.enabled = false;
+    // The fuzzer sends requests without a key on purpose, many a minute.
+    config.auth.failed_auth_per_minute = 1_000_000;
+    let server = TestServer::start_with(Backend::Sqlite, config).await?;
+    let key = server.owner_key();
+    let evm_token = rig.a.token("plain");
+    let not_a_token = rig::holder(7).to_checksum(None);
+    let (mint, wallet) = (fixture.named("launch"), fixture.named("holder"));
+    let values = [
+        server.base_url.as_str(),
+        key.as_str(),
+        evm_token.as_str(),
+        mint.as_str(),
+        wallet.as_str(),
+        not_a_token.as_str(),
+    ];
+
+    let client_dir = python_client.to_str().context("a UTF-8 path")?;
+    let python = tools.run(
+        "python client",
+        &tools.python.join("python"),
+        &[&["smoke.py", client_dir], &values[..]].concat(),
+    )?;
+    println!("{}", python.trim());
+    let node_path = which("node")?;
+    let typescript = tools.run(
+        "typescript client",
+        &node_path,
+        &[&["build/smoke.js"], &values[..]].concat(),
+    )?;
+    println!("{}", typescript.trim());
+
+    // The fuzzer: every check, a bounded number of examples per operation.
+    let header = format!("x-api-key: {key}");
+    let fuzzed = tools.run(
+        "schemathesis",
+        &tools.python.join("st"),
+        &[
+            "--config-file",
+            "schemathesis.toml",
+            "--no-color",
+            "run",
+            document,
+            "--url",
+            &server.base_url,
+            "--header",
+            &header,
+            "--checks",
+            "all",
+            "--max-examples",
+            "15",
+            "--seed",
+            "20261125",
+        ],
+    );
+    let fuzzed = match fuzzed {
+        Ok(text) => text,
+        Err(failed) => {
+            server.stop().await?;
+            return Err(failed);
+        }
+    };
+    println!(
+        "{}",
+        fuzzed
+            .lines()
+            .skip_while(|l| !l.contains("WARNINGS") && !l.contains("SUMMARY"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    server.stop().await
+}
+
+/// A program on the PATH.
+fn which(name: &str) -> anyhow::Result<PathBuf> {
+    std::env::var_os("PATH")
+        .and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join(name))
+                .find(|candidate| candidate.is_file())
+        })
+        .with_context(|| format!("{name} is not on the PATH"))
+}
