@@ -155,8 +155,9 @@ fn precise_parameters(operation: &mut Value) {
                 schema["pattern"] = json!(ADDRESS_PATTERN);
                 let described = parameter["description"].as_str().unwrap_or_default();
                 parameter["description"] = json!(format!(
-                    "{}{}0x and 40 hex digits on the EVM chains, 32 to 44 base58 characters on \
-                     `sol`; an address of the other form answers 422.",
+                    "{}{}0x and 40 hex digits on the EVM chains (in one case, or mixed as a \
+                     valid EIP-55 checksum), 32 to 44 base58 characters on `sol`; an address \
+                     of the other form, or with a wrong checksum, answers 422.",
                     described,
                     if described.is_empty() { "" } else { " " }
                 ));
