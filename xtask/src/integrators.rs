@@ -31,21 +31,33 @@ fn modified(path: &std::path::Path) -> Option<std::time::SystemTime> {
 }
 
 fn npm_packages() -> anyhow::Result<()> {
-    let dir = root().join("tests/integrators");
+    npm_install(
+        &root().join("tests/integrators"),
+        "the integrators' npm packages (Redocly CLI, openapi-typescript, openapi-fetch, TypeScript)",
+    )
+    .map(|_| ())
+}
+
+/// `npm install` in `dir` from its committed lockfile, when its packages
+/// are missing or older than the lockfile; whether it installed. (`npm ci`
+/// refuses a lockfile that lacks other platforms' optional binaries.)
+pub fn npm_install(dir: &std::path::Path, what: &str) -> anyhow::Result<bool> {
     let installed = modified(&dir.join("node_modules/.package-lock.json"));
     if installed.is_some() && installed >= modified(&dir.join("package-lock.json")) {
-        return Ok(());
+        return Ok(false);
     }
-    println!("xtask: installing the integrators' npm packages (Redocly CLI, openapi-typescript, openapi-fetch, TypeScript)");
+    println!("xtask: installing {what}");
     let status = Command::new("npm")
         .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .status()
-        .context("running npm: the integrators' checks need Node.js and npm (Debian: apt-get install nodejs npm)")?;
+        .context(
+            "running npm: the tests need Node.js and npm (Debian: apt-get install nodejs npm)",
+        )?;
     if !status.success() {
-        bail!("npm install failed in tests/integrators");
+        bail!("npm install failed in {}", dir.display());
     }
-    Ok(())
+    Ok(true)
 }
 
 fn python_packages() -> anyhow::Result<()> {

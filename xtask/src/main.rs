@@ -255,29 +255,10 @@ fn newest_mtime(dir: &Path) -> Option<std::time::SystemTime> {
 /// then the test contracts compiled with solcjs when their sources changed.
 fn rig() -> anyhow::Result<()> {
     let dir = root().join("tests/rig");
-    let installed = dir.join("node_modules/.package-lock.json");
-    let stale = match (
-        std::fs::metadata(&installed),
-        std::fs::metadata(dir.join("package-lock.json")),
-    ) {
-        (Ok(i), Ok(l)) => i.modified()? < l.modified()?,
-        _ => true,
-    };
-    if stale {
-        println!(
-            "xtask: installing the test rig's npm packages (anvil, Uniswap V2 artifacts, solc)"
-        );
-        // `npm install` with the committed lockfile: `npm ci` refuses a
-        // lockfile that lacks other platforms' optional LiteSVM binaries.
-        let status = Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
-            .current_dir(&dir)
-            .status()
-            .context("running npm: the test rig needs Node.js and npm (Debian: apt-get install nodejs npm)")?;
-        if !status.success() {
-            bail!("npm install failed in tests/rig");
-        }
-    }
+    let stale = integrators::npm_install(
+        &dir,
+        "the test rig's npm packages (anvil, Uniswap V2 artifacts, solc)",
+    )?;
     let built = newest_mtime(&dir.join("build"));
     let sources = newest_mtime(&dir.join("contracts"))
         .into_iter()

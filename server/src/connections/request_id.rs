@@ -52,10 +52,18 @@ impl Rewriter {
         if data.is_empty() {
             return Cow::Borrowed(data);
         }
+        // Most clients send no id: the headers passing by are only counted,
+        // and the answer is sent as read.
+        let nothing_to_replace = self.ids.iter().all(Option::is_none);
         let plain = self.held.is_empty()
-            && self.header_at(data, 0).is_none()
-            && self.partial(data, 0).is_none();
+            && self.partial(data, 0).is_none()
+            && (nothing_to_replace || self.header_at(data, 0).is_none());
         let out = if plain {
+            let mut search = 0;
+            while let Some(at) = self.header_at(data, search) {
+                self.ids.pop_front();
+                search = at + PATTERN.len();
+            }
             Cow::Borrowed(data)
         } else {
             let mut input = std::mem::take(&mut self.held);
@@ -165,6 +173,14 @@ mod tests {
         let expected =
             answer("client-1", "{\"a\":1}") + &answer(UUID, "{}") + &answer("c.3_x", "[]");
         check_splits(&[Some("client-1"), None, Some("c.3_x")], &stream, &expected);
+        // Answers to requests without an id are only counted, sent as read.
+        let expected = answer(UUID, "{\"a\":1}") + &answer(UUID, "{}") + &answer("third", "[]");
+        check_splits(&[None, None, Some("third")], &stream, &expected);
+        let mut rewriter = Rewriter::default();
+        rewriter.requested(None);
+        let one = answer(UUID, "{}");
+        assert!(matches!(rewriter.rewrite(one.as_bytes()), Cow::Borrowed(_)));
+        assert!(rewriter.ids.is_empty());
     }
 
     #[test]
