@@ -65,6 +65,10 @@ impl Drain for RedactingDrain {
     type Ok = ();
     type Err = slog::Never;
 
+    fn is_enabled(&self, level: Level) -> bool {
+        level.is_at_least(self.level)
+    }
+
     fn log(&self, record: &Record, values: &OwnedKVList) -> Result<(), slog::Never> {
         if !record.level().is_at_least(self.level) {
             return Ok(());

@@ -15,6 +15,8 @@ use std::collections::VecDeque;
 
 /// The header's name as the server behind writes it, at the start of a line.
 const PATTERN: &[u8] = b"x-request-id: ";
+/// [`PATTERN`] with the LF ending the line before it.
+const LINE: &[u8] = b"\nx-request-id: ";
 /// The longest header value held back while the rest of it arrives.
 const LONGEST_VALUE: usize = 128;
 
@@ -114,15 +116,13 @@ impl Rewriter {
 
     /// Where the first `x-request-id: ` line from `from` starts.
     fn header_at(&self, input: &[u8], from: usize) -> Option<usize> {
-        let mut search = from;
-        while let Some(found) = input[search..].iter().position(|b| *b == PATTERN[0]) {
-            let at = search + found;
-            if input[at..].starts_with(PATTERN) && self.line_starts(input, at) {
-                return Some(at);
-            }
-            search = at + 1;
+        if from == 0 && self.at_line_start && input.starts_with(PATTERN) {
+            return Some(0);
         }
-        None
+        // With the LF before it (the byte before `from`, when there is
+        // one): one vectorised search of the rest of the read.
+        let start = from.saturating_sub(1);
+        memchr::memmem::find(&input[start..], LINE).map(|found| start + found + 1)
     }
 
     /// Where `input` (from `from`) ends with the start of a line that may be

@@ -147,6 +147,9 @@ impl ServerContext {
         let account = account.into_inner().expect("account lock");
         let latency = started.elapsed();
         crate::telemetry::request_answered(&rqctx.endpoint.operation_id, status, latency);
+        if !slog::Drain::is_info_enabled(&rqctx.log) {
+            return answer;
+        }
         slog::info!(rqctx.log, "answered";
             "operation" => &rqctx.endpoint.operation_id,
             "status" => status,

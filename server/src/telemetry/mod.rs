@@ -10,7 +10,8 @@
 
 pub mod endpoint;
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{OnceLock, RwLock};
 use std::time::Duration;
 
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
@@ -105,13 +106,36 @@ pub const FLUSH_LAG: &str = "riskintel_usage_flush_lag_seconds";
 /// `riskintel_open_connections`.
 pub const CONNECTIONS: &str = "riskintel_open_connections";
 
+/// The series of one operation and status, made once: every request then
+/// records without allocating or looking its series up.
+type RequestSeries = (metrics::Counter, metrics::Histogram);
+
 /// An API request answered with `status` after `latency`.
 pub fn request_answered(operation: &str, status: u16, latency: Duration) {
-    handle();
-    metrics::counter!(REQUESTS, "operation" => operation.to_string(), "status" => status.to_string())
-        .increment(1);
-    metrics::histogram!(REQUEST_DURATION, "operation" => operation.to_string())
-        .record(latency.as_secs_f64());
+    static SERIES: OnceLock<RwLock<HashMap<String, HashMap<u16, RequestSeries>>>> = OnceLock::new();
+    let series = SERIES.get_or_init(Default::default);
+    let known = series
+        .read()
+        .expect("request series lock")
+        .get(operation)
+        .and_then(|statuses| statuses.get(&status))
+        .cloned();
+    let (count, duration) = known.unwrap_or_else(|| {
+        handle();
+        let made = (
+            metrics::counter!(REQUESTS, "operation" => operation.to_string(), "status" => status.to_string()),
+            metrics::histogram!(REQUEST_DURATION, "operation" => operation.to_string()),
+        );
+        series
+            .write()
+            .expect("request series lock")
+            .entry(operation.to_string())
+            .or_default()
+            .insert(status, made.clone());
+        made
+    });
+    count.increment(1);
+    duration.record(latency.as_secs_f64());
 }
 
 /// The outcome of asking for a token's analysis.
@@ -131,15 +155,13 @@ pub enum CacheOutcome {
 
 /// A token analysis asked for.
 pub fn analysis(outcome: CacheOutcome) {
-    handle();
-    let outcome = match outcome {
-        CacheOutcome::MemoryHit => "memory_hit",
-        CacheOutcome::StoreHit => "store_hit",
-        CacheOutcome::Miss => "miss",
-        CacheOutcome::Joined => "joined",
-        CacheOutcome::Stale => "stale",
-    };
-    metrics::counter!(ANALYSIS_CACHE, "outcome" => outcome).increment(1);
+    static COUNTERS: OnceLock<[metrics::Counter; 5]> = OnceLock::new();
+    let counters = COUNTERS.get_or_init(|| {
+        handle();
+        ["memory_hit", "store_hit", "miss", "joined", "stale"]
+            .map(|outcome| metrics::counter!(ANALYSIS_CACHE, "outcome" => outcome))
+    });
+    counters[outcome as usize].increment(1);
 }
 
 /// One HTTP request to `chain`'s node carrying `methods`, which took
