@@ -21,6 +21,8 @@ use riskintel_tests::{
 
 #[path = "conformance/access.rs"]
 mod access;
+#[path = "conformance/batch.rs"]
+mod batch;
 #[path = "conformance/bounded_time.rs"]
 mod bounded_time;
 #[path = "conformance/connections.rs"]
@@ -41,6 +43,7 @@ mod market;
 mod simulation;
 
 use access::*;
+use batch::*;
 use bounded_time::*;
 use connections::*;
 use detection::*;
@@ -100,6 +103,8 @@ const TESTS: &[(&str, TestFn)] = tests![
     keys_cannot_lock_their_account_out,
     answers_read_cleanly_and_pages_end,
     metrics_show_requests_upstream_calls_and_the_cache,
+    batch_analysis_answers_a_list_in_order,
+    batch_duplicates_are_analysed_once,
     request_ids_sent_by_clients_are_kept,
     duplicate_key_name_gets_409,
     another_accounts_key_id_gets_404,

@@ -3,6 +3,7 @@
 //!
 //! Operation names (`<resource>_<verb>`) are part of the client contract.
 
+pub mod batch;
 pub mod billing;
 pub mod checks;
 pub mod error;
@@ -22,6 +23,7 @@ use dropshot::{
     PaginationParams, Path, Query, RequestContext, ResultsPage, TypedBody,
 };
 
+pub use batch::{BatchAnalysis, BatchAnalysisRequest, BatchEntry, BatchItem, BATCH_MAX_ITEMS};
 pub use billing::{BillingStatus, Plan};
 pub use checks::CheckId;
 pub use error::{ApiError, ErrorCode, ErrorDetail};
@@ -187,6 +189,23 @@ pub trait RiskIntelApi {
         path: Path<token::TokenQueryRoute>,
         query: Query<AnalysisOptions>,
     ) -> Result<Metered<HttpResponseOk<Serialized<TokenAnalysis>>>, ApiError>;
+
+    /// Batch token analysis
+    ///
+    /// Up to 100 tokens, on any chains, in one request (Pro and Pro+,
+    /// `token:read`): one entry per item in the order asked, each the
+    /// token's analysis or that item's own error (422 a bad chain or
+    /// address, 404 not a token, 503 its chain cannot be read now); the
+    /// batch itself succeeds when the request is well formed. Items share the
+    /// cache and the analyses under way with single requests, a token named
+    /// twice is analysed once, and the batch has one deadline (the analysis
+    /// deadline). Each item counts in the per-minute rate window; each item
+    /// answered with an analysis counts as one request in the monthly usage.
+    #[endpoint { method = POST, path = "/v1/tokens/analyze", tags = ["tokens"] }]
+    async fn token_batch_analyze(
+        rqctx: RequestContext<Self::Context>,
+        body: TypedBody<BatchAnalysisRequest>,
+    ) -> Result<Metered<HttpResponseOk<BatchAnalysis>>, ApiError>;
 
     /// Token explanation
     ///

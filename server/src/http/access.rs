@@ -45,6 +45,7 @@ pub const OPERATIONS: &[Access] = &[
     open("token_explanation_get", Scope::TokenRead),
     open("token_badge_get", Scope::TokenRead),
     premium("token_sentiment_get", Scope::TokenRead, "token sentiment"),
+    premium("token_batch_analyze", Scope::TokenRead, "batch analysis"),
     premium("wallet_analyze", Scope::WalletRead, "wallet analysis"),
     open("market_overview_get", Scope::MarketRead),
     open("market_top_tokens_list", Scope::MarketRead),

@@ -129,10 +129,34 @@ impl ServerContext {
         operation: impl AsyncFnOnce(Caller) -> Result<R, ApiError>,
         finish: impl FnOnce(Metered<R>) -> Metered<R>,
     ) -> Result<Metered<R>, ApiError> {
+        self.metered_as(rqctx, Cost::One, operation, finish).await
+    }
+
+    /// As [`ServerContext::metered`] for a request of `items` items (a
+    /// batch): the rate window counts every item, and the monthly usage
+    /// counts what `operation` adds itself ([`Meter::add_usage`]), not the
+    /// request.
+    pub async fn metered_items<R: HttpCodedResponse>(
+        &self,
+        rqctx: &RequestContext<Self>,
+        items: u64,
+        operation: impl AsyncFnOnce(Caller) -> Result<R, ApiError>,
+    ) -> Result<Metered<R>, ApiError> {
+        self.metered_as(rqctx, Cost::Items(items), operation, |answer| answer)
+            .await
+    }
+
+    async fn metered_as<R: HttpCodedResponse>(
+        &self,
+        rqctx: &RequestContext<Self>,
+        cost: Cost,
+        operation: impl AsyncFnOnce(Caller) -> Result<R, ApiError>,
+        finish: impl FnOnce(Metered<R>) -> Metered<R>,
+    ) -> Result<Metered<R>, ApiError> {
         let started = Instant::now();
         let account = std::sync::Mutex::new(None);
         let answer = self
-            .metered_inner(rqctx, async |caller: Caller| {
+            .metered_inner(rqctx, cost, async |caller: Caller| {
                 *account.lock().expect("account lock") = Some(caller.account.id.clone());
                 operation(caller).await
             })
@@ -162,6 +186,7 @@ impl ServerContext {
     async fn metered_inner<R: HttpCodedResponse>(
         &self,
         rqctx: &RequestContext<Self>,
+        cost: Cost,
         operation: impl AsyncFnOnce(Caller) -> Result<R, ApiError>,
     ) -> Result<Metered<R>, ApiError> {
         let Some(rule) = access::rule(&rqctx.endpoint.operation_id) else {
@@ -193,7 +218,10 @@ impl ServerContext {
             }
             Err(_) => return Ok(refuse(past_deadline(), None)),
         };
-        let window = self.meter.hit(&caller.account);
+        let window = match cost {
+            Cost::One => self.meter.hit(&caller.account),
+            Cost::Items(items) => self.meter.hit_by(&caller.account, items),
+        };
         if window.exceeded {
             return Ok(refuse(
                 Meter::rate_limited(&caller.account, &window).into(),
@@ -219,8 +247,10 @@ impl ServerContext {
         let outcome = timeout_at(deadline, operation(caller))
             .await
             .unwrap_or_else(|_| Err(past_deadline()));
-        // Usage counts 2xx answers only.
-        self.meter.settle(reservation, outcome.is_ok());
+        // Usage counts 2xx answers only (a batch's answered items, counted
+        // by the operation).
+        self.meter
+            .settle(reservation, outcome.is_ok() && matches!(cost, Cost::One));
         Ok(Metered::new(outcome).with_rate_limit(headers_of(&window)))
     }
 
@@ -274,6 +304,16 @@ impl ServerContext {
             (error, Some(window))
         }
     }
+}
+
+/// What a request counts in the rate window and the monthly usage.
+#[derive(Clone, Copy)]
+enum Cost {
+    /// One request.
+    One,
+    /// A batch of items: each counts in the window; usage is counted by
+    /// the operation.
+    Items(u64),
 }
 
 /// A request that ran out of time (the database stopped answering).

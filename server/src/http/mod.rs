@@ -4,6 +4,7 @@
 //! map errors.
 
 pub mod access;
+mod batch;
 mod client_ip;
 mod conditional;
 mod context;
@@ -355,6 +356,13 @@ impl RiskIntelApi for RiskIntelImpl {
             )
             .await?;
         Ok(response)
+    }
+
+    async fn token_batch_analyze(
+        rqctx: RequestContext<ServerContext>,
+        body: TypedBody<riskintel_api::BatchAnalysisRequest>,
+    ) -> Result<Metered<HttpResponseOk<riskintel_api::BatchAnalysis>>, ApiError> {
+        batch::token_batch_analyze(rqctx, body).await
     }
 
     async fn token_explanation_get(

@@ -186,10 +186,23 @@ impl Meter {
     /// Count a request in the account's current window (in memory; see
     /// [`RateWindows`] for how instances share their counts).
     pub fn hit(&self, account: &Account) -> WindowState {
+        self.hit_by(account, 1)
+    }
+
+    /// Count `n` requests at once (a batch's items) in the account's window.
+    pub fn hit_by(&self, account: &Account, n: u64) -> WindowState {
         let now = self.clock.now();
         let (start, _) = minute_window(now);
-        let count = self.windows.hit(&account.id, start);
+        let count = self.windows.hit_by(&account.id, start, n.max(1));
         window_state(plan(account.plan).per_minute, count, now)
+    }
+
+    /// Count `n` answered requests in the account's monthly usage (a
+    /// batch's items answered with a result; the batch itself counts none).
+    pub fn add_usage(&self, account: &Account, n: u64) {
+        let (period, _) = billing_period(self.clock.now());
+        self.usage
+            .add(&account.id, period, i64::try_from(n).unwrap_or(i64::MAX));
     }
 
     /// Publish this instance's counts of the current window and read the

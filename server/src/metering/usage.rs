@@ -147,6 +147,16 @@ impl UsageCounts {
         self.answered.notify_waiters();
     }
 
+    /// Count `n` more answered requests of `account` in `period` (a batch's
+    /// items answered with a result).
+    pub fn add(&self, account: &str, period: DateTime<Utc>, n: i64) {
+        let mut counters = self.counters();
+        counters
+            .entry((account.to_string(), period))
+            .or_default()
+            .pending += n;
+    }
+
     /// Requests of `account` counted in `period`: answered, and in flight.
     pub async fn used(
         &self,

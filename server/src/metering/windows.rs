@@ -67,9 +67,15 @@ impl RateWindows {
     /// Count one request of `account` in the window starting at `start`;
     /// the window's count across instances, this request included.
     pub fn hit(&self, account: &str, start: DateTime<Utc>) -> u64 {
+        self.hit_by(account, start, 1)
+    }
+
+    /// Count `n` requests of `account` at once (a batch's items); the
+    /// window's count across instances after it.
+    pub fn hit_by(&self, account: &str, start: DateTime<Utc>, n: u64) -> u64 {
         let (mut window, _) = self.window(start);
         let own = window.own.entry(account.to_string()).or_insert(0);
-        *own += 1;
+        *own += n;
         let own = *own;
         own + window.others.get(account).copied().unwrap_or(0)
     }

@@ -3,6 +3,7 @@
 //! each reading facts, then turning them into checks and signals.
 //! HTTP-agnostic.
 
+mod batch;
 pub mod engine;
 pub mod evm;
 pub mod solana;

@@ -46,6 +46,7 @@ fn own_statuses(id: &str) -> &'static [u16] {
         | "token_badge_get"
         | "token_sentiment_get" => &[404, 422, 502],
         "wallet_analyze" => &[422, 502],
+        "token_batch_analyze" => &[422],
         "market_overview_get" | "market_top_tokens_list" | "feed_risk_alerts_list" => &[422],
         _ => &[],
     }
