@@ -27,6 +27,7 @@ from riskintel_client.api.tokens import (  # noqa: E402
     token_analyze,
     token_analyze_query,
     token_badge_get,
+    token_batch_analyze,
     token_explanation_get,
     token_meta_get,
     token_sentiment_get,
@@ -94,6 +95,23 @@ ok(
 )
 badge = ok("token_badge_get", token_badge_get.sync_detailed(eth, evm_token, client=client), str)
 assert "<svg" in badge, badge[:80]
+batch = ok(
+    "token_batch_analyze",
+    token_batch_analyze.sync_detailed(
+        client=client,
+        body=models.BatchAnalysisRequest(
+            items=[
+                models.BatchItem(chain="eth", address=evm_token),
+                models.BatchItem(chain="sol", address=sol_mint),
+                models.BatchItem(chain="eth", address=not_a_token),
+            ]
+        ),
+    ),
+    models.BatchAnalysis,
+)
+assert [entry.status for entry in batch.results] == [200, 200, 404], batch.results
+assert isinstance(batch.results[0].analysis, models.TokenAnalysis)
+assert str(batch.results[2].error.code) == "NOT_FOUND"
 ok("token_sentiment_get", token_sentiment_get.sync_detailed(eth, evm_token, client=client), models.TokenSentiment)
 ok("wallet_analyze", wallet_analyze.sync_detailed(sol, sol_wallet, client=client), models.WalletAnalysis)
 ok("market_overview_get", market_overview_get.sync_detailed(client=client, chain=eth), models.MarketOverview)

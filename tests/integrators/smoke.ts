@@ -96,6 +96,15 @@ const badge = expectOk(
   await client.GET("/v1/token/{chain}/{address}/badge", { params: { path }, parseAs: "text" }),
 );
 if (!badge.includes("<svg")) throw new Error(`badge: ${badge.slice(0, 40)}`);
+const batch = expectOk(
+  "token_batch_analyze",
+  await client.POST("/v1/tokens/analyze", {
+    body: { items: [{ chain: "eth", address: evmToken }, { chain: "sol", address: solMint }, { chain: "eth", address: notAToken }] },
+  }),
+);
+if (batch.results.length !== 3 || batch.results[0].analysis?.score === undefined || batch.results[2].error?.code !== "NOT_FOUND") {
+  throw new Error(`batch: ${JSON.stringify(batch).slice(0, 200)}`);
+}
 expectOk("token_sentiment_get", await client.GET("/v1/token/{chain}/{address}/sentiment", { params: { path } }));
 expectOk(
   "wallet_analyze",
