@@ -28,8 +28,13 @@ fn request(
         ""
     };
     let url = format!("{base}{path}{query}");
+    let body = if template == "/v1/tokens/analyze" {
+        serde_json::json!({"items": [{"chain": "eth", "address": "0x6B175474E89094C44Da98b954EedeAC495271d0F"}]})
+    } else {
+        serde_json::json!({"name": "walker"})
+    };
     let builder = match method {
-        "POST" => http.post(&url).json(&serde_json::json!({"name": "walker"})),
+        "POST" => http.post(&url).json(&body),
         "DELETE" => http.delete(&url),
         _ => http.get(&url),
     };
