@@ -20,6 +20,7 @@ pub mod store;
 pub mod telemetry;
 pub mod tokens;
 pub mod wallets;
+pub mod webhooks;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
