@@ -164,10 +164,9 @@ async fn partners_generate_clients_that_work_and_fuzzing_finds_nothing() -> anyh
         &[&["smoke.py", client_dir], &values[..]].concat(),
     )?;
     println!("{}", python.trim());
-    let node_path = which("node")?;
     let typescript = tools.run(
         "typescript client",
-        &node_path,
+        Path::new("node"),
         &[&["build/smoke.js"], &values[..]].concat(),
     )?;
     println!("{}", typescript.trim());
@@ -194,14 +193,7 @@ async fn partners_generate_clients_that_work_and_fuzzing_finds_nothing() -> anyh
             "--seed",
             "20261125",
         ],
-    );
-    let fuzzed = match fuzzed {
-        Ok(text) => text,
-        Err(failed) => {
-            server.stop().await?;
-            return Err(failed);
-        }
-    };
+    )?;
     println!(
         "{}",
         fuzzed
@@ -211,15 +203,4 @@ async fn partners_generate_clients_that_work_and_fuzzing_finds_nothing() -> anyh
             .join("\n")
     );
     server.stop().await
-}
-
-/// A program on the PATH.
-fn which(name: &str) -> anyhow::Result<PathBuf> {
-    std::env::var_os("PATH")
-        .and_then(|paths| {
-            std::env::split_paths(&paths)
-                .map(|dir| dir.join(name))
-                .find(|candidate| candidate.is_file())
-        })
-        .with_context(|| format!("{name} is not on the PATH"))
 }

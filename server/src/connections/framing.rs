@@ -100,9 +100,10 @@ impl Framing {
     }
 
     /// The request ids of the heads followed since the last call, in order
-    /// (`None`: the head carried no acceptable id).
-    pub fn take_request_ids(&mut self) -> impl Iterator<Item = Option<String>> + '_ {
-        self.request_ids.drain(..)
+    /// (`None`: the head carried no acceptable id); nothing when no head
+    /// ended.
+    pub fn take_request_ids(&mut self) -> Option<impl Iterator<Item = Option<String>> + '_> {
+        (!self.request_ids.is_empty()).then(|| self.request_ids.drain(..))
     }
 
     /// Requests complete so far.

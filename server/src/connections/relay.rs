@@ -108,11 +108,9 @@ pub(super) async fn relay(
                     };
                     let (before, completed) = (framing.phase(), framing.completed());
                     framing.feed(&buf[..n]);
-                    {
+                    if let Some(heads) = framing.take_request_ids() {
                         let mut ids = request_ids.lock().expect("request ids lock");
-                        for id in framing.take_request_ids() {
-                            ids.requested(id);
-                        }
+                        heads.for_each(|id| ids.requested(id));
                     }
                     let now = Instant::now();
                     activity.touch_at(now);

@@ -27,14 +27,13 @@ pub(super) async fn token_batch_analyze(
                 format!("items: a batch holds 1 to {BATCH_MAX_ITEMS} tokens, not {count}"),
             ));
         }
-        let pairs: Vec<(String, String)> = request
+        let items = request
             .items
             .iter()
-            .map(|item| (item.chain.clone(), item.address.clone()))
-            .collect();
+            .map(|item| (item.chain.as_str(), item.address.as_str()));
         let answers = ctx
             .analyzer
-            .analysed_batch(&pairs, request.fresh.unwrap_or(false))
+            .analysed_batch(items, request.fresh.unwrap_or(false))
             .await;
         let results: Vec<BatchEntry> = request
             .items

@@ -56,8 +56,16 @@ async fn token_analysis(
 
 /// A page's size as asked (dropshot's default when not), refused past
 /// [`riskintel_api::openapi::precise::PAGE_MAX`], as the document says.
-fn page_limit(limit: std::num::NonZeroU32) -> Result<usize, ApiError> {
+fn page_limit<S, P>(
+    rqctx: &RequestContext<ServerContext>,
+    query: &PaginationParams<S, P>,
+) -> Result<usize, ApiError>
+where
+    S: serde::de::DeserializeOwned,
+    P: serde::de::DeserializeOwned + serde::Serialize,
+{
     use riskintel_api::openapi::precise::PAGE_MAX;
+    let limit = rqctx.page_limit(query)?;
     if limit.get() > PAGE_MAX {
         return Err(ApiError::new(
             ErrorCode::BadRequest,
@@ -191,7 +199,7 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let query = query.into_inner();
         ctx.metered(&rqctx, async |caller| {
-            let limit = page_limit(rqctx.page_limit(&query)?)?;
+            let limit = page_limit(&rqctx, &query)?;
             let after = match &query.page {
                 WhichPage::First(_) => None,
                 WhichPage::Next(selector) => Some((selector.created_at, selector.id.clone())),
@@ -449,7 +457,7 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let query = query.into_inner();
         ctx.metered(&rqctx, async |_caller| {
-            let limit = page_limit(rqctx.page_limit(&query)?)?;
+            let limit = page_limit(&rqctx, &query)?;
             let (filter, after) = match &query.page {
                 WhichPage::First(filter) => (filter.clone(), None),
                 WhichPage::Next(s) => (
@@ -489,7 +497,7 @@ impl RiskIntelApi for RiskIntelImpl {
         let ctx = rqctx.context();
         let query = query.into_inner();
         ctx.metered(&rqctx, async |_caller| {
-            let limit = page_limit(rqctx.page_limit(&query)?)?;
+            let limit = page_limit(&rqctx, &query)?;
             let (filter, before) = match &query.page {
                 WhichPage::First(filter) => (filter.clone(), None),
                 WhichPage::Next(s) => (s.filter.clone(), Some(s.last_id)),

@@ -174,9 +174,17 @@ pub fn upstream_request(chain: &str, methods: &[&str], latency: Duration, failed
         .increment(1);
     metrics::histogram!(UPSTREAM_DURATION, "chain" => chain.clone(), "method" => method.clone())
         .record(latency.as_secs_f64());
+    // A batch is mostly one method many times: one increment per method.
+    let mut counted: Vec<(&str, u64)> = Vec::new();
     for call in methods {
+        match counted.iter_mut().find(|(method, _)| method == call) {
+            Some((_, n)) => *n += 1,
+            None => counted.push((call, 1)),
+        }
+    }
+    for (call, n) in counted {
         metrics::counter!(UPSTREAM_CALLS, "chain" => chain.clone(), "method" => call.to_string())
-            .increment(1);
+            .increment(n);
     }
     if let Some(kind) = failed {
         upstream_error(&chain, &method, kind);

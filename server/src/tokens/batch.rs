@@ -14,13 +14,13 @@ impl Analyzer {
     /// The analysis of each `(chain, address)` of `items`, in order. A token
     /// named twice is analysed once; what is not done by the analysis
     /// deadline (counted from now, for the whole list) answers as past it.
-    pub async fn analysed_batch(
+    pub async fn analysed_batch<'a>(
         self: &Arc<Self>,
-        items: &[(String, String)],
+        items: impl IntoIterator<Item = (&'a str, &'a str)>,
         fresh: bool,
     ) -> Vec<Result<Analysed, AnalysisError>> {
         let targets: Vec<Result<Target, AnalysisError>> = items
-            .iter()
+            .into_iter()
             .map(|(chain, address)| self.target(chain, address))
             .collect();
         let mut distinct = Vec::new();
