@@ -65,6 +65,8 @@ pub struct Config {
     pub analysis: AnalysisConfig,
     /// The market index (discovery, swaps, alerts) that runs inside `serve`.
     pub market: MarketConfig,
+    /// Signed webhooks.
+    pub webhooks: crate::webhooks::WebhooksConfig,
     /// Per-chain settings, by chain id (`eth`, `bsc`, …). Defaults: the mainnets.
     pub chains: BTreeMap<String, ChainConfig>,
     /// Known issuers whose power over their token is expected (regulated
@@ -231,6 +233,7 @@ impl Default for Config {
             metering: MeteringConfig::default(),
             analysis: AnalysisConfig::default(),
             market: MarketConfig::default(),
+            webhooks: Default::default(),
             chains: {
                 let mut chains = crate::chains::defaults::evm_chains();
                 chains.insert("sol".into(), crate::chains::defaults::solana());

@@ -58,6 +58,8 @@ pub struct RunningServer {
     shutdown_timeout: Duration,
     /// Rate-window sync, usage flush and pruning.
     metering: [tokio::task::JoinHandle<()>; 3],
+    /// The webhook delivery worker, stopped with metering.
+    webhooks: Option<tokio::task::JoinHandle<()>>,
     stop_metering: tokio::sync::watch::Sender<bool>,
     key_sync: tokio::task::JoinHandle<()>,
     meter: metering::Meter,
@@ -115,7 +117,7 @@ impl RunningServer {
         // database closes, then the last counts of this minute are published
         // for the instances that go on (or a restart).
         let _ = self.stop_metering.send(true);
-        for task in self.metering {
+        for task in self.metering.into_iter().chain(self.webhooks) {
             let _ = task.await;
         }
         let flushed = self.meter.flush_usage(&self.key_uses).await;
@@ -189,6 +191,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         analyzer.clone(),
         peers.clone(),
         request_deadline(&config),
+        &config.webhooks,
     )?;
     let meter = context.meter.clone();
     // The other instances' counts of this minute before the first request
@@ -304,6 +307,26 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             }
         },
     );
+    // Webhook deliveries: an attempt under way is finished (and recorded)
+    // before the store closes.
+    let webhooks = config.webhooks.enabled.then(|| {
+        let deliverer = Arc::new(webhooks::deliver::Deliverer::new(
+            store.clone(),
+            clock.clone(),
+            &config.webhooks,
+            log.new(slog::o!("component" => "webhooks")),
+        ));
+        periodic(
+            Duration::from_millis(config.webhooks.poll_ms.max(10)),
+            stopped.clone(),
+            log.new(slog::o!("component" => "webhooks")),
+            "claiming webhook deliveries failed; retrying",
+            move || {
+                let deliverer = deliverer.clone();
+                async move { deliverer.run_once().await.map(|_| ()) }
+            },
+        )
+    });
     let pruner = periodic(
         Duration::from_secs(60),
         stopped,
@@ -326,6 +349,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         front,
         shutdown_timeout: Duration::from_millis(config.connections.shutdown_timeout_ms.max(1)),
         metering: [rate_sync, usage_flush, pruner],
+        webhooks,
         stop_metering,
         key_sync,
         meter,

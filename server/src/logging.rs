@@ -138,6 +138,34 @@ const KEY_PARAMS: [&str; 4] = ["api_key=", "apikey=", "x-api-key=", "key="];
 /// Remove API-key secrets, and only those: addresses, hashes and ids stay
 /// readable (they are what an operator searches for).
 pub fn redact_secrets(text: &str) -> String {
+    if text.contains(crate::webhooks::SECRET_PREFIX) {
+        redact_keys(&redact_webhook_secrets(text))
+    } else {
+        redact_keys(text)
+    }
+}
+
+/// Webhook signing secrets, `whsec_<hex>`: the prefix kept, the rest dropped.
+fn redact_webhook_secrets(text: &str) -> String {
+    let prefix = crate::webhooks::SECRET_PREFIX;
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(prefix) {
+        out.push_str(&rest[..at + prefix.len()]);
+        let secret = &rest[at + prefix.len()..];
+        let len = secret
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(secret.len());
+        if len > 0 {
+            out.push_str("[redacted]");
+        }
+        rest = &secret[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn redact_keys(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     loop {
@@ -194,6 +222,18 @@ pub fn redact_secrets(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn webhook_secrets_are_redacted() {
+        let secret = "ab".repeat(32);
+        let line = format!("secret=whsec_{secret} and ri_live_abcdefghijkl.{secret}");
+        let redacted = redact_secrets(&line);
+        assert!(!redacted.contains(&secret), "{redacted}");
+        assert_eq!(
+            redacted,
+            "secret=whsec_[redacted] and ri_live_abcdefghijkl.[redacted]"
+        );
+    }
 
     #[test]
     fn secrets_are_redacted_and_other_text_kept() {

@@ -28,17 +28,21 @@ pub enum Scope {
     /// Creating, listing, rotating and revoking the account's keys.
     #[serde(rename = "keys:write")]
     KeysWrite,
+    /// Managing the account's webhook subscriptions and reading their delivery logs.
+    #[serde(rename = "webhooks:write")]
+    WebhooksWrite,
 }
 
 impl Scope {
     /// Every scope.
-    pub const ALL: [Scope; 6] = [
+    pub const ALL: [Scope; 7] = [
         Scope::TokenRead,
         Scope::MarketRead,
         Scope::FeedRead,
         Scope::WalletRead,
         Scope::BillingRead,
         Scope::KeysWrite,
+        Scope::WebhooksWrite,
     ];
 
     /// The scopes a new key gets when the request names none.
@@ -59,6 +63,7 @@ impl Scope {
             Scope::WalletRead => "wallet:read",
             Scope::BillingRead => "billing:read",
             Scope::KeysWrite => "keys:write",
+            Scope::WebhooksWrite => "webhooks:write",
         }
     }
 

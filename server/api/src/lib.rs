@@ -17,10 +17,12 @@ pub mod stored;
 pub mod tidy;
 pub mod token;
 pub mod wallet;
+pub mod webhooks;
 
 use dropshot::{
-    Body, EmptyScanParams, FreeformBody, HttpResponseCreated, HttpResponseDeleted, HttpResponseOk,
-    PaginationParams, Path, Query, RequestContext, ResultsPage, TypedBody,
+    Body, EmptyScanParams, FreeformBody, HttpResponseAccepted, HttpResponseCreated,
+    HttpResponseDeleted, HttpResponseOk, PaginationParams, Path, Query, RequestContext,
+    ResultsPage, TypedBody,
 };
 
 pub use batch::{BatchAnalysis, BatchAnalysisRequest, BatchEntry, BatchItem, BATCH_MAX_ITEMS};
@@ -47,6 +49,11 @@ pub use token::{
 pub use wallet::{
     AccountKind, Approval, Exposure, Holding, HoldingRisk, WalletAnalysis, WalletFacts, WalletPath,
 };
+pub use webhooks::{
+    DeliveryState, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,
+    WebhookEvent, WebhookEventType, WebhookPageSelector, WebhookPath, WebhookSecret, WebhookState,
+    WebhookTestEvent, WATCHED_TOKENS_MAX, WEBHOOKS_PER_ACCOUNT,
+};
 
 /// The HTTP interface of the service.
 #[dropshot::api_description {
@@ -61,6 +68,7 @@ pub use wallet::{
             "market" = { description = "Market overview and top tokens from the service's own on-chain index, with a risk label on every row. Needs the `market:read` scope." },
             "feed" = { description = "The risk-alert feed. Pro and Pro+; needs the `feed:read` scope." },
             "wallets" = { description = "Wallet analysis: holdings, exposure to dangerous tokens, and approvals. Pro and Pro+; needs the `wallet:read` scope." },
+            "webhooks" = { description = "Signed webhooks: the risk-alert feed pushed to your URL. Pro and Pro+; needs the `webhooks:write` scope." },
         },
     },
 }]
@@ -291,4 +299,98 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
         query: Query<PaginationParams<AlertFilter, AlertPageSelector>>,
     ) -> Result<Metered<HttpResponseOk<ResultsPage<Alert>>>, ApiError>;
+    /// List webhooks
+    ///
+    /// The account's webhook subscriptions, oldest first, in pages. Signing
+    /// secrets are never listed.
+    #[endpoint { method = GET, path = "/v1/webhooks", tags = ["webhooks"] }]
+    async fn webhook_list(
+        rqctx: RequestContext<Self::Context>,
+        query: Query<PaginationParams<EmptyScanParams, WebhookPageSelector>>,
+    ) -> Result<Metered<HttpResponseOk<ResultsPage<Webhook>>>, ApiError>;
+
+    /// Create a webhook
+    ///
+    /// Subscribes a URL to the risk-alert feed: from now on, every alert
+    /// matching the filters is POSTed to it as a `WebhookEvent` (see the
+    /// callback), signed in `Riskintel-Signature: t=<unix>,v1=<hex
+    /// HMAC-SHA256 of "<t>.<body>">` with the secret in this response (shown
+    /// this once). A delivery succeeds on any 2xx within 10 seconds;
+    /// otherwise it is retried with exponential back-off (30 s, 1 min,
+    /// 2 min, … at most 6 h apart) for 24 hours, with the same event id.
+    /// After 24 hours of nothing but failures the subscription is disabled.
+    /// The URL must be `https` to a public address (422 otherwise); an
+    /// account holds at most 20 subscriptions (409 past it).
+    #[endpoint { method = POST, path = "/v1/webhooks", tags = ["webhooks"] }]
+    async fn webhook_create(
+        rqctx: RequestContext<Self::Context>,
+        body: TypedBody<WebhookCreate>,
+    ) -> Result<Metered<HttpResponseCreated<WebhookSecret>>, ApiError>;
+
+    /// Get a webhook
+    ///
+    /// One subscription: its filters, whether it is active, and since when
+    /// its deliveries fail. An id of another account gives 404 `NOT_FOUND`.
+    #[endpoint { method = GET, path = "/v1/webhooks/{webhookId}", tags = ["webhooks"] }]
+    async fn webhook_get(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<WebhookPath>,
+    ) -> Result<Metered<HttpResponseOk<Webhook>>, ApiError>;
+
+    /// Delete a webhook
+    ///
+    /// Stops deliveries at once, those waiting for a retry included, and
+    /// forgets the subscription and its delivery log.
+    #[endpoint { method = DELETE, path = "/v1/webhooks/{webhookId}", tags = ["webhooks"] }]
+    async fn webhook_delete(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<WebhookPath>,
+    ) -> Result<Metered<HttpResponseDeleted>, ApiError>;
+
+    /// Rotate a webhook's signing secret
+    ///
+    /// Issues a new secret (shown this once). For 24 hours deliveries carry
+    /// two signatures, `v1=` with the new secret first and `v1=` with the
+    /// one it replaces, so receivers can switch without losing events; a
+    /// secret replaced by an earlier rotation stops signing at once.
+    #[endpoint { method = POST, path = "/v1/webhooks/{webhookId}/rotate-secret", tags = ["webhooks"] }]
+    async fn webhook_secret_rotate(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<WebhookPath>,
+    ) -> Result<Metered<HttpResponseOk<WebhookSecret>>, ApiError>;
+
+    /// Re-enable a webhook
+    ///
+    /// Makes a disabled subscription active again (an active one is left as
+    /// it is): alerts raised from now on are delivered. Events that failed
+    /// while it was failing are not sent again.
+    #[endpoint { method = POST, path = "/v1/webhooks/{webhookId}/enable", tags = ["webhooks"] }]
+    async fn webhook_enable(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<WebhookPath>,
+    ) -> Result<Metered<HttpResponseOk<Webhook>>, ApiError>;
+
+    /// Send a test event
+    ///
+    /// Queues a signed `ping` event for the subscription, delivered (and
+    /// retried) like any other, so an integrator can check their endpoint
+    /// and signature verification; its outcome shows in the delivery log.
+    /// A disabled subscription gives 409 `CONFLICT`.
+    #[endpoint { method = POST, path = "/v1/webhooks/{webhookId}/test", tags = ["webhooks"] }]
+    async fn webhook_test_send(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<WebhookPath>,
+    ) -> Result<Metered<HttpResponseAccepted<WebhookTestEvent>>, ApiError>;
+
+    /// A webhook's delivery log
+    ///
+    /// The subscription's events, newest first, in pages: whether each was
+    /// delivered, is waiting for a retry (and when) or failed, with the
+    /// number of attempts and the last status or error.
+    #[endpoint { method = GET, path = "/v1/webhooks/{webhookId}/deliveries", tags = ["webhooks"] }]
+    async fn webhook_delivery_list(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<WebhookPath>,
+        query: Query<PaginationParams<EmptyScanParams, WebhookDeliveryPageSelector>>,
+    ) -> Result<Metered<HttpResponseOk<ResultsPage<WebhookDelivery>>>, ApiError>;
 }

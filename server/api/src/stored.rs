@@ -1,7 +1,9 @@
 //! Wire names of the enums the service also stores, and (with the `sqlx`
 //! feature) their storage as those names in TEXT columns.
 
-use crate::{AlertKind, Plan, RiskLabel, Scope, Severity};
+use crate::{
+    AlertKind, DeliveryState, Plan, RiskLabel, Scope, Severity, WebhookEventType, WebhookState,
+};
 
 /// An enum with a fixed wire name per variant.
 pub trait WireName: Sized + Copy + 'static {
@@ -88,6 +90,10 @@ wire_names!(AlertKind {
     SupplyMinted = "supply_minted",
 });
 
+wire_names!(WebhookState { Active = "active", Disabled = "disabled" });
+wire_names!(WebhookEventType { RiskAlert = "risk_alert", Ping = "ping" });
+wire_names!(DeliveryState { Pending = "pending", Delivered = "delivered", Failed = "failed" });
+
 impl WireName for Scope {
     const VARIANTS: &'static [Self] = &Scope::ALL;
     fn wire_name(self) -> &'static str {
@@ -96,7 +102,16 @@ impl WireName for Scope {
 }
 
 #[cfg(feature = "sqlx")]
-text_column!(Plan, Severity, RiskLabel, AlertKind, Scope);
+text_column!(
+    Plan,
+    Severity,
+    RiskLabel,
+    AlertKind,
+    Scope,
+    WebhookState,
+    WebhookEventType,
+    DeliveryState
+);
 
 #[cfg(test)]
 mod tests {
@@ -122,5 +137,8 @@ mod tests {
         serde_agrees::<RiskLabel>();
         serde_agrees::<AlertKind>();
         serde_agrees::<Scope>();
+        serde_agrees::<WebhookState>();
+        serde_agrees::<WebhookEventType>();
+        serde_agrees::<DeliveryState>();
     }
 }

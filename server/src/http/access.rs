@@ -54,6 +54,14 @@ pub const OPERATIONS: &[Access] = &[
         Scope::FeedRead,
         "the risk-alert feed",
     ),
+    premium("webhook_list", Scope::WebhooksWrite, "webhooks"),
+    premium("webhook_create", Scope::WebhooksWrite, "webhooks"),
+    premium("webhook_get", Scope::WebhooksWrite, "webhooks"),
+    premium("webhook_delete", Scope::WebhooksWrite, "webhooks"),
+    premium("webhook_secret_rotate", Scope::WebhooksWrite, "webhooks"),
+    premium("webhook_enable", Scope::WebhooksWrite, "webhooks"),
+    premium("webhook_test_send", Scope::WebhooksWrite, "webhooks"),
+    premium("webhook_delivery_list", Scope::WebhooksWrite, "webhooks"),
 ];
 
 /// The operations that need no key.

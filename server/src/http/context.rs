@@ -24,6 +24,7 @@ use crate::sentiment::Sentiment;
 use crate::store::{Account, KeyRecord, Store};
 use crate::tokens::Analyzer;
 use crate::wallets::Wallets;
+use crate::webhooks::Webhooks;
 
 /// Query parameters that would carry a key in the URL; refused.
 const KEY_QUERY_PARAMS: [&str; 5] = ["api_key", "apikey", "x-api-key", "x_api_key", "key"];
@@ -58,6 +59,8 @@ pub struct ServerContext {
     pub feed: Feed,
     /// Plans and billing status.
     pub billing: Billing,
+    /// Webhook subscriptions.
+    pub webhooks: Webhooks,
 }
 
 /// The authenticated caller of one request.
@@ -78,6 +81,7 @@ impl ServerContext {
         analyzer: Arc<Analyzer>,
         peers: Arc<Peers>,
         request_deadline: Duration,
+        webhooks: &crate::webhooks::WebhooksConfig,
     ) -> anyhow::Result<Self> {
         let trusted_proxies = auth
             .trusted_proxies
@@ -96,6 +100,7 @@ impl ServerContext {
             sentiment: Sentiment::new(analyzer.clone(), store.clone(), clock.clone()),
             feed: Feed::new(store.clone()),
             billing: Billing::new(clock.clone()),
+            webhooks: Webhooks::new(store.clone(), clock.clone(), webhooks),
             analyzer,
             store,
             clock,

@@ -7,6 +7,7 @@ use crate::keys::KeyError;
 use crate::metering::MeterError;
 use crate::store::StoreError;
 use crate::tokens::AnalysisError;
+use crate::webhooks::WebhookError;
 
 /// Seconds to wait after the database failed to answer.
 const STORE_RETRY_AFTER: u64 = 5;
@@ -39,6 +40,18 @@ impl From<KeyError> for ApiError {
             }
             KeyError::Invalid(_) => ApiError::new(ErrorCode::ValidationError, message),
             KeyError::Store(store) => store.into(),
+        }
+    }
+}
+
+impl From<WebhookError> for ApiError {
+    fn from(error: WebhookError) -> Self {
+        let message = error.to_string();
+        match error {
+            WebhookError::NotFound(_) => ApiError::new(ErrorCode::NotFound, message),
+            WebhookError::Invalid(_) => ApiError::new(ErrorCode::ValidationError, message),
+            WebhookError::Conflict(_) => ApiError::new(ErrorCode::Conflict, message),
+            WebhookError::Store(store) => store.into(),
         }
     }
 }

@@ -10,6 +10,7 @@ mod conditional;
 mod context;
 mod errors;
 mod health;
+mod webhooks;
 
 use std::time::Instant;
 
@@ -23,7 +24,9 @@ use riskintel_api::{
     ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, BillingStatus, DatabaseHealth, ErrorCode, Health,
     HealthStatus, MarketOverview, Metered, NodeStatus, OverviewQuery, RiskIntelApi, Serialized,
     TokenAnalysis, TokenExplanation, TokenMetaReport, TokenPath, TokenSentiment, TopToken,
-    TopTokensFilter, TopTokensPageSelector, WalletAnalysis, WalletPath,
+    TopTokensFilter, TopTokensPageSelector, WalletAnalysis, WalletPath, Webhook, WebhookCreate,
+    WebhookDelivery, WebhookDeliveryPageSelector, WebhookPageSelector, WebhookPath, WebhookSecret,
+    WebhookTestEvent,
 };
 
 pub use context::{Caller, ServerContext};
@@ -515,5 +518,62 @@ impl RiskIntelApi for RiskIntelImpl {
             Ok(HttpResponseOk(page))
         })
         .await
+    }
+
+    async fn webhook_list(
+        rqctx: RequestContext<ServerContext>,
+        query: Query<PaginationParams<EmptyScanParams, WebhookPageSelector>>,
+    ) -> Result<Metered<HttpResponseOk<ResultsPage<Webhook>>>, ApiError> {
+        webhooks::list(rqctx, query).await
+    }
+
+    async fn webhook_create(
+        rqctx: RequestContext<ServerContext>,
+        body: TypedBody<WebhookCreate>,
+    ) -> Result<Metered<HttpResponseCreated<WebhookSecret>>, ApiError> {
+        webhooks::create(rqctx, body).await
+    }
+
+    async fn webhook_get(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<WebhookPath>,
+    ) -> Result<Metered<HttpResponseOk<Webhook>>, ApiError> {
+        webhooks::get(rqctx, path).await
+    }
+
+    async fn webhook_delete(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<WebhookPath>,
+    ) -> Result<Metered<HttpResponseDeleted>, ApiError> {
+        webhooks::delete(rqctx, path).await
+    }
+
+    async fn webhook_secret_rotate(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<WebhookPath>,
+    ) -> Result<Metered<HttpResponseOk<WebhookSecret>>, ApiError> {
+        webhooks::rotate(rqctx, path).await
+    }
+
+    async fn webhook_enable(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<WebhookPath>,
+    ) -> Result<Metered<HttpResponseOk<Webhook>>, ApiError> {
+        webhooks::enable(rqctx, path).await
+    }
+
+    async fn webhook_test_send(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<WebhookPath>,
+    ) -> Result<Metered<dropshot::HttpResponseAccepted<WebhookTestEvent>>, ApiError> {
+        webhooks::test_send(rqctx, path).await
+    }
+
+    async fn webhook_delivery_list(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<WebhookPath>,
+        query: Query<PaginationParams<EmptyScanParams, WebhookDeliveryPageSelector>>,
+    ) -> Result<Metered<HttpResponseOk<ResultsPage<WebhookDelivery>>>, ApiError> {
+        webhooks::deliveries(rqctx, path, query).await
     }
 }

@@ -5,6 +5,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use riskintel_api::{AlertKind, RiskLabel, Severity};
 
+use super::webhooks::{alert_event_id, enqueue_alert, SubscriptionRow, SUBSCRIPTION_COLUMNS};
 use super::{SqlStore, StoreError};
 use crate::on_db;
 
@@ -63,8 +64,11 @@ pub struct AlertQuery {
 /// The alert feed.
 #[async_trait]
 pub trait AlertStore {
-    /// Record an alert unless its event has one; the new id, or None.
+    /// Record an alert unless its event has one, and queue it for the
+    /// webhook subscriptions it matches; the new id, or None.
     async fn alert_insert(&self, alert: &AlertRow) -> Result<Option<i64>, StoreError>;
+    /// One alert.
+    async fn alert(&self, id: i64) -> Result<Option<AlertRow>, StoreError>;
     /// Alerts newest first.
     async fn alerts(&self, query: &AlertQuery) -> Result<Vec<AlertRow>, StoreError>;
 }
@@ -72,7 +76,9 @@ pub trait AlertStore {
 #[async_trait]
 impl AlertStore for SqlStore {
     async fn alert_insert(&self, a: &AlertRow) -> Result<Option<i64>, StoreError> {
-        let row: Option<(i64,)> = on_db!(self.writer(), p => sqlx::query_as(
+        on_db!(self.writer(), p => {
+        let mut tx = p.begin().await?;
+        let row: Option<(i64,)> = sqlx::query_as(
             "INSERT INTO alerts (event_key, chain, token, kind, severity, severity_rank, title, detail, score_before, \
              label_before, score_after, label_after, block, observed_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
@@ -92,9 +98,25 @@ impl AlertStore for SqlStore {
         .bind(a.label_after)
         .bind(a.block)
         .bind(a.observed_at)
-        .fetch_optional(p)
-        .await)?;
+        .fetch_optional(&mut *tx)
+        .await?;
+        // The alert's webhook deliveries are queued with it, or neither is.
+        if let Some((id,)) = row {
+            enqueue_alert!(tx, a, id);
+        }
+        tx.commit().await?;
         Ok(row.map(|(id,)| id))
+        })
+    }
+
+    async fn alert(&self, id: i64) -> Result<Option<AlertRow>, StoreError> {
+        Ok(on_db!(self.pool(), p => sqlx::query_as(
+            "SELECT id, event_key, chain, token, kind, severity, severity_rank, title, detail, score_before, label_before, \
+             score_after, label_after, block, observed_at FROM alerts WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(p)
+        .await)?)
     }
 
     async fn alerts(&self, q: &AlertQuery) -> Result<Vec<AlertRow>, StoreError> {

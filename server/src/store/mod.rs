@@ -1,6 +1,6 @@
 //! Storage, one module per concern — accounts and keys, usage, the
-//! analysis cache, log indexes, the market index, alerts — each a trait
-//! with typed rows. [`Store`] is all of them; [`SqlStore`] implements them
+//! analysis cache, log indexes, the market index, alerts, webhooks —
+//! each a trait with typed rows. [`Store`] is all of them; [`SqlStore`] implements them
 //! on SQLite or PostgreSQL (chosen by the URL's scheme) with the same SQL,
 //! against schemas kept in `migrations/{sqlite,postgres}`.
 
@@ -11,6 +11,7 @@ pub mod db;
 pub mod log_indexes;
 pub mod market;
 pub mod usage;
+pub mod webhooks;
 
 use std::sync::Arc;
 
@@ -26,6 +27,7 @@ pub use market::{
     Cursor, MarketStore, Side, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken,
 };
 pub use usage::UsageStore;
+pub use webhooks::{Attempt, EventRow, Outcome, SubscriptionRow, WebhookStore};
 
 use crate::on_db;
 pub use db::Timeouts;
@@ -107,6 +109,7 @@ pub trait Store:
     + LogIndexStore
     + MarketStore
     + AlertStore
+    + WebhookStore
     + Send
     + Sync
     + 'static

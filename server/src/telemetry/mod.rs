@@ -83,6 +83,15 @@ fn describe() {
         CONNECTIONS,
         "Client connections open on the public listener"
     );
+    describe_counter!(
+        WEBHOOK_DELIVERIES,
+        "Webhook delivery attempts, by outcome: delivered (2xx), retry (failed, tried again later), failed (failed, no more attempts)"
+    );
+    describe_histogram!(
+        WEBHOOK_DURATION,
+        Unit::Seconds,
+        "Time of one webhook delivery attempt, until the receiver's answer or the failure"
+    );
 }
 
 /// `riskintel_http_requests_total{operation, status}`.
@@ -105,6 +114,10 @@ pub const INDEX_LAG: &str = "riskintel_market_index_lag_blocks";
 pub const FLUSH_LAG: &str = "riskintel_usage_flush_lag_seconds";
 /// `riskintel_open_connections`.
 pub const CONNECTIONS: &str = "riskintel_open_connections";
+/// `riskintel_webhook_deliveries_total{outcome}`.
+pub const WEBHOOK_DELIVERIES: &str = "riskintel_webhook_deliveries_total";
+/// `riskintel_webhook_delivery_duration_seconds`.
+pub const WEBHOOK_DURATION: &str = "riskintel_webhook_delivery_duration_seconds";
 
 /// The series of one operation and status, made once: every request then
 /// records without allocating or looking its series up.
@@ -228,6 +241,13 @@ pub fn flush_lag(lag: Duration) {
 pub fn connections(change: f64) {
     handle();
     metrics::gauge!(CONNECTIONS).increment(change);
+}
+
+/// One webhook delivery attempt, by outcome (`delivered`, `retry`, `failed`).
+pub fn webhook_attempt(outcome: &'static str, took: Duration) {
+    handle();
+    metrics::counter!(WEBHOOK_DELIVERIES, "outcome" => outcome).increment(1);
+    metrics::histogram!(WEBHOOK_DURATION).record(took.as_secs_f64());
 }
 
 #[cfg(test)]

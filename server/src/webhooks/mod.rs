@@ -1,7 +1,378 @@
-//! Signed webhooks (issue 17; the plan is `docs/design/webhooks.md`). Built
-//! so far: the signature a receiver verifies ([`signing`]) and the guard
-//! that keeps deliveries off private networks ([`guard`]). Subscriptions,
-//! the outbox and the delivery worker come next.
+//! Signed webhooks: subscriptions to the risk-alert feed (this module),
+//! the signature receivers verify ([`signing`]), the guard that keeps
+//! deliveries off private networks ([`guard`]), and the worker that
+//! delivers the outbox ([`deliver`]). Alerts are queued for delivery in
+//! the transaction that records them (the store's `alert_insert`).
+//! HTTP-agnostic.
 
+pub mod deliver;
 pub mod guard;
 pub mod signing;
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, Utc};
+use riskintel_api::{
+    AlertKind, DeliveryState, Severity, Webhook, WebhookCreate, WebhookDelivery, WebhookEvent,
+    WebhookEventType, WebhookState, WireName, WATCHED_TOKENS_MAX, WEBHOOKS_PER_ACCOUNT,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::chains::{parse_evm_address, Chain};
+use crate::clock::Clock;
+use crate::feed::alerts::severity_rank;
+use crate::store::{EventRow, Store, StoreError, SubscriptionRow};
+
+/// What a signing secret starts with (the log redactor knows it).
+pub const SECRET_PREFIX: &str = "whsec_";
+
+/// How long a rotated-out secret still signs.
+const ROTATION_GRACE_HOURS: i64 = 24;
+
+/// Webhook settings (the `[webhooks]` table).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebhooksConfig {
+    /// Run the delivery worker (every instance may: each event is claimed by one).
+    pub enabled: bool,
+    /// Allow targets that are, or resolve to, private, loopback or other
+    /// internal addresses, and plain `http` to them. For tests and private
+    /// deployments only: it lets API users make the service send requests
+    /// into its own network.
+    pub allow_private_targets: bool,
+    /// Longest a receiver may take to answer one delivery (ms).
+    pub timeout_ms: u64,
+    /// Wait before the first retry (seconds); each further retry waits
+    /// twice as long as the one before, up to `retry_max_seconds`.
+    pub retry_first_seconds: u64,
+    /// Longest wait between two attempts (seconds).
+    pub retry_max_seconds: u64,
+    /// How long an event is retried, and how long a subscription may fail
+    /// without a success before it is disabled (hours).
+    pub retry_for_hours: u64,
+    /// How often the worker looks for due deliveries (ms).
+    pub poll_ms: u64,
+    /// Deliveries made at once by one instance.
+    pub concurrency: u32,
+}
+
+impl Default for WebhooksConfig {
+    fn default() -> Self {
+        WebhooksConfig {
+            enabled: true,
+            allow_private_targets: false,
+            timeout_ms: 10_000,
+            retry_first_seconds: 30,
+            retry_max_seconds: 6 * 3_600,
+            retry_for_hours: 24,
+            poll_ms: 1_000,
+            concurrency: 8,
+        }
+    }
+}
+
+/// Why a webhook operation was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum WebhookError {
+    /// No such subscription in the account.
+    #[error("webhook {0:?} not found")]
+    NotFound(String),
+    /// A value of the request is not acceptable.
+    #[error("{0}")]
+    Invalid(String),
+    /// The request conflicts with the subscription's state or the account's limit.
+    #[error("{0}")]
+    Conflict(String),
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A fresh subscription id.
+fn new_id() -> String {
+    format!("wh_{}", crate::keys::new_key_id())
+}
+
+/// A fresh signing secret.
+fn new_secret() -> String {
+    format!("{SECRET_PREFIX}{}", crate::keys::new_secret())
+}
+
+/// A watch-list entry in the form alerts carry: an EVM address checksummed,
+/// a Solana address as given (base58 of 32 bytes).
+fn watched_token(text: &str) -> Result<String, WebhookError> {
+    let text = text.trim();
+    if text.starts_with("0x") || text.starts_with("0X") {
+        let address =
+            parse_evm_address(text).map_err(|e| WebhookError::Invalid(format!("tokens: {e}")))?;
+        return Ok(address.to_checksum(None));
+    }
+    match bs58::decode(text).into_vec() {
+        Ok(bytes) if bytes.len() == 32 => Ok(text.to_string()),
+        _ => Err(WebhookError::Invalid(format!(
+            "tokens: {text:?} is neither an EVM address (0x and 40 hex digits) nor a Solana address (base58 of 32 bytes)"
+        ))),
+    }
+}
+
+fn sorted_unique(mut items: Vec<String>) -> Vec<String> {
+    items.sort();
+    items.dedup();
+    items
+}
+
+fn json_list(items: &[String]) -> String {
+    serde_json::to_string(items).expect("strings serialise")
+}
+
+/// The subscription as the API shows it, at `now`.
+pub fn view(row: &SubscriptionRow, now: DateTime<Utc>) -> Webhook {
+    Webhook {
+        id: row.id.clone(),
+        url: row.url.clone(),
+        chains: row.chain_ids(),
+        kinds: row
+            .kind_names()
+            .iter()
+            .filter_map(|k| AlertKind::from_wire_name(k))
+            .collect(),
+        min_severity: row.min_severity,
+        tokens: row.token_addresses(),
+        state: row.state,
+        disabled_reason: row.disabled_reason.clone(),
+        failing_since: row.failing_since,
+        created_at: row.created_at,
+        secret_rotated_at: row.secret_rotated_at,
+        previous_secret_valid_until: row.previous_valid_until.filter(|until| *until > now),
+    }
+}
+
+/// An event's delivery as the API shows it.
+pub fn delivery_view(row: &EventRow) -> WebhookDelivery {
+    WebhookDelivery {
+        event_id: row.event_id.clone(),
+        event_type: row.event_type,
+        alert_id: row.alert_id.map(|id| id.to_string()),
+        state: row.state,
+        attempts: row.attempts.clamp(0, i64::from(u32::MAX)) as u32,
+        last_status: row.last_status.and_then(|s| u16::try_from(s).ok()),
+        last_error: row.last_error.clone(),
+        created_at: row.created_at,
+        next_attempt_at: (row.state == DeliveryState::Pending).then_some(row.next_attempt_at),
+        delivered_at: row.delivered_at,
+    }
+}
+
+/// The account side of webhooks: subscriptions, secrets, test events, the log.
+#[derive(Clone)]
+pub struct Webhooks {
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+    allow_private_targets: bool,
+}
+
+impl Webhooks {
+    /// Webhooks over `store`.
+    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, config: &WebhooksConfig) -> Webhooks {
+        Webhooks {
+            store,
+            clock,
+            allow_private_targets: config.allow_private_targets,
+        }
+    }
+
+    /// Subscribe `request.url` for `account_id`; the row and its secret.
+    pub async fn create(
+        &self,
+        account_id: &str,
+        request: WebhookCreate,
+    ) -> Result<(SubscriptionRow, String), WebhookError> {
+        if request.url.len() > 2048 {
+            return Err(WebhookError::Invalid("url: at most 2048 characters".into()));
+        }
+        let target = guard::check(&request.url, self.allow_private_targets)
+            .await
+            .map_err(|e| WebhookError::Invalid(e.to_string()))?;
+        let chains = request.chains.unwrap_or_default();
+        for chain in &chains {
+            Chain::from_id(chain).map_err(|e| WebhookError::Invalid(format!("chains: {e}")))?;
+        }
+        let kinds: Vec<String> = request
+            .kinds
+            .unwrap_or_default()
+            .into_iter()
+            .map(|k| k.wire_name().to_string())
+            .collect();
+        let tokens = request.tokens.unwrap_or_default();
+        if tokens.len() > WATCHED_TOKENS_MAX {
+            return Err(WebhookError::Invalid(format!(
+                "tokens: at most {WATCHED_TOKENS_MAX} addresses, not {}",
+                tokens.len()
+            )));
+        }
+        let tokens = tokens
+            .iter()
+            .map(|t| watched_token(t))
+            .collect::<Result<Vec<_>, _>>()?;
+        let min_severity = request.min_severity.unwrap_or(Severity::Info);
+        let secret = new_secret();
+        let row = SubscriptionRow {
+            id: new_id(),
+            account_id: account_id.to_string(),
+            url: target.url.to_string(),
+            chains: json_list(&sorted_unique(chains)),
+            kinds: json_list(&sorted_unique(kinds)),
+            tokens: json_list(&sorted_unique(tokens)),
+            min_severity,
+            min_severity_rank: severity_rank(min_severity),
+            secret: secret.clone(),
+            previous_secret: None,
+            previous_valid_until: None,
+            secret_rotated_at: None,
+            state: WebhookState::Active,
+            disabled_reason: None,
+            failing_since: None,
+            created_at: self.clock.now_seconds(),
+        };
+        if !self
+            .store
+            .webhook_insert(&row, WEBHOOKS_PER_ACCOUNT as i64)
+            .await?
+        {
+            return Err(WebhookError::Conflict(format!(
+                "the account already has {WEBHOOKS_PER_ACCOUNT} webhooks, the most it may hold; delete one first"
+            )));
+        }
+        Ok((row, secret))
+    }
+
+    /// The account's subscriptions, oldest first, after `after`.
+    pub async fn list(
+        &self,
+        account_id: &str,
+        after: Option<(DateTime<Utc>, String)>,
+        limit: usize,
+    ) -> Result<Vec<SubscriptionRow>, WebhookError> {
+        Ok(self.store.webhooks(account_id, after, limit as i64).await?)
+    }
+
+    /// One of the account's subscriptions.
+    pub async fn get(&self, account_id: &str, id: &str) -> Result<SubscriptionRow, WebhookError> {
+        self.store
+            .webhook(Some(account_id), id)
+            .await?
+            .ok_or_else(|| WebhookError::NotFound(id.to_string()))
+    }
+
+    /// Delete one of the account's subscriptions, its queued events with it.
+    pub async fn delete(&self, account_id: &str, id: &str) -> Result<(), WebhookError> {
+        if self.store.webhook_delete(account_id, id).await? {
+            Ok(())
+        } else {
+            Err(WebhookError::NotFound(id.to_string()))
+        }
+    }
+
+    /// A new signing secret; the old one signs too for 24 hours.
+    pub async fn rotate(
+        &self,
+        account_id: &str,
+        id: &str,
+    ) -> Result<(SubscriptionRow, String), WebhookError> {
+        let secret = new_secret();
+        let now = self.clock.now_seconds();
+        let until = now + Duration::hours(ROTATION_GRACE_HOURS);
+        if !self
+            .store
+            .webhook_rotate(account_id, id, &secret, now, until)
+            .await?
+        {
+            return Err(WebhookError::NotFound(id.to_string()));
+        }
+        Ok((self.get(account_id, id).await?, secret))
+    }
+
+    /// Make a disabled subscription active again.
+    pub async fn enable(
+        &self,
+        account_id: &str,
+        id: &str,
+    ) -> Result<SubscriptionRow, WebhookError> {
+        let row = self.get(account_id, id).await?;
+        if row.state == WebhookState::Active {
+            return Ok(row);
+        }
+        if !self.store.webhook_enable(account_id, id).await? {
+            return Err(WebhookError::NotFound(id.to_string()));
+        }
+        self.get(account_id, id).await
+    }
+
+    /// Queue a `ping` event for one of the account's subscriptions; its id.
+    pub async fn ping(&self, account_id: &str, id: &str) -> Result<String, WebhookError> {
+        let row = self.get(account_id, id).await?;
+        if row.state == WebhookState::Disabled {
+            return Err(WebhookError::Conflict(format!(
+                "webhook {id:?} is disabled; enable it first"
+            )));
+        }
+        let now = self.clock.now_seconds();
+        let event_id = format!("evt_ping_{}", crate::keys::new_key_id());
+        let body = WebhookEvent {
+            id: event_id.clone(),
+            event_type: WebhookEventType::Ping,
+            created_at: now,
+            webhook_id: row.id.clone(),
+            data: None,
+        };
+        self.store
+            .webhook_event_insert(&EventRow {
+                event_id: event_id.clone(),
+                subscription_id: row.id,
+                event_type: WebhookEventType::Ping,
+                alert_id: None,
+                body: Some(serde_json::to_string(&body).expect("an event serialises")),
+                created_at: now,
+                state: DeliveryState::Pending,
+                attempts: 0,
+                next_attempt_at: now,
+                claim: None,
+                claimed_until: None,
+                last_status: None,
+                last_error: None,
+                delivered_at: None,
+            })
+            .await?;
+        Ok(event_id)
+    }
+
+    /// A page of one of the account's subscriptions' delivery log, newest first.
+    pub async fn deliveries(
+        &self,
+        account_id: &str,
+        id: &str,
+        before: Option<(DateTime<Utc>, String)>,
+        limit: usize,
+    ) -> Result<Vec<EventRow>, WebhookError> {
+        self.get(account_id, id).await?;
+        Ok(self.store.webhook_events(id, before, limit as i64).await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn watched_tokens_take_the_form_alerts_carry() {
+        assert_eq!(
+            watched_token("0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48").unwrap(),
+            "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
+        );
+        assert!(watched_token("0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eb48").is_err());
+        let mint = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+        assert_eq!(watched_token(mint).unwrap(), mint);
+        assert!(watched_token("not-an-address").is_err());
+        assert!(watched_token("0x1234").is_err());
+    }
+}

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use crate::risk_intel_api_mod;
 
 pub mod precise;
+mod webhooks;
 
 /// Title of the published document.
 pub const OPENAPI_TITLE: &str = "Risk Intelligence Service API";
@@ -53,6 +54,8 @@ pub fn openapi_document() -> String {
 /// - the badge's `image/svg+xml` content type, for its errors too;
 /// - the conditional answers of an analysis's views (`ETag`,
 ///   `Cache-Control`, 304 on `If-None-Match`);
+/// - the requests a webhook receives, as callbacks of the operation that
+///   subscribes it, and the bounds of its filters ([`webhooks`]);
 /// - what makes the document as precise as the server ([`precise`]).
 fn add_what_dropshot_cannot_express(document: &mut Value) {
     document["servers"] = json!([{
@@ -158,6 +161,16 @@ fn add_what_dropshot_cannot_express(document: &mut Value) {
                 };
             }
         }
+    }
+    if let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) {
+        webhooks::describe_deliveries(paths);
+    }
+    if let Some(schemas) = document
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    {
+        webhooks::add_event_schema(schemas);
+        webhooks::precise_schemas(schemas);
     }
     precise::make_precise(document);
 }

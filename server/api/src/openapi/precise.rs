@@ -20,6 +20,9 @@ pub const ADDRESS_PATTERN: &str = "^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,4
 /// A key id: 12 of `[a-z0-9]`.
 pub const KEY_ID_PATTERN: &str = "^[a-z0-9]{12}$";
 
+/// A webhook subscription id: `wh_` and 12 of `[a-z0-9]`.
+pub const WEBHOOK_ID_PATTERN: &str = "^wh_[a-z0-9]{12}$";
+
 /// A key name: 1 to 64 characters, no control characters, not beginning or
 /// ending with white space.
 pub const KEY_NAME_PATTERN: &str =
@@ -48,6 +51,10 @@ fn own_statuses(id: &str) -> &'static [u16] {
         "wallet_analyze" => &[422, 502],
         "token_batch_analyze" => &[422],
         "market_overview_get" | "market_top_tokens_list" | "feed_risk_alerts_list" => &[422],
+        "webhook_create" => &[409, 422],
+        "webhook_get" | "webhook_delete" | "webhook_secret_rotate" | "webhook_enable" => &[404],
+        "webhook_delivery_list" => &[404],
+        "webhook_test_send" => &[404, 409],
         _ => &[],
     }
 }
@@ -164,6 +171,7 @@ fn precise_parameters(operation: &mut Value) {
                 ));
             }
             "keyId" => schema["pattern"] = json!(KEY_ID_PATTERN),
+            "webhookId" => schema["pattern"] = json!(WEBHOOK_ID_PATTERN),
             "limit" => schema["maximum"] = json!(PAGE_MAX),
             _ => {}
         }

@@ -1,0 +1,161 @@
+//! `/v1/webhooks`: the account's webhook subscriptions, their secrets,
+//! test events and delivery logs (Pro and Pro+, `webhooks:write`).
+
+use dropshot::{
+    EmptyScanParams, HttpResponseAccepted, HttpResponseCreated, HttpResponseDeleted,
+    HttpResponseOk, PaginationParams, Path, Query, RequestContext, ResultsPage, TypedBody,
+    WhichPage,
+};
+use riskintel_api::{
+    ApiError, Metered, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,
+    WebhookPageSelector, WebhookPath, WebhookSecret, WebhookTestEvent,
+};
+
+use super::{page_limit, page_of, ServerContext};
+use crate::webhooks::{delivery_view, view};
+
+pub(super) async fn list(
+    rqctx: RequestContext<ServerContext>,
+    query: Query<PaginationParams<EmptyScanParams, WebhookPageSelector>>,
+) -> Result<Metered<HttpResponseOk<ResultsPage<Webhook>>>, ApiError> {
+    let ctx = rqctx.context();
+    let query = query.into_inner();
+    ctx.metered(&rqctx, async |caller| {
+        let limit = page_limit(&rqctx, &query)?;
+        let after = match &query.page {
+            WhichPage::First(_) => None,
+            WhichPage::Next(selector) => Some((selector.created_at, selector.id.clone())),
+        };
+        let rows = ctx
+            .webhooks
+            .list(&caller.account.id, after, limit + 1)
+            .await?;
+        let now = ctx.clock.now();
+        let items = rows.iter().map(|r| view(r, now)).collect();
+        let page = page_of(items, limit, &EmptyScanParams {}, |w: &Webhook, _| {
+            WebhookPageSelector {
+                created_at: w.created_at,
+                id: w.id.clone(),
+            }
+        })?;
+        Ok(HttpResponseOk(page))
+    })
+    .await
+}
+
+pub(super) async fn create(
+    rqctx: RequestContext<ServerContext>,
+    body: TypedBody<WebhookCreate>,
+) -> Result<Metered<HttpResponseCreated<WebhookSecret>>, ApiError> {
+    let ctx = rqctx.context();
+    let body = body.into_inner();
+    ctx.metered(&rqctx, async |caller| {
+        let (row, secret) = ctx.webhooks.create(&caller.account.id, body).await?;
+        Ok(HttpResponseCreated(WebhookSecret {
+            secret,
+            webhook: view(&row, ctx.clock.now()),
+        }))
+    })
+    .await
+}
+
+pub(super) async fn get(
+    rqctx: RequestContext<ServerContext>,
+    path: Path<WebhookPath>,
+) -> Result<Metered<HttpResponseOk<Webhook>>, ApiError> {
+    let ctx = rqctx.context();
+    let id = path.into_inner().webhook_id;
+    ctx.metered(&rqctx, async |caller| {
+        let row = ctx.webhooks.get(&caller.account.id, &id).await?;
+        Ok(HttpResponseOk(view(&row, ctx.clock.now())))
+    })
+    .await
+}
+
+pub(super) async fn delete(
+    rqctx: RequestContext<ServerContext>,
+    path: Path<WebhookPath>,
+) -> Result<Metered<HttpResponseDeleted>, ApiError> {
+    let ctx = rqctx.context();
+    let id = path.into_inner().webhook_id;
+    ctx.metered(&rqctx, async |caller| {
+        ctx.webhooks.delete(&caller.account.id, &id).await?;
+        Ok(HttpResponseDeleted())
+    })
+    .await
+}
+
+pub(super) async fn rotate(
+    rqctx: RequestContext<ServerContext>,
+    path: Path<WebhookPath>,
+) -> Result<Metered<HttpResponseOk<WebhookSecret>>, ApiError> {
+    let ctx = rqctx.context();
+    let id = path.into_inner().webhook_id;
+    ctx.metered(&rqctx, async |caller| {
+        let (row, secret) = ctx.webhooks.rotate(&caller.account.id, &id).await?;
+        Ok(HttpResponseOk(WebhookSecret {
+            secret,
+            webhook: view(&row, ctx.clock.now()),
+        }))
+    })
+    .await
+}
+
+pub(super) async fn enable(
+    rqctx: RequestContext<ServerContext>,
+    path: Path<WebhookPath>,
+) -> Result<Metered<HttpResponseOk<Webhook>>, ApiError> {
+    let ctx = rqctx.context();
+    let id = path.into_inner().webhook_id;
+    ctx.metered(&rqctx, async |caller| {
+        let row = ctx.webhooks.enable(&caller.account.id, &id).await?;
+        Ok(HttpResponseOk(view(&row, ctx.clock.now())))
+    })
+    .await
+}
+
+pub(super) async fn test_send(
+    rqctx: RequestContext<ServerContext>,
+    path: Path<WebhookPath>,
+) -> Result<Metered<HttpResponseAccepted<WebhookTestEvent>>, ApiError> {
+    let ctx = rqctx.context();
+    let id = path.into_inner().webhook_id;
+    ctx.metered(&rqctx, async |caller| {
+        let event_id = ctx.webhooks.ping(&caller.account.id, &id).await?;
+        Ok(HttpResponseAccepted(WebhookTestEvent { event_id }))
+    })
+    .await
+}
+
+pub(super) async fn deliveries(
+    rqctx: RequestContext<ServerContext>,
+    path: Path<WebhookPath>,
+    query: Query<PaginationParams<EmptyScanParams, WebhookDeliveryPageSelector>>,
+) -> Result<Metered<HttpResponseOk<ResultsPage<WebhookDelivery>>>, ApiError> {
+    let ctx = rqctx.context();
+    let id = path.into_inner().webhook_id;
+    let query = query.into_inner();
+    ctx.metered(&rqctx, async |caller| {
+        let limit = page_limit(&rqctx, &query)?;
+        let before = match &query.page {
+            WhichPage::First(_) => None,
+            WhichPage::Next(s) => Some((s.created_at, s.event_id.clone())),
+        };
+        let rows = ctx
+            .webhooks
+            .deliveries(&caller.account.id, &id, before, limit + 1)
+            .await?;
+        let items = rows.iter().map(delivery_view).collect();
+        let page = page_of(
+            items,
+            limit,
+            &EmptyScanParams {},
+            |d: &WebhookDelivery, _| WebhookDeliveryPageSelector {
+                created_at: d.created_at,
+                event_id: d.event_id.clone(),
+            },
+        )?;
+        Ok(HttpResponseOk(page))
+    })
+    .await
+}

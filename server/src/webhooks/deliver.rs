@@ -1,0 +1,296 @@
+//! The delivery worker every instance runs: claim the due events (each is
+//! claimed by one instance at a time), POST each, signed, to its
+//! subscription's URL through the guard, and record the attempt — a 2xx
+//! delivers it; anything else schedules a retry with exponential back-off
+//! (jittered) until the event is `retry_for_hours` old, and a subscription
+//! that failed for as long without a success is disabled.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use futures::StreamExt as _;
+use rand::Rng as _;
+use riskintel_api::{WebhookEvent, WebhookEventType};
+
+use super::{guard, signing, WebhooksConfig};
+use crate::clock::Clock;
+use crate::feed::alerts::to_wire;
+use crate::store::{Attempt, EventRow, Outcome, Store, StoreError, SubscriptionRow};
+
+/// The header carrying the event's id.
+pub const EVENT_ID_HEADER: &str = "Riskintel-Event-Id";
+
+/// Delivers the outbox.
+pub struct Deliverer {
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+    config: WebhooksConfig,
+    /// This instance, in its claims.
+    instance: String,
+    log: slog::Logger,
+}
+
+/// The wait before retry number `attempt` (1 for the first retry): the
+/// first wait doubled each time, at most `max`.
+pub fn backoff(first: Duration, max: Duration, attempt: u32) -> Duration {
+    let factor = 2u32.saturating_pow(attempt.saturating_sub(1).min(30));
+    first.saturating_mul(factor).min(max)
+}
+
+impl Deliverer {
+    /// A worker for `store`'s outbox.
+    pub fn new(
+        store: Arc<dyn Store>,
+        clock: Arc<dyn Clock>,
+        config: &WebhooksConfig,
+        log: slog::Logger,
+    ) -> Deliverer {
+        Deliverer {
+            store,
+            clock,
+            config: config.clone(),
+            instance: crate::keys::new_key_id(),
+            log,
+        }
+    }
+
+    /// Claim the events due now and deliver them; how many were attempted.
+    pub async fn run_once(&self) -> Result<usize, StoreError> {
+        let now = self.clock.now_seconds();
+        // A claim outlives the attempts it covers (the timeout, the
+        // database), so it only expires when its instance died.
+        let lease = chrono::Duration::milliseconds(self.config.timeout_ms as i64 * 2 + 30_000);
+        let claim = format!("{}-{}", self.instance, crate::keys::new_key_id());
+        let batch = i64::from(self.config.concurrency.max(1)) * 4;
+        let events = self
+            .store
+            .webhook_claim(&claim, now, now + lease, batch)
+            .await?;
+        let count = events.len();
+        futures::stream::iter(events)
+            .for_each_concurrent(self.config.concurrency.max(1) as usize, |event| {
+                let claim = claim.clone();
+                async move {
+                    if let Err(error) = self.deliver(event, &claim).await {
+                        slog::warn!(self.log, "recording a webhook delivery failed"; "error" => %error);
+                    }
+                }
+            })
+            .await;
+        Ok(count)
+    }
+
+    async fn deliver(&self, event: EventRow, claim: &str) -> Result<(), StoreError> {
+        let Some(subscription) = self.store.webhook(None, &event.subscription_id).await? else {
+            // Deleted meanwhile, its events with it.
+            return Ok(());
+        };
+        let body = match self.body(&event).await? {
+            Some(body) => body,
+            None => {
+                return self
+                    .record(
+                        &event,
+                        &subscription,
+                        claim,
+                        Outcome::Failed {
+                            status: None,
+                            error: "the event's alert no longer exists".into(),
+                            retry_at: None,
+                        },
+                    )
+                    .await;
+            }
+        };
+        let started = Instant::now();
+        let outcome = self.post(&event, &subscription, body).await;
+        let label = match &outcome {
+            Outcome::Delivered(_) => "delivered",
+            Outcome::Failed {
+                retry_at: Some(_), ..
+            } => "retry",
+            Outcome::Failed { retry_at: None, .. } => "failed",
+        };
+        crate::telemetry::webhook_attempt(label, started.elapsed());
+        if let Outcome::Failed {
+            status,
+            error,
+            retry_at,
+        } = &outcome
+        {
+            slog::info!(self.log, "webhook delivery failed";
+                "webhook" => &subscription.id, "event" => &event.event_id,
+                "attempt" => event.attempts + 1, "status" => status, "error" => error,
+                "retry_at" => retry_at.map(|t| t.to_rfc3339()));
+        }
+        self.record(&event, &subscription, claim, outcome).await
+    }
+
+    /// The event's body: kept (test events), or made from its alert.
+    async fn body(&self, event: &EventRow) -> Result<Option<String>, StoreError> {
+        if let Some(body) = &event.body {
+            return Ok(Some(body.clone()));
+        }
+        let Some(alert_id) = event.alert_id else {
+            return Ok(None);
+        };
+        let Some(alert) = self.store.alert(alert_id).await? else {
+            return Ok(None);
+        };
+        let event = WebhookEvent {
+            id: event.event_id.clone(),
+            event_type: WebhookEventType::RiskAlert,
+            created_at: event.created_at,
+            webhook_id: event.subscription_id.clone(),
+            data: Some(to_wire(&alert)),
+        };
+        Ok(Some(
+            serde_json::to_string(&event).expect("an event serialises"),
+        ))
+    }
+
+    /// One attempt: the guard, then the signed POST; a retry time on failure.
+    async fn post(
+        &self,
+        event: &EventRow,
+        subscription: &SubscriptionRow,
+        body: String,
+    ) -> Outcome {
+        let answer = match guard::check(&subscription.url, self.config.allow_private_targets).await
+        {
+            Ok(target) => self.send(&target, event, subscription, body).await,
+            Err(refused) => Err((None, refused.to_string())),
+        };
+        match answer {
+            Ok(status) => Outcome::Delivered(status),
+            Err((status, error)) => Outcome::Failed {
+                status,
+                error,
+                retry_at: self.retry_at(event),
+            },
+        }
+    }
+
+    async fn send(
+        &self,
+        target: &guard::Target,
+        event: &EventRow,
+        subscription: &SubscriptionRow,
+        body: String,
+    ) -> Result<u16, (Option<u16>, String)> {
+        let timeout = Duration::from_millis(self.config.timeout_ms.max(1));
+        let mut client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(timeout)
+            .user_agent(concat!("riskintel-webhooks/", env!("CARGO_PKG_VERSION")));
+        // Connect to the addresses the guard checked, never a new lookup.
+        if let Some(host) = target.url.host_str() {
+            client = client.resolve_to_addrs(host, &target.addresses);
+        }
+        let client = client
+            .build()
+            .map_err(|e| (None, format!("could not prepare the request: {e}")))?;
+        let now = self.clock.now();
+        let mut secrets = vec![subscription.secret.as_str()];
+        if let (Some(previous), Some(until)) = (
+            subscription.previous_secret.as_deref(),
+            subscription.previous_valid_until,
+        ) {
+            if until > now {
+                secrets.push(previous);
+            }
+        }
+        let signature = signing::sign(&secrets, now.timestamp(), body.as_bytes());
+        let answer = client
+            .post(target.url.clone())
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .header(signing::HEADER, signature)
+            .header(EVENT_ID_HEADER, &event.event_id)
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| {
+                let what = if e.is_timeout() {
+                    format!("no answer within {} ms", timeout.as_millis())
+                } else if e.is_connect() {
+                    "could not connect to the receiver".to_string()
+                } else {
+                    "the request failed before an answer".to_string()
+                };
+                (None, what)
+            })?;
+        let status = answer.status().as_u16();
+        if answer.status().is_success() {
+            Ok(status)
+        } else if answer.status().is_redirection() {
+            Err((
+                Some(status),
+                format!("the receiver answered {status} (redirects are not followed)"),
+            ))
+        } else {
+            Err((Some(status), format!("the receiver answered {status}")))
+        }
+    }
+
+    /// When to try `event` again after this failed attempt; None when that
+    /// would be past the time events are retried.
+    fn retry_at(&self, event: &EventRow) -> Option<DateTime<Utc>> {
+        let attempt = u32::try_from(event.attempts + 1).unwrap_or(u32::MAX);
+        let wait = backoff(
+            Duration::from_secs(self.config.retry_first_seconds.max(1)),
+            Duration::from_secs(self.config.retry_max_seconds.max(1)),
+            attempt,
+        );
+        // Up to a tenth more, so receivers that failed together are not
+        // retried together.
+        let jitter = rand::rng().random_range(0..=wait.as_millis() as u64 / 10);
+        let wait = wait + Duration::from_millis(jitter);
+        let at =
+            self.clock.now_seconds() + chrono::Duration::seconds(wait.as_secs_f64().ceil() as i64);
+        let retry_until = event.created_at + self.retry_for();
+        (at <= retry_until).then_some(at)
+    }
+
+    fn retry_for(&self) -> chrono::Duration {
+        chrono::Duration::hours(self.config.retry_for_hours as i64)
+    }
+
+    async fn record(
+        &self,
+        event: &EventRow,
+        subscription: &SubscriptionRow,
+        claim: &str,
+        outcome: Outcome,
+    ) -> Result<(), StoreError> {
+        let at = self.clock.now_seconds();
+        self.store
+            .webhook_record(&Attempt {
+                event_id: event.event_id.clone(),
+                subscription_id: subscription.id.clone(),
+                claim: claim.to_string(),
+                at,
+                outcome,
+                disable_if_failing_since: at - self.retry_for(),
+            })
+            .await?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_wait_twice_as_long_each_time_up_to_the_most() {
+        let first = Duration::from_secs(30);
+        let max = Duration::from_secs(6 * 3600);
+        let waits: Vec<u64> = (1..=12).map(|n| backoff(first, max, n).as_secs()).collect();
+        assert_eq!(
+            waits,
+            [30, 60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 21600, 21600]
+        );
+        assert_eq!(backoff(first, max, u32::MAX), max);
+    }
+}
