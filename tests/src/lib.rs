@@ -20,6 +20,7 @@ pub mod corpus;
 pub mod db;
 pub mod jsonrpc;
 pub mod latency;
+pub mod receiver;
 pub mod rig;
 pub mod solana_node;
 pub mod solidly_rig;

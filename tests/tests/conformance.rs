@@ -72,8 +72,11 @@ use solana::*;
 use solana_pools::*;
 #[path = "conformance/wallets.rs"]
 mod wallets;
+#[path = "conformance/webhooks.rs"]
+mod webhooks;
 
 use wallets::*;
+use webhooks::*;
 
 use simulation::*;
 
@@ -105,6 +108,10 @@ const TESTS: &[(&str, TestFn)] = tests![
     metrics_show_requests_upstream_calls_and_the_cache,
     batch_analysis_answers_a_list_in_order,
     batch_duplicates_are_analysed_once,
+    webhooks_deliver_matching_alerts_signed_and_retry,
+    webhook_deliveries_survive_a_restart_and_two_instances_deliver_once,
+    webhook_secrets_rotate_and_failing_subscriptions_are_disabled,
+    webhook_targets_are_guarded_and_subscriptions_managed,
     request_ids_sent_by_clients_are_kept,
     duplicate_key_name_gets_409,
     another_accounts_key_id_gets_404,

@@ -21,7 +21,8 @@ fn request(
     let path = template
         .replace("{chain}", "eth")
         .replace("{address}", "0x6B175474E89094C44Da98b954EedeAC495271d0F")
-        .replace("{keyId}", "zzzzzzzzzzzz");
+        .replace("{keyId}", "zzzzzzzzzzzz")
+        .replace("{webhookId}", "wh_zzzzzzzzzzzz");
     let query = if template == "/v1/token/analyze" {
         "?chain=eth&address=0x6B175474E89094C44Da98b954EedeAC495271d0F"
     } else {
@@ -30,6 +31,8 @@ fn request(
     let url = format!("{base}{path}{query}");
     let body = if template == "/v1/tokens/analyze" {
         serde_json::json!({"items": [{"chain": "eth", "address": "0x6B175474E89094C44Da98b954EedeAC495271d0F"}]})
+    } else if template == "/v1/webhooks" {
+        serde_json::json!({"url": "https://hooks.invalid/walker"})
     } else {
         serde_json::json!({"name": "walker"})
     };
