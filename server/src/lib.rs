@@ -194,6 +194,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         &config.webhooks,
     )?;
     let meter = context.meter.clone();
+    let context_wake = context.webhooks.wake();
     // The other instances' counts of this minute before the first request
     // (a restarted instance included): a limit never restarts with the server.
     if let Err(e) = meter.sync_windows().await {
@@ -263,12 +264,15 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
 
     let (stop_indexer, stop) = tokio::sync::watch::channel(false);
     let indexer = if config.market.enabled {
-        let indexer = Arc::new(market::indexer::Indexer::new(
-            &config.market,
-            analyzer.clone(),
-            store.clone(),
-            clock.clone(),
-        ));
+        let indexer = Arc::new(
+            market::indexer::Indexer::new(
+                &config.market,
+                analyzer.clone(),
+                store.clone(),
+                clock.clone(),
+            )
+            .with_alert_signal(context_wake.clone()),
+        );
         Some(tokio::spawn(
             indexer.run(log.new(slog::o!("component" => "market-index")), stop),
         ))
@@ -307,25 +311,21 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             }
         },
     );
-    // Webhook deliveries: an attempt under way is finished (and recorded)
-    // before the store closes.
+    // Webhook deliveries, every `poll_ms` and at once when this instance
+    // records an alert or a test event; an attempt under way is finished
+    // (and recorded) before the store closes.
     let webhooks = config.webhooks.enabled.then(|| {
-        let deliverer = Arc::new(webhooks::deliver::Deliverer::new(
+        let deliverer = webhooks::deliver::Deliverer::new(
             store.clone(),
             clock.clone(),
             &config.webhooks,
             log.new(slog::o!("component" => "webhooks")),
-        ));
-        periodic(
+        );
+        tokio::spawn(deliverer.run(
             Duration::from_millis(config.webhooks.poll_ms.max(10)),
+            context_wake.clone(),
             stopped.clone(),
-            log.new(slog::o!("component" => "webhooks")),
-            "claiming webhook deliveries failed; retrying",
-            move || {
-                let deliverer = deliverer.clone();
-                async move { deliverer.run_once().await.map(|_| ()) }
-            },
-        )
+        ))
     });
     let pruner = periodic(
         Duration::from_secs(60),

@@ -54,6 +54,8 @@ pub struct Indexer {
     pub(super) store: Arc<dyn Store>,
     pub(super) clock: Arc<dyn Clock>,
     pub(super) settings: MarketConfig,
+    /// Told when an alert is recorded (the webhook worker wakes at once).
+    pub(super) alerted: Option<Arc<tokio::sync::Notify>>,
 }
 
 /// The hash of block `number`, or None if the chain does not reach it.
@@ -98,7 +100,14 @@ impl Indexer {
             store,
             clock,
             settings: settings.clone(),
+            alerted: None,
         }
+    }
+
+    /// Tell `alerted` whenever an alert is recorded.
+    pub fn with_alert_signal(mut self, alerted: Arc<tokio::sync::Notify>) -> Indexer {
+        self.alerted = Some(alerted);
+        self
     }
 
     /// Poll every chain every `poll_interval_ms` until `stop` turns true;

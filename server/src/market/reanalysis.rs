@@ -60,7 +60,11 @@ impl Indexer {
                 rows.push(liquidity_alert(drop, before.as_ref(), &after, at));
             }
             for row in rows {
-                self.store.alert_insert(&row).await?;
+                if self.store.alert_insert(&row).await?.is_some() {
+                    if let Some(alerted) = &self.alerted {
+                        alerted.notify_one();
+                    }
+                }
             }
             self.store
                 .tracked_token_analysed(chain.id(), &after.address, at)

@@ -55,6 +55,35 @@ impl Deliverer {
         }
     }
 
+    /// Deliver every `every` and whenever `wake` is told, until `stop`
+    /// turns true (a run under way finishes first). A failing run is
+    /// logged once until one works again.
+    pub async fn run(
+        self,
+        every: Duration,
+        wake: Arc<tokio::sync::Notify>,
+        mut stop: tokio::sync::watch::Receiver<bool>,
+    ) {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut failing = false;
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                _ = wake.notified() => {}
+                _ = stop.changed() => return,
+            }
+            match self.run_once().await {
+                Ok(_) => failing = false,
+                Err(error) if !failing => {
+                    failing = true;
+                    slog::warn!(self.log, "claiming webhook deliveries failed; retrying"; "error" => %error);
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
     /// Claim the events due now and deliver them; how many were attempted.
     pub async fn run_once(&self) -> Result<usize, StoreError> {
         let now = self.clock.now_seconds();

@@ -169,6 +169,8 @@ pub struct Webhooks {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
     allow_private_targets: bool,
+    /// Wakes the delivery worker.
+    wake: Arc<tokio::sync::Notify>,
 }
 
 impl Webhooks {
@@ -178,7 +180,13 @@ impl Webhooks {
             store,
             clock,
             allow_private_targets: config.allow_private_targets,
+            wake: Arc::new(tokio::sync::Notify::new()),
         }
+    }
+
+    /// What wakes this instance's delivery worker: told when an event is queued here.
+    pub fn wake(&self) -> Arc<tokio::sync::Notify> {
+        self.wake.clone()
     }
 
     /// Subscribe `request.url` for `account_id`; the row and its secret.
@@ -343,6 +351,7 @@ impl Webhooks {
                 delivered_at: None,
             })
             .await?;
+        self.wake.notify_one();
         Ok(event_id)
     }
 

@@ -111,8 +111,24 @@ pub async fn wait_for(
 
 pub async fn market_alerts_follow_the_chain(backend: Backend) -> anyhow::Result<()> {
     let (_anvil, chain) = fresh_chain(31500).await?;
-    let server = TestServer::start_with(backend, market_config(&chain)).await?;
+    let mut config = market_config(&chain);
+    // The webhook worker polls once a minute here: an alert the index
+    // raises must reach the receiver because the index wakes it.
+    config.webhooks.allow_private_targets = true;
+    config.webhooks.poll_ms = 60_000;
+    let server = TestServer::start_with(backend, config).await?;
     let client = server.client(&server.owner_key());
+    let receiver = riskintel_tests::receiver::Receiver::start(&[], 200).await?;
+    let subscribed = ok(client
+        .webhook_create(&types::WebhookCreate {
+            url: riskintel_tests::arg(&receiver.url),
+            chains: Some(vec![types::ChainId::Eth]),
+            kinds: Some(vec![types::AlertKind::HoneypotDetected]),
+            min_severity: None,
+            tokens: None,
+        })
+        .await)?
+    .into_inner();
 
     // A new pair makes a new token: an alert with its first label, and a row in top tokens.
     let (token, pair) = on_chain(&chain, |node, chain| {
@@ -215,6 +231,25 @@ pub async fn market_alerts_follow_the_chain(backend: Backend) -> anyhow::Result<
         detected.severity == types::Severity::Critical
             && detected.label_after == Some(types::RiskLabel::Critical)
     );
+    // Pushed to the subscribed receiver, signed, and only that kind.
+    riskintel_tests::within(std::time::Duration::from_secs(5), "the webhook", || async {
+        Ok(!receiver.received().is_empty())
+    })
+    .await?;
+    let pushed = &receiver.received()[0];
+    ensure!(
+        pushed.json()["data"]["id"] == detected.id.as_str()
+            && pushed.json()["data"]["kind"] == "honeypot_detected",
+        "{}",
+        pushed.json()
+    );
+    riskintel_server::webhooks::signing::verify(
+        &subscribed.secret,
+        pushed.header("riskintel-signature"),
+        &pushed.body,
+        server.clock.now().timestamp(),
+    )
+    .map_err(|e| anyhow::anyhow!("signature: {e}"))?;
 
     // The owner changes.
     let stranger = rig::random_address();
