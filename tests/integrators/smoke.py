@@ -5,8 +5,13 @@ errors and the badge included: each answer must parse as its model.
     python smoke.py CLIENT_DIR BASE_URL API_KEY EVM_TOKEN SOL_MINT SOL_WALLET NOT_A_TOKEN
 """
 
+import hashlib
+import hmac
+import json
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
 
 client_dir, base_url, api_key, evm_token, sol_mint, sol_wallet, not_a_token = sys.argv[1:8]
 sys.path.insert(0, client_dir)
@@ -33,6 +38,16 @@ from riskintel_client.api.tokens import (  # noqa: E402
     token_sentiment_get,
 )
 from riskintel_client.api.wallets import wallet_analyze  # noqa: E402
+from riskintel_client.api.webhooks import (  # noqa: E402
+    webhook_create,
+    webhook_delete,
+    webhook_delivery_list,
+    webhook_enable,
+    webhook_get,
+    webhook_list,
+    webhook_secret_rotate,
+    webhook_test_send,
+)
 from riskintel_client import models  # noqa: E402
 
 client = AuthenticatedClient(base_url=base_url, token=api_key, prefix="", auth_header_name="x-api-key")
@@ -125,6 +140,84 @@ ok(
     feed_risk_alerts_list.sync_detailed(client=client, chain=eth),
     models.AlertResultsPage,
 )
+
+
+
+# Webhooks: a receiver here, a test event signed and verified with the
+# README's recipe (kept identical to it).
+def verify(secret: str, header: str, body: bytes, tolerance: int = 300) -> bool:
+    """Whether `header` (Riskintel-Signature) signs the raw `body` with `secret`, recently."""
+    fields = [part.split("=", 1) for part in header.split(",") if "=" in part]
+    timestamp = next((value for key, value in fields if key == "t"), None)
+    if timestamp is None or not timestamp.isdigit() or abs(time.time() - int(timestamp)) > tolerance:
+        return False
+    expected = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
+    return any(hmac.compare_digest(expected, value) for key, value in fields if key == "v1")
+
+
+deliveries = []
+
+
+class Hook(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        deliveries.append((self.headers["Riskintel-Signature"], self.headers["Riskintel-Event-Id"], body))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+receiver = HTTPServer(("127.0.0.1", 0), Hook)
+threading.Thread(target=receiver.serve_forever, daemon=True).start()
+hook_url = f"http://127.0.0.1:{receiver.server_port}/hook"
+
+
+def wait_for(what, check):
+    deadline = time.time() + 10
+    while not check():
+        if time.time() > deadline:
+            raise SystemExit(f"{what}: not seen within 10 s")
+        time.sleep(0.05)
+
+
+subscribed = ok(
+    "webhook_create",
+    webhook_create.sync_detailed(
+        client=client, body=models.WebhookCreate(url=hook_url, kinds=[models.AlertKind.HONEYPOT_DETECTED])
+    ),
+    models.WebhookSecret,
+)
+webhook_id = subscribed.webhook.id
+listed = ok("webhook_list", webhook_list.sync_detailed(client=client), models.WebhookResultsPage)
+assert any(w.id == webhook_id for w in listed.items), "the webhook is not listed"
+ok("webhook_get", webhook_get.sync_detailed(webhook_id, client=client), models.Webhook)
+ping = ok("webhook_test_send", webhook_test_send.sync_detailed(webhook_id, client=client), models.WebhookTestEvent)
+wait_for("the test event", lambda: deliveries)
+signature, event_id, body = deliveries[0]
+assert verify(subscribed.secret, signature, body), signature
+assert not verify(subscribed.secret, signature, body + b" "), "a changed body verified"
+assert not verify("whsec_" + "0" * 64, signature, body), "another secret verified"
+event = models.WebhookEvent.from_dict(json.loads(body))
+assert event.id == ping.event_id == event_id and event.type_ == models.WebhookEventType.PING, event
+
+
+def delivered():
+    log = ok("webhook_delivery_list", webhook_delivery_list.sync_detailed(webhook_id, client=client), models.WebhookDeliveryResultsPage)
+    return any(d.event_id == ping.event_id and d.state == models.DeliveryState.DELIVERED for d in log.items)
+
+
+wait_for("the delivery logged", delivered)
+rotated = ok("webhook_secret_rotate", webhook_secret_rotate.sync_detailed(webhook_id, client=client), models.WebhookSecret)
+assert rotated.secret != subscribed.secret and rotated.secret.startswith("whsec_")
+ok("webhook_enable", webhook_enable.sync_detailed(webhook_id, client=client), models.Webhook)
+gone = webhook_delete.sync_detailed(webhook_id, client=client)
+called.add("webhook_delete")
+assert gone.status_code == 204, gone.status_code
+failed("webhook_get", webhook_get.sync_detailed(webhook_id, client=client), 404)
+failed("webhook_create", webhook_create.sync_detailed(client=client, body=models.WebhookCreate(url="not a url")), 422)
+receiver.shutdown()
 
 # Errors parse as the envelope; the badge's error is a badge.
 missing = failed("token_analyze", token_analyze.sync_detailed(eth, not_a_token, client=client), 404)

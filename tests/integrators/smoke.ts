@@ -5,6 +5,9 @@
 //
 //   node build/smoke.js BASE_URL API_KEY EVM_TOKEN SOL_MINT SOL_WALLET NOT_A_TOKEN
 
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import createClient from "openapi-fetch";
 import type { components, paths } from "./riskintel.js";
 
@@ -113,6 +116,80 @@ expectOk(
 expectOk("market_overview_get", await client.GET("/v1/market/overview", { params: { query: { chain: "eth" } } }));
 expectOk("market_top_tokens_list", await client.GET("/v1/market/top-tokens", { params: { query: { limit: 5 } } }));
 expectOk("feed_risk_alerts_list", await client.GET("/v1/feed/risk-alerts", { params: { query: { chain: "eth" } } }));
+
+// Webhooks: a receiver here, a test event signed and verified with the
+// README's recipe (kept identical to it).
+function verify(secret: string, header: string, body: Buffer, toleranceSeconds = 300): boolean {
+  const fields = header.split(",").map((part) => [part.slice(0, part.indexOf("=")), part.slice(part.indexOf("=") + 1)]);
+  const timestamp = fields.find(([key]) => key === "t")?.[1];
+  if (!timestamp || !/^[0-9]+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > toleranceSeconds) {
+    return false;
+  }
+  const expected = createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest();
+  return fields.some(([key, value]) => {
+    const given = Buffer.from(value, "hex");
+    return key === "v1" && given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+const deliveries: { signature: string; eventId: string; body: Buffer }[] = [];
+const receiver = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on("data", (chunk: Buffer) => chunks.push(chunk));
+  request.on("end", () => {
+    deliveries.push({
+      signature: String(request.headers["riskintel-signature"]),
+      eventId: String(request.headers["riskintel-event-id"]),
+      body: Buffer.concat(chunks),
+    });
+    response.statusCode = 204;
+    response.end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+async function waitFor(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not seen within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const subscribed = expectOk(
+  "webhook_create",
+  await client.POST("/v1/webhooks", { body: { url: hookUrl, kinds: ["honeypot_detected"] } }),
+);
+const webhookId = subscribed.webhook.id;
+const hooks = expectOk("webhook_list", await client.GET("/v1/webhooks"));
+if (!hooks.items.some((w) => w.id === webhookId)) throw new Error("the webhook is not listed");
+const hookPath = { params: { path: { webhookId } } };
+expectOk("webhook_get", await client.GET("/v1/webhooks/{webhookId}", hookPath));
+const ping = expectOk("webhook_test_send", await client.POST("/v1/webhooks/{webhookId}/test", hookPath));
+await waitFor("the test event", () => deliveries.length > 0);
+const [delivery] = deliveries;
+if (!verify(subscribed.secret, delivery.signature, delivery.body)) throw new Error(`signature ${delivery.signature}`);
+if (verify(subscribed.secret, delivery.signature, Buffer.concat([delivery.body, Buffer.from(" ")]))) {
+  throw new Error("a changed body verified");
+}
+const event: components["schemas"]["WebhookEvent"] = JSON.parse(delivery.body.toString("utf8"));
+if (event.id !== ping.event_id || event.id !== delivery.eventId || event.type !== "ping" || event.data !== null) {
+  throw new Error(`event ${delivery.body.toString("utf8")}`);
+}
+await waitFor("the delivery logged", async () => {
+  const log = expectOk("webhook_delivery_list", await client.GET("/v1/webhooks/{webhookId}/deliveries", hookPath));
+  return log.items.some((d) => d.event_id === ping.event_id && d.state === "delivered");
+});
+const rotatedHook = expectOk("webhook_secret_rotate", await client.POST("/v1/webhooks/{webhookId}/rotate-secret", hookPath));
+if (rotatedHook.secret === subscribed.secret) throw new Error("the secret did not change");
+expectOk("webhook_enable", await client.POST("/v1/webhooks/{webhookId}/enable", hookPath));
+const unsubscribed = await client.DELETE("/v1/webhooks/{webhookId}", hookPath);
+called.add("webhook_delete");
+if (unsubscribed.response.status !== 204) throw new Error(`webhook_delete: HTTP ${unsubscribed.response.status}`);
+expectError("webhook_get", 404, await client.GET("/v1/webhooks/{webhookId}", hookPath));
+expectError("webhook_create", 422, await client.POST("/v1/webhooks", { body: { url: "not a url" } }));
+receiver.close();
 
 // Errors parse as the envelope; the badge's error is a badge.
 const missing = expectError(

@@ -143,7 +143,12 @@ async fn partners_generate_clients_that_work_and_fuzzing_finds_nothing() -> anyh
     config.market.enabled = false;
     // The fuzzer sends requests without a key on purpose, many a minute.
     config.auth.failed_auth_per_minute = 1_000_000;
+    // The smoke scripts' webhook receivers listen on 127.0.0.1.
+    config.webhooks.allow_private_targets = true;
+    config.webhooks.poll_ms = 50;
     let server = TestServer::start_with(Backend::Sqlite, config).await?;
+    // Receivers check a signature's time against their own clock.
+    server.clock.set(chrono::Utc::now());
     let key = server.owner_key();
     let evm_token = rig.a.token("plain");
     let not_a_token = rig::holder(7).to_checksum(None);
@@ -171,36 +176,59 @@ async fn partners_generate_clients_that_work_and_fuzzing_finds_nothing() -> anyh
     )?;
     println!("{}", typescript.trim());
 
-    // The fuzzer: every check, a bounded number of examples per operation.
-    let header = format!("x-api-key: {key}");
-    let fuzzed = tools.run(
-        "schemathesis",
-        &tools.python.join("st"),
-        &[
-            "--config-file",
-            "schemathesis.toml",
-            "--no-color",
-            "run",
-            document,
-            "--url",
-            &server.base_url,
-            "--header",
-            &header,
-            "--checks",
-            "all",
-            "--max-examples",
-            "15",
-            "--seed",
-            "20261125",
-        ],
-    )?;
-    println!(
-        "{}",
-        fuzzed
-            .lines()
-            .skip_while(|l| !l.contains("WARNINGS") && !l.contains("SUMMARY"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    // The fuzzer: every check, a bounded number of examples per operation,
+    // in two passes. The key operations run with a key of their own: they
+    // may rotate it twice, ending its first secret as documented, or revoke
+    // it, and every later request would be a 401. The rest run with the
+    // owner's key, which nothing then touches.
+    let own = riskintel_tests::ok(
+        server
+            .client(&key)
+            .api_key_create(&riskintel_client::types::ApiKeyCreate {
+                name: riskintel_tests::arg("fuzzer of keys"),
+                scopes: Some(vec![riskintel_client::types::Scope::KeysWrite]),
+                expires_at: None,
+            })
+            .await,
+    )?
+    .into_inner()
+    .key;
+    for (pass, key, filter) in [
+        ("schemathesis", &key, "--exclude-tag"),
+        ("schemathesis (api-keys)", &own, "--include-tag"),
+    ] {
+        let header = format!("x-api-key: {key}");
+        let fuzzed = tools.run(
+            pass,
+            &tools.python.join("st"),
+            &[
+                "--config-file",
+                "schemathesis.toml",
+                "--no-color",
+                "run",
+                document,
+                "--url",
+                &server.base_url,
+                "--header",
+                &header,
+                filter,
+                "api-keys",
+                "--checks",
+                "all",
+                "--max-examples",
+                "15",
+                "--seed",
+                "20261125",
+            ],
+        )?;
+        println!(
+            "{}",
+            fuzzed
+                .lines()
+                .skip_while(|l| !l.contains("WARNINGS") && !l.contains("SUMMARY"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
     server.stop().await
 }

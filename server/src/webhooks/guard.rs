@@ -10,6 +10,9 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 use reqwest::Url;
 
+/// The longest a target's name may take to resolve.
+const LOOKUP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Why a target was refused.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
@@ -89,8 +92,9 @@ pub async fn check(url: &str, allow_private: bool) -> Result<Target, Refused> {
     let bare = host.trim_start_matches('[').trim_end_matches(']');
     let addresses: Vec<SocketAddr> = match bare.parse::<IpAddr>() {
         Ok(ip) => vec![SocketAddr::new(ip, port)],
-        Err(_) => tokio::net::lookup_host((bare, port))
+        Err(_) => tokio::time::timeout(LOOKUP_TIMEOUT, tokio::net::lookup_host((bare, port)))
             .await
+            .map_err(|_| Refused::Unresolved(host.clone()))?
             .map_err(|_| Refused::Unresolved(host.clone()))?
             .collect(),
     };

@@ -14,7 +14,6 @@ pub(super) fn precise_schemas(schemas: &mut Map<String, Value>) {
         return;
     };
     let properties = &mut create["properties"];
-    properties["url"]["format"] = json!("uri");
     properties["url"]["maxLength"] = json!(2048);
     properties["chains"]["items"] = json!({ "$ref": "#/components/schemas/ChainId" });
     properties["tokens"]["items"]["pattern"] = json!(ADDRESS_PATTERN);
