@@ -148,7 +148,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         } => {
             bench(seconds, connections, database_url)?;
             rig()?;
-            for bench in ["token-bench", "batch-bench", "hot-path-bench"] {
+            for bench in [
+                "token-bench",
+                "batch-bench",
+                "webhook-bench",
+                "hot-path-bench",
+            ] {
                 let status =
                     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
                         .current_dir(root())

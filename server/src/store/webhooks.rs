@@ -218,11 +218,14 @@ pub trait WebhookStore {
 }
 
 /// Queue `alert` (just recorded with `alert_id`) for every active
-/// subscription it matches, inside the transaction `tx` recording it.
+/// subscription it matches, of an account whose plan has webhooks (an
+/// account moved to Free keeps its subscriptions, but gets nothing), inside
+/// the transaction `tx` recording it.
 macro_rules! enqueue_alert {
     ($tx:expr, $alert:expr, $alert_id:expr) => {{
         let subscriptions: Vec<SubscriptionRow> = sqlx::query_as(&format!(
-            "SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE state = 'active'"
+            "SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE state = 'active' \
+             AND account_id IN (SELECT id FROM accounts WHERE plan <> 'free')"
         ))
         .fetch_all(&mut *$tx)
         .await?;

@@ -73,8 +73,8 @@ impl Deliverer {
                 _ = wake.notified() => {}
                 _ = stop.changed() => return,
             }
-            match self.run_once().await {
-                Ok(_) => failing = false,
+            match self.run_backlog(&stop).await {
+                Ok(()) => failing = false,
                 Err(error) if !failing => {
                     failing = true;
                     slog::warn!(self.log, "claiming webhook deliveries failed; retrying"; "error" => %error);
@@ -84,6 +84,20 @@ impl Deliverer {
         }
     }
 
+    /// Deliver what is due, claiming again while claims come back full
+    /// (until `stop` turns true).
+    async fn run_backlog(
+        &self,
+        stop: &tokio::sync::watch::Receiver<bool>,
+    ) -> Result<(), StoreError> {
+        while self.run_once().await? >= self.batch() && !*stop.borrow() {}
+        Ok(())
+    }
+
+    fn batch(&self) -> usize {
+        self.config.concurrency.max(1) as usize * 4
+    }
+
     /// Claim the events due now and deliver them; how many were attempted.
     pub async fn run_once(&self) -> Result<usize, StoreError> {
         let now = self.clock.now_seconds();
@@ -91,10 +105,9 @@ impl Deliverer {
         // database), so it only expires when its instance died.
         let lease = chrono::Duration::milliseconds(self.config.timeout_ms as i64 * 2 + 30_000);
         let claim = format!("{}-{}", self.instance, crate::keys::new_key_id());
-        let batch = i64::from(self.config.concurrency.max(1)) * 4;
         let events = self
             .store
-            .webhook_claim(&claim, now, now + lease, batch)
+            .webhook_claim(&claim, now, now + lease, self.batch() as i64)
             .await?;
         let count = events.len();
         futures::stream::iter(events)

@@ -402,6 +402,16 @@ pub async fn webhook_secrets_rotate_and_failing_subscriptions_are_disabled(
         "{}",
         all[4].json()
     );
+    // An account moved to Free keeps its subscriptions but gets nothing.
+    let owner = server.owner.as_ref().context("owner")?.account.id.clone();
+    server.store().account_set_plan(&owner, Plan::Free).await?;
+    raise(&server, &alert(&server, "d4", "eth", Severity::High)).await?;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    ensure!(
+        receiver.received().len() == 5,
+        "{}",
+        receiver.received().len()
+    );
     server.stop().await
 }
 
