@@ -12,7 +12,16 @@ use riskintel_api::{
 };
 
 use super::{page_limit, page_of, ServerContext};
+use crate::store::SubscriptionRow;
 use crate::webhooks::{delivery_view, view};
+
+/// A subscription with the secret just issued for it.
+fn secret_view(ctx: &ServerContext, (row, secret): (SubscriptionRow, String)) -> WebhookSecret {
+    WebhookSecret {
+        secret,
+        webhook: view(&row, ctx.clock.now()),
+    }
+}
 
 pub(super) async fn list(
     rqctx: RequestContext<ServerContext>,
@@ -50,11 +59,8 @@ pub(super) async fn create(
     let ctx = rqctx.context();
     let body = body.into_inner();
     ctx.metered(&rqctx, async |caller| {
-        let (row, secret) = ctx.webhooks.create(&caller.account.id, body).await?;
-        Ok(HttpResponseCreated(WebhookSecret {
-            secret,
-            webhook: view(&row, ctx.clock.now()),
-        }))
+        let issued = ctx.webhooks.create(&caller.account.id, body).await?;
+        Ok(HttpResponseCreated(secret_view(ctx, issued)))
     })
     .await
 }
@@ -92,11 +98,8 @@ pub(super) async fn rotate(
     let ctx = rqctx.context();
     let id = path.into_inner().webhook_id;
     ctx.metered(&rqctx, async |caller| {
-        let (row, secret) = ctx.webhooks.rotate(&caller.account.id, &id).await?;
-        Ok(HttpResponseOk(WebhookSecret {
-            secret,
-            webhook: view(&row, ctx.clock.now()),
-        }))
+        let issued = ctx.webhooks.rotate(&caller.account.id, &id).await?;
+        Ok(HttpResponseOk(secret_view(ctx, issued)))
     })
     .await
 }
