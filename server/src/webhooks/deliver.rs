@@ -5,6 +5,8 @@
 //! (jittered) until the event is `retry_for_hours` old, and a subscription
 //! that failed for as long without a success is disabled.
 
+use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -28,8 +30,13 @@ pub struct Deliverer {
     config: WebhooksConfig,
     /// This instance, in its claims.
     instance: String,
+    /// HTTP clients by host and checked addresses.
+    clients: std::sync::Mutex<HashMap<(String, Vec<SocketAddr>), reqwest::Client>>,
     log: slog::Logger,
 }
+
+/// Clients kept at most (all are dropped when more are needed).
+const MAX_CLIENTS: usize = 256;
 
 /// The wait before retry number `attempt` (1 for the first retry): the
 /// first wait doubled each time, at most `max`.
@@ -51,6 +58,7 @@ impl Deliverer {
             clock,
             config: config.clone(),
             instance: crate::keys::new_key_id(),
+            clients: Default::default(),
             log,
         }
     }
@@ -222,16 +230,8 @@ impl Deliverer {
         body: String,
     ) -> Result<u16, (Option<u16>, String)> {
         let timeout = Duration::from_millis(self.config.timeout_ms.max(1));
-        let mut client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(timeout)
-            .user_agent(concat!("riskintel-webhooks/", env!("CARGO_PKG_VERSION")));
-        // Connect to the addresses the guard checked, never a new lookup.
-        if let Some(host) = target.url.host_str() {
-            client = client.resolve_to_addrs(host, &target.addresses);
-        }
-        let client = client
-            .build()
+        let client = self
+            .client(target, timeout)
             .map_err(|e| (None, format!("could not prepare the request: {e}")))?;
         let now = self.clock.now();
         let mut secrets = vec![subscription.secret.as_str()];
@@ -273,6 +273,36 @@ impl Deliverer {
         } else {
             Err((Some(status), format!("the receiver answered {status}")))
         }
+    }
+
+    /// A client that connects to `target`'s checked addresses only, never
+    /// to a new lookup (kept per host and addresses, so a receiver's
+    /// connections are reused while its name resolves the same).
+    fn client(
+        &self,
+        target: &guard::Target,
+        timeout: Duration,
+    ) -> Result<reqwest::Client, reqwest::Error> {
+        let host = target.url.host_str().unwrap_or_default().to_string();
+        let key = (host, target.addresses.clone());
+        let mut clients = self.clients.lock().expect("clients lock");
+        if let Some(client) = clients.get(&key) {
+            return Ok(client.clone());
+        }
+        let mut builder = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(timeout)
+            .pool_max_idle_per_host(2)
+            .user_agent(concat!("riskintel-webhooks/", env!("CARGO_PKG_VERSION")));
+        if !key.0.is_empty() {
+            builder = builder.resolve_to_addrs(&key.0, &key.1);
+        }
+        let client = builder.build()?;
+        if clients.len() >= MAX_CLIENTS {
+            clients.clear();
+        }
+        clients.insert(key, client.clone());
+        Ok(client)
     }
 
     /// When to try `event` again after this failed attempt; None when that
