@@ -227,6 +227,23 @@ pub async fn webhooks_deliver_matching_alerts_signed_and_retry(
     )
     .await?;
 
+    // The log pages, newest first: the ping, then the alert.
+    let first_page = ok(client
+        .webhook_delivery_list(&arg(&id), std::num::NonZeroU32::new(1), None)
+        .await)?
+    .into_inner();
+    let token = first_page.next_page.clone().context("a second page")?;
+    let second_page = ok(client
+        .webhook_delivery_list(&arg(&id), std::num::NonZeroU32::new(1), Some(&token))
+        .await)?
+    .into_inner();
+    ensure!(
+        first_page.items[0].event_id == ping
+            && second_page.items.len() == 1
+            && second_page.items[0].event_id == entry.event_id
+            && second_page.next_page.is_none(),
+        "{first_page:?} {second_page:?}"
+    );
     // Nothing else arrives: the other alerts did not match.
     tokio::time::sleep(Duration::from_millis(200)).await;
     ensure!(receiver.received().len() == 4);
