@@ -47,6 +47,7 @@ from riskintel_client.api.webhooks import (  # noqa: E402
     webhook_list,
     webhook_secret_rotate,
     webhook_test_send,
+    webhook_update,
 )
 from riskintel_client import models  # noqa: E402
 
@@ -212,6 +213,12 @@ wait_for("the delivery logged", delivered)
 rotated = ok("webhook_secret_rotate", webhook_secret_rotate.sync_detailed(webhook_id, client=client), models.WebhookSecret)
 assert rotated.secret != subscribed.secret and rotated.secret.startswith("whsec_")
 ok("webhook_enable", webhook_enable.sync_detailed(webhook_id, client=client), models.Webhook)
+changed = ok(
+    "webhook_update",
+    webhook_update.sync_detailed(webhook_id, client=client, body=models.WebhookUpdate(min_severity=models.Severity.HIGH)),
+    models.Webhook,
+)
+assert changed.min_severity == models.Severity.HIGH and changed.url == hook_url, changed
 gone = webhook_delete.sync_detailed(webhook_id, client=client)
 called.add("webhook_delete")
 assert gone.status_code == 204, gone.status_code

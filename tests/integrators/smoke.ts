@@ -184,6 +184,11 @@ await waitFor("the delivery logged", async () => {
 const rotatedHook = expectOk("webhook_secret_rotate", await client.POST("/v1/webhooks/{webhookId}/rotate-secret", hookPath));
 if (rotatedHook.secret === subscribed.secret) throw new Error("the secret did not change");
 expectOk("webhook_enable", await client.POST("/v1/webhooks/{webhookId}/enable", hookPath));
+const changedHook = expectOk(
+  "webhook_update",
+  await client.PATCH("/v1/webhooks/{webhookId}", { ...hookPath, body: { min_severity: "high" } }),
+);
+if (changedHook.min_severity !== "high" || changedHook.url !== hookUrl) throw new Error(`update: ${JSON.stringify(changedHook)}`);
 const unsubscribed = await client.DELETE("/v1/webhooks/{webhookId}", hookPath);
 called.add("webhook_delete");
 if (unsubscribed.response.status !== 204) throw new Error(`webhook_delete: HTTP ${unsubscribed.response.status}`);

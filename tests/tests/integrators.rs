@@ -175,6 +175,23 @@ async fn partners_generate_clients_that_work_and_fuzzing_finds_nothing() -> anyh
         &[&["build/smoke.js"], &values[..]].concat(),
     )?;
     println!("{}", typescript.trim());
+    // Each calls every operation the document publishes.
+    let published: usize =
+        serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(document)?)?["paths"]
+            .as_object()
+            .map_or(0, |paths| {
+                paths
+                    .values()
+                    .filter_map(|item| item.as_object())
+                    .map(|item| item.len())
+                    .sum()
+            });
+    for said in [&python, &typescript] {
+        anyhow::ensure!(
+            said.contains(&format!(": {published} operations answered")),
+            "a smoke script called fewer than the document's {published} operations:\n{said}"
+        );
+    }
 
     // The fuzzer: every check, a bounded number of examples per operation,
     // in two passes. The key operations run with a key of their own: they

@@ -52,7 +52,7 @@ pub use wallet::{
 pub use webhooks::{
     DeliveryState, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,
     WebhookEvent, WebhookEventType, WebhookPageSelector, WebhookPath, WebhookSecret, WebhookState,
-    WebhookTestEvent, WATCHED_TOKENS_MAX, WEBHOOKS_PER_ACCOUNT,
+    WebhookTestEvent, WebhookUpdate, WATCHED_TOKENS_MAX, WEBHOOKS_PER_ACCOUNT,
 };
 
 /// The HTTP interface of the service.
@@ -335,6 +335,19 @@ pub trait RiskIntelApi {
     async fn webhook_get(
         rqctx: RequestContext<Self::Context>,
         path: Path<WebhookPath>,
+    ) -> Result<Metered<HttpResponseOk<Webhook>>, ApiError>;
+
+    /// Change a webhook
+    ///
+    /// Replaces the URL (checked as on creation: 422 when refused) or any
+    /// filter given; what is omitted stays. Alerts raised from then on are
+    /// matched against the new filters; events already queued go where
+    /// they were going. The secret and the state do not change.
+    #[endpoint { method = PATCH, path = "/v1/webhooks/{webhookId}", tags = ["webhooks"] }]
+    async fn webhook_update(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<WebhookPath>,
+        body: TypedBody<WebhookUpdate>,
     ) -> Result<Metered<HttpResponseOk<Webhook>>, ApiError>;
 
     /// Delete a webhook

@@ -35,6 +35,28 @@ pub struct WebhookCreate {
     pub tokens: Option<Vec<String>>,
 }
 
+/// Changes to a subscription: each field given replaces the subscription's
+/// (an empty list: all), each field omitted stays as it is. The secret, the
+/// state and the delivery log are not changed.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+pub struct WebhookUpdate {
+    /// A new target, checked as on creation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Only alerts on these chains; empty for every chain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chains: Option<Vec<String>>,
+    /// Only alerts of these kinds; empty for every kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kinds: Option<Vec<AlertKind>>,
+    /// Only alerts at least this severe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_severity: Option<Severity>,
+    /// Only alerts about these token addresses (at most 100); empty for every token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<Vec<String>>,
+}
+
 /// Whether a subscription receives events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

@@ -57,6 +57,7 @@ pub const OPERATIONS: &[Access] = &[
     premium("webhook_list", Scope::WebhooksWrite, "webhooks"),
     premium("webhook_create", Scope::WebhooksWrite, "webhooks"),
     premium("webhook_get", Scope::WebhooksWrite, "webhooks"),
+    premium("webhook_update", Scope::WebhooksWrite, "webhooks"),
     premium("webhook_delete", Scope::WebhooksWrite, "webhooks"),
     premium("webhook_secret_rotate", Scope::WebhooksWrite, "webhooks"),
     premium("webhook_enable", Scope::WebhooksWrite, "webhooks"),

@@ -541,6 +541,14 @@ impl RiskIntelApi for RiskIntelImpl {
         webhooks::get(rqctx, path).await
     }
 
+    async fn webhook_update(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<WebhookPath>,
+        body: TypedBody<riskintel_api::WebhookUpdate>,
+    ) -> Result<Metered<HttpResponseOk<Webhook>>, ApiError> {
+        webhooks::update(rqctx, path, body).await
+    }
+
     async fn webhook_delete(
         rqctx: RequestContext<ServerContext>,
         path: Path<WebhookPath>,

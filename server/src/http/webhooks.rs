@@ -8,7 +8,7 @@ use dropshot::{
 };
 use riskintel_api::{
     ApiError, Metered, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,
-    WebhookPageSelector, WebhookPath, WebhookSecret, WebhookTestEvent,
+    WebhookPageSelector, WebhookPath, WebhookSecret, WebhookTestEvent, WebhookUpdate,
 };
 
 use super::{page_limit, page_of, ServerContext};
@@ -73,6 +73,21 @@ pub(super) async fn get(
     let id = path.into_inner().webhook_id;
     ctx.metered(&rqctx, async |caller| {
         let row = ctx.webhooks.get(&caller.account.id, &id).await?;
+        Ok(HttpResponseOk(view(&row, ctx.clock.now())))
+    })
+    .await
+}
+
+pub(super) async fn update(
+    rqctx: RequestContext<ServerContext>,
+    path: Path<WebhookPath>,
+    body: TypedBody<WebhookUpdate>,
+) -> Result<Metered<HttpResponseOk<Webhook>>, ApiError> {
+    let ctx = rqctx.context();
+    let id = path.into_inner().webhook_id;
+    let change = body.into_inner();
+    ctx.metered(&rqctx, async |caller| {
+        let row = ctx.webhooks.update(&caller.account.id, &id, change).await?;
         Ok(HttpResponseOk(view(&row, ctx.clock.now())))
     })
     .await

@@ -182,6 +182,8 @@ pub trait WebhookStore {
         account_id: Option<&str>,
         id: &str,
     ) -> Result<Option<SubscriptionRow>, StoreError>;
+    /// Write a subscription's URL and filters; whether it still exists.
+    async fn webhook_update(&self, row: &SubscriptionRow) -> Result<bool, StoreError>;
     /// Delete a subscription and its events; whether there was one.
     async fn webhook_delete(&self, account_id: &str, id: &str) -> Result<bool, StoreError>;
     /// Replace the signing secret, the old one signing until `previous_valid_until`.
@@ -328,6 +330,25 @@ impl WebhookStore for SqlStore {
         .bind(account_id)
         .fetch_optional(p)
         .await)?)
+    }
+
+    async fn webhook_update(&self, r: &SubscriptionRow) -> Result<bool, StoreError> {
+        let done = on_db!(self.writer(), p => sqlx::query(
+            "UPDATE webhook_subscriptions SET url = $1, chains = $2, kinds = $3, tokens = $4, \
+             min_severity = $5, min_severity_rank = $6 WHERE id = $7 AND account_id = $8",
+        )
+        .bind(&r.url)
+        .bind(&r.chains)
+        .bind(&r.kinds)
+        .bind(&r.tokens)
+        .bind(r.min_severity)
+        .bind(r.min_severity_rank)
+        .bind(&r.id)
+        .bind(&r.account_id)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected()))?;
+        Ok(done == 1)
     }
 
     async fn webhook_delete(&self, account_id: &str, id: &str) -> Result<bool, StoreError> {

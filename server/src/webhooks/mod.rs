@@ -14,7 +14,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, Utc};
 use riskintel_api::{
     AlertKind, DeliveryState, Severity, Webhook, WebhookCreate, WebhookDelivery, WebhookEvent,
-    WebhookEventType, WebhookState, WireName, WATCHED_TOKENS_MAX, WEBHOOKS_PER_ACCOUNT,
+    WebhookEventType, WebhookState, WebhookUpdate, WireName, WATCHED_TOKENS_MAX,
+    WEBHOOKS_PER_ACCOUNT,
 };
 use serde::{Deserialize, Serialize};
 
@@ -195,44 +196,16 @@ impl Webhooks {
         account_id: &str,
         request: WebhookCreate,
     ) -> Result<(SubscriptionRow, String), WebhookError> {
-        if request.url.len() > 2048 {
-            return Err(WebhookError::Invalid("url: at most 2048 characters".into()));
-        }
-        let target = guard::check(&request.url, self.allow_private_targets)
-            .await
-            .map_err(|e| WebhookError::Invalid(e.to_string()))?;
-        let chains = request.chains.unwrap_or_default();
-        for chain in &chains {
-            Chain::from_id(chain).map_err(|e| WebhookError::Invalid(format!("chains: {e}")))?;
-        }
-        let kinds: Vec<String> = request
-            .kinds
-            .unwrap_or_default()
-            .into_iter()
-            .map(|k| k.wire_name().to_string())
-            .collect();
-        let tokens = request.tokens.unwrap_or_default();
-        if tokens.len() > WATCHED_TOKENS_MAX {
-            return Err(WebhookError::Invalid(format!(
-                "tokens: at most {WATCHED_TOKENS_MAX} addresses, not {}",
-                tokens.len()
-            )));
-        }
-        let tokens = tokens
-            .iter()
-            .map(|t| watched_token(t))
-            .collect::<Result<Vec<_>, _>>()?;
-        let min_severity = request.min_severity.unwrap_or(Severity::Info);
         let secret = new_secret();
-        let row = SubscriptionRow {
+        let mut row = SubscriptionRow {
             id: new_id(),
             account_id: account_id.to_string(),
-            url: target.url.to_string(),
-            chains: json_list(&sorted_unique(chains)),
-            kinds: json_list(&sorted_unique(kinds)),
-            tokens: json_list(&sorted_unique(tokens)),
-            min_severity,
-            min_severity_rank: severity_rank(min_severity),
+            url: String::new(),
+            chains: json_list(&[]),
+            kinds: json_list(&[]),
+            tokens: json_list(&[]),
+            min_severity: Severity::Info,
+            min_severity_rank: severity_rank(Severity::Info),
             secret: secret.clone(),
             previous_secret: None,
             previous_valid_until: None,
@@ -242,6 +215,14 @@ impl Webhooks {
             failing_since: None,
             created_at: self.clock.now_seconds(),
         };
+        let change = WebhookUpdate {
+            url: Some(request.url),
+            chains: request.chains,
+            kinds: request.kinds,
+            min_severity: request.min_severity,
+            tokens: request.tokens,
+        };
+        self.apply(&mut row, change).await?;
         if !self
             .store
             .webhook_insert(&row, WEBHOOKS_PER_ACCOUNT as i64)
@@ -252,6 +233,69 @@ impl Webhooks {
             )));
         }
         Ok((row, secret))
+    }
+
+    /// Change the URL or filters of one of the account's subscriptions.
+    pub async fn update(
+        &self,
+        account_id: &str,
+        id: &str,
+        change: WebhookUpdate,
+    ) -> Result<SubscriptionRow, WebhookError> {
+        let mut row = self.get(account_id, id).await?;
+        self.apply(&mut row, change).await?;
+        if !self.store.webhook_update(&row).await? {
+            return Err(WebhookError::NotFound(id.to_string()));
+        }
+        Ok(row)
+    }
+
+    /// Check each value `change` gives and set it on `row`.
+    async fn apply(
+        &self,
+        row: &mut SubscriptionRow,
+        change: WebhookUpdate,
+    ) -> Result<(), WebhookError> {
+        if let Some(url) = change.url {
+            if url.len() > 2048 {
+                return Err(WebhookError::Invalid("url: at most 2048 characters".into()));
+            }
+            let target = guard::check(&url, self.allow_private_targets)
+                .await
+                .map_err(|e| WebhookError::Invalid(e.to_string()))?;
+            row.url = target.url.to_string();
+        }
+        if let Some(chains) = change.chains {
+            for chain in &chains {
+                Chain::from_id(chain).map_err(|e| WebhookError::Invalid(format!("chains: {e}")))?;
+            }
+            row.chains = json_list(&sorted_unique(chains));
+        }
+        if let Some(kinds) = change.kinds {
+            let kinds = kinds
+                .into_iter()
+                .map(|k| k.wire_name().to_string())
+                .collect();
+            row.kinds = json_list(&sorted_unique(kinds));
+        }
+        if let Some(tokens) = change.tokens {
+            if tokens.len() > WATCHED_TOKENS_MAX {
+                return Err(WebhookError::Invalid(format!(
+                    "tokens: at most {WATCHED_TOKENS_MAX} addresses, not {}",
+                    tokens.len()
+                )));
+            }
+            let tokens = tokens
+                .iter()
+                .map(|t| watched_token(t))
+                .collect::<Result<Vec<_>, _>>()?;
+            row.tokens = json_list(&sorted_unique(tokens));
+        }
+        if let Some(min_severity) = change.min_severity {
+            row.min_severity = min_severity;
+            row.min_severity_rank = severity_rank(min_severity);
+        }
+        Ok(())
     }
 
     /// The account's subscriptions, oldest first, after `after`.

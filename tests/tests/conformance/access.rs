@@ -38,6 +38,7 @@ fn request(
     };
     let builder = match method {
         "POST" => http.post(&url).json(&body),
+        "PATCH" => http.patch(&url).json(&body),
         "DELETE" => http.delete(&url),
         _ => http.get(&url),
     };

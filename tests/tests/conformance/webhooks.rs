@@ -490,6 +490,35 @@ pub async fn webhook_targets_are_guarded_and_subscriptions_managed(
             && first.min_severity == types::Severity::Info,
         "{first:?}"
     );
+    // Changed: what is given replaces, the rest stays; a refused URL changes nothing.
+    let change = types::WebhookUpdate {
+        url: Some(arg("https://8.8.4.4/other")),
+        chains: None,
+        kinds: Some(Vec::new()),
+        min_severity: Some(types::Severity::High),
+        tokens: None,
+    };
+    let changed = ok(client.webhook_update(&arg(&first.id), &change).await)?.into_inner();
+    ensure!(
+        changed.url == "https://8.8.4.4/other"
+            && changed.kinds.is_empty()
+            && changed.min_severity == types::Severity::High
+            && changed.tokens == [TOKEN]
+            && changed.created_at == first.created_at,
+        "{changed:?}"
+    );
+    let private = types::WebhookUpdate {
+        url: Some(arg("https://10.0.0.1/hook")),
+        ..change.clone()
+    };
+    err(
+        client.webhook_update(&arg(&first.id), &private).await,
+        422,
+        ErrorCode::ValidationError,
+        true,
+    )?;
+    let kept = ok(client.webhook_get(&arg(&first.id)).await)?.into_inner();
+    ensure!(kept.url == "https://8.8.4.4/other", "{kept:?}");
     let mut ids = vec![first.id.clone()];
     for n in 0..19 {
         server.clock.advance(chrono::Duration::seconds(1));
@@ -529,6 +558,12 @@ pub async fn webhook_targets_are_guarded_and_subscriptions_managed(
     let stranger = server.client(&other.key.key);
     err(
         stranger.webhook_get(&arg(&first.id)).await,
+        404,
+        ErrorCode::NotFound,
+        true,
+    )?;
+    err(
+        stranger.webhook_update(&arg(&first.id), &change).await,
         404,
         ErrorCode::NotFound,
         true,

@@ -53,6 +53,7 @@ fn own_statuses(id: &str) -> &'static [u16] {
         "market_overview_get" | "market_top_tokens_list" | "feed_risk_alerts_list" => &[422],
         "webhook_create" => &[409, 422],
         "webhook_get" | "webhook_delete" | "webhook_secret_rotate" | "webhook_enable" => &[404],
+        "webhook_update" => &[404, 422],
         "webhook_delivery_list" => &[404],
         "webhook_test_send" => &[404, 409],
         _ => &[],

@@ -8,17 +8,19 @@ use serde_json::{json, Map, Value};
 use super::precise::{ADDRESS_PATTERN, PAGE_MAX};
 use crate::{WATCHED_TOKENS_MAX, WEBHOOKS_PER_ACCOUNT};
 
-/// Bound the filters of `WebhookCreate` as the server does.
+/// Bound the filters of `WebhookCreate` and `WebhookUpdate` as the server does.
 pub(super) fn precise_schemas(schemas: &mut Map<String, Value>) {
-    let Some(create) = schemas.get_mut("WebhookCreate") else {
-        return;
-    };
-    let properties = &mut create["properties"];
-    properties["url"]["maxLength"] = json!(2048);
-    properties["chains"]["items"] = json!({ "$ref": "#/components/schemas/ChainId" });
-    properties["tokens"]["items"]["pattern"] = json!(ADDRESS_PATTERN);
-    properties["tokens"]["maxItems"] = json!(WATCHED_TOKENS_MAX);
     debug_assert!(WEBHOOKS_PER_ACCOUNT <= PAGE_MAX as usize);
+    for name in ["WebhookCreate", "WebhookUpdate"] {
+        let Some(schema) = schemas.get_mut(name) else {
+            continue;
+        };
+        let properties = &mut schema["properties"];
+        properties["url"]["maxLength"] = json!(2048);
+        properties["chains"]["items"] = json!({ "$ref": "#/components/schemas/ChainId" });
+        properties["tokens"]["items"]["pattern"] = json!(ADDRESS_PATTERN);
+        properties["tokens"]["maxItems"] = json!(WATCHED_TOKENS_MAX);
+    }
 }
 
 /// What a receiver gets: one `POST` per event to the subscription's `url`.
@@ -58,7 +60,8 @@ pub(super) fn describe_deliveries(paths: &mut Map<String, Value>) {
                     },
                     "responses": {
                         "2XX": { "description": "Received: the event is not sent again." },
-                        "default": { "description": "Not received: the event is sent again later." },
+                        "4XX": { "description": "Not received: the event is sent again later (so is it after a redirect, a 5xx, or no answer within 10 seconds)." },
+                        "5XX": { "description": "Not received: the event is sent again later." },
                     },
                     "security": [],
                 },
