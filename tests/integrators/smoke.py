@@ -45,6 +45,7 @@ from riskintel_client.api.webhooks import (  # noqa: E402
     webhook_enable,
     webhook_get,
     webhook_list,
+    webhook_redeliver,
     webhook_secret_rotate,
     webhook_test_send,
     webhook_update,
@@ -210,6 +211,16 @@ def delivered():
 
 
 wait_for("the delivery logged", delivered)
+# Sent again on request: the same event, signed anew.
+again = ok(
+    "webhook_redeliver",
+    webhook_redeliver.sync_detailed(webhook_id=webhook_id, event_id=ping.event_id, client=client),
+    models.WebhookDelivery,
+)
+assert again.event_id == ping.event_id and again.state == models.DeliveryState.PENDING, again
+wait_for("the redelivery", lambda: len(deliveries) > 1)
+signature, event_id, body = deliveries[1]
+assert event_id == ping.event_id and verify(subscribed.secret, signature, body), signature
 rotated = ok("webhook_secret_rotate", webhook_secret_rotate.sync_detailed(webhook_id, client=client), models.WebhookSecret)
 assert rotated.secret != subscribed.secret and rotated.secret.startswith("whsec_")
 ok("webhook_enable", webhook_enable.sync_detailed(webhook_id, client=client), models.Webhook)

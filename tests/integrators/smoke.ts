@@ -181,6 +181,18 @@ await waitFor("the delivery logged", async () => {
   const log = expectOk("webhook_delivery_list", await client.GET("/v1/webhooks/{webhookId}/deliveries", hookPath));
   return log.items.some((d) => d.event_id === ping.event_id && d.state === "delivered");
 });
+// Sent again on request: the same event, signed anew.
+const again = expectOk(
+  "webhook_redeliver",
+  await client.POST("/v1/webhooks/{webhookId}/deliveries/{eventId}/redeliver", {
+    params: { path: { webhookId, eventId: ping.event_id } },
+  }),
+);
+if (again.event_id !== ping.event_id || again.state !== "pending") throw new Error(`redeliver: ${JSON.stringify(again)}`);
+await waitFor("the redelivery", () => deliveries.length > 1);
+if (deliveries[1].eventId !== ping.event_id || !verify(subscribed.secret, deliveries[1].signature, deliveries[1].body)) {
+  throw new Error(`redelivered: ${deliveries[1].eventId} ${deliveries[1].signature}`);
+}
 const rotatedHook = expectOk("webhook_secret_rotate", await client.POST("/v1/webhooks/{webhookId}/rotate-secret", hookPath));
 if (rotatedHook.secret === subscribed.secret) throw new Error("the secret did not change");
 expectOk("webhook_enable", await client.POST("/v1/webhooks/{webhookId}/enable", hookPath));

@@ -51,8 +51,9 @@ pub use wallet::{
 };
 pub use webhooks::{
     DeliveryState, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,
-    WebhookEvent, WebhookEventType, WebhookPageSelector, WebhookPath, WebhookSecret, WebhookState,
-    WebhookTestEvent, WebhookUpdate, WATCHED_TOKENS_MAX, WEBHOOKS_PER_ACCOUNT,
+    WebhookDeliveryPath, WebhookEvent, WebhookEventType, WebhookPageSelector, WebhookPath,
+    WebhookSecret, WebhookState, WebhookTestEvent, WebhookUpdate, WATCHED_TOKENS_MAX,
+    WEBHOOKS_PER_ACCOUNT,
 };
 
 /// The HTTP interface of the service.
@@ -376,7 +377,7 @@ pub trait RiskIntelApi {
     ///
     /// Makes a disabled subscription active again (an active one is left as
     /// it is): alerts raised from now on are delivered. Events that failed
-    /// while it was failing are not sent again.
+    /// while it was failing stay failed; `redeliver` sends one again.
     #[endpoint { method = POST, path = "/v1/webhooks/{webhookId}/enable", tags = ["webhooks"] }]
     async fn webhook_enable(
         rqctx: RequestContext<Self::Context>,
@@ -406,4 +407,24 @@ pub trait RiskIntelApi {
         path: Path<WebhookPath>,
         query: Query<PaginationParams<EmptyScanParams, WebhookDeliveryPageSelector>>,
     ) -> Result<Metered<HttpResponseOk<ResultsPage<WebhookDelivery>>>, ApiError>;
+
+    /// Redeliver an event
+    ///
+    /// Queues an event of the delivery log for delivery again, at once, with
+    /// the same id and body (signed anew): one that failed (say while the
+    /// receiver was down, before the subscription was disabled), or one that
+    /// was delivered and is wanted again. Its attempts are counted again
+    /// from zero, and it is retried for as long as a new event would be. A
+    /// pending event is left as it is. The answer is the event's log entry. A disabled subscription
+    /// gives 409 `CONFLICT` (enable it first); an event the subscription
+    /// does not have, 404.
+    #[endpoint {
+        method = POST,
+        path = "/v1/webhooks/{webhookId}/deliveries/{eventId}/redeliver",
+        tags = ["webhooks"]
+    }]
+    async fn webhook_redeliver(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<WebhookDeliveryPath>,
+    ) -> Result<Metered<HttpResponseAccepted<WebhookDelivery>>, ApiError>;
 }

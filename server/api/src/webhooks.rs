@@ -117,6 +117,17 @@ pub struct WebhookPath {
     pub webhook_id: String,
 }
 
+/// Path of one event in a subscription's delivery log.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct WebhookDeliveryPath {
+    /// The subscription id.
+    #[serde(rename = "webhookId")]
+    pub webhook_id: String,
+    /// The event id (`Riskintel-Event-Id`).
+    #[serde(rename = "eventId")]
+    pub event_id: String,
+}
+
 /// Where a listing of subscriptions resumes: the last one of the previous page.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct WebhookPageSelector {
@@ -185,7 +196,7 @@ pub struct WebhookDelivery {
     pub alert_id: Option<String>,
     /// How the delivery stands.
     pub state: DeliveryState,
-    /// Attempts made so far.
+    /// Attempts made so far (since the last redelivery, if any).
     pub attempts: u32,
     /// The HTTP status of the last attempt; null when none was made or it got no answer.
     pub last_status: Option<u16>,
@@ -198,6 +209,8 @@ pub struct WebhookDelivery {
     pub next_attempt_at: Option<DateTime<Utc>>,
     /// When the receiver accepted it.
     pub delivered_at: Option<DateTime<Utc>>,
+    /// When it was last queued again with `redeliver`; null if never.
+    pub redelivered_at: Option<DateTime<Utc>>,
 }
 
 /// Where a delivery log page resumes: the last event of the previous page.

@@ -48,7 +48,9 @@ impl From<WebhookError> for ApiError {
     fn from(error: WebhookError) -> Self {
         let message = error.to_string();
         match error {
-            WebhookError::NotFound(_) => ApiError::new(ErrorCode::NotFound, message),
+            WebhookError::NotFound(_) | WebhookError::EventNotFound(_) => {
+                ApiError::new(ErrorCode::NotFound, message)
+            }
             WebhookError::Invalid(_) => ApiError::new(ErrorCode::ValidationError, message),
             WebhookError::Conflict(_) => ApiError::new(ErrorCode::Conflict, message),
             WebhookError::Store(store) => store.into(),

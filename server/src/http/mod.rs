@@ -584,4 +584,11 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<ResultsPage<WebhookDelivery>>>, ApiError> {
         webhooks::deliveries(rqctx, path, query).await
     }
+
+    async fn webhook_redeliver(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<riskintel_api::WebhookDeliveryPath>,
+    ) -> Result<Metered<dropshot::HttpResponseAccepted<WebhookDelivery>>, ApiError> {
+        webhooks::redeliver(rqctx, path).await
+    }
 }

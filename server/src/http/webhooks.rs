@@ -8,7 +8,8 @@ use dropshot::{
 };
 use riskintel_api::{
     ApiError, Metered, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,
-    WebhookPageSelector, WebhookPath, WebhookSecret, WebhookTestEvent, WebhookUpdate,
+    WebhookDeliveryPath, WebhookPageSelector, WebhookPath, WebhookSecret, WebhookTestEvent,
+    WebhookUpdate,
 };
 
 use super::{page_limit, page_of, ServerContext};
@@ -174,6 +175,22 @@ pub(super) async fn deliveries(
             },
         )?;
         Ok(HttpResponseOk(page))
+    })
+    .await
+}
+
+pub(super) async fn redeliver(
+    rqctx: RequestContext<ServerContext>,
+    path: Path<WebhookDeliveryPath>,
+) -> Result<Metered<HttpResponseAccepted<WebhookDelivery>>, ApiError> {
+    let ctx = rqctx.context();
+    let path = path.into_inner();
+    ctx.metered(&rqctx, async |caller| {
+        let event = ctx
+            .webhooks
+            .redeliver(&caller.account.id, &path.webhook_id, &path.event_id)
+            .await?;
+        Ok(HttpResponseAccepted(delivery_view(&event)))
     })
     .await
 }

@@ -5,7 +5,8 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use riskintel_api::{AlertKind, RiskLabel, Severity};
 
-use super::webhooks::{alert_event_id, enqueue_alert, SubscriptionRow, SUBSCRIPTION_COLUMNS};
+use super::outbox::{alert_event_id, enqueue_alert};
+use super::webhooks::{SubscriptionRow, SUBSCRIPTION_COLUMNS};
 use super::{SqlStore, StoreError};
 use crate::on_db;
 

@@ -1,5 +1,5 @@
 //! Storage, one module per concern — accounts and keys, usage, the
-//! analysis cache, log indexes, the market index, alerts, webhooks —
+//! analysis cache, log indexes, the market index, alerts, webhooks and their outbox —
 //! each a trait with typed rows. [`Store`] is all of them; [`SqlStore`] implements them
 //! on SQLite or PostgreSQL (chosen by the URL's scheme) with the same SQL,
 //! against schemas kept in `migrations/{sqlite,postgres}`.
@@ -10,6 +10,7 @@ pub mod analyses;
 pub mod db;
 pub mod log_indexes;
 pub mod market;
+pub mod outbox;
 pub mod usage;
 pub mod webhooks;
 
@@ -26,8 +27,9 @@ pub use log_indexes::{
 pub use market::{
     Cursor, MarketStore, Side, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken,
 };
+pub use outbox::{Attempt, EventRow, OutboxStore, Outcome};
 pub use usage::UsageStore;
-pub use webhooks::{Attempt, EventRow, Outcome, SubscriptionRow, WebhookStore};
+pub use webhooks::{SubscriptionRow, WebhookStore};
 
 use crate::on_db;
 pub use db::Timeouts;
@@ -110,6 +112,7 @@ pub trait Store:
     + MarketStore
     + AlertStore
     + WebhookStore
+    + OutboxStore
     + Send
     + Sync
     + 'static

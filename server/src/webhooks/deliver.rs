@@ -2,7 +2,8 @@
 //! claimed by one instance at a time), POST each, signed, to its
 //! subscription's URL through the guard, and record the attempt — a 2xx
 //! delivers it; anything else schedules a retry with exponential back-off
-//! (jittered) until the event is `retry_for_hours` old, and a subscription
+//! (jittered) until the event is `retry_for_hours` old (counted from its
+//! last redelivery, if any), and a subscription
 //! that failed for as long without a success is disabled.
 
 use std::collections::HashMap;
@@ -320,7 +321,7 @@ impl Deliverer {
         let wait = wait + Duration::from_millis(jitter);
         let at =
             self.clock.now_seconds() + chrono::Duration::seconds(wait.as_secs_f64().ceil() as i64);
-        let retry_until = event.created_at + self.retry_for();
+        let retry_until = event.attempts_since() + self.retry_for();
         (at <= retry_until).then_some(at)
     }
 

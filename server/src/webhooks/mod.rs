@@ -78,6 +78,9 @@ pub enum WebhookError {
     /// No such subscription in the account.
     #[error("webhook {0:?} not found")]
     NotFound(String),
+    /// No such event in the subscription's delivery log.
+    #[error("event {0:?} not found in the webhook's delivery log")]
+    EventNotFound(String),
     /// A value of the request is not acceptable.
     #[error("{0}")]
     Invalid(String),
@@ -161,6 +164,7 @@ pub fn delivery_view(row: &EventRow) -> WebhookDelivery {
         created_at: row.created_at,
         next_attempt_at: (row.state == DeliveryState::Pending).then_some(row.next_attempt_at),
         delivered_at: row.delivered_at,
+        redelivered_at: row.redelivered_at,
     }
 }
 
@@ -393,10 +397,34 @@ impl Webhooks {
                 last_status: None,
                 last_error: None,
                 delivered_at: None,
+                redelivered_at: None,
             })
             .await?;
         self.wake.notify_one();
         Ok(event_id)
+    }
+
+    /// Queue an event of one of the account's subscriptions again (one
+    /// pending already is left as it is); the event.
+    pub async fn redeliver(
+        &self,
+        account_id: &str,
+        id: &str,
+        event_id: &str,
+    ) -> Result<EventRow, WebhookError> {
+        let row = self.get(account_id, id).await?;
+        if row.state == WebhookState::Disabled {
+            return Err(WebhookError::Conflict(format!(
+                "webhook {id:?} is disabled; enable it first"
+            )));
+        }
+        let event = self
+            .store
+            .webhook_redeliver(id, event_id, self.clock.now_seconds())
+            .await?
+            .ok_or_else(|| WebhookError::EventNotFound(event_id.to_string()))?;
+        self.wake.notify_one();
+        Ok(event)
     }
 
     /// A page of one of the account's subscriptions' delivery log, newest first.

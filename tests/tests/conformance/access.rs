@@ -22,7 +22,8 @@ fn request(
         .replace("{chain}", "eth")
         .replace("{address}", "0x6B175474E89094C44Da98b954EedeAC495271d0F")
         .replace("{keyId}", "zzzzzzzzzzzz")
-        .replace("{webhookId}", "wh_zzzzzzzzzzzz");
+        .replace("{webhookId}", "wh_zzzzzzzzzzzz")
+        .replace("{eventId}", "evt_ping_zzzzzzzzzzzz");
     let query = if template == "/v1/token/analyze" {
         "?chain=eth&address=0x6B175474E89094C44Da98b954EedeAC495271d0F"
     } else {

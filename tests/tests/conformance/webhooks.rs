@@ -2,7 +2,7 @@
 //! (verified with the receivers' recipe), failed deliveries are retried on
 //! the back-off schedule and survive a restart, two instances deliver each
 //! event once, secrets rotate with a grace period, a subscription failing
-//! for a day is disabled, targets on private networks are refused, and
+//! for a day is disabled and its failed events can be redelivered, targets on private networks are refused, and
 //! subscriptions are managed and paged.
 
 use std::time::Duration;
@@ -400,6 +400,14 @@ pub async fn webhook_secrets_rotate_and_failing_subscriptions_are_disabled(
         true,
     )?;
     ensure!(refused.error.message.contains("disabled"), "{refused:?}");
+    err(
+        client
+            .webhook_redeliver(&arg(&id), &arg(&d1.event_id))
+            .await,
+        409,
+        ErrorCode::Conflict,
+        true,
+    )?;
     // Disabled: new alerts are not sent.
     raise(&server, &alert(&server, "d2", "eth", Severity::High)).await?;
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -412,12 +420,80 @@ pub async fn webhook_secrets_rotate_and_failing_subscriptions_are_disabled(
     receiver.answer(&[], 200);
     let enabled = ok(client.webhook_enable(&arg(&id)).await)?.into_inner();
     ensure!(enabled.state == types::WebhookState::Active && enabled.disabled_reason.is_none());
-    raise(&server, &alert(&server, "d3", "eth", Severity::High)).await?;
-    let all = received(&receiver, 5).await?;
+
+    // The failed event is sent again on request, with its id, and retried
+    // from then on although it is two days old.
+    err(
+        client
+            .webhook_redeliver(&arg(&id), &arg("evt_ping_zzzzzzzzzzzz"))
+            .await,
+        404,
+        ErrorCode::NotFound,
+        true,
+    )?;
+    receiver.answer(&[503], 200);
+    let queued = ok(client
+        .webhook_redeliver(&arg(&id), &arg(&d1.event_id))
+        .await)?
+    .into_inner();
     ensure!(
-        all[4].json()["data"]["title"] == "alert d3",
+        queued.event_id == d1.event_id
+            && queued.state == types::DeliveryState::Pending
+            && queued.attempts == 0
+            && queued.redelivered_at.is_some(),
+        "{queued:?}"
+    );
+    let all = received(&receiver, 5).await?;
+    ensure!(all[4].header("riskintel-event-id") == d1.event_id);
+    let entry = |log: Vec<types::WebhookDelivery>| {
+        log.into_iter()
+            .find(|d| d.event_id == d1.event_id)
+            .context("the redelivered event")
+    };
+    within(
+        Duration::from_secs(5),
+        "the failed attempt recorded",
+        || async { Ok(entry(deliveries(&client, &id).await?)?.attempts == 1) },
+    )
+    .await?;
+    let retrying = entry(deliveries(&client, &id).await?)?;
+    ensure!(
+        retrying.state == types::DeliveryState::Pending && retrying.last_status == Some(503),
+        "{retrying:?}"
+    );
+    // Asked again while pending: left as it is.
+    let same = ok(client
+        .webhook_redeliver(&arg(&id), &arg(&d1.event_id))
+        .await)?
+    .into_inner();
+    ensure!(
+        same.attempts == 1 && same.next_attempt_at == retrying.next_attempt_at,
+        "{same:?}"
+    );
+    server.clock.advance(chrono::Duration::seconds(35));
+    let all = received(&receiver, 6).await?;
+    ensure!(
+        all[5].header("riskintel-event-id") == d1.event_id
+            && all[5].json()["data"]["title"] == "alert d1",
         "{}",
-        all[4].json()
+        all[5].json()
+    );
+    within(
+        Duration::from_secs(5),
+        "the redelivery recorded",
+        || async {
+            let d = entry(deliveries(&client, &id).await?)?;
+            Ok(d.state == types::DeliveryState::Delivered && d.attempts == 2)
+        },
+    )
+    .await?;
+
+    raise(&server, &alert(&server, "d3", "eth", Severity::High)).await?;
+    let all = received(&receiver, 7).await?;
+    ensure!(
+        all[6].json()["data"]["title"] == "alert d3",
+        "{}",
+        all[6].json()
     );
     // An account moved to Free keeps its subscriptions but gets nothing.
     let owner = server.owner.as_ref().context("owner")?.account.id.clone();
@@ -425,7 +501,7 @@ pub async fn webhook_secrets_rotate_and_failing_subscriptions_are_disabled(
     raise(&server, &alert(&server, "d4", "eth", Severity::High)).await?;
     tokio::time::sleep(Duration::from_millis(200)).await;
     ensure!(
-        receiver.received().len() == 5,
+        receiver.received().len() == 7,
         "{}",
         receiver.received().len()
     );

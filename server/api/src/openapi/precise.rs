@@ -23,6 +23,9 @@ pub const KEY_ID_PATTERN: &str = "^[a-z0-9]{12}$";
 /// A webhook subscription id: `wh_` and 12 of `[a-z0-9]`.
 pub const WEBHOOK_ID_PATTERN: &str = "^wh_[a-z0-9]{12}$";
 
+/// A webhook event id: `evt_`, the alert id or `ping`, `_` and 12 of `[a-z0-9]`.
+pub const EVENT_ID_PATTERN: &str = "^evt_([0-9]{1,19}|ping)_[a-z0-9]{12}$";
+
 /// A key name: 1 to 64 characters, no control characters, not beginning or
 /// ending with white space.
 pub const KEY_NAME_PATTERN: &str =
@@ -55,7 +58,7 @@ fn own_statuses(id: &str) -> &'static [u16] {
         "webhook_get" | "webhook_delete" | "webhook_secret_rotate" | "webhook_enable" => &[404],
         "webhook_update" => &[404, 422],
         "webhook_delivery_list" => &[404],
-        "webhook_test_send" => &[404, 409],
+        "webhook_test_send" | "webhook_redeliver" => &[404, 409],
         _ => &[],
     }
 }
@@ -173,6 +176,7 @@ fn precise_parameters(operation: &mut Value) {
             }
             "keyId" => schema["pattern"] = json!(KEY_ID_PATTERN),
             "webhookId" => schema["pattern"] = json!(WEBHOOK_ID_PATTERN),
+            "eventId" => schema["pattern"] = json!(EVENT_ID_PATTERN),
             "limit" => schema["maximum"] = json!(PAGE_MAX),
             _ => {}
         }

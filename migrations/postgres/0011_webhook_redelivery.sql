@@ -1,0 +1,4 @@
+-- An event sent again on request (`POST …/deliveries/{eventId}/redeliver`):
+-- when it was queued again. Its attempts count from then, and it is retried
+-- for as long from then as a new event is from its creation.
+ALTER TABLE webhook_events ADD COLUMN redelivered_at TIMESTAMPTZ;
