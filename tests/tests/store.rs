@@ -13,6 +13,9 @@ use riskintel_server::store::{
 };
 use riskintel_tests::{Backend, TestDatabase};
 
+#[path = "store/outbox.rs"]
+mod outbox;
+
 async fn open(backend: Backend) -> (Arc<dyn Store>, TestDatabase) {
     let database = TestDatabase::create(backend).await.expect("test database");
     let store = store::open(&database.url)
@@ -85,8 +88,11 @@ on_both_backends!(
     tracked_tokens_and_swaps_round_trip,
     analyses_round_trip,
     alert_rows_round_trip,
-    creator_tokens_carry_their_analyses_and_alerts
+    creator_tokens_carry_their_analyses_and_alerts,
+    alerts_are_queued_for_the_subscriptions_they_match
 );
+
+use outbox::alerts_are_queued_for_the_subscriptions_they_match;
 
 async fn accounts_round_trip(backend: Backend) {
     let (store, db) = open(backend).await;

@@ -139,13 +139,25 @@ pub trait OutboxStore {
 /// Queue `alert` (just recorded with `alert_id`) for every active
 /// subscription it matches, of an account whose plan has webhooks (an
 /// account moved to Free keeps its subscriptions, but gets nothing), inside
-/// the transaction `tx` recording it.
+/// the transaction `tx` recording it. The database narrows the
+/// subscriptions down by severity and by the quoted value in each JSON
+/// filter (a superset: `LIKE` treats `_` as any character and SQLite's
+/// ignores case), and [`SubscriptionRow::matches`] decides.
+///
+/// [`SubscriptionRow::matches`]: super::SubscriptionRow::matches
 macro_rules! enqueue_alert {
     ($tx:expr, $alert:expr, $alert_id:expr) => {{
+        let quoted = |value: &str| format!("%\"{value}\"%");
         let subscriptions: Vec<SubscriptionRow> = sqlx::query_as(&format!(
             "SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE state = 'active' \
+             AND min_severity_rank <= $1 AND (chains = '[]' OR chains LIKE $2) \
+             AND (kinds = '[]' OR kinds LIKE $3) AND (tokens = '[]' OR tokens LIKE $4) \
              AND account_id IN (SELECT id FROM accounts WHERE plan <> 'free')"
         ))
+        .bind($alert.severity_rank)
+        .bind(quoted(&$alert.chain))
+        .bind(quoted(riskintel_api::WireName::wire_name($alert.kind)))
+        .bind(quoted(&$alert.token))
         .fetch_all(&mut *$tx)
         .await?;
         for subscription in subscriptions.iter().filter(|s| s.matches($alert)) {
