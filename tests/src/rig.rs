@@ -961,6 +961,11 @@ pub fn shared() -> anyhow::Result<&'static Rig> {
                 .lock()
                 .expect("rig lock")
                 .extend([a_node, b_node]);
+            // SAFETY: registers a function that takes nothing and returns
+            // nothing, as `atexit` expects; it runs once, at exit.
+            unsafe {
+                libc::atexit(stop_at_exit);
+            }
             Ok(Rig { a, b })
         })
         .join()
@@ -968,6 +973,14 @@ pub fn shared() -> anyhow::Result<&'static Rig> {
         .and_then(|r| r.map_err(|e| format!("{e:#}")))
     });
     rig.as_ref().map_err(|e| anyhow::anyhow!("test rig: {e}"))
+}
+
+/// Stop the shared rig's nodes when the process exits, however its tests
+/// ended: a static is never dropped, and an anvil left running keeps its
+/// gigabyte of state in the temporary directory.
+extern "C" fn stop_at_exit() {
+    let mut list = processes().lock().unwrap_or_else(|p| p.into_inner());
+    list.clear();
 }
 
 /// Stop the shared rig's nodes (call at the end of the test process).
