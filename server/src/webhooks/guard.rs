@@ -1,6 +1,8 @@
 //! Where a webhook may be delivered: `https` to a public address. A target
 //! that is, or resolves to, a loopback, private, link-local, shared
-//! (CGNAT), unspecified, multicast or documentation address is refused
+//! (CGNAT), unspecified, multicast, documentation, benchmarking or
+//! reserved address, or an IPv6 address that embeds one (IPv4-mapped or
+//! -compatible, 6to4, NAT64), is refused
 //! unless the operator allows private targets (tests), and then plain
 //! `http` is allowed too. The delivery connects to the addresses checked
 //! here, never to a second lookup, so a name cannot be re-pointed between
@@ -51,7 +53,7 @@ pub fn is_internal(ip: IpAddr) -> bool {
 }
 
 fn internal_v4(ip: Ipv4Addr) -> bool {
-    let [a, b, ..] = ip.octets();
+    let [a, b, c, _] = ip.octets();
     ip.is_loopback()
         || ip.is_private()
         || ip.is_link_local()
@@ -59,21 +61,41 @@ fn internal_v4(ip: Ipv4Addr) -> bool {
         || ip.is_multicast()
         || ip.is_broadcast()
         || ip.is_documentation()
-        // Shared address space (RFC 6598), 0.0.0.0/8, 240.0.0.0/4.
+        // Shared address space (RFC 6598), 0.0.0.0/8, 240.0.0.0/4,
+        // benchmarking 198.18.0.0/15, IETF assignments 192.0.0.0/24, and
+        // the 6to4 relay anycast 192.88.99.0/24.
         || (a == 100 && (64..128).contains(&b))
         || a == 0
         || a >= 240
+        || (a == 198 && (b & 0xfe) == 18)
+        || (a == 192 && b == 0 && c == 0)
+        || (a == 192 && b == 88 && c == 99)
 }
 
 fn internal_v6(ip: Ipv6Addr) -> bool {
-    let first = ip.segments()[0];
+    let s = ip.segments();
+    let embedded = |high: u16, low: u16| {
+        let [a, b] = high.to_be_bytes();
+        let [c, d] = low.to_be_bytes();
+        internal_v4(Ipv4Addr::new(a, b, c, d))
+    };
     ip.is_loopback()
         || ip.is_unspecified()
         || ip.is_multicast()
-        // Unique local fc00::/7, link-local fe80::/10, documentation 2001:db8::/32.
-        || (first & 0xfe00) == 0xfc00
-        || (first & 0xffc0) == 0xfe80
-        || (first == 0x2001 && ip.segments()[1] == 0x0db8)
+        // Unique local fc00::/7, link-local fe80::/10, site-local fec0::/10.
+        || (s[0] & 0xfe00) == 0xfc00
+        || (s[0] & 0xff80) == 0xfe80
+        // Documentation 2001:db8::/32, Teredo 2001::/32, benchmarking
+        // 2001:2::/48, discard 100::/64.
+        || (s[0] == 0x2001 && matches!(s[1], 0x0db8 | 0))
+        || (s[0] == 0x2001 && s[1] == 2 && s[2] == 0)
+        || (s[0] == 0x100 && s[1..4] == [0, 0, 0])
+        // IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96 and its local-use
+        // 64:ff9b:1::/48, 6to4 2002::/16: the IPv4 address inside.
+        || (s[..6] == [0; 6] && embedded(s[6], s[7]))
+        || (s[0] == 0x64 && s[1] == 0xff9b && s[2..6] == [0; 4] && embedded(s[6], s[7]))
+        || (s[0] == 0x64 && s[1] == 0xff9b && s[2] == 1)
+        || (s[0] == 0x2002 && embedded(s[1], s[2]))
 }
 
 /// Check `url` the way a delivery will reach it, resolving its host now.
@@ -135,6 +157,18 @@ mod tests {
             "::ffff:127.0.0.1",
             "::ffff:10.0.0.1",
             "2001:db8::1",
+            "198.18.0.1",
+            "198.19.255.254",
+            "192.0.0.8",
+            "192.88.99.1",
+            "fec0::1",
+            "2001::1",
+            "100::1",
+            "::10.0.0.1",
+            "64:ff9b::a9fe:a9fe",
+            "64:ff9b:1::1",
+            "2002:7f00:1::1",
+            "2002:c0a8:101::1",
         ] {
             assert!(is_internal(internal.parse().unwrap()), "{internal}");
         }
@@ -144,6 +178,10 @@ mod tests {
             "100.128.0.1",
             "2606:4700::1111",
             "::ffff:1.1.1.1",
+            "198.20.0.1",
+            "64:ff9b::808:808",
+            "2002:808:808::1",
+            "2001:4860:4860::8888",
         ] {
             assert!(!is_internal(public.parse().unwrap()), "{public}");
         }
