@@ -433,6 +433,7 @@ mod tests {
         assert_eq!(config.docs_base_url, "https://example.test/errors");
         assert_eq!(config.auth.failed_auth_per_minute, 7);
         assert_eq!(config.database_url, Config::default().database_url);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -465,5 +466,6 @@ mod tests {
         let file = dir.join("config.toml");
         std::fs::write(&file, "lisen = \"x\"\n").unwrap();
         assert!(Config::load(Some(&file), Vec::new()).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -195,6 +195,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     )?;
     let meter = context.meter.clone();
     let context_wake = context.webhooks.wake();
+    let context_sealer = context.webhooks.sealer();
     // The other instances' counts of this minute before the first request
     // (a restarted instance included): a limit never restarts with the server.
     if let Err(e) = meter.sync_windows().await {
@@ -319,6 +320,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             store.clone(),
             clock.clone(),
             &config.webhooks,
+            context_sealer.clone(),
             log.new(slog::o!("component" => "webhooks")),
         );
         tokio::spawn(deliverer.run(

@@ -178,6 +178,23 @@ fn bad_configuration_is_reported() {
     );
     let output = riskintel(&["accounts", "list"], "mysql://nope");
     assert!(String::from_utf8_lossy(&output.stderr).contains("unsupported database URL"));
+    // A sealing key that is not 32 bytes of hex stops `serve` before it listens.
+    let (dir, url) = temp_db("sealing-key");
+    let output = Command::new(env!("CARGO_BIN_EXE_riskintel"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url])
+        .env("RISKINTEL_MARKET_ENABLED", "false")
+        .env("RISKINTEL_METRICS_LISTEN", "")
+        .env("RISKINTEL_WEBHOOKS_SECRETS_KEY", "0badc0de")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("webhooks.secrets_key: must be 64 hex digits"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("listening"));
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Start `serve` on `url`; the child, the key it printed (if any), and its port.

@@ -100,7 +100,8 @@ impl ServerContext {
             sentiment: Sentiment::new(analyzer.clone(), store.clone(), clock.clone()),
             feed: Feed::new(store.clone()),
             billing: Billing::new(clock.clone()),
-            webhooks: Webhooks::new(store.clone(), clock.clone(), webhooks),
+            webhooks: Webhooks::new(store.clone(), clock.clone(), webhooks)
+                .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?,
             analyzer,
             store,
             clock,

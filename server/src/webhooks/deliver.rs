@@ -16,7 +16,7 @@ use futures::StreamExt as _;
 use rand::Rng as _;
 use riskintel_api::{WebhookEvent, WebhookEventType};
 
-use super::{guard, signing, WebhooksConfig};
+use super::{guard, sealing::Sealer, signing, WebhooksConfig};
 use crate::clock::Clock;
 use crate::feed::alerts::to_wire;
 use crate::store::{Attempt, EventRow, Outcome, Store, StoreError, SubscriptionRow};
@@ -29,6 +29,8 @@ pub struct Deliverer {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
     config: WebhooksConfig,
+    /// Opens the stored signing secrets.
+    sealer: Arc<Sealer>,
     /// This instance, in its claims.
     instance: String,
     /// HTTP clients by host and checked addresses.
@@ -52,12 +54,14 @@ impl Deliverer {
         store: Arc<dyn Store>,
         clock: Arc<dyn Clock>,
         config: &WebhooksConfig,
+        sealer: Arc<Sealer>,
         log: slog::Logger,
     ) -> Deliverer {
         Deliverer {
             store,
             clock,
             config: config.clone(),
+            sealer,
             instance: crate::keys::new_key_id(),
             clients: Default::default(),
             log,
@@ -235,15 +239,21 @@ impl Deliverer {
             .client(target, timeout)
             .map_err(|e| (None, format!("could not prepare the request: {e}")))?;
         let now = self.clock.now();
-        let mut secrets = vec![subscription.secret.as_str()];
+        let unsealed = |stored: &str| {
+            self.sealer
+                .open(&subscription.id, stored)
+                .map_err(|e| (None, e.to_string()))
+        };
+        let mut secrets = vec![unsealed(&subscription.secret)?];
         if let (Some(previous), Some(until)) = (
             subscription.previous_secret.as_deref(),
             subscription.previous_valid_until,
         ) {
             if until > now {
-                secrets.push(previous);
+                secrets.push(unsealed(previous)?);
             }
         }
+        let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
         let signature = signing::sign(&secrets, now.timestamp(), body.as_bytes());
         let answer = client
             .post(target.url.clone())

@@ -7,6 +7,7 @@
 
 pub mod deliver;
 pub mod guard;
+pub mod sealing;
 pub mod signing;
 
 use std::sync::Arc;
@@ -55,6 +56,12 @@ pub struct WebhooksConfig {
     pub poll_ms: u64,
     /// Deliveries made at once by one instance.
     pub concurrency: u32,
+    /// Seals signing secrets at rest (AES-256-GCM): 64 hex digits, 32
+    /// random bytes (`openssl rand -hex 32`). Best set by the environment
+    /// (`RISKINTEL_WEBHOOKS_SECRETS_KEY`), away from the database and its
+    /// backups. Empty: secrets are stored as they are. Secrets stored
+    /// before it was set stay readable, and are sealed when rotated.
+    pub secrets_key: String,
 }
 
 impl Default for WebhooksConfig {
@@ -68,6 +75,7 @@ impl Default for WebhooksConfig {
             retry_for_hours: 24,
             poll_ms: 1_000,
             concurrency: 8,
+            secrets_key: String::new(),
         }
     }
 }
@@ -174,19 +182,31 @@ pub struct Webhooks {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
     allow_private_targets: bool,
+    /// Seals signing secrets for the store.
+    sealer: Arc<sealing::Sealer>,
     /// Wakes the delivery worker.
     wake: Arc<tokio::sync::Notify>,
 }
 
 impl Webhooks {
-    /// Webhooks over `store`.
-    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, config: &WebhooksConfig) -> Webhooks {
-        Webhooks {
+    /// Webhooks over `store`; an error when the sealing key is malformed.
+    pub fn new(
+        store: Arc<dyn Store>,
+        clock: Arc<dyn Clock>,
+        config: &WebhooksConfig,
+    ) -> Result<Webhooks, String> {
+        Ok(Webhooks {
             store,
             clock,
             allow_private_targets: config.allow_private_targets,
+            sealer: Arc::new(sealing::Sealer::new(&config.secrets_key)?),
             wake: Arc::new(tokio::sync::Notify::new()),
-        }
+        })
+    }
+
+    /// What seals and opens the stored signing secrets (the delivery worker's too).
+    pub fn sealer(&self) -> Arc<sealing::Sealer> {
+        self.sealer.clone()
     }
 
     /// What wakes this instance's delivery worker: told when an event is queued here.
@@ -201,8 +221,10 @@ impl Webhooks {
         request: WebhookCreate,
     ) -> Result<(SubscriptionRow, String), WebhookError> {
         let secret = new_secret();
+        let id = new_id();
         let mut row = SubscriptionRow {
-            id: new_id(),
+            secret: self.sealer.seal(&id, &secret),
+            id,
             account_id: account_id.to_string(),
             url: String::new(),
             chains: json_list(&[]),
@@ -210,7 +232,6 @@ impl Webhooks {
             tokens: json_list(&[]),
             min_severity: Severity::Info,
             min_severity_rank: severity_rank(Severity::Info),
-            secret: secret.clone(),
             previous_secret: None,
             previous_valid_until: None,
             secret_rotated_at: None,
@@ -340,7 +361,7 @@ impl Webhooks {
         let until = now + Duration::hours(ROTATION_GRACE_HOURS);
         if !self
             .store
-            .webhook_rotate(account_id, id, &secret, now, until)
+            .webhook_rotate(account_id, id, &self.sealer.seal(id, &secret), now, until)
             .await?
         {
             return Err(WebhookError::NotFound(id.to_string()));

@@ -19,7 +19,7 @@ use riskintel_tests::{arg, err, metric, ok, within, Backend, TestServer};
 
 const TOKEN: &str = "0x6B175474E89094C44Da98b954EedeAC495271d0F";
 
-/// Deliveries to 127.0.0.1 allowed, looked for every 20 ms.
+/// Deliveries to 127.0.0.1 allowed, looked for every 20 ms, secrets sealed.
 fn config() -> Config {
     let mut config = Config {
         chains: Default::default(),
@@ -29,6 +29,7 @@ fn config() -> Config {
     config.webhooks.allow_private_targets = true;
     config.webhooks.poll_ms = 20;
     config.webhooks.timeout_ms = 2_000;
+    config.webhooks.secrets_key = "5e".repeat(32);
     config
 }
 
@@ -345,6 +346,19 @@ pub async fn webhook_secrets_rotate_and_failing_subscriptions_are_disabled(
         "{until}"
     );
     ensure!(rotated.webhook.secret_rotated_at.is_some());
+    // Both are stored sealed, neither as issued.
+    let stored = server
+        .store()
+        .webhook(None, &id)
+        .await?
+        .context("the subscription")?;
+    let previous = stored.previous_secret.clone().unwrap_or_default();
+    for (sealed, issued) in [(&stored.secret, &new), (&previous, &old)] {
+        ensure!(
+            sealed.starts_with("sealed:v1:") && !sealed.contains(&issued[6..]),
+            "{sealed}"
+        );
+    }
 
     // During the grace period both secrets verify.
     ok(client.webhook_test_send(&arg(&id)).await)?;
