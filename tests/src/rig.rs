@@ -975,9 +975,10 @@ pub fn shared() -> anyhow::Result<&'static Rig> {
     rig.as_ref().map_err(|e| anyhow::anyhow!("test rig: {e}"))
 }
 
-/// Stop the shared rig's nodes when the process exits, however its tests
-/// ended: a static is never dropped, and an anvil left running keeps its
-/// gigabyte of state in the temporary directory.
+/// Stop the shared rig's nodes when the process exits normally, whether its
+/// tests passed or failed (not when it is killed by a signal): a static is
+/// never dropped, and an anvil left running keeps its gigabyte of state in
+/// the temporary directory.
 extern "C" fn stop_at_exit() {
     let mut list = processes().lock().unwrap_or_else(|p| p.into_inner());
     list.clear();

@@ -125,9 +125,20 @@ pub trait OutboxStore {
     ) -> Result<Vec<EventRow>, StoreError>;
     /// Record an attempt made under a claim; false when the claim was lost.
     async fn webhook_record(&self, attempt: &Attempt) -> Result<bool, StoreError>;
+    /// Put off an event claimed under `claim` until `at`, noting `error`,
+    /// without counting an attempt (the service, not the receiver, could
+    /// not send it); false when the claim was lost.
+    async fn webhook_defer(
+        &self,
+        event_id: &str,
+        claim: &str,
+        at: DateTime<Utc>,
+        error: &str,
+    ) -> Result<bool, StoreError>;
     /// Queue event `event_id` of `subscription_id` again at `now`, unless
-    /// it is pending already (then it is left as it is); the event, None
-    /// when there is no such event.
+    /// it is pending already (then it is left as it is) or the subscription
+    /// is not active; the event as it then is, None when there is no such
+    /// event.
     async fn webhook_redeliver(
         &self,
         subscription_id: &str,
@@ -352,6 +363,27 @@ impl OutboxStore for SqlStore {
         })
     }
 
+    async fn webhook_defer(
+        &self,
+        event_id: &str,
+        claim: &str,
+        at: DateTime<Utc>,
+        error: &str,
+    ) -> Result<bool, StoreError> {
+        let done = on_db!(self.writer(), p => sqlx::query(
+            "UPDATE webhook_events SET next_attempt_at = $1, last_error = $2, claim = NULL, \
+             claimed_until = NULL WHERE event_id = $3 AND claim = $4",
+        )
+        .bind(at)
+        .bind(error)
+        .bind(event_id)
+        .bind(claim)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected()))?;
+        Ok(done == 1)
+    }
+
     async fn webhook_redeliver(
         &self,
         subscription_id: &str,
@@ -362,8 +394,10 @@ impl OutboxStore for SqlStore {
         Ok(on_db!(self.writer(), p => {
             let queued: Option<EventRow> = sqlx::query_as(&format!(
                 "UPDATE webhook_events SET state = 'pending', attempts = 0, next_attempt_at = $1, \
-                 redelivered_at = $1, delivered_at = NULL WHERE event_id = $2 \
-                 AND subscription_id = $3 AND state <> 'pending' RETURNING {EVENT_COLUMNS}"
+                 redelivered_at = $1, delivered_at = NULL, last_status = NULL, last_error = NULL \
+                 WHERE event_id = $2 AND subscription_id = $3 AND state <> 'pending' \
+                 AND subscription_id IN (SELECT id FROM webhook_subscriptions WHERE state = 'active') \
+                 RETURNING {EVENT_COLUMNS}"
             ))
             .bind(now)
             .bind(event_id)

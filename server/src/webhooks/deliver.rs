@@ -16,7 +16,8 @@ use futures::StreamExt as _;
 use rand::Rng as _;
 use riskintel_api::{WebhookEvent, WebhookEventType};
 
-use super::{guard, sealing::Sealer, signing, WebhooksConfig};
+use super::sealing::{SealError, Sealer};
+use super::{guard, signing, WebhooksConfig};
 use crate::clock::Clock;
 use crate::feed::alerts::to_wire;
 use crate::store::{Attempt, EventRow, Outcome, Store, StoreError, SubscriptionRow};
@@ -158,8 +159,23 @@ impl Deliverer {
                     .await;
             }
         };
+        let secrets = match self.secrets(&subscription) {
+            Ok(secrets) => secrets,
+            Err(error) => {
+                // The operator's key, not the receiver: the event waits,
+                // and the subscription is not counted as failing.
+                slog::error!(self.log, "a webhook signing secret cannot be opened; the event waits";
+                    "webhook" => &subscription.id, "event" => &event.event_id, "error" => %error);
+                let at = self.clock.now_seconds()
+                    + chrono::Duration::seconds(self.config.retry_first_seconds.max(1) as i64);
+                self.store
+                    .webhook_defer(&event.event_id, claim, at, &error.to_string())
+                    .await?;
+                return Ok(());
+            }
+        };
         let started = Instant::now();
-        let outcome = self.post(&event, &subscription, body).await;
+        let outcome = self.post(&event, &subscription, &secrets, body).await;
         let label = match &outcome {
             Outcome::Delivered(_) => "delivered",
             Outcome::Failed {
@@ -205,16 +221,33 @@ impl Deliverer {
         ))
     }
 
+    /// The subscription's signing secrets, opened: its own, and the one
+    /// its last rotation replaced while that still signs.
+    fn secrets(&self, subscription: &SubscriptionRow) -> Result<Vec<String>, SealError> {
+        let open = |stored: &str| self.sealer.open(&subscription.id, stored);
+        let mut secrets = vec![open(&subscription.secret)?];
+        if let (Some(previous), Some(until)) = (
+            subscription.previous_secret.as_deref(),
+            subscription.previous_valid_until,
+        ) {
+            if until > self.clock.now() {
+                secrets.push(open(previous)?);
+            }
+        }
+        Ok(secrets)
+    }
+
     /// One attempt: the guard, then the signed POST; a retry time on failure.
     async fn post(
         &self,
         event: &EventRow,
         subscription: &SubscriptionRow,
+        secrets: &[String],
         body: String,
     ) -> Outcome {
         let answer = match guard::check(&subscription.url, self.config.allow_private_targets).await
         {
-            Ok(target) => self.send(&target, event, subscription, body).await,
+            Ok(target) => self.send(&target, event, secrets, body).await,
             Err(refused) => Err((None, refused.to_string())),
         };
         match answer {
@@ -231,30 +264,15 @@ impl Deliverer {
         &self,
         target: &guard::Target,
         event: &EventRow,
-        subscription: &SubscriptionRow,
+        secrets: &[String],
         body: String,
     ) -> Result<u16, (Option<u16>, String)> {
         let timeout = Duration::from_millis(self.config.timeout_ms.max(1));
         let client = self
             .client(target, timeout)
             .map_err(|e| (None, format!("could not prepare the request: {e}")))?;
-        let now = self.clock.now();
-        let unsealed = |stored: &str| {
-            self.sealer
-                .open(&subscription.id, stored)
-                .map_err(|e| (None, e.to_string()))
-        };
-        let mut secrets = vec![unsealed(&subscription.secret)?];
-        if let (Some(previous), Some(until)) = (
-            subscription.previous_secret.as_deref(),
-            subscription.previous_valid_until,
-        ) {
-            if until > now {
-                secrets.push(unsealed(previous)?);
-            }
-        }
         let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
-        let signature = signing::sign(&secrets, now.timestamp(), body.as_bytes());
+        let signature = signing::sign(&secrets, self.clock.now().timestamp(), body.as_bytes());
         let answer = client
             .post(target.url.clone())
             .header(reqwest::header::CONTENT_TYPE, "application/json")

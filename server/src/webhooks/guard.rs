@@ -1,8 +1,8 @@
 //! Where a webhook may be delivered: `https` to a public address. A target
 //! that is, or resolves to, a loopback, private, link-local, shared
 //! (CGNAT), unspecified, multicast, documentation, benchmarking or
-//! reserved address, or an IPv6 address that embeds one (IPv4-mapped or
-//! -compatible, 6to4, NAT64), is refused
+//! reserved address, or an IPv6 address that embeds one (IPv4-mapped,
+//! -compatible or -translated, 6to4, NAT64), is refused
 //! unless the operator allows private targets (tests), and then plain
 //! `http` is allowed too. The delivery connects to the addresses checked
 //! here, never to a second lookup, so a name cannot be re-pointed between
@@ -93,6 +93,8 @@ fn internal_v6(ip: Ipv6Addr) -> bool {
         // IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96 and its local-use
         // 64:ff9b:1::/48, 6to4 2002::/16: the IPv4 address inside.
         || (s[..6] == [0; 6] && embedded(s[6], s[7]))
+        // IPv4-translated ::ffff:0:a.b.c.d.
+        || (s[..4] == [0; 4] && s[4] == 0xffff && s[5] == 0 && embedded(s[6], s[7]))
         || (s[0] == 0x64 && s[1] == 0xff9b && s[2..6] == [0; 4] && embedded(s[6], s[7]))
         || (s[0] == 0x64 && s[1] == 0xff9b && s[2] == 1)
         || (s[0] == 0x2002 && embedded(s[1], s[2]))
@@ -169,6 +171,7 @@ mod tests {
             "64:ff9b:1::1",
             "2002:7f00:1::1",
             "2002:c0a8:101::1",
+            "::ffff:0:7f00:1",
         ] {
             assert!(is_internal(internal.parse().unwrap()), "{internal}");
         }

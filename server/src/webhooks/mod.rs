@@ -32,7 +32,7 @@ pub const SECRET_PREFIX: &str = "whsec_";
 const ROTATION_GRACE_HOURS: i64 = 24;
 
 /// Webhook settings (the `[webhooks]` table).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct WebhooksConfig {
     /// Run the delivery worker (every instance may: each event is claimed by one).
@@ -77,6 +77,23 @@ impl Default for WebhooksConfig {
             concurrency: 8,
             secrets_key: String::new(),
         }
+    }
+}
+
+impl std::fmt::Debug for WebhooksConfig {
+    /// Everything but the sealing key, of which only whether it is set.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhooksConfig")
+            .field("enabled", &self.enabled)
+            .field("allow_private_targets", &self.allow_private_targets)
+            .field("timeout_ms", &self.timeout_ms)
+            .field("retry_first_seconds", &self.retry_first_seconds)
+            .field("retry_max_seconds", &self.retry_max_seconds)
+            .field("retry_for_hours", &self.retry_for_hours)
+            .field("poll_ms", &self.poll_ms)
+            .field("concurrency", &self.concurrency)
+            .field("secrets_key_set", &!self.secrets_key.trim().is_empty())
+            .finish()
     }
 }
 
@@ -444,6 +461,12 @@ impl Webhooks {
             .webhook_redeliver(id, event_id, self.clock.now_seconds())
             .await?
             .ok_or_else(|| WebhookError::EventNotFound(event_id.to_string()))?;
+        if event.state != DeliveryState::Pending {
+            // Disabled since it was read above.
+            return Err(WebhookError::Conflict(format!(
+                "webhook {id:?} is disabled; enable it first"
+            )));
+        }
         self.wake.notify_one();
         Ok(event)
     }

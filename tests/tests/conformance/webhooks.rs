@@ -280,7 +280,7 @@ pub async fn webhook_deliveries_survive_a_restart_and_two_instances_deliver_once
     let clock = server.clock.clone();
     let saved = server.config.clone();
     let database = server.stop_keeping_database().await?;
-    let server = TestServer::start_on(database, clock, saved).await?;
+    let server = TestServer::start_on(database, clock.clone(), saved.clone()).await?;
     let client = server.client(&key);
     server.clock.advance(chrono::Duration::seconds(40));
     let all = received(&receiver, 2).await?;
@@ -323,6 +323,47 @@ pub async fn webhook_deliveries_survive_a_restart_and_two_instances_deliver_once
         ids.len()
     );
     other.stop().await?;
+
+    // An instance without the sealing key cannot sign: the event waits,
+    // with the reason, and neither counts an attempt nor marks the
+    // subscription failing; with the key back, it is delivered.
+    let database = server.stop_keeping_database().await?;
+    let mut keyless = saved.clone();
+    keyless.webhooks.secrets_key = String::new();
+    let server = TestServer::start_on(database, clock.clone(), keyless).await?;
+    let client = server.client(&key);
+    let ping = ok(client.webhook_test_send(&arg(&id)).await)?
+        .into_inner()
+        .event_id;
+    let waiting = || async {
+        let log = deliveries(&client, &id).await?;
+        let entry = log.into_iter().find(|d| d.event_id == ping);
+        anyhow::Ok(entry.filter(|d| {
+            d.last_error
+                .as_deref()
+                .is_some_and(|e| e.contains("secrets_key"))
+        }))
+    };
+    within(Duration::from_secs(5), "the event put off", || async {
+        Ok(waiting().await?.is_some())
+    })
+    .await?;
+    let entry = waiting().await?.context("the event")?;
+    ensure!(
+        entry.state == types::DeliveryState::Pending && entry.attempts == 0,
+        "{entry:?}"
+    );
+    let view = ok(client.webhook_get(&arg(&id)).await)?.into_inner();
+    ensure!(
+        view.failing_since.is_none() && view.state == types::WebhookState::Active,
+        "{view:?}"
+    );
+    ensure!(receiver.received().len() == 22);
+    let database = server.stop_keeping_database().await?;
+    let server = TestServer::start_on(database, clock, saved).await?;
+    server.clock.advance(chrono::Duration::seconds(35));
+    let all = received(&receiver, 23).await?;
+    ensure!(all[22].header("riskintel-event-id") == ping);
     server.stop().await
 }
 
