@@ -196,6 +196,16 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     let meter = context.meter.clone();
     let context_wake = context.webhooks.wake();
     let context_sealer = context.webhooks.sealer();
+    // Secrets stored before the sealing key was set are sealed now.
+    match context.webhooks.seal_stored().await {
+        Ok(0) => {}
+        Ok(count) => {
+            slog::info!(log, "sealed stored webhook signing secrets"; "subscriptions" => count)
+        }
+        Err(e) => {
+            slog::warn!(log, "sealing stored webhook signing secrets failed; they stay readable as they are"; "error" => %e)
+        }
+    }
     // The other instances' counts of this minute before the first request
     // (a restarted instance included): a limit never restarts with the server.
     if let Err(e) = meter.sync_windows().await {

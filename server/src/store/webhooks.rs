@@ -115,6 +115,17 @@ pub trait WebhookStore {
     ) -> Result<bool, StoreError>;
     /// Make a subscription active again, its failures forgotten.
     async fn webhook_enable(&self, account_id: &str, id: &str) -> Result<bool, StoreError>;
+    /// Subscriptions with a secret (or previous secret) that starts with
+    /// `prefix`: stored as issued.
+    async fn webhook_unsealed(&self, prefix: &str) -> Result<Vec<SubscriptionRow>, StoreError>;
+    /// Store `row`'s secrets in a new form, if they are still those of
+    /// `row` as read; whether they were.
+    async fn webhook_reseal(
+        &self,
+        row: &SubscriptionRow,
+        secret: &str,
+        previous_secret: Option<&str>,
+    ) -> Result<bool, StoreError>;
 }
 
 #[async_trait]
@@ -272,6 +283,38 @@ impl WebhookStore for SqlStore {
         )
         .bind(id)
         .bind(account_id)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected()))?;
+        Ok(done == 1)
+    }
+
+    async fn webhook_unsealed(&self, prefix: &str) -> Result<Vec<SubscriptionRow>, StoreError> {
+        Ok(on_db!(self.pool(), p => sqlx::query_as(&format!(
+            "SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions \
+             WHERE substr(secret, 1, $2) = $1 OR substr(previous_secret, 1, $2) = $1"
+        ))
+        .bind(prefix)
+        .bind(prefix.len() as i32)
+        .fetch_all(p)
+        .await)?)
+    }
+
+    async fn webhook_reseal(
+        &self,
+        row: &SubscriptionRow,
+        secret: &str,
+        previous_secret: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let done = on_db!(self.writer(), p => sqlx::query(
+            "UPDATE webhook_subscriptions SET secret = $1, previous_secret = $2 WHERE id = $3 \
+             AND secret = $4 AND previous_secret IS NOT DISTINCT FROM $5",
+        )
+        .bind(secret)
+        .bind(previous_secret)
+        .bind(&row.id)
+        .bind(&row.secret)
+        .bind(&row.previous_secret)
         .execute(p)
         .await
         .map(|r| r.rows_affected()))?;

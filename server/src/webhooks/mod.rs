@@ -60,7 +60,7 @@ pub struct WebhooksConfig {
     /// random bytes (`openssl rand -hex 32`). Best set by the environment
     /// (`RISKINTEL_WEBHOOKS_SECRETS_KEY`), away from the database and its
     /// backups. Empty: secrets are stored as they are. Secrets stored
-    /// before it was set stay readable, and are sealed when rotated.
+    /// before it was set are sealed when an instance with it starts.
     pub secrets_key: String,
 }
 
@@ -219,6 +219,32 @@ impl Webhooks {
             sealer: Arc::new(sealing::Sealer::new(&config.secrets_key)?),
             wake: Arc::new(tokio::sync::Notify::new()),
         })
+    }
+
+    /// With a sealing key, seal the secrets stored as issued (before the key
+    /// was set); how many subscriptions were sealed.
+    pub async fn seal_stored(&self) -> Result<usize, WebhookError> {
+        if !self.sealer.seals() {
+            return Ok(0);
+        }
+        let mut sealed = 0;
+        for row in self.store.webhook_unsealed(SECRET_PREFIX).await? {
+            let seal = |stored: &str| match stored.starts_with(SECRET_PREFIX) {
+                true => self.sealer.seal(&row.id, stored),
+                false => stored.to_string(),
+            };
+            let secret = seal(&row.secret);
+            let previous = row.previous_secret.as_deref().map(seal);
+            // Changed meanwhile (rotated by a request): sealed then, or next start.
+            if self
+                .store
+                .webhook_reseal(&row, &secret, previous.as_deref())
+                .await?
+            {
+                sealed += 1;
+            }
+        }
+        Ok(sealed)
     }
 
     /// What seals and opens the stored signing secrets (the delivery worker's too).

@@ -3,7 +3,8 @@
 //! with the operator's `secrets_key` it is stored sealed instead
 //! (AES-256-GCM, a random nonce, the subscription id as associated data, so
 //! a sealed value copied to another row does not open). Without the key,
-//! secrets are stored as they are. Either form is read back: a value that
+//! secrets are stored as they are; an instance started with it seals
+//! those (`Webhooks::seal_stored`). Either form is read back: a value that
 //! starts with the secret prefix is plain, one with [`SEALED_PREFIX`] is
 //! sealed.
 

@@ -359,11 +359,35 @@ pub async fn webhook_deliveries_survive_a_restart_and_two_instances_deliver_once
         "{view:?}"
     );
     ensure!(receiver.received().len() == 22);
+    // A subscription made meanwhile has its secret stored as issued ...
+    let plain = ok(client.webhook_create(&subscription(&receiver.url)).await)?.into_inner();
+    let stored = |server: &TestServer| {
+        let store = server.store();
+        let id = plain.webhook.id.clone();
+        async move { anyhow::Ok(store.webhook(None, &id).await?.context("stored")?.secret) }
+    };
+    ensure!(stored(&server).await? == plain.secret);
     let database = server.stop_keeping_database().await?;
     let server = TestServer::start_on(database, clock, saved).await?;
+    // ... and sealed when an instance with the key starts.
+    let sealed = stored(&server).await?;
+    ensure!(
+        sealed.starts_with("sealed:v1:") && !sealed.contains(&plain.secret[6..]),
+        "{sealed}"
+    );
     server.clock.advance(chrono::Duration::seconds(35));
     let all = received(&receiver, 23).await?;
     ensure!(all[22].header("riskintel-event-id") == ping);
+    let client = server.client(&key);
+    ok(client.webhook_test_send(&arg(&plain.webhook.id)).await)?;
+    let all = received(&receiver, 24).await?;
+    signing::verify(
+        &plain.secret,
+        all[23].header("riskintel-signature"),
+        &all[23].body,
+        server.clock.now().timestamp(),
+    )
+    .map_err(|e| anyhow::anyhow!("the sealed secret signs: {e}"))?;
     server.stop().await
 }
 
