@@ -5,6 +5,7 @@ errors and the badge included: each answer must parse as its model.
     python smoke.py CLIENT_DIR BASE_URL API_KEY EVM_TOKEN SOL_MINT SOL_WALLET NOT_A_TOKEN
 """
 
+import datetime
 import hashlib
 import hmac
 import json
@@ -45,6 +46,7 @@ from riskintel_client.api.webhooks import (  # noqa: E402
     webhook_enable,
     webhook_get,
     webhook_list,
+    webhook_recover,
     webhook_redeliver,
     webhook_secret_rotate,
     webhook_test_send,
@@ -221,6 +223,17 @@ assert again.event_id == ping.event_id and again.state == models.DeliveryState.P
 wait_for("the redelivery", lambda: len(deliveries) > 1)
 signature, event_id, body = deliveries[1]
 assert event_id == ping.event_id and verify(subscribed.secret, signature, body), signature
+# Nothing failed, so nothing is recovered.
+recovered = ok(
+    "webhook_recover",
+    webhook_recover.sync_detailed(
+        webhook_id,
+        client=client,
+        body=models.WebhookRecover(since=datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=1)),
+    ),
+    models.WebhookRecovery,
+)
+assert recovered.queued == 0, recovered
 rotated = ok("webhook_secret_rotate", webhook_secret_rotate.sync_detailed(webhook_id, client=client), models.WebhookSecret)
 assert rotated.secret != subscribed.secret and rotated.secret.startswith("whsec_")
 ok("webhook_enable", webhook_enable.sync_detailed(webhook_id, client=client), models.Webhook)

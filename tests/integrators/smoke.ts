@@ -193,6 +193,15 @@ await waitFor("the redelivery", () => deliveries.length > 1);
 if (deliveries[1].eventId !== ping.event_id || !verify(subscribed.secret, deliveries[1].signature, deliveries[1].body)) {
   throw new Error(`redelivered: ${deliveries[1].eventId} ${deliveries[1].signature}`);
 }
+// Nothing failed, so nothing is recovered.
+const recovered = expectOk(
+  "webhook_recover",
+  await client.POST("/v1/webhooks/{webhookId}/recover", {
+    ...hookPath,
+    body: { since: new Date(Date.now() - 3_600_000).toISOString() },
+  }),
+);
+if (recovered.queued !== 0) throw new Error(`recover: ${JSON.stringify(recovered)}`);
 const rotatedHook = expectOk("webhook_secret_rotate", await client.POST("/v1/webhooks/{webhookId}/rotate-secret", hookPath));
 if (rotatedHook.secret === subscribed.secret) throw new Error("the secret did not change");
 expectOk("webhook_enable", await client.POST("/v1/webhooks/{webhookId}/enable", hookPath));

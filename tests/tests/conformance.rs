@@ -72,10 +72,13 @@ use solana::*;
 use solana_pools::*;
 #[path = "conformance/wallets.rs"]
 mod wallets;
+#[path = "conformance/webhook_recovery.rs"]
+mod webhook_recovery;
 #[path = "conformance/webhooks.rs"]
 mod webhooks;
 
 use wallets::*;
+use webhook_recovery::*;
 use webhooks::*;
 
 use simulation::*;
@@ -112,6 +115,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     webhook_deliveries_survive_a_restart_and_two_instances_deliver_once,
     webhook_secrets_rotate_and_failing_subscriptions_are_disabled,
     webhook_targets_are_guarded_and_subscriptions_managed,
+    webhook_failed_events_are_recovered_since_a_time,
     request_ids_sent_by_clients_are_kept,
     duplicate_key_name_gets_409,
     another_accounts_key_id_gets_404,

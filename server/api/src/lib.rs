@@ -52,8 +52,8 @@ pub use wallet::{
 pub use webhooks::{
     DeliveryState, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,
     WebhookDeliveryPath, WebhookEvent, WebhookEventType, WebhookPageSelector, WebhookPath,
-    WebhookSecret, WebhookState, WebhookTestEvent, WebhookUpdate, WATCHED_TOKENS_MAX,
-    WEBHOOKS_PER_ACCOUNT,
+    WebhookRecover, WebhookRecovery, WebhookSecret, WebhookState, WebhookTestEvent, WebhookUpdate,
+    WATCHED_TOKENS_MAX, WEBHOOKS_PER_ACCOUNT,
 };
 
 /// The HTTP interface of the service.
@@ -427,4 +427,18 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
         path: Path<WebhookDeliveryPath>,
     ) -> Result<Metered<HttpResponseAccepted<WebhookDelivery>>, ApiError>;
+
+    /// Recover failed events
+    ///
+    /// Queues again, at once, every event of the subscription queued at or
+    /// after `since` whose delivery failed: after an outage of the receiver,
+    /// typically once the subscription is enabled again. Each is sent with
+    /// its id and body, like `redeliver`; delivered and pending events are
+    /// left as they are. A disabled subscription gives 409 `CONFLICT`.
+    #[endpoint { method = POST, path = "/v1/webhooks/{webhookId}/recover", tags = ["webhooks"] }]
+    async fn webhook_recover(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<WebhookPath>,
+        body: TypedBody<WebhookRecover>,
+    ) -> Result<Metered<HttpResponseAccepted<WebhookRecovery>>, ApiError>;
 }

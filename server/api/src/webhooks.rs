@@ -117,6 +117,20 @@ pub struct WebhookPath {
     pub webhook_id: String,
 }
 
+/// Which failed events to send again.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct WebhookRecover {
+    /// Every event queued at or after this time that failed is sent again.
+    pub since: DateTime<Utc>,
+}
+
+/// Failed events queued again.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct WebhookRecovery {
+    /// How many events were queued again.
+    pub queued: u64,
+}
+
 /// Path of one event in a subscription's delivery log.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 pub struct WebhookDeliveryPath {

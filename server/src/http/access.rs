@@ -64,6 +64,7 @@ pub const OPERATIONS: &[Access] = &[
     premium("webhook_test_send", Scope::WebhooksWrite, "webhooks"),
     premium("webhook_delivery_list", Scope::WebhooksWrite, "webhooks"),
     premium("webhook_redeliver", Scope::WebhooksWrite, "webhooks"),
+    premium("webhook_recover", Scope::WebhooksWrite, "webhooks"),
 ];
 
 /// The operations that need no key.

@@ -591,4 +591,13 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<dropshot::HttpResponseAccepted<WebhookDelivery>>, ApiError> {
         webhooks::redeliver(rqctx, path).await
     }
+
+    async fn webhook_recover(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<WebhookPath>,
+        body: TypedBody<riskintel_api::WebhookRecover>,
+    ) -> Result<Metered<dropshot::HttpResponseAccepted<riskintel_api::WebhookRecovery>>, ApiError>
+    {
+        webhooks::recover(rqctx, path, body).await
+    }
 }

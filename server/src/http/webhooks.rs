@@ -8,8 +8,8 @@ use dropshot::{
 };
 use riskintel_api::{
     ApiError, Metered, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,
-    WebhookDeliveryPath, WebhookPageSelector, WebhookPath, WebhookSecret, WebhookTestEvent,
-    WebhookUpdate,
+    WebhookDeliveryPath, WebhookPageSelector, WebhookPath, WebhookRecover, WebhookRecovery,
+    WebhookSecret, WebhookTestEvent, WebhookUpdate,
 };
 
 use super::{page_limit, page_of, ServerContext};
@@ -191,6 +191,21 @@ pub(super) async fn redeliver(
             .redeliver(&caller.account.id, &path.webhook_id, &path.event_id)
             .await?;
         Ok(HttpResponseAccepted(delivery_view(&event)))
+    })
+    .await
+}
+
+pub(super) async fn recover(
+    rqctx: RequestContext<ServerContext>,
+    path: Path<WebhookPath>,
+    body: TypedBody<WebhookRecover>,
+) -> Result<Metered<HttpResponseAccepted<WebhookRecovery>>, ApiError> {
+    let ctx = rqctx.context();
+    let id = path.into_inner().webhook_id;
+    let since = body.into_inner().since;
+    ctx.metered(&rqctx, async |caller| {
+        let queued = ctx.webhooks.recover(&caller.account.id, &id, since).await?;
+        Ok(HttpResponseAccepted(WebhookRecovery { queued }))
     })
     .await
 }

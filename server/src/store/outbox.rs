@@ -93,6 +93,11 @@ const EVENT_COLUMNS: &str = "event_id, subscription_id, event_type, alert_id, bo
     state, attempts, next_attempt_at, claim, claimed_until, last_status, last_error, delivered_at, \
     redelivered_at";
 
+/// What queues an event again at `$1`: pending, due then, its attempts and
+/// retries counted from then, its last attempt forgotten.
+const REQUEUE: &str = "state = 'pending', attempts = 0, next_attempt_at = $1, \
+    redelivered_at = $1, delivered_at = NULL, last_status = NULL, last_error = NULL";
+
 /// The event id of `alert_id` for `subscription_id`: the same wherever and
 /// however often it is computed.
 pub fn alert_event_id(alert_id: i64, subscription_id: &str) -> String {
@@ -135,6 +140,14 @@ pub trait OutboxStore {
         at: DateTime<Utc>,
         error: &str,
     ) -> Result<bool, StoreError>;
+    /// Queue again at `now` every failed event of `subscription_id` queued
+    /// at or after `since`, unless the subscription is not active; how many.
+    async fn webhook_recover(
+        &self,
+        subscription_id: &str,
+        since: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<u64, StoreError>;
     /// Queue event `event_id` of `subscription_id` again at `now`, unless
     /// it is pending already (then it is left as it is) or the subscription
     /// is not active; the event as it then is, None when there is no such
@@ -384,6 +397,25 @@ impl OutboxStore for SqlStore {
         Ok(done == 1)
     }
 
+    async fn webhook_recover(
+        &self,
+        subscription_id: &str,
+        since: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<u64, StoreError> {
+        Ok(on_db!(self.writer(), p => sqlx::query(&format!(
+            "UPDATE webhook_events SET {REQUEUE} WHERE subscription_id = $2 AND state = 'failed' \
+             AND created_at >= $3 \
+             AND subscription_id IN (SELECT id FROM webhook_subscriptions WHERE state = 'active')"
+        ))
+        .bind(now)
+        .bind(subscription_id)
+        .bind(since)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected()))?)
+    }
+
     async fn webhook_redeliver(
         &self,
         subscription_id: &str,
@@ -393,9 +425,7 @@ impl OutboxStore for SqlStore {
         // A pending event is not touched: it may be claimed and in flight.
         Ok(on_db!(self.writer(), p => {
             let queued: Option<EventRow> = sqlx::query_as(&format!(
-                "UPDATE webhook_events SET state = 'pending', attempts = 0, next_attempt_at = $1, \
-                 redelivered_at = $1, delivered_at = NULL, last_status = NULL, last_error = NULL \
-                 WHERE event_id = $2 AND subscription_id = $3 AND state <> 'pending' \
+                "UPDATE webhook_events SET {REQUEUE} WHERE event_id = $2 AND subscription_id = $3 AND state <> 'pending' \
                  AND subscription_id IN (SELECT id FROM webhook_subscriptions WHERE state = 'active') \
                  RETURNING {EVENT_COLUMNS}"
             ))

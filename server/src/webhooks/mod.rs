@@ -497,6 +497,31 @@ impl Webhooks {
         Ok(event)
     }
 
+    /// Queue again every failed event of one of the account's subscriptions
+    /// queued at or after `since`; how many.
+    pub async fn recover(
+        &self,
+        account_id: &str,
+        id: &str,
+        since: DateTime<Utc>,
+    ) -> Result<u64, WebhookError> {
+        let row = self.get(account_id, id).await?;
+        let disabled =
+            || WebhookError::Conflict(format!("webhook {id:?} is disabled; enable it first"));
+        if row.state == WebhookState::Disabled {
+            return Err(disabled());
+        }
+        let queued = self
+            .store
+            .webhook_recover(id, since, self.clock.now_seconds())
+            .await?;
+        if queued == 0 && self.get(account_id, id).await?.state == WebhookState::Disabled {
+            return Err(disabled());
+        }
+        self.wake.notify_one();
+        Ok(queued)
+    }
+
     /// A page of one of the account's subscriptions' delivery log, newest first.
     pub async fn deliveries(
         &self,

@@ -32,6 +32,8 @@ fn request(
     let url = format!("{base}{path}{query}");
     let body = if template == "/v1/tokens/analyze" {
         serde_json::json!({"items": [{"chain": "eth", "address": "0x6B175474E89094C44Da98b954EedeAC495271d0F"}]})
+    } else if template == "/v1/webhooks/{webhookId}/recover" {
+        serde_json::json!({"since": "2026-01-01T00:00:00Z"})
     } else if template == "/v1/webhooks" {
         serde_json::json!({"url": "https://hooks.invalid/walker"})
     } else {

@@ -20,7 +20,7 @@ use riskintel_tests::{arg, err, metric, ok, within, Backend, TestServer};
 const TOKEN: &str = "0x6B175474E89094C44Da98b954EedeAC495271d0F";
 
 /// Deliveries to 127.0.0.1 allowed, looked for every 20 ms, secrets sealed.
-fn config() -> Config {
+pub(crate) fn config() -> Config {
     let mut config = Config {
         chains: Default::default(),
         ..Config::default()
@@ -33,7 +33,7 @@ fn config() -> Config {
     config
 }
 
-fn alert(server: &TestServer, key: &str, chain: &str, severity: Severity) -> AlertRow {
+pub(crate) fn alert(server: &TestServer, key: &str, chain: &str, severity: Severity) -> AlertRow {
     let rank = riskintel_server::feed::alerts::severity_rank(severity);
     AlertRow {
         id: 0,
@@ -54,7 +54,7 @@ fn alert(server: &TestServer, key: &str, chain: &str, severity: Severity) -> Ale
     }
 }
 
-async fn raise(server: &TestServer, row: &AlertRow) -> anyhow::Result<i64> {
+pub(crate) async fn raise(server: &TestServer, row: &AlertRow) -> anyhow::Result<i64> {
     server
         .store()
         .alert_insert(row)
@@ -62,7 +62,7 @@ async fn raise(server: &TestServer, row: &AlertRow) -> anyhow::Result<i64> {
         .context("a new alert")
 }
 
-fn subscription(url: &str) -> types::WebhookCreate {
+pub(crate) fn subscription(url: &str) -> types::WebhookCreate {
     types::WebhookCreate {
         url: arg(url),
         chains: None,
@@ -73,7 +73,7 @@ fn subscription(url: &str) -> types::WebhookCreate {
 }
 
 /// Wait until the receiver has `count` requests.
-async fn received(receiver: &Receiver, count: usize) -> anyhow::Result<Vec<Received>> {
+pub(crate) async fn received(receiver: &Receiver, count: usize) -> anyhow::Result<Vec<Received>> {
     within(
         Duration::from_secs(10),
         &format!("{count} deliveries"),
@@ -83,7 +83,7 @@ async fn received(receiver: &Receiver, count: usize) -> anyhow::Result<Vec<Recei
     Ok(receiver.received())
 }
 
-async fn deliveries(
+pub(crate) async fn deliveries(
     client: &riskintel_client::Client,
     webhook: &str,
 ) -> anyhow::Result<Vec<types::WebhookDelivery>> {

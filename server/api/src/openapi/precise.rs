@@ -58,7 +58,7 @@ fn own_statuses(id: &str) -> &'static [u16] {
         "webhook_get" | "webhook_delete" | "webhook_secret_rotate" | "webhook_enable" => &[404],
         "webhook_update" => &[404, 422],
         "webhook_delivery_list" => &[404],
-        "webhook_test_send" | "webhook_redeliver" => &[404, 409],
+        "webhook_test_send" | "webhook_redeliver" | "webhook_recover" => &[404, 409],
         _ => &[],
     }
 }
