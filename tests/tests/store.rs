@@ -89,10 +89,14 @@ on_both_backends!(
     analyses_round_trip,
     alert_rows_round_trip,
     creator_tokens_carry_their_analyses_and_alerts,
-    alerts_are_queued_for_the_subscriptions_they_match
+    alerts_are_queued_for_the_subscriptions_they_match,
+    the_delivery_log_is_pruned_of_old_finished_events
 );
 
-use outbox::alerts_are_queued_for_the_subscriptions_they_match;
+use outbox::{
+    alerts_are_queued_for_the_subscriptions_they_match,
+    the_delivery_log_is_pruned_of_old_finished_events,
+};
 
 async fn accounts_round_trip(backend: Backend) {
     let (store, db) = open(backend).await;

@@ -140,6 +140,8 @@ pub trait OutboxStore {
         at: DateTime<Utc>,
         error: &str,
     ) -> Result<bool, StoreError>;
+    /// Delete the delivered and failed events last queued before `before`; how many.
+    async fn webhook_prune(&self, before: DateTime<Utc>) -> Result<u64, StoreError>;
     /// Queue again at `now` every failed event of `subscription_id` queued
     /// at or after `since`, unless the subscription is not active; how many.
     async fn webhook_recover(
@@ -395,6 +397,17 @@ impl OutboxStore for SqlStore {
         .await
         .map(|r| r.rows_affected()))?;
         Ok(done == 1)
+    }
+
+    async fn webhook_prune(&self, before: DateTime<Utc>) -> Result<u64, StoreError> {
+        Ok(on_db!(self.writer(), p => sqlx::query(
+            "DELETE FROM webhook_events WHERE state <> 'pending' \
+             AND COALESCE(redelivered_at, created_at) < $1",
+        )
+        .bind(before)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected()))?)
     }
 
     async fn webhook_recover(

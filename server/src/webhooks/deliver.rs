@@ -34,6 +34,8 @@ pub struct Deliverer {
     sealer: Arc<Sealer>,
     /// This instance, in its claims.
     instance: String,
+    /// When the delivery log was last pruned (by this instance's clock).
+    pruned_at: std::sync::Mutex<Option<DateTime<Utc>>>,
     /// HTTP clients by host and checked addresses.
     clients: std::sync::Mutex<HashMap<(String, Vec<SocketAddr>), reqwest::Client>>,
     log: slog::Logger,
@@ -64,6 +66,7 @@ impl Deliverer {
             config: config.clone(),
             sealer,
             instance: crate::keys::new_key_id(),
+            pruned_at: Default::default(),
             clients: Default::default(),
             log,
         }
@@ -87,6 +90,9 @@ impl Deliverer {
                 _ = wake.notified() => {}
                 _ = stop.changed() => return,
             }
+            if let Err(error) = self.prune_if_due().await {
+                slog::warn!(self.log, "pruning the webhook delivery log failed"; "error" => %error);
+            }
             match self.run_backlog(&stop).await {
                 Ok(()) => failing = false,
                 Err(error) if !failing => {
@@ -105,6 +111,23 @@ impl Deliverer {
         stop: &tokio::sync::watch::Receiver<bool>,
     ) -> Result<(), StoreError> {
         while self.run_once().await? >= self.batch() && !*stop.borrow() {}
+        Ok(())
+    }
+
+    /// Once an hour, delete the finished events older than the log keeps.
+    async fn prune_if_due(&self) -> Result<(), StoreError> {
+        let now = self.clock.now_seconds();
+        {
+            let mut pruned_at = self.pruned_at.lock().expect("prune lock");
+            if pruned_at.is_some_and(|at| now - at < chrono::Duration::hours(1)) {
+                return Ok(());
+            }
+            *pruned_at = Some(now);
+        }
+        let days = self.config.log_retention_days.min(36_500) as i64;
+        self.store
+            .webhook_prune(now - chrono::Duration::days(days))
+            .await?;
         Ok(())
     }
 

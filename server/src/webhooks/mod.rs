@@ -56,6 +56,9 @@ pub struct WebhooksConfig {
     pub poll_ms: u64,
     /// Deliveries made at once by one instance.
     pub concurrency: u32,
+    /// How long the delivery log keeps an event once it is delivered or
+    /// failed (days, from when it was queued or last queued again).
+    pub log_retention_days: u64,
     /// Seals signing secrets at rest (AES-256-GCM): 64 hex digits, 32
     /// random bytes (`openssl rand -hex 32`). Best set by the environment
     /// (`RISKINTEL_WEBHOOKS_SECRETS_KEY`), away from the database and its
@@ -75,6 +78,7 @@ impl Default for WebhooksConfig {
             retry_for_hours: 24,
             poll_ms: 1_000,
             concurrency: 8,
+            log_retention_days: 30,
             secrets_key: String::new(),
         }
     }
@@ -92,6 +96,7 @@ impl std::fmt::Debug for WebhooksConfig {
             .field("retry_for_hours", &self.retry_for_hours)
             .field("poll_ms", &self.poll_ms)
             .field("concurrency", &self.concurrency)
+            .field("log_retention_days", &self.log_retention_days)
             .field("secrets_key_set", &!self.secrets_key.trim().is_empty())
             .finish()
     }

@@ -1,6 +1,6 @@
 //! Recovering from a receiver's outage: the events that failed since a
 //! time are queued again in one request, once the subscription is enabled,
-//! and only those.
+//! and only those; the delivery log keeps finished events 30 days.
 
 use std::time::Duration;
 
@@ -97,5 +97,15 @@ pub async fn webhook_failed_events_are_recovered_since_a_time(
     ensure!(all[before + 2].json()["data"]["id"] == early.to_string());
     tokio::time::sleep(Duration::from_millis(200)).await;
     ensure!(receiver.received().len() == before + 3);
+
+    // The log keeps finished events 30 days.
+    server.clock.advance(chrono::Duration::days(29));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    ensure!(deliveries(&client, &id).await?.len() == 3);
+    server.clock.advance(chrono::Duration::days(2));
+    within(Duration::from_secs(5), "the log pruned", || async {
+        Ok(deliveries(&client, &id).await?.is_empty())
+    })
+    .await?;
     server.stop().await
 }

@@ -1,9 +1,9 @@
 //! The webhook outbox: an alert is queued, in the transaction recording it,
 //! for exactly the active subscriptions of paid accounts whose filters it
-//! passes, once each.
+//! passes, once each; the log is pruned of old finished events only.
 
-use riskintel_api::{Plan, Severity, WebhookState};
-use riskintel_server::store::{Account, SubscriptionRow};
+use riskintel_api::{DeliveryState, Plan, Severity, WebhookEventType, WebhookState};
+use riskintel_server::store::{Account, EventRow, SubscriptionRow};
 use riskintel_tests::Backend;
 
 use super::{account, alert, close, open, t};
@@ -101,5 +101,60 @@ pub(super) async fn alerts_are_queued_for_the_subscriptions_they_match(backend: 
     for none in ["other", "uppercase", "disabled", "free"] {
         assert_eq!(queued(none).await, [] as [i64; 0], "{none}");
     }
+    close(store, db).await;
+}
+
+fn event(id: &str, state: DeliveryState, minute: u32) -> EventRow {
+    EventRow {
+        event_id: format!("evt_ping_{id:0>12}"),
+        subscription_id: format!("wh_{:0>12}", "all"),
+        event_type: WebhookEventType::Ping,
+        alert_id: None,
+        body: Some("{}".into()),
+        created_at: t(minute, 0),
+        state,
+        attempts: 1,
+        next_attempt_at: t(minute, 0),
+        claim: None,
+        claimed_until: None,
+        last_status: None,
+        last_error: None,
+        delivered_at: None,
+        redelivered_at: None,
+    }
+}
+
+pub(super) async fn the_delivery_log_is_pruned_of_old_finished_events(backend: Backend) {
+    let (store, db) = open(backend).await;
+    store.account_insert(&account("acct_free")).await.unwrap();
+    let row = subscription("all", "acct_free", &[], &[], &[], 0);
+    assert!(store.webhook_insert(&row, 20).await.unwrap());
+    let mut redelivered = event("redelivered", DeliveryState::Failed, 1);
+    redelivered.redelivered_at = Some(t(30, 0));
+    for e in [
+        event("olddelivered", DeliveryState::Delivered, 1),
+        event("oldfailed", DeliveryState::Failed, 2),
+        event("oldpending", DeliveryState::Pending, 3),
+        event("newdelivered", DeliveryState::Delivered, 40),
+        redelivered,
+    ] {
+        store.webhook_event_insert(&e).await.unwrap();
+    }
+    assert_eq!(store.webhook_prune(t(20, 0)).await.unwrap(), 2);
+    let mut left: Vec<String> = store
+        .webhook_events(&row.id, None, 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| {
+            e.event_id
+                .trim_start_matches("evt_ping_")
+                .trim_start_matches('0')
+                .to_string()
+        })
+        .collect();
+    left.sort();
+    assert_eq!(left, ["newdelivered", "oldpending", "redelivered"]);
+    assert_eq!(store.webhook_prune(t(20, 0)).await.unwrap(), 0);
     close(store, db).await;
 }
