@@ -516,10 +516,14 @@ impl Webhooks {
         if row.state == WebhookState::Disabled {
             return Err(disabled());
         }
-        let queued = self
-            .store
-            .webhook_recover(id, since, self.clock.now_seconds())
-            .await?;
+        // Nothing was queued in the future, nor before 1970 (and no
+        // database need see a time far outside its range).
+        let now = self.clock.now_seconds();
+        if since > now {
+            return Ok(0);
+        }
+        let since = since.max(DateTime::UNIX_EPOCH);
+        let queued = self.store.webhook_recover(id, since, now).await?;
         if queued == 0 && self.get(account_id, id).await?.state == WebhookState::Disabled {
             return Err(disabled());
         }

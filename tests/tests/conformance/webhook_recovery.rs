@@ -98,6 +98,20 @@ pub async fn webhook_failed_events_are_recovered_since_a_time(
     tokio::time::sleep(Duration::from_millis(200)).await;
     ensure!(receiver.received().len() == before + 3);
 
+    // Times far outside any database's range are answered, not refused.
+    for far in ["+262142-12-31T23:59:59Z", "-262143-01-01T00:00:00Z"] {
+        let body = serde_json::json!({ "since": far });
+        let answer = reqwest::Client::new()
+            .post(format!("{}/v1/webhooks/{id}/recover", server.base_url))
+            .header("x-api-key", server.owner_key())
+            .json(&body)
+            .send()
+            .await?;
+        ensure!(answer.status() == 202, "{far}: {}", answer.status());
+        let recovery: serde_json::Value = answer.json().await?;
+        ensure!(recovery["queued"] == 0, "{far}: {recovery}");
+    }
+
     // The log keeps finished events 30 days.
     server.clock.advance(chrono::Duration::days(29));
     tokio::time::sleep(Duration::from_millis(200)).await;
