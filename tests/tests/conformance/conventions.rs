@@ -6,7 +6,7 @@ use std::num::NonZeroU32;
 use anyhow::{ensure, Context as _};
 use riskintel_client::types;
 use riskintel_tests::solana_node::{self, Fixture};
-use riskintel_tests::{arg, header, ok, Backend, TestServer};
+use riskintel_tests::{arg, err, header, ok, Backend, TestServer};
 use serde_json::Value;
 
 use super::solana::sol_config;
@@ -83,6 +83,19 @@ pub async fn answers_read_cleanly_and_pages_end(backend: Backend) -> anyhow::Res
     );
     let all = ok(client.api_key_list(NonZeroU32::new(3), None).await)?.into_inner();
     ensure!(all.items.len() == 3 && all.next_page.is_none(), "{all:?}");
+    // A token edited to a time no page starts at is refused, not a 500
+    // (PostgreSQL holds no year -262143).
+    use base64::Engine as _;
+    let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let mut decoded: Value = serde_json::from_slice(&engine.decode(token.trim_end_matches('='))?)?;
+    decoded["page_start"]["created_at"] = Value::from("-262143-01-01T00:00:00Z");
+    let edited = engine.encode(serde_json::to_vec(&decoded)?);
+    err(
+        client.api_key_list(NonZeroU32::new(2), Some(&edited)).await,
+        400,
+        types::ErrorCode::BadRequest,
+        true,
+    )?;
     // An empty feed is one page with nothing after it.
     let feed = ok(client
         .feed_risk_alerts_list(None, None, None, None, None, None)
