@@ -37,7 +37,11 @@ impl Feed {
             chain: filter.chain.clone(),
             min_rank: filter.min_severity.map_or(0, alerts::severity_rank),
             kind: filter.kind,
-            since: filter.since,
+            // No alert is older than 1970, and no database need see a
+            // time far outside its range.
+            since: filter
+                .since
+                .map(|since| since.max(chrono::DateTime::UNIX_EPOCH)),
             before_id,
             limit: limit as i64,
         };

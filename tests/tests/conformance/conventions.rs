@@ -102,6 +102,16 @@ pub async fn answers_read_cleanly_and_pages_end(backend: Backend) -> anyhow::Res
         .await)?
     .into_inner();
     ensure!(feed.next_page.is_none(), "{feed:?}");
+    // Times far outside a database's range are answered too.
+    for far in ["-262143-01-01T00:00:00Z", "+262142-12-31T23:59:59Z"] {
+        let answer = reqwest::Client::new()
+            .get(format!("{}/v1/feed/risk-alerts", server.base_url))
+            .query(&[("since", far)])
+            .header("x-api-key", &key)
+            .send()
+            .await?;
+        ensure!(answer.status() == 200, "since {far}: {}", answer.status());
+    }
 
     // Analyses full of computed figures (depth, TVL, shares, prices) read cleanly.
     let http = reqwest::Client::new();
