@@ -330,7 +330,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             store.clone(),
             clock.clone(),
             &config.webhooks,
-            context_sealer.clone(),
+            context_sealer,
             log.new(slog::o!("component" => "webhooks")),
         );
         tokio::spawn(deliverer.run(

@@ -93,10 +93,13 @@ const EVENT_COLUMNS: &str = "event_id, subscription_id, event_type, alert_id, bo
     state, attempts, next_attempt_at, claim, claimed_until, last_status, last_error, delivered_at, \
     redelivered_at";
 
-/// What queues an event again at `$1`: pending, due then, its attempts and
-/// retries counted from then, its last attempt forgotten.
-const REQUEUE: &str = "state = 'pending', attempts = 0, next_attempt_at = $1, \
-    redelivered_at = $1, delivered_at = NULL, last_status = NULL, last_error = NULL";
+/// Queues the events of subscription `$2`, if active, again at `$1`: pending,
+/// due then, attempts and retries counted from then, the last attempt
+/// forgotten. The caller adds which events.
+const REQUEUE: &str = "UPDATE webhook_events SET state = 'pending', attempts = 0, \
+    next_attempt_at = $1, redelivered_at = $1, delivered_at = NULL, last_status = NULL, \
+    last_error = NULL WHERE subscription_id = $2 \
+    AND subscription_id IN (SELECT id FROM webhook_subscriptions WHERE state = 'active')";
 
 /// The event id of `alert_id` for `subscription_id`: the same wherever and
 /// however often it is computed.
@@ -417,9 +420,7 @@ impl OutboxStore for SqlStore {
         now: DateTime<Utc>,
     ) -> Result<u64, StoreError> {
         Ok(on_db!(self.writer(), p => sqlx::query(&format!(
-            "UPDATE webhook_events SET {REQUEUE} WHERE subscription_id = $2 AND state = 'failed' \
-             AND created_at >= $3 \
-             AND subscription_id IN (SELECT id FROM webhook_subscriptions WHERE state = 'active')"
+            "{REQUEUE} AND state = 'failed' AND created_at >= $3"
         ))
         .bind(now)
         .bind(subscription_id)
@@ -438,13 +439,11 @@ impl OutboxStore for SqlStore {
         // A pending event is not touched: it may be claimed and in flight.
         Ok(on_db!(self.writer(), p => {
             let queued: Option<EventRow> = sqlx::query_as(&format!(
-                "UPDATE webhook_events SET {REQUEUE} WHERE event_id = $2 AND subscription_id = $3 AND state <> 'pending' \
-                 AND subscription_id IN (SELECT id FROM webhook_subscriptions WHERE state = 'active') \
-                 RETURNING {EVENT_COLUMNS}"
+                "{REQUEUE} AND event_id = $3 AND state <> 'pending' RETURNING {EVENT_COLUMNS}"
             ))
             .bind(now)
-            .bind(event_id)
             .bind(subscription_id)
+            .bind(event_id)
             .fetch_optional(p)
             .await?;
             match queued {

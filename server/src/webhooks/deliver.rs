@@ -294,8 +294,7 @@ impl Deliverer {
         let client = self
             .client(target, timeout)
             .map_err(|e| (None, format!("could not prepare the request: {e}")))?;
-        let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
-        let signature = signing::sign(&secrets, self.clock.now().timestamp(), body.as_bytes());
+        let signature = signing::sign(secrets, self.clock.now().timestamp(), body.as_bytes());
         let answer = client
             .post(target.url.clone())
             .header(reqwest::header::CONTENT_TYPE, "application/json")

@@ -32,7 +32,7 @@ pub const SECRET_PREFIX: &str = "whsec_";
 const ROTATION_GRACE_HOURS: i64 = 24;
 
 /// Webhook settings (the `[webhooks]` table).
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct WebhooksConfig {
     /// Run the delivery worker (every instance may: each event is claimed by one).
@@ -64,7 +64,24 @@ pub struct WebhooksConfig {
     /// (`RISKINTEL_WEBHOOKS_SECRETS_KEY`), away from the database and its
     /// backups. Empty: secrets are stored as they are. Secrets stored
     /// before it was set are sealed when an instance with it starts.
-    pub secrets_key: String,
+    pub secrets_key: SealingKey,
+}
+
+/// The key that seals signing secrets, in hex; `Debug` shows only whether
+/// it is set.
+#[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SealingKey(pub String);
+
+impl std::fmt::Debug for SealingKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let set = !self.0.trim().is_empty();
+        f.write_str(if set {
+            "SealingKey(set)"
+        } else {
+            "SealingKey(unset)"
+        })
+    }
 }
 
 impl Default for WebhooksConfig {
@@ -79,26 +96,8 @@ impl Default for WebhooksConfig {
             poll_ms: 1_000,
             concurrency: 8,
             log_retention_days: 30,
-            secrets_key: String::new(),
+            secrets_key: SealingKey::default(),
         }
-    }
-}
-
-impl std::fmt::Debug for WebhooksConfig {
-    /// Everything but the sealing key, of which only whether it is set.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("WebhooksConfig")
-            .field("enabled", &self.enabled)
-            .field("allow_private_targets", &self.allow_private_targets)
-            .field("timeout_ms", &self.timeout_ms)
-            .field("retry_first_seconds", &self.retry_first_seconds)
-            .field("retry_max_seconds", &self.retry_max_seconds)
-            .field("retry_for_hours", &self.retry_for_hours)
-            .field("poll_ms", &self.poll_ms)
-            .field("concurrency", &self.concurrency)
-            .field("log_retention_days", &self.log_retention_days)
-            .field("secrets_key_set", &!self.secrets_key.trim().is_empty())
-            .finish()
     }
 }
 
@@ -120,6 +119,11 @@ pub enum WebhookError {
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// Why an operation that queues events refuses a disabled subscription.
+fn disabled(id: &str) -> WebhookError {
+    WebhookError::Conflict(format!("webhook {id:?} is disabled; enable it first"))
 }
 
 /// A fresh subscription id.
@@ -221,7 +225,7 @@ impl Webhooks {
             store,
             clock,
             allow_private_targets: config.allow_private_targets,
-            sealer: Arc::new(sealing::Sealer::new(&config.secrets_key)?),
+            sealer: Arc::new(sealing::Sealer::new(&config.secrets_key.0)?),
             wake: Arc::new(tokio::sync::Notify::new()),
         })
     }
@@ -433,14 +437,18 @@ impl Webhooks {
         self.get(account_id, id).await
     }
 
+    /// One of the account's subscriptions, refused (409) when disabled.
+    async fn active(&self, account_id: &str, id: &str) -> Result<SubscriptionRow, WebhookError> {
+        let row = self.get(account_id, id).await?;
+        match row.state {
+            WebhookState::Active => Ok(row),
+            WebhookState::Disabled => Err(disabled(id)),
+        }
+    }
+
     /// Queue a `ping` event for one of the account's subscriptions; its id.
     pub async fn ping(&self, account_id: &str, id: &str) -> Result<String, WebhookError> {
-        let row = self.get(account_id, id).await?;
-        if row.state == WebhookState::Disabled {
-            return Err(WebhookError::Conflict(format!(
-                "webhook {id:?} is disabled; enable it first"
-            )));
-        }
+        let row = self.active(account_id, id).await?;
         let now = self.clock.now_seconds();
         let event_id = format!("evt_ping_{}", crate::keys::new_key_id());
         let body = WebhookEvent {
@@ -481,12 +489,7 @@ impl Webhooks {
         id: &str,
         event_id: &str,
     ) -> Result<EventRow, WebhookError> {
-        let row = self.get(account_id, id).await?;
-        if row.state == WebhookState::Disabled {
-            return Err(WebhookError::Conflict(format!(
-                "webhook {id:?} is disabled; enable it first"
-            )));
-        }
+        self.active(account_id, id).await?;
         let event = self
             .store
             .webhook_redeliver(id, event_id, self.clock.now_seconds())
@@ -494,9 +497,7 @@ impl Webhooks {
             .ok_or_else(|| WebhookError::EventNotFound(event_id.to_string()))?;
         if event.state != DeliveryState::Pending {
             // Disabled since it was read above.
-            return Err(WebhookError::Conflict(format!(
-                "webhook {id:?} is disabled; enable it first"
-            )));
+            return Err(disabled(id));
         }
         self.wake.notify_one();
         Ok(event)
@@ -510,12 +511,7 @@ impl Webhooks {
         id: &str,
         since: DateTime<Utc>,
     ) -> Result<u64, WebhookError> {
-        let row = self.get(account_id, id).await?;
-        let disabled =
-            || WebhookError::Conflict(format!("webhook {id:?} is disabled; enable it first"));
-        if row.state == WebhookState::Disabled {
-            return Err(disabled());
-        }
+        self.active(account_id, id).await?;
         // Nothing was queued in the future, nor before 1970 (and no
         // database need see a time far outside its range).
         let now = self.clock.now_seconds();
@@ -524,8 +520,9 @@ impl Webhooks {
         }
         let since = since.max(DateTime::UNIX_EPOCH);
         let queued = self.store.webhook_recover(id, since, now).await?;
-        if queued == 0 && self.get(account_id, id).await?.state == WebhookState::Disabled {
-            return Err(disabled());
+        if queued == 0 {
+            // Disabled since it was read above?
+            self.active(account_id, id).await?;
         }
         self.wake.notify_one();
         Ok(queued)

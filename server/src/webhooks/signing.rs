@@ -22,10 +22,14 @@ fn mac(secret: &str, timestamp: i64, body: &[u8]) -> Hmac<Sha256> {
 
 /// The header value for `body` sent at `timestamp`, signed with each of
 /// `secrets` (the current one first).
-pub fn sign(secrets: &[&str], timestamp: i64, body: &[u8]) -> String {
+pub fn sign(secrets: &[impl AsRef<str>], timestamp: i64, body: &[u8]) -> String {
     let mut header = format!("t={timestamp}");
     for secret in secrets {
-        let signature = hex::encode(mac(secret, timestamp, body).finalize().into_bytes());
+        let signature = hex::encode(
+            mac(secret.as_ref(), timestamp, body)
+                .finalize()
+                .into_bytes(),
+        );
         header.push_str(",v1=");
         header.push_str(&signature);
     }

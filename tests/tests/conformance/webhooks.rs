@@ -29,7 +29,7 @@ pub(crate) fn config() -> Config {
     config.webhooks.allow_private_targets = true;
     config.webhooks.poll_ms = 20;
     config.webhooks.timeout_ms = 2_000;
-    config.webhooks.secrets_key = "5e".repeat(32);
+    config.webhooks.secrets_key = riskintel_server::webhooks::SealingKey("5e".repeat(32));
     config
 }
 
@@ -329,7 +329,7 @@ pub async fn webhook_deliveries_survive_a_restart_and_two_instances_deliver_once
     // subscription failing; with the key back, it is delivered.
     let database = server.stop_keeping_database().await?;
     let mut keyless = saved.clone();
-    keyless.webhooks.secrets_key = String::new();
+    keyless.webhooks.secrets_key = Default::default();
     let server = TestServer::start_on(database, clock.clone(), keyless).await?;
     let client = server.client(&key);
     let ping = ok(client.webhook_test_send(&arg(&id)).await)?

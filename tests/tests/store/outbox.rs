@@ -21,7 +21,7 @@ fn subscription(
     SubscriptionRow {
         id: format!("wh_{id:0>12}"),
         account_id: account_id.into(),
-        url: "https://hooks.example/h".into(),
+        url: "http://127.0.0.1:9/h".into(),
         chains: list(chains),
         kinds: list(kinds),
         tokens: list(tokens),
