@@ -1,0 +1,53 @@
+// Copyright 2024 Oxide Computer Company
+
+#![allow(unused_imports)]
+
+use dropshot::Query;
+use dropshot::RequestContext;
+use dropshot::WebsocketConnection;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[allow(dead_code)]
+#[derive(Deserialize, JsonSchema)]
+struct QueryParams {
+    x: String,
+}
+
+// Test: middle parameter is not a SharedExtractor.
+
+#[dropshot::api_description]
+trait MyServer {
+    type Context;
+
+    #[channel {
+        protocol = WEBSOCKETS,
+        path = "/test",
+    }]
+    async fn middle_not_shared_extractor(
+        _: RequestContext<Self::Context>,
+        _: String,
+        _: WebsocketConnection,
+    ) -> dropshot::WebsocketChannelResult;
+}
+
+enum MyImpl {}
+
+// This should not produce errors about items being missing.
+impl MyServer for MyImpl {
+    type Context = ();
+
+    async fn middle_not_shared_extractor(
+        _: RequestContext<()>,
+        _: String,
+        _: WebsocketConnection,
+    ) -> dropshot::WebsocketChannelResult {
+        Ok(())
+    }
+}
+
+fn main() {
+    // These items should be generated and accessible.
+    my_server_mod::api_description::<MyImpl>();
+    my_server_mod::stub_api_description();
+}
