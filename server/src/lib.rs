@@ -53,8 +53,8 @@ pub struct RunningServer {
     server: HttpServer<ServerContext>,
     /// The metrics listener, unless `metrics_listen` is empty.
     metrics: Option<HttpServer<()>>,
-    /// The public listener, relaying to `server` on a loopback port.
-    front: Option<connections::Front>,
+    /// The open connections, cut when a shutdown runs out of time.
+    gate: Arc<connections::Gate>,
     shutdown_timeout: Duration,
     /// Rate-window sync, usage flush and pruning.
     metering: [tokio::task::JoinHandle<()>; 3],
@@ -68,10 +68,6 @@ pub struct RunningServer {
     stop_indexer: tokio::sync::watch::Sender<bool>,
     /// The address it listens on.
     pub local_addr: SocketAddr,
-    /// dropshot's own address: behind the connection front, a loopback
-    /// port (benchmarks measure the front's cost with it); without the
-    /// front, `local_addr`.
-    pub backend_addr: SocketAddr,
     /// The metrics listener's address, unless `metrics_listen` is empty.
     pub metrics_addr: Option<SocketAddr>,
     /// The owner account created on this start, if the database was empty.
@@ -98,18 +94,17 @@ impl RunningServer {
                 abort.abort();
             }
         }
-        // Incomplete requests and connections that sent nothing are dropped
-        // at once; forwarded requests are answered, within the limit.
-        if let Some(front) = &self.front {
-            front.stop();
-        }
+        // Stop accepting; idle connections close at once, requests under
+        // way are answered (a head or body still arriving within its own
+        // limit); what is left when the time is up is cut.
         let result = match tokio::time::timeout(self.shutdown_timeout, self.server.close()).await {
             Ok(closed) => closed.map_err(|e| anyhow::anyhow!("closing server: {e}")),
-            Err(_) => Ok(()),
+            Err(_) => {
+                self.gate.cut();
+                self.gate.drained(Duration::from_millis(100)).await;
+                Ok(())
+            }
         };
-        if let Some(front) = &self.front {
-            front.drained(Duration::from_millis(100)).await;
-        }
         if let Some(metrics) = self.metrics {
             let _ = metrics.close().await;
         }
@@ -183,13 +178,11 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         store.clone(),
         clock.clone(),
     )?);
-    let peers = Arc::new(connections::Peers::default());
     let context = ServerContext::new(
         store.clone(),
         clock.clone(),
         &config.auth,
         analyzer.clone(),
-        peers.clone(),
         request_deadline(&config),
         &config.webhooks,
     )?;
@@ -220,48 +213,23 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     ));
     let api = risk_intel_api_mod::api_description::<RiskIntelImpl>()
         .map_err(|e| anyhow::anyhow!("building the API description: {e}"))?;
-    // Behind the front, dropshot listens on loopback only.
-    let front_on = config.connections.front;
     let dropshot_config = ConfigDropshot {
-        bind_address: if front_on {
-            SocketAddr::new([127, 0, 0, 1].into(), 0)
-        } else {
-            bind_address
-        },
+        bind_address,
         default_request_body_max_bytes: config.request_body_max_bytes,
         default_handler_task_mode: HandlerTaskMode::Detached,
-        // The front keeps a client's own request id (in the answer); the
-        // log drain then logs it as the request's id.
-        log_headers: if front_on {
-            vec!["x-request-id".to_string()]
-        } else {
-            Vec::new()
-        },
         ..Default::default()
     };
+    let gate = connections::Gate::new(
+        &config.connections,
+        request_deadline(&config),
+        log.new(slog::o!("component" => "connections")),
+    );
     let server = ServerBuilder::new(api, context, log.new(slog::o!("component" => "http")))
         .config(dropshot_config)
+        .connections(gate.dropshot())
         .start()
-        .map_err(|e| anyhow::anyhow!("starting the HTTP server: {e}"))?;
-    let front = if front_on {
-        Some(
-            connections::Front::start(
-                bind_address,
-                server.local_addr(),
-                &config.connections,
-                peers,
-                log.new(slog::o!("component" => "connections")),
-            )
-            .await
-            .with_context(|| format!("listening on {bind_address}"))?,
-        )
-    } else {
-        None
-    };
-    let local_addr = front
-        .as_ref()
-        .map_or(server.local_addr(), |front| front.local_addr());
-    let backend_addr = server.local_addr();
+        .map_err(|e| anyhow::anyhow!("starting the HTTP server on {bind_address}: {e}"))?;
+    let local_addr = server.local_addr();
     riskintel_api::error::set_docs_base_url(&if config.docs_base_url.is_empty() {
         let host = if local_addr.ip().is_unspecified() {
             SocketAddr::new([127, 0, 0, 1].into(), local_addr.port())
@@ -353,12 +321,12 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         },
     );
     slog::info!(log, "listening"; "address" => %local_addr, "database" => store.backend(),
-        "max_connections" => front.as_ref().map(|f| f.max_connections),
+        "max_connections" => gate.max_connections,
         "metrics" => metrics_addr.map(|a| format!("http://{a}/metrics")));
     Ok(RunningServer {
         server,
         metrics,
-        front,
+        gate,
         shutdown_timeout: Duration::from_millis(config.connections.shutdown_timeout_ms.max(1)),
         metering: [rate_sync, usage_flush, pruner],
         webhooks,
@@ -369,7 +337,6 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         indexer,
         stop_indexer,
         local_addr,
-        backend_addr,
         metrics_addr,
         bootstrapped,
         store,

@@ -79,7 +79,6 @@ impl Drain for RedactingDrain {
         let mut pairs = Pairs(Vec::new());
         let _ = record.kv().serialize(record, &mut pairs);
         let _ = values.serialize(record, &mut pairs);
-        client_request_id(&mut pairs.0);
         let msg = record.msg().to_string();
         let mut line = match self.format {
             LogFormat::Text => {
@@ -111,22 +110,6 @@ impl Drain for RedactingDrain {
                 .extend_from_slice(line.as_bytes()),
         }
         Ok(())
-    }
-}
-
-/// The request id a client sent (logged by dropshot as `hdr_x_request_id`)
-/// becomes the line's `req_id` when it is acceptable, as the connection
-/// front answers it; otherwise it is dropped, unread.
-fn client_request_id(pairs: &mut Vec<(String, String)>) {
-    let Some(at) = pairs.iter().position(|(k, _)| k == "hdr_x_request_id") else {
-        return;
-    };
-    let (_, id) = pairs.remove(at);
-    let id = id.trim();
-    if crate::connections::request_id::acceptable(id) {
-        if let Some((_, req_id)) = pairs.iter_mut().find(|(k, _)| k == "req_id") {
-            *req_id = id.to_string();
-        }
     }
 }
 

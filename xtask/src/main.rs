@@ -10,6 +10,7 @@
 //!   the integrators' tools).
 //! - `bench`: load numbers for health and billing status (needs `wrk`), the
 //!   token benchmark, and the hot path against a bare dropshot endpoint.
+//! - `vendor-check`: vendor/dropshot is the published crate plus its patch.
 //! - `detection`: the adversarial corpus report (confusion table, honeypot precision and recall, tax error, round trips).
 
 use std::net::{TcpStream, ToSocketAddrs};
@@ -21,6 +22,7 @@ use anyhow::{bail, Context as _};
 use clap::{Parser, Subcommand};
 
 mod integrators;
+mod vendor;
 
 #[derive(Parser)]
 #[command(name = "xtask", about = "Project tasks for riskintel")]
@@ -39,6 +41,13 @@ enum Task {
     /// Install the integrators' tools (Redocly, the client generators,
     /// schemathesis, openapi-spec-validator) from the npm and Python registries.
     Integrators,
+    /// Check that vendor/dropshot is the published crate plus its patch
+    /// (fetching the published crate through cargo).
+    VendorCheck {
+        /// Rewrite vendor/dropshot-<version>.patch from vendor/dropshot first.
+        #[arg(long)]
+        write_patch: bool,
+    },
     /// Run the whole test suite (PostgreSQL included).
     Test {
         /// Extra arguments for `cargo test`.
@@ -112,6 +121,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Task::Openapi(OpenapiTask::Validate) => openapi_validate(),
         Task::Rig => rig(),
         Task::Integrators => integrators::install(),
+        Task::VendorCheck { write_patch } => {
+            if write_patch {
+                vendor::write_patch()
+            } else {
+                vendor::check_and_report()
+            }
+        }
         Task::Test { args } => test(&args),
         Task::Detection { latency_ms, check } => {
             rig()?;
@@ -307,6 +323,7 @@ fn test(args: &[String]) -> anyhow::Result<()> {
     integrators::install()?;
     openapi_check()?;
     openapi_validate()?;
+    vendor::check_and_report()?;
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(root())
         .args(["test", "--workspace", "--no-fail-fast"])

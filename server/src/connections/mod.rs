@@ -1,330 +1,234 @@
-//! Connection hygiene in front of the HTTP server. dropshot binds and
-//! accepts on its own listener and exposes none of hyper's connection
-//! settings, so the public address is served by this front: it accepts,
-//! caps the number of open connections (refusing the rest with a 503
-//! rather than running out of file descriptors), and relays each
-//! connection to dropshot on a loopback port, timing the client's side
-//! ([`relay`]). The client's real address reaches the handlers through
-//! [`Peers`]. On shutdown it stops accepting and drops incomplete requests
-//! at once; requests already forwarded are answered.
+//! How client connections are served: dropshot (hyper) accepts and parses
+//! them, the one HTTP parser; the [`Gate`] it calls with each accepted
+//! connection caps how many are open (refusing the rest with a 503 rather
+//! than running out of file descriptors) and wraps each in a [`timed`]
+//! stream (first byte, idle and write limits). hyper bounds each head and
+//! the wait for the next one, dropshot each body: the settings for both
+//! come from [`Gate::dropshot`] through the in-tree dropshot patch
+//! (`vendor/README.md`). At the end of a shutdown that ran out of time the
+//! gate cuts whatever connections are left.
 
-mod framing;
-mod relay;
-pub mod request_id;
+mod timed;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures::task::AtomicWaker;
 use serde::{Deserialize, Serialize};
 use tokio::io::AsyncReadExt;
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
-use tokio::time::Instant;
+use tokio::net::TcpStream;
 
 use riskintel_api::{ApiError, ErrorCode};
-
-use relay::Ended;
 
 /// Limits on client connections (the `[connections]` table).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ConnectionsConfig {
-    /// Serve the public address through the front (these limits). `false`
-    /// lets dropshot listen on it directly, without any of them: only
-    /// behind a reverse proxy that enforces its own, where the front's
-    /// extra loopback hop (a quarter of the cached hot path's throughput)
-    /// buys nothing.
-    pub front: bool,
-    /// Longest a client may take to send a request's head (ms), counted
-    /// from the connection's start for its first request (so a connection
-    /// that sends nothing is closed) and from the head's first byte after.
+    /// Longest a client may take to send a request's head (ms): for the
+    /// first request counted from the connection's start (so a connection
+    /// that sends nothing is closed), for the next from the previous answer
+    /// (so it also bounds an idle keep-alive connection).
     pub header_read_timeout_ms: u64,
-    /// Longest a client may take to send a request's body once its head
-    /// has arrived (ms): an announced length never met, or chunks that
-    /// never end, close the connection.
+    /// Longest a request's whole body, chunked trailers included, may take
+    /// to arrive once its head has (ms); past it the request is answered
+    /// 400 and the connection closed.
     pub body_read_timeout_ms: u64,
-    /// Longest a keep-alive connection may sit idle between requests (ms).
+    /// Longest a connection may go without a byte either way (ms), whatever
+    /// it is doing; raised to the longest request deadline, so a request
+    /// being answered is never cut by it.
     pub idle_timeout_ms: u64,
     /// Longest a client may take to accept the bytes of an answer (ms).
     pub write_timeout_ms: u64,
+    /// Largest request head (bytes, at least 8192); a larger one is
+    /// answered 431 and the connection closed.
+    pub max_head_bytes: usize,
     /// Most client connections open at once; past it new ones are answered
-    /// 503 and closed. 0: derived from the file-descriptor limit (each
-    /// connection holds three descriptors, with 256 kept for the rest).
+    /// 503 and closed. 0: derived from the file-descriptor limit (one
+    /// descriptor each, with 256 kept for the rest).
     pub max_connections: usize,
-    /// Longest a graceful shutdown waits for forwarded requests (ms).
+    /// Longest a graceful shutdown waits for requests under way (ms); then
+    /// the connections left are cut.
     pub shutdown_timeout_ms: u64,
 }
 
 impl Default for ConnectionsConfig {
     fn default() -> Self {
         ConnectionsConfig {
-            front: true,
             header_read_timeout_ms: 10_000,
             body_read_timeout_ms: 30_000,
             idle_timeout_ms: 30_000,
             write_timeout_ms: 30_000,
+            max_head_bytes: 64 * 1024,
             max_connections: 0,
             shutdown_timeout_ms: 10_000,
         }
     }
 }
 
-/// The time limits, as durations.
+/// The hyper read buffer's floor (hyper refuses less).
+const MIN_HEAD_BYTES: usize = 8192;
+
+/// The socket-level limits, as durations.
 #[derive(Clone, Debug)]
 struct Limits {
-    header: Duration,
-    body: Duration,
+    first_byte: Duration,
     idle: Duration,
     write: Duration,
 }
 
-impl Limits {
-    /// The shortest of the client-side limits.
-    fn shortest(&self) -> Duration {
-        self.header.min(self.body).min(self.idle)
-    }
-
-    fn from_config(config: &ConnectionsConfig) -> Limits {
-        let ms = |v: u64| Duration::from_millis(v.max(1));
-        Limits {
-            header: ms(config.header_read_timeout_ms),
-            body: ms(config.body_read_timeout_ms),
-            idle: ms(config.idle_timeout_ms),
-            write: ms(config.write_timeout_ms),
-        }
-    }
+/// Whether a client's request id is kept as the request's own (in the
+/// answer and on every log line): at most 128 characters of
+/// `[A-Za-z0-9._-]`; any other is replaced by a new one.
+pub fn acceptable_request_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
-/// The client behind each relayed connection, by the loopback port the
-/// front connected from: what the handlers see as the peer is the front.
-#[derive(Debug, Default)]
-pub struct Peers {
-    by_port: Mutex<HashMap<u16, SocketAddr>>,
-}
-
-impl Peers {
-    /// The client whose connection reached the server from `peer`: the
-    /// relayed client when `peer` is one of the front's own connections,
-    /// else `peer` itself.
-    pub fn client(&self, peer: SocketAddr) -> SocketAddr {
-        if !peer.ip().is_loopback() {
-            return peer;
-        }
-        let by_port = self.by_port.lock().unwrap_or_else(|e| e.into_inner());
-        by_port.get(&peer.port()).copied().unwrap_or(peer)
-    }
-
-    fn insert(&self, port: u16, client: SocketAddr) {
-        let mut by_port = self.by_port.lock().unwrap_or_else(|e| e.into_inner());
-        by_port.insert(port, client);
-    }
-
-    fn remove(&self, port: u16) {
-        let mut by_port = self.by_port.lock().unwrap_or_else(|e| e.into_inner());
-        by_port.remove(&port);
-    }
-}
-
-/// The front listener.
-pub struct Front {
-    local_addr: SocketAddr,
-    stopping: watch::Sender<bool>,
-    accept: tokio::task::JoinHandle<()>,
-    shared: Arc<Shared>,
-    /// The connection cap in force.
-    pub max_connections: usize,
-}
-
-/// What every connection task needs.
-struct Shared {
-    backend: SocketAddr,
+/// The connections open now, and what every one of them needs.
+pub struct Gate {
+    config: ConnectionsConfig,
     limits: Limits,
-    peers: Arc<Peers>,
-    /// Client connections open now.
-    open: AtomicUsize,
-    max: usize,
+    /// The cap in force.
+    pub max_connections: usize,
+    /// The open connections, each by its key with where to wake it.
+    open: Mutex<HashMap<usize, Arc<AtomicWaker>>>,
+    next_key: AtomicUsize,
+    /// Set by [`Gate::cut`]: every read and write fails from then on.
+    cut: AtomicBool,
     /// Refusals being written, bounded so refusing cannot exhaust descriptors.
     refusing: AtomicUsize,
     refusal: Vec<u8>,
-    stopping: watch::Receiver<bool>,
     log: slog::Logger,
 }
 
-impl Front {
-    /// Listen on `address` and relay to the server at `backend`.
-    pub async fn start(
-        address: SocketAddr,
-        backend: SocketAddr,
-        config: &ConnectionsConfig,
-        peers: Arc<Peers>,
-        log: slog::Logger,
-    ) -> std::io::Result<Front> {
-        let listener = TcpListener::bind(address).await?;
-        let local_addr = listener.local_addr()?;
-        let max = match config.max_connections {
+impl Gate {
+    /// A gate for `config`; `request_deadline` is the longest any request
+    /// may take to be answered (the idle limit is at least that).
+    pub fn new(config: &ConnectionsConfig, request_deadline: Duration, log: slog::Logger) -> Arc<Gate> {
+        let ms = |v: u64| Duration::from_millis(v.max(1));
+        let max_connections = match config.max_connections {
             0 => max_from_descriptors(),
             n => n,
         };
-        let (stopping, stopped) = watch::channel(false);
-        let shared = Arc::new(Shared {
-            backend,
-            limits: Limits::from_config(config),
-            peers,
-            open: AtomicUsize::new(0),
-            max,
+        Arc::new(Gate {
+            config: config.clone(),
+            limits: Limits {
+                first_byte: ms(config.header_read_timeout_ms),
+                idle: ms(config.idle_timeout_ms).max(request_deadline),
+                write: ms(config.write_timeout_ms),
+            },
+            max_connections,
+            open: Mutex::new(HashMap::new()),
+            next_key: AtomicUsize::new(0),
+            cut: AtomicBool::new(false),
             refusing: AtomicUsize::new(0),
             refusal: refusal_bytes(),
-            stopping: stopped,
             log,
-        });
-        let accept = tokio::spawn(accept_loop(listener, shared.clone()));
-        Ok(Front {
-            local_addr,
-            stopping,
-            accept,
-            shared,
-            max_connections: max,
         })
     }
 
-    /// The public address.
-    pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
+    /// How dropshot is to serve connections: through this gate, HTTP/1
+    /// only, with the head, buffer and body limits, keeping acceptable
+    /// client request ids.
+    pub fn dropshot(self: &Arc<Self>) -> dropshot::ConfigConnections {
+        let gate = self.clone();
+        dropshot::ConfigConnections {
+            accept: Some(Arc::new(move |stream, peer| gate.accept(stream, peer))),
+            http1_only: true,
+            header_read_timeout: Some(Duration::from_millis(self.config.header_read_timeout_ms.max(1))),
+            max_buf_size: Some(self.config.max_head_bytes.max(MIN_HEAD_BYTES)),
+            request_body_timeout: Some(Duration::from_millis(self.config.body_read_timeout_ms.max(1))),
+            accept_request_id: Some(acceptable_request_id),
+        }
     }
 
-    /// Stop accepting; drop connections with an incomplete request or none
-    /// yet. Connections with a forwarded request end when the server behind
-    /// closes them after answering (its own graceful shutdown).
-    pub fn stop(&self) {
-        let _ = self.stopping.send(true);
-        self.accept.abort();
+    /// Connections open now.
+    pub fn open(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// End every connection still open (the end of a shutdown).
+    pub fn cut(&self) {
+        self.cut.store(true, Ordering::Release);
+        for waker in self.lock().values() {
+            waker.wake();
+        }
     }
 
     /// Wait up to `limit` for every connection to end.
     pub async fn drained(&self, limit: Duration) {
-        let until = Instant::now() + limit;
-        while self.shared.open.load(Ordering::Relaxed) > 0 && Instant::now() < until {
+        let until = tokio::time::Instant::now() + limit;
+        while self.open() > 0 && tokio::time::Instant::now() < until {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
-}
 
-async fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
-    let mut failing = false;
-    loop {
-        match listener.accept().await {
-            Ok((socket, peer)) => {
-                failing = false;
-                if shared.open.load(Ordering::Relaxed) >= shared.max {
-                    refuse(&shared, socket);
-                    continue;
-                }
-                shared.open.fetch_add(1, Ordering::Relaxed);
-                crate::telemetry::connections(1.0);
-                tokio::spawn(connection(shared.clone(), socket, peer));
-            }
-            Err(error) => match error.kind() {
-                std::io::ErrorKind::ConnectionAborted
-                | std::io::ErrorKind::ConnectionReset
-                | std::io::ErrorKind::ConnectionRefused => {}
-                // Out of descriptors (the cap leaves room, but other files
-                // count too): wait for some to close.
-                _ => {
-                    if !failing {
-                        failing = true;
-                        slog::warn!(shared.log, "accepting connections failed; retrying";
-                            "error" => %error, "open" => shared.open.load(Ordering::Relaxed));
-                    }
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-            },
-        }
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<usize, Arc<AtomicWaker>>> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
     }
-}
 
-/// Relay one client connection.
-async fn connection(shared: Arc<Shared>, client: TcpStream, peer: SocketAddr) {
-    let started = Instant::now();
-    let _open = OpenGuard(shared.clone());
-    let backend = match tokio::time::timeout(
-        shared.limits.header,
-        TcpStream::connect(shared.backend),
-    )
-    .await
-    {
-        Ok(Ok(backend)) => backend,
-        _ => {
-            slog::warn!(
-                shared.log,
-                "the HTTP server behind the front did not take a connection"
-            );
+    /// A connection accepted by dropshot: served, timed, or refused.
+    fn accept(self: &Arc<Self>, stream: TcpStream, _peer: SocketAddr) -> Option<dropshot::BoxedConnection> {
+        let waker = Arc::new(AtomicWaker::new());
+        let key = self.next_key.fetch_add(1, Ordering::Relaxed);
+        {
+            let mut open = self.lock();
+            if open.len() >= self.max_connections || self.cut.load(Ordering::Acquire) {
+                drop(open);
+                self.refuse(stream);
+                return None;
+            }
+            open.insert(key, waker.clone());
+        }
+        crate::telemetry::connections(1.0);
+        let _ = stream.set_nodelay(true);
+        Some(Box::pin(timed::Timed::new(stream, self.clone(), key, waker)))
+    }
+
+    /// A connection ended.
+    fn closed(&self, key: usize) {
+        self.lock().remove(&key);
+        crate::telemetry::connections(-1.0);
+    }
+
+    /// Answer 503 on a connection over the cap, without reading its
+    /// request, and close it once the client has had a moment to read it.
+    fn refuse(self: &Arc<Self>, socket: TcpStream) {
+        if self.refusing.fetch_add(1, Ordering::Relaxed) >= MAX_REFUSING {
+            self.refusing.fetch_sub(1, Ordering::Relaxed);
             return;
         }
-    };
-    let _ = client.set_nodelay(true);
-    let _ = backend.set_nodelay(true);
-    let Ok(port) = backend.local_addr().map(|a| a.port()) else {
-        return;
-    };
-    shared.peers.insert(port, peer);
-    let ended = relay::relay(
-        client,
-        backend,
-        &shared.limits,
-        started,
-        shared.stopping.clone(),
-    )
-    .await;
-    shared.peers.remove(port);
-    if let Ended::TimedOut(limit) = ended {
-        slog::debug!(shared.log, "closed a slow connection"; "remote_addr" => %peer, "limit" => limit);
-    }
-}
-
-/// Counts a connection open until dropped.
-struct OpenGuard(Arc<Shared>);
-
-impl Drop for OpenGuard {
-    fn drop(&mut self) {
-        self.0.open.fetch_sub(1, Ordering::Relaxed);
-        crate::telemetry::connections(-1.0);
+        let gate = self.clone();
+        tokio::spawn(async move {
+            let mut socket = socket;
+            // The answer fits the socket's send buffer: one try, never a wait.
+            if socket.try_write(&gate.refusal).is_ok() {
+                let _ = tokio::io::AsyncWriteExt::shutdown(&mut socket).await;
+                // Drain what the client sent, so closing does not reset the
+                // connection before it reads the answer.
+                let mut sink = [0u8; 1024];
+                let _ = tokio::time::timeout(Duration::from_secs(1), async {
+                    while let Ok(n) = socket.read(&mut sink).await {
+                        if n == 0 {
+                            break;
+                        }
+                    }
+                })
+                .await;
+            }
+            gate.refusing.fetch_sub(1, Ordering::Relaxed);
+        });
     }
 }
 
 /// Most refusals written at once; past it, refused connections are just closed.
 const MAX_REFUSING: usize = 64;
-
-/// Answer 503 on a connection over the cap, without reading its request,
-/// and close it once the client has had a moment to read the answer.
-fn refuse(shared: &Arc<Shared>, socket: TcpStream) {
-    if shared.refusing.fetch_add(1, Ordering::Relaxed) >= MAX_REFUSING {
-        shared.refusing.fetch_sub(1, Ordering::Relaxed);
-        return;
-    }
-    let shared = shared.clone();
-    tokio::spawn(async move {
-        let mut socket = socket;
-        // The answer fits the socket's send buffer: one try, never a wait.
-        if socket.try_write(&shared.refusal).is_ok() {
-            let _ = tokio::io::AsyncWriteExt::shutdown(&mut socket).await;
-            // Drain what the client sent, so closing does not reset the
-            // connection before it reads the answer.
-            let mut sink = [0u8; 1024];
-            let _ = tokio::time::timeout(Duration::from_secs(1), async {
-                while let Ok(n) = socket.read(&mut sink).await {
-                    if n == 0 {
-                        break;
-                    }
-                }
-            })
-            .await;
-        }
-        shared.refusing.fetch_sub(1, Ordering::Relaxed);
-    });
-}
 
 /// The 503 sent to connections over the cap, in the API's error envelope.
 fn refusal_bytes() -> Vec<u8> {
@@ -343,12 +247,11 @@ fn refusal_bytes() -> Vec<u8> {
     bytes
 }
 
-/// The cap when none is configured: a third of the descriptors this
-/// process may open (client, front-to-server and server sockets), keeping
-/// 256 for the database, upstream nodes and logs.
+/// The cap when none is configured: the descriptors this process may open
+/// (one a connection), keeping 256 for the database, upstream nodes and logs.
 fn max_from_descriptors() -> usize {
     let limit = raise_descriptor_limit().unwrap_or(1024);
-    (limit.saturating_sub(256) / 3).max(16) as usize
+    limit.saturating_sub(256).max(16) as usize
 }
 
 /// Raise the soft descriptor limit to the hard one, as servers do; the
@@ -374,4 +277,20 @@ fn raise_descriptor_limit() -> Option<u64> {
         }
     }
     Some((limit.rlim_cur as u64).min(1 << 20))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_short_request_ids_are_acceptable() {
+        assert!(acceptable_request_id("abc-DEF_1.2"));
+        assert!(acceptable_request_id(&"a".repeat(128)));
+        assert!(!acceptable_request_id(&"a".repeat(129)));
+        assert!(!acceptable_request_id(""));
+        assert!(!acceptable_request_id("a b"));
+        assert!(!acceptable_request_id("a\r\nx-evil: 1"));
+        assert!(!acceptable_request_id("ä"));
+    }
 }

@@ -15,7 +15,6 @@ use super::client_ip::client_ip;
 use crate::billing::Billing;
 use crate::clock::Clock;
 use crate::config::AuthConfig;
-use crate::connections::Peers;
 use crate::feed::Feed;
 use crate::keys::{KeyError, Keys};
 use crate::market::Market;
@@ -41,8 +40,6 @@ pub struct ServerContext {
     pub meter: Meter,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     trusted_proxies: Vec<IpAddr>,
-    /// The clients behind the connection front.
-    peers: Arc<Peers>,
     /// The longest a metered request may take: past it, 503 with
     /// `Retry-After` (a database that stopped answering mid-query, which
     /// no pool or statement timeout of ours can see).
@@ -79,7 +76,6 @@ impl ServerContext {
         clock: Arc<dyn Clock>,
         auth: &AuthConfig,
         analyzer: Arc<Analyzer>,
-        peers: Arc<Peers>,
         request_deadline: Duration,
         webhooks: &crate::webhooks::WebhooksConfig,
     ) -> anyhow::Result<Self> {
@@ -106,7 +102,6 @@ impl ServerContext {
             store,
             clock,
             trusted_proxies,
-            peers,
             request_deadline,
         })
     }
@@ -212,7 +207,7 @@ impl ServerContext {
             ))));
         }
         let ip = client_ip(
-            self.peers.client(request.remote_addr()).ip(),
+            request.remote_addr().ip(),
             request.headers(),
             &self.trusted_proxies,
         );

@@ -4,10 +4,10 @@
 //! with keys spread over 200 Pro+ accounts (so no limit binds), all loaded
 //! by wrk (2 threads, 32 connections, the same key-rotating script for all,
 //! which the bare endpoint ignores) in the same run: requests per second,
-//! p50, p99, and the ratios. Each is measured twice: behind the connection
-//! front (`connections/`, how the service serves its address) and straight
-//! to dropshot, so the front's own cost shows apart from the handlers'.
-//! On SQLite, and on PostgreSQL when it answers.
+//! p50, p99, and the ratio. The bare endpoint is measured twice, plain and
+//! served through the service's connection gate (`connections/`: the cap,
+//! the timed stream, hyper's limits), so the gate's own cost shows apart
+//! from the handlers'. On SQLite, and on PostgreSQL when it answers.
 //!
 //! Numbers are printed, not asserted.
 
@@ -117,20 +117,14 @@ async fn measure(
         .await?
         .to_vec();
     ensure!(!body.is_empty(), "the analysis is empty");
-    let mut api = ApiDescription::new();
-    api.register(bare)
-        .map_err(|e| anyhow::anyhow!("bare endpoint: {e}"))?;
-    let bare_server = ServerBuilder::new(
-        api,
-        Arc::new(body.clone()),
+    let bare_plain = bare_server(&body, None)?;
+    // The bare endpoint served as the service serves its own: the gate.
+    let gate = riskintel_server::connections::Gate::new(
+        &Default::default(),
+        std::time::Duration::from_secs(10),
         logging::logger("warn", LogSink::Stderr),
-    )
-    .config(ConfigDropshot {
-        bind_address: "127.0.0.1:0".parse()?,
-        ..Default::default()
-    })
-    .start()
-    .map_err(|e| anyhow::anyhow!("bare server: {e}"))?;
+    );
+    let bare_gated = bare_server(&body, Some(gate.dropshot()))?;
     let script = dir.join(format!("{name}-keys.lua"));
     let quoted: Vec<String> = keys.iter().map(|k| format!("\"{k}\"")).collect();
     std::fs::write(
@@ -141,32 +135,16 @@ async fn measure(
             quoted.join(", ")
         ),
     )?;
-    // The bare endpoint behind a connection front of its own, as the
-    // service's endpoints are served: the framework's ceiling as deployed.
-    let bare_front = riskintel_server::connections::Front::start(
-        "127.0.0.1:0".parse()?,
-        bare_server.local_addr(),
-        &Default::default(),
-        Arc::new(Default::default()),
-        logging::logger("warn", LogSink::Stderr),
-    )
-    .await?;
-    let bare_url = format!("http://{}/bare", bare_server.local_addr());
-    let bare_front_url = format!("http://{}/bare", bare_front.local_addr());
-    let direct_url = format!(
-        "http://{}/v1/token/eth/{}/analyze",
-        server.backend_addr,
-        chain.token("plain")
-    );
-    let [bare_load, bare_fronted, cached, direct] = tokio::task::spawn_blocking({
+    let bare_url = format!("http://{}/bare", bare_plain.local_addr());
+    let bare_gated_url = format!("http://{}/bare", bare_gated.local_addr());
+    let [bare_load, gated_load, cached] = tokio::task::spawn_blocking({
         let script = script.clone();
-        move || -> anyhow::Result<[Load; 4]> {
+        move || -> anyhow::Result<[Load; 3]> {
             // The same script for all: the client does the same work.
             Ok([
                 wrk(&bare_url, Some(&script))?,
-                wrk(&bare_front_url, Some(&script))?,
+                wrk(&bare_gated_url, Some(&script))?,
                 wrk(&url, Some(&script))?,
-                wrk(&direct_url, Some(&script))?,
             ])
         }
     })
@@ -181,27 +159,45 @@ async fn measure(
         &format!("bare dropshot endpoint ({} bytes)", body.len()),
         &bare_load,
     );
-    line("the bare endpoint behind a connection front", &bare_fronted);
+    line("the bare endpoint served through the connection gate", &gated_load);
     line(
-        &format!("cached GET …/analyze ({ACCOUNTS} accounts), as served (front)"),
+        &format!("cached GET …/analyze ({ACCOUNTS} accounts), as served"),
         &cached,
     );
-    line("the same, straight to dropshot behind the front", &direct);
     println!(
-        "{name}: ratios: analyze/bare both behind the front {:.2}, both straight to dropshot {:.2}; \
-         analyze as served/bare dropshot {:.2}; the front costs the bare endpoint {:.0} %, analyze {:.0} %",
-        cached.per_second / bare_fronted.per_second,
-        direct.per_second / bare_load.per_second,
+        "{name}: ratios: analyze as served/bare dropshot {:.2}; the gate costs the bare endpoint {:.0} %",
         cached.per_second / bare_load.per_second,
-        100.0 * (1.0 - bare_fronted.per_second / bare_load.per_second),
-        100.0 * (1.0 - cached.per_second / direct.per_second),
+        100.0 * (1.0 - gated_load.per_second / bare_load.per_second),
     );
-    bare_front.stop();
-    bare_server
-        .close()
-        .await
-        .map_err(|e| anyhow::anyhow!("closing the bare server: {e}"))?;
+    for served in [bare_plain, bare_gated] {
+        served
+            .close()
+            .await
+            .map_err(|e| anyhow::anyhow!("closing the bare server: {e}"))?;
+    }
     server.close().await
+}
+
+/// The bare endpoint on its own dropshot server, with `connections` if given.
+fn bare_server(
+    body: &[u8],
+    connections: Option<dropshot::ConfigConnections>,
+) -> anyhow::Result<dropshot::HttpServer<Arc<Vec<u8>>>> {
+    let mut api = ApiDescription::new();
+    api.register(bare)
+        .map_err(|e| anyhow::anyhow!("bare endpoint: {e}"))?;
+    ServerBuilder::new(
+        api,
+        Arc::new(body.to_vec()),
+        logging::logger("warn", LogSink::Stderr),
+    )
+    .config(ConfigDropshot {
+        bind_address: "127.0.0.1:0".parse()?,
+        ..Default::default()
+    })
+    .connections(connections.unwrap_or_default())
+    .start()
+    .map_err(|e| anyhow::anyhow!("bare server: {e}"))
 }
 
 #[tokio::main]

@@ -10,6 +10,7 @@ use super::compression::apply_gzip_compression;
 use super::compression::is_compressible_content_type;
 use super::compression::should_compress_response;
 use super::config::{CompressionConfig, ConfigDropshot, ConfigTls};
+use super::connection::ConfigConnections;
 #[cfg(feature = "usdt-probes")]
 use super::dtrace::probes;
 use super::handler::HandlerError;
@@ -115,6 +116,10 @@ pub struct ServerConfig {
     pub log_headers: Vec<String>,
     /// Configuration for response compression.
     pub compression: CompressionConfig,
+    /// Longest a request's body may take to arrive.
+    pub request_body_timeout: Option<std::time::Duration>,
+    /// Which incoming `x-request-id` headers are kept as the request's id.
+    pub accept_request_id: Option<fn(&str) -> bool>,
 }
 
 /// See [`ServerBuilder`] instead.
@@ -127,6 +132,7 @@ pub struct HttpServerStarter<C: ServerContext> {
     handler_waitgroup: WaitGroup,
     http_acceptor: HttpAcceptor,
     tls_acceptor: Option<Arc<Mutex<TlsAcceptor>>>,
+    connections: ConfigConnections,
 }
 
 impl<C: ServerContext> HttpServerStarter<C> {
@@ -168,7 +174,11 @@ impl<C: ServerContext> HttpServerStarter<C> {
         log: &Logger,
         tls: Option<ConfigTls>,
         version_policy: VersionPolicy,
+        connections: ConfigConnections,
     ) -> Result<HttpServerStarter<C>, BuildError> {
+        if tls.is_some() && connections.accept.is_some() {
+            return Err(BuildError::AcceptHookWithTls);
+        }
         let tcp = {
             let std_listener = std::net::TcpListener::bind(
                 &config.bind_address,
@@ -199,6 +209,8 @@ impl<C: ServerContext> HttpServerStarter<C> {
             default_handler_task_mode: config.default_handler_task_mode,
             log_headers: config.log_headers.clone(),
             compression: config.compression,
+            request_body_timeout: connections.request_body_timeout,
+            accept_request_id: connections.accept_request_id,
         };
 
         let tls_acceptor = tls
@@ -245,6 +257,7 @@ impl<C: ServerContext> HttpServerStarter<C> {
             handler_waitgroup,
             http_acceptor,
             tls_acceptor,
+            connections,
         })
     }
 
@@ -255,6 +268,7 @@ impl<C: ServerContext> HttpServerStarter<C> {
             handler_waitgroup,
             tls_acceptor,
             http_acceptor,
+            connections,
         } = self;
 
         let (tx, mut rx) = tokio::sync::oneshot::channel::<()>();
@@ -266,8 +280,17 @@ impl<C: ServerContext> HttpServerStarter<C> {
             use hyper_util::server::conn::auto;
 
             let mut builder = auto::Builder::new(TokioExecutor::new());
+            if connections.http1_only {
+                builder = builder.http1_only();
+            }
             // http/1 settings
             builder.http1().timer(TokioTimer::new());
+            if let Some(timeout) = connections.header_read_timeout {
+                builder.http1().header_read_timeout(timeout);
+            }
+            if let Some(max) = connections.max_buf_size {
+                builder.http1().max_buf_size(max);
+            }
             // http/2 settings
             builder.http2().timer(TokioTimer::new());
 
@@ -313,6 +336,13 @@ impl<C: ServerContext> HttpServerStarter<C> {
                 None => loop {
                     tokio::select! {
                         (sock, remote_addr) = http_acceptor.accept() => {
+                            let sock = match &connections.accept {
+                                None => Box::pin(sock) as crate::BoxedConnection,
+                                Some(accept) => match accept(sock, remote_addr) {
+                                    Some(sock) => sock,
+                                    None => continue,
+                                },
+                            };
                             let handler = make_service
                                 .make_http_request_handler(remote_addr);
                             let fut = builder
@@ -753,7 +783,14 @@ async fn http_request_handle_wrap<C: ServerContext>(
     // with an error and we'll treat it like an error from any of the endpoints
     // themselves.
     let start_time = std::time::Instant::now();
-    let request_id = generate_request_id();
+    let request_id = server
+        .config
+        .accept_request_id
+        .and_then(|accept| {
+            let id = request.headers().get(HEADER_REQUEST_ID)?.to_str().ok()?;
+            accept(id).then(|| id.to_string())
+        })
+        .unwrap_or_else(generate_request_id);
 
     let mut request_log = server.log.new(o!(
         "remote_addr" => remote_addr,
@@ -914,7 +951,12 @@ async fn http_request_handle<C: ServerContext>(
     // TODO-hardening: add a request read timeout as well so that we don't allow
     // this to take forever.
     // TODO-correctness: Do we need to dump the body on errors?
-    let request = request.map(crate::Body::wrap);
+    let request = match server.config.request_body_timeout {
+        Some(timeout) => request.map(|body| {
+            crate::Body::wrap(crate::connection::DeadlineBody::new(body, timeout))
+        }),
+        None => request.map(crate::Body::wrap),
+    };
     let method = request.method().clone();
     let uri = request.uri();
     let found_version =
@@ -1126,6 +1168,8 @@ pub enum BuildError {
     },
     #[error("unversioned servers cannot have endpoints with specific versions")]
     UnversionedServerHasVersionedRoutes,
+    #[error("a connection accept hook is not supported with TLS")]
+    AcceptHookWithTls,
 }
 
 impl BuildError {
@@ -1158,6 +1202,7 @@ pub struct ServerBuilder<C: ServerContext> {
     config: ConfigDropshot,
     version_policy: VersionPolicy,
     tls: Option<ConfigTls>,
+    connections: ConfigConnections,
 }
 
 impl<C: ServerContext> ServerBuilder<C> {
@@ -1179,7 +1224,15 @@ impl<C: ServerContext> ServerBuilder<C> {
             config: Default::default(),
             version_policy: VersionPolicy::Unversioned,
             tls: Default::default(),
+            connections: Default::default(),
         }
+    }
+
+    /// Specify how accepted connections are served (see
+    /// [`ConfigConnections`](crate::ConfigConnections))
+    pub fn connections(mut self, connections: ConfigConnections) -> Self {
+        self.connections = connections;
+        self
     }
 
     /// Specify the server configuration
@@ -1239,6 +1292,7 @@ impl<C: ServerContext> ServerBuilder<C> {
             &self.log,
             self.tls,
             self.version_policy,
+            self.connections,
         )
     }
 }

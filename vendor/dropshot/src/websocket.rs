@@ -414,6 +414,8 @@ mod tests {
                         HandlerTaskMode::CancelOnDisconnect,
                     log_headers: Default::default(),
                     compression: CompressionConfig::Gzip,
+                    request_body_timeout: None,
+                    accept_request_id: None,
                 },
                 router: HttpRouter::new(),
                 log: log.clone(),
