@@ -70,7 +70,8 @@ pub fn fetch() -> anyhow::Result<PathBuf> {
         .status()
         .context("running cargo fetch")?;
     ensure!(status.success(), "cargo could not fetch dropshot {VERSION}");
-    cached_crate().with_context(|| format!("dropshot {VERSION} is not in cargo's cache after cargo fetch"))
+    cached_crate()
+        .with_context(|| format!("dropshot {VERSION} is not in cargo's cache after cargo fetch"))
 }
 
 /// Fetch the crate if needed, then check.
@@ -115,7 +116,11 @@ fn unpack(published: &Path, into: &Path) -> anyhow::Result<PathBuf> {
         .arg(into)
         .status()
         .context("running tar")?;
-    ensure!(status.success(), "tar could not unpack {}", published.display());
+    ensure!(
+        status.success(),
+        "tar could not unpack {}",
+        published.display()
+    );
     Ok(into.join(format!("dropshot-{VERSION}")))
 }
 
@@ -135,7 +140,10 @@ pub fn check(published: &Path, vendored: &Path) -> anyhow::Result<usize> {
             .arg(patch_file())
             .status()
             .context("running git apply")?;
-        ensure!(status.success(), "the patch does not apply to the published crate");
+        ensure!(
+            status.success(),
+            "the patch does not apply to the published crate"
+        );
         let expected = files(&tree)?;
         let actual = files(vendored)?;
         let mut differences = Vec::new();
@@ -209,7 +217,9 @@ fn files(root: &Path) -> anyhow::Result<BTreeMap<String, Vec<u8>>> {
     let mut found = BTreeMap::new();
     let mut pending = vec![root.to_path_buf()];
     while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
+        for entry in
+            std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))?
+        {
             let path = entry?.path();
             if path.is_dir() {
                 pending.push(path);
@@ -237,7 +247,8 @@ mod tests {
                 super::VERSION
             )
         });
-        let files = super::check(&published, &super::vendored()).unwrap_or_else(|e| panic!("{e:#}"));
+        let files =
+            super::check(&published, &super::vendored()).unwrap_or_else(|e| panic!("{e:#}"));
         assert!(files > 50, "only {files} files compared");
     }
 
@@ -257,7 +268,13 @@ mod tests {
         let error = super::check(&published, &copy).expect_err("a changed tree passed");
         let _ = std::fs::remove_dir_all(&work);
         let message = format!("{error:#}");
-        assert!(message.contains("differs from published + patch: README-crates.io.md"), "{message}");
-        assert!(message.contains("not in published + patch: src/extra.rs"), "{message}");
+        assert!(
+            message.contains("differs from published + patch: README-crates.io.md"),
+            "{message}"
+        );
+        assert!(
+            message.contains("not in published + patch: src/extra.rs"),
+            "{message}"
+        );
     }
 }

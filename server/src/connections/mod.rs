@@ -42,8 +42,9 @@ pub struct ConnectionsConfig {
     pub idle_timeout_ms: u64,
     /// Longest a client may take to accept the bytes of an answer (ms).
     pub write_timeout_ms: u64,
-    /// Largest request head (bytes, at least 8192); a larger one is
-    /// answered 431 and the connection closed.
+    /// Largest request head, and largest chunked trailer section (bytes,
+    /// at least 1024); a larger one is answered 431 and the connection
+    /// closed.
     pub max_head_bytes: usize,
     /// Most client connections open at once; past it new ones are answered
     /// 503 and closed. 0: derived from the file-descriptor limit (one
@@ -68,8 +69,8 @@ impl Default for ConnectionsConfig {
     }
 }
 
-/// The hyper read buffer's floor (hyper refuses less).
-const MIN_HEAD_BYTES: usize = 8192;
+/// The smallest head limit taken (a request line and a few headers).
+const MIN_HEAD_BYTES: usize = 1024;
 
 /// The socket-level limits, as durations.
 #[derive(Clone, Debug)]
@@ -110,7 +111,11 @@ pub struct Gate {
 impl Gate {
     /// A gate for `config`; `request_deadline` is the longest any request
     /// may take to be answered (the idle limit is at least that).
-    pub fn new(config: &ConnectionsConfig, request_deadline: Duration, log: slog::Logger) -> Arc<Gate> {
+    pub fn new(
+        config: &ConnectionsConfig,
+        request_deadline: Duration,
+        log: slog::Logger,
+    ) -> Arc<Gate> {
         let ms = |v: u64| Duration::from_millis(v.max(1));
         let max_connections = match config.max_connections {
             0 => max_from_descriptors(),
@@ -140,10 +145,15 @@ impl Gate {
         let gate = self.clone();
         dropshot::ConfigConnections {
             accept: Some(Arc::new(move |stream, peer| gate.accept(stream, peer))),
-            http1_only: true,
-            header_read_timeout: Some(Duration::from_millis(self.config.header_read_timeout_ms.max(1))),
-            max_buf_size: Some(self.config.max_head_bytes.max(MIN_HEAD_BYTES)),
-            request_body_timeout: Some(Duration::from_millis(self.config.body_read_timeout_ms.max(1))),
+            http1: Some(dropshot::ConfigHttp1 {
+                header_read_timeout: Some(Duration::from_millis(
+                    self.config.header_read_timeout_ms.max(1),
+                )),
+                max_header_size: Some(self.config.max_head_bytes.max(MIN_HEAD_BYTES)),
+            }),
+            request_body_timeout: Some(Duration::from_millis(
+                self.config.body_read_timeout_ms.max(1),
+            )),
             accept_request_id: Some(acceptable_request_id),
         }
     }
@@ -174,7 +184,11 @@ impl Gate {
     }
 
     /// A connection accepted by dropshot: served, timed, or refused.
-    fn accept(self: &Arc<Self>, stream: TcpStream, _peer: SocketAddr) -> Option<dropshot::BoxedConnection> {
+    fn accept(
+        self: &Arc<Self>,
+        stream: TcpStream,
+        _peer: SocketAddr,
+    ) -> Option<dropshot::BoxedConnection> {
         let waker = Arc::new(AtomicWaker::new());
         let key = self.next_key.fetch_add(1, Ordering::Relaxed);
         {
@@ -188,7 +202,12 @@ impl Gate {
         }
         crate::telemetry::connections(1.0);
         let _ = stream.set_nodelay(true);
-        Some(Box::pin(timed::Timed::new(stream, self.clone(), key, waker)))
+        Some(Box::pin(timed::Timed::new(
+            stream,
+            self.clone(),
+            key,
+            waker,
+        )))
     }
 
     /// A connection ended.

@@ -41,7 +41,12 @@ pub(super) struct Timed {
 }
 
 impl Timed {
-    pub(super) fn new(stream: TcpStream, gate: Arc<Gate>, key: usize, waker: Arc<AtomicWaker>) -> Self {
+    pub(super) fn new(
+        stream: TcpStream,
+        gate: Arc<Gate>,
+        key: usize,
+        waker: Arc<AtomicWaker>,
+    ) -> Self {
         let started = Instant::now();
         let timer_at = started + gate.limits.first_byte;
         Timed {
@@ -76,7 +81,10 @@ impl Timed {
     fn poll_limits(&mut self, cx: &mut Context<'_>) -> Poll<io::Error> {
         self.waker.register(cx.waker());
         if self.gate.cut.load(Ordering::Acquire) {
-            return Poll::Ready(io::Error::new(io::ErrorKind::ConnectionAborted, "server shut down"));
+            return Poll::Ready(io::Error::new(
+                io::ErrorKind::ConnectionAborted,
+                "server shut down",
+            ));
         }
         let (deadline, limit) = self.deadline();
         loop {
@@ -103,7 +111,11 @@ impl Timed {
         }
     }
 
-    fn wrote(&mut self, result: Poll<io::Result<usize>>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+    fn wrote(
+        &mut self,
+        result: Poll<io::Result<usize>>,
+        cx: &mut Context<'_>,
+    ) -> Poll<io::Result<usize>> {
         match result {
             Poll::Ready(Ok(n)) => {
                 self.stalled_since = None;
@@ -120,7 +132,11 @@ impl Timed {
 }
 
 impl AsyncRead for Timed {
-    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         let before = buf.filled().len();
         match Pin::new(&mut this.stream).poll_read(cx, buf) {
@@ -138,7 +154,11 @@ impl AsyncRead for Timed {
 }
 
 impl AsyncWrite for Timed {
-    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         let result = Pin::new(&mut this.stream).poll_write(cx, data);
         this.wrote(result, cx)

@@ -159,7 +159,10 @@ async fn measure(
         &format!("bare dropshot endpoint ({} bytes)", body.len()),
         &bare_load,
     );
-    line("the bare endpoint served through the connection gate", &gated_load);
+    line(
+        "the bare endpoint served through the connection gate",
+        &gated_load,
+    );
     line(
         &format!("cached GET …/analyze ({ACCOUNTS} accounts), as served"),
         &cached,

@@ -191,7 +191,10 @@ pub async fn slow_and_idle_connections_are_closed_and_capped(
     );
     let mut rest = Vec::new();
     let cut = tokio::time::timeout(SLACK, half.read_to_end(&mut rest)).await;
-    ensure!(matches!(cut, Ok(_)), "the half-sent head's connection is still open");
+    ensure!(
+        matches!(cut, Ok(_)),
+        "the half-sent head's connection is still open"
+    );
     println!("shutdown with a half-sent head took {took:?}");
     Ok(())
 }

@@ -37,15 +37,10 @@ pub struct ConfigConnections {
     /// Called with each accepted connection before it is served (plain HTTP
     /// only: a server with TLS refuses to build with it).
     pub accept: Option<AcceptHook>,
-    /// Serve HTTP/1 only (no HTTP/2 with prior knowledge).
-    pub http1_only: bool,
-    /// Longest wait for a request's head: from the connection's start for
-    /// the first request, from the previous answer for the next (hyper's
-    /// `header_read_timeout`; hyper's default is 30 s).
-    pub header_read_timeout: Option<Duration>,
-    /// Most bytes buffered while reading a request's head (hyper's
-    /// `max_buf_size`; at least 8192): a larger head is refused.
-    pub max_buf_size: Option<usize>,
+    /// Serve HTTP/1 only, with these limits: no HTTP/2 with prior
+    /// knowledge, and no upgrades (so no websockets). `None`: HTTP/1 and
+    /// HTTP/2 with hyper's defaults.
+    pub http1: Option<ConfigHttp1>,
     /// Longest a request's whole body, trailers included, may take to
     /// arrive once its head has: past it reading the body fails, and the
     /// handler's body extractor answers 400.
@@ -60,12 +55,36 @@ impl fmt::Debug for ConfigConnections {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ConfigConnections")
             .field("accept", &self.accept.as_ref().map(|_| "<hook>"))
-            .field("http1_only", &self.http1_only)
-            .field("header_read_timeout", &self.header_read_timeout)
-            .field("max_buf_size", &self.max_buf_size)
+            .field("http1", &self.http1)
             .field("request_body_timeout", &self.request_body_timeout)
             .field("accept_request_id", &self.accept_request_id.is_some())
             .finish()
+    }
+}
+
+/// Limits of a server that serves HTTP/1 only.
+#[derive(Clone, Debug, Default)]
+pub struct ConfigHttp1 {
+    /// Longest wait for a request's head: from the connection's start for
+    /// the first request, from the previous answer for the next (hyper's
+    /// `header_read_timeout`; `None`: hyper's default, 30 s).
+    pub header_read_timeout: Option<Duration>,
+    /// Largest request head, and largest chunked trailer section, in bytes
+    /// (hyper's `max_header_size`): a larger head is answered 431.
+    pub max_header_size: Option<usize>,
+}
+
+impl ConfigHttp1 {
+    pub(crate) fn builder(self) -> hyper::server::conn::http1::Builder {
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder.timer(hyper_util::rt::TokioTimer::new());
+        if let Some(timeout) = self.header_read_timeout {
+            builder.header_read_timeout(timeout);
+        }
+        if let Some(max) = self.max_header_size {
+            builder.max_header_size(max);
+        }
+        builder
     }
 }
 

@@ -919,6 +919,7 @@ pub use config::RawTlsConfig;
 pub use connection::AcceptHook;
 pub use connection::BoxedConnection;
 pub use connection::ConfigConnections;
+pub use connection::ConfigHttp1;
 pub use connection::Connection;
 pub use dtrace::ProbeRegistration;
 pub use error::HttpError;

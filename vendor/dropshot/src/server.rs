@@ -280,19 +280,12 @@ impl<C: ServerContext> HttpServerStarter<C> {
             use hyper_util::server::conn::auto;
 
             let mut builder = auto::Builder::new(TokioExecutor::new());
-            if connections.http1_only {
-                builder = builder.http1_only();
-            }
             // http/1 settings
             builder.http1().timer(TokioTimer::new());
-            if let Some(timeout) = connections.header_read_timeout {
-                builder.http1().header_read_timeout(timeout);
-            }
-            if let Some(max) = connections.max_buf_size {
-                builder.http1().max_buf_size(max);
-            }
             // http/2 settings
             builder.http2().timer(TokioTimer::new());
+
+            let http1 = connections.http1.map(|config| config.builder());
 
             // Use a graceful watcher to keep track of all existing connections,
             // and when the close_signal is trigger, force all known conns
@@ -345,6 +338,12 @@ impl<C: ServerContext> HttpServerStarter<C> {
                             };
                             let handler = make_service
                                 .make_http_request_handler(remote_addr);
+                            if let Some(http1) = &http1 {
+                                let fut = http1
+                                    .serve_connection(TokioIo::new(sock), handler);
+                                tokio::spawn(graceful.watch(fut));
+                                continue;
+                            }
                             let fut = builder
                                 .serve_connection_with_upgrades(
                                     TokioIo::new(sock),
