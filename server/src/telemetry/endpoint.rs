@@ -48,6 +48,16 @@ pub fn serve(listen: &str, log: &slog::Logger) -> anyhow::Result<Option<HttpServ
             bind_address,
             ..Default::default()
         })
+        // A scraper sends one short GET: a head that dawdles or a body is
+        // not waited for long.
+        .connections(dropshot::ConfigConnections {
+            http1: Some(dropshot::ConfigHttp1 {
+                header_read_timeout: Some(std::time::Duration::from_secs(10)),
+                max_header_size: Some(16 * 1024),
+            }),
+            request_body_timeout: Some(std::time::Duration::from_secs(10)),
+            ..Default::default()
+        })
         .start()
         .map_err(|e| anyhow::anyhow!("serving metrics on {bind_address}: {e}"))?;
     Ok(Some(server))
