@@ -21,6 +21,7 @@ pub mod db;
 pub mod jsonrpc;
 pub mod latency;
 pub mod receiver;
+pub mod refusing_node;
 pub mod rig;
 pub mod solana_node;
 pub mod solidly_rig;

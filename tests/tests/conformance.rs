@@ -39,6 +39,8 @@ mod dex_v4;
 mod hot_path;
 #[path = "conformance/market.rs"]
 mod market;
+#[path = "conformance/refusals.rs"]
+mod refusals;
 #[path = "conformance/simulation.rs"]
 mod simulation;
 
@@ -52,6 +54,7 @@ use dex_solidly::*;
 use dex_v4::*;
 use hot_path::*;
 use market::*;
+use refusals::*;
 #[path = "conformance/conventions.rs"]
 mod conventions;
 #[path = "conformance/key_safety.rs"]
@@ -151,6 +154,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     access_rules_hold_for_every_operation,
     a_database_outage_is_503_on_every_operation,
     simulation_finds_honeypots_and_taxes,
+    a_refused_request_costs_only_the_checks_that_needed_it,
     detection_corpus_matches_the_truth,
     simulation_never_changes_chain_state,
     simulation_not_run_is_reported_not_passed,

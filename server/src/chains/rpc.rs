@@ -94,12 +94,15 @@ impl RpcClient {
         answers.take(slot)
     }
 
-    /// Every call of `batch` in one HTTP request. The outer error fails
-    /// them all; each slot then yields its own answer or error.
+    /// Every call of `batch` in one HTTP request. The outer error (the
+    /// node unavailable) fails them all; each slot then yields its own
+    /// answer or error. A batch the node refuses whole (too large, or
+    /// answered with one error) is sent again in halves, down to single
+    /// calls, so each call gets its own answer or the node's words.
     pub async fn send(&self, batch: Batch) -> Result<Answers, RpcError> {
         Ok(Answers {
             results: self
-                .raw_batch(batch.calls)
+                .in_parts(batch.calls)
                 .await?
                 .into_iter()
                 .map(Some)
@@ -107,10 +110,33 @@ impl RpcClient {
         })
     }
 
+    /// `raw_batch`, split in halves while the node refuses the batch whole.
+    fn in_parts(
+        &self,
+        mut calls: Vec<(String, Value)>,
+    ) -> futures::future::BoxFuture<'_, Result<Vec<Result<Value, RpcError>>, RpcError>> {
+        Box::pin(async move {
+            match self.raw_batch(&calls).await {
+                Err(RpcError::Upstream(why)) if calls.len() == 1 => {
+                    Ok(vec![Err(RpcError::Upstream(why))])
+                }
+                Err(RpcError::Upstream(_)) if calls.len() > 1 => {
+                    let second = calls.split_off(calls.len() / 2);
+                    let (first, second) =
+                        futures::future::join(self.in_parts(calls), self.in_parts(second)).await;
+                    let mut answers = first?;
+                    answers.extend(second?);
+                    Ok(answers)
+                }
+                other => other,
+            }
+        })
+    }
+
     /// Several calls in one HTTP request, answered in order.
     async fn raw_batch(
         &self,
-        calls: Vec<(String, Value)>,
+        calls: &[(String, Value)],
     ) -> Result<Vec<Result<Value, RpcError>>, RpcError> {
         if calls.is_empty() {
             return Ok(Vec::new());

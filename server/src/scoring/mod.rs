@@ -159,6 +159,36 @@ impl Builder {
         });
     }
 
+    /// A detected check without a signal (tests of what follows).
+    #[cfg(test)]
+    fn detected_check_for_tests(&mut self, id: CheckId) {
+        self.checks.push(Check {
+            id,
+            status: CheckStatus::Detected,
+            reason: None,
+        });
+    }
+
+    /// The check's input could not be read: whatever it concluded is
+    /// withdrawn (its signals too) and it is unknown for `reason` (joined
+    /// to the reasons already given for it).
+    pub fn withdraw(&mut self, id: CheckId, reason: &str) {
+        self.signals.retain(|s| s.id != id);
+        let mut reasons: Vec<String> = self
+            .checks
+            .iter()
+            .filter(|c| c.id == id && c.status == CheckStatus::Unknown)
+            .filter_map(|c| c.reason.as_deref())
+            .flat_map(|r| r.split("; "))
+            .map(str::to_string)
+            .collect();
+        if !reasons.iter().any(|r| r == reason) {
+            reasons.push(reason.to_string());
+        }
+        self.checks.retain(|c| c.id != id);
+        self.unknown(id, reasons.join("; "));
+    }
+
     /// Score, label and coverage of what was recorded.
     pub fn verdict(self) -> Verdict {
         let score = score(&self.signals);
@@ -294,6 +324,36 @@ mod tests {
         assert_eq!(label(20.0, 1.0), RiskLabel::Caution);
         assert_eq!(label(79.9, 1.0), RiskLabel::Risky);
         assert_eq!(label(80.0, 1.0), RiskLabel::Critical);
+    }
+
+    #[test]
+    fn a_withdrawn_check_drops_its_signals_and_keeps_every_reason() {
+        let mut b = Builder::new(1);
+        b.signals.push(signal(0.5));
+        b.detected_check_for_tests(CheckId::NewToken);
+        b.clear(CheckId::MintCapability);
+        b.withdraw(CheckId::NewToken, "the block was refused");
+        b.withdraw(CheckId::NewToken, "the logs were refused");
+        b.withdraw(CheckId::NewToken, "the logs were refused");
+        let verdict = b.verdict();
+        assert!(verdict.signals.is_empty());
+        let new_token: Vec<_> = verdict
+            .coverage
+            .checks
+            .iter()
+            .filter(|c| c.id == CheckId::NewToken)
+            .collect();
+        assert_eq!(new_token.len(), 1);
+        assert_eq!(new_token[0].status, CheckStatus::Unknown);
+        assert_eq!(
+            new_token[0].reason.as_deref(),
+            Some("the block was refused; the logs were refused")
+        );
+        assert!(verdict
+            .coverage
+            .checks
+            .iter()
+            .any(|c| c.id == CheckId::MintCapability && c.status == CheckStatus::Clear));
     }
 
     #[test]

@@ -293,81 +293,11 @@ async fn refusing_node(
     target: String,
     refuse: fn(&serde_json::Value) -> bool,
 ) -> anyhow::Result<String> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let url = format!("http://{}", listener.local_addr()?);
-    let http = reqwest::Client::new();
-    tokio::spawn(async move {
-        while let Ok((mut socket, _)) = listener.accept().await {
-            let (http, target) = (http.clone(), target.clone());
-            tokio::spawn(async move {
-                loop {
-                    let mut buffer = Vec::new();
-                    let body_start = loop {
-                        let mut chunk = [0u8; 65_536];
-                        let Ok(n) = socket.read(&mut chunk).await else {
-                            return;
-                        };
-                        if n == 0 {
-                            return;
-                        }
-                        buffer.extend_from_slice(&chunk[..n]);
-                        if let Some(i) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
-                            break i + 4;
-                        }
-                    };
-                    let head = String::from_utf8_lossy(&buffer[..body_start]).to_ascii_lowercase();
-                    let length: usize = head
-                        .lines()
-                        .find_map(|l| l.strip_prefix("content-length:"))
-                        .and_then(|v| v.trim().parse().ok())
-                        .unwrap_or(0);
-                    while buffer.len() < body_start + length {
-                        let mut chunk = [0u8; 65_536];
-                        let Ok(n) = socket.read(&mut chunk).await else {
-                            return;
-                        };
-                        if n == 0 {
-                            return;
-                        }
-                        buffer.extend_from_slice(&chunk[..n]);
-                    }
-                    let Ok(request) = serde_json::from_slice::<serde_json::Value>(
-                        &buffer[body_start..body_start + length],
-                    ) else {
-                        return;
-                    };
-                    let items = request
-                        .as_array()
-                        .cloned()
-                        .unwrap_or_else(|| vec![request.clone()]);
-                    let mut answers = Vec::new();
-                    for item in items {
-                        let answer = if refuse(&item) {
-                            serde_json::json!({"jsonrpc": "2.0", "id": item["id"], "error": {"code": -32602, "message": "too many arguments, want at most 2"}})
-                        } else {
-                            match http.post(&target).json(&item).send().await {
-                                Ok(r) => r.json().await.unwrap_or_default(),
-                                Err(_) => return,
-                            }
-                        };
-                        answers.push(answer);
-                    }
-                    let body = if request.is_array() {
-                        serde_json::Value::Array(answers)
-                    } else {
-                        answers.remove(0)
-                    };
-                    let body = body.to_string();
-                    let reply = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}", body.len());
-                    if socket.write_all(reply.as_bytes()).await.is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    Ok(url)
+    riskintel_tests::refusing_node::start(
+        target,
+        riskintel_tests::refusing_node::Refusal::calls(refuse),
+    )
+    .await
 }
 
 pub async fn simulation_not_run_is_reported_not_passed(backend: Backend) -> anyhow::Result<()> {

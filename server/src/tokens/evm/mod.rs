@@ -9,6 +9,7 @@ pub mod code;
 pub mod control;
 pub mod distribution;
 pub mod facts;
+pub mod gaps;
 pub mod gatekeepers;
 pub mod history;
 pub mod holders;

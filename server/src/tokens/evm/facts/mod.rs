@@ -17,25 +17,26 @@ use std::collections::HashMap;
 use std::future::Future;
 
 use alloy_primitives::{Address, Bytes, B256, U256};
-use riskintel_api::TradeSimulation;
 use serde_json::json;
 
 use super::behaviour;
-use super::code::{self, CodeFacts};
+use super::code;
+use super::gaps::{self, Gaps};
 use super::gatekeepers;
 use super::holders::{HolderIndex, IndexError};
-use super::hooks::{self, HookFacts};
-pub use super::proxy::{OwnerFact, ProxyFacts};
-use super::roles::{self, Probing};
-use crate::chains::evm::abi::{string_or_bytes32, units, IAccessControl, IBeacon, IERC20};
+use super::hooks;
+mod model;
+
+use super::roles;
+use crate::chains::evm::abi::{string_or_bytes32, IAccessControl, IBeacon, IERC20};
 use crate::chains::evm::multicall::Multicall;
-use crate::chains::evm::pools::{self, HolderLp, KnownPool, PairLookup, PoolReads, PoolState};
+use crate::chains::evm::pools::{self, HolderLp, KnownPool, PairLookup, PoolReads};
 use crate::chains::evm::types::{slot_address, Block, BlockTag};
 use crate::chains::evm::{EvmChain, DEAD};
-use crate::chains::rpc::Batch;
+use crate::chains::rpc::{Answers, Batch};
 use crate::simulation;
-use crate::simulation::replay::Replay;
 use crate::tokens::AnalysisError;
+pub use model::*;
 
 /// EIP-1967's implementation slot.
 pub const IMPLEMENTATION_SLOT: &str =
@@ -47,103 +48,6 @@ const LEGACY_IMPLEMENTATION_SLOT: &str =
 const EIP1167_PREFIX: [u8; 10] = [0x36, 0x3d, 0x3d, 0x37, 0x3d, 0x3d, 0x3d, 0x36, 0x3d, 0x73];
 /// Top holders reported.
 const TOP_HOLDERS: usize = 10;
-
-/// One pool of the token, with the LP held by those who could pull it.
-#[derive(Clone, Debug)]
-pub struct PoolFacts {
-    /// The pair and its reserves (base = the token).
-    pub state: PoolState,
-    /// LP held by dead + zero.
-    pub lp_burned: U256,
-    /// LP held by configured lockers.
-    pub lp_locked: U256,
-    /// LP held by the owner, if there is one.
-    pub lp_owner: Option<U256>,
-    /// LP held by the creator (the first mint's recipient), where known.
-    pub lp_creator: Option<U256>,
-}
-
-/// A holder and its balance (confirmed with `balanceOf`).
-#[derive(Clone, Debug)]
-pub struct Holder {
-    /// Address.
-    pub address: Address,
-    /// Balance.
-    pub balance: U256,
-}
-
-/// Everything read about a token.
-#[derive(Clone, Debug)]
-pub struct EvmFacts {
-    /// Block the facts were read at.
-    pub block: u64,
-    /// That block's timestamp (unix seconds).
-    pub block_time: i64,
-    /// Code of the logic contract (the implementation behind a proxy, or the token).
-    pub logic_code: Bytes,
-    /// `name()`.
-    pub name: Option<String>,
-    /// `symbol()`.
-    pub symbol: Option<String>,
-    /// `decimals()`.
-    pub decimals: Option<u8>,
-    /// `totalSupply()`.
-    pub total_supply: U256,
-    /// Owner.
-    pub owner: OwnerFact,
-    /// Whether the owner has code (a multisig, timelock…); None when unknown or no owner.
-    pub owner_is_contract: Option<bool>,
-    /// Owner's token balance.
-    pub owner_balance: Option<U256>,
-    /// Proxy facts.
-    pub proxy: ProxyFacts,
-    /// Pools on the configured DEXes.
-    pub pools: Vec<PoolFacts>,
-    /// The hooks of its Uniswap V4 pools.
-    pub hooks: Vec<HookFacts>,
-    /// USD price of each quote asset, where known.
-    pub quote_usd: HashMap<Address, f64>,
-    /// Why the wrapped native could not be priced, if it could not.
-    pub pricing_gap: Option<String>,
-    /// Why some of the token's pools could not be read, if they could not.
-    pub pool_gap: Option<String>,
-    /// The holder index after this analysis's update.
-    pub index: HolderIndex,
-    /// Top holders (pools, dead and zero excluded), largest first.
-    pub top_holders: Vec<Holder>,
-    /// Timestamp of the first transfer's block, where known.
-    pub first_transfer_time: Option<i64>,
-    /// Timestamp of the index's start block, where it does not start at genesis.
-    pub index_start_time: Option<i64>,
-    /// The logic code's functions and opcodes.
-    pub code: CodeFacts,
-    /// What calling each non-standard function as each role did, or why it was not probed.
-    pub probing: Result<Probing, String>,
-    /// The largest holders' replayed exits, or why they were not replayed.
-    pub replay: Result<Replay, String>,
-    /// The chain's well-known tokens (wrapped native, stablecoins): address and symbol.
-    pub known_tokens: Vec<(Address, String)>,
-    /// Trade simulations that ran, one per pool that could be bought into.
-    pub simulations: Vec<TradeSimulation>,
-    /// Why simulation did not run (on some or all pools).
-    pub simulation_gaps: Vec<String>,
-}
-
-impl EvmFacts {
-    /// The token's age from its first transfer, in chain time.
-    pub fn age_seconds(&self) -> Option<i64> {
-        self.first_transfer_time
-            .map(|t| (self.block_time - t).max(0))
-    }
-}
-
-/// A share of a whole, 0..1.
-pub fn share(part: U256, whole: U256) -> f64 {
-    if whole.is_zero() {
-        return 0.0;
-    }
-    units(part, 0) / units(whole, 0)
-}
 
 /// An address as the API writes it.
 pub fn addr(a: &Address) -> String {
@@ -200,6 +104,7 @@ where
     let legacy = storage_at(&mut batch, token, LEGACY_IMPLEMENTATION_SLOT);
     let first = calls.into_batch(&mut batch, chain.multicall, &BlockTag::Latest);
     let mut answers = chain.rpc.send(batch).await?;
+    let mut gaps = Gaps::default();
     let head = answers.take(head)?;
     let block = head.number();
     let code = answers.take(code)?;
@@ -209,10 +114,20 @@ where
             chain.id
         )));
     }
+    // A proxy slot unread leaves the proxy, and so the code behind it, unknown.
+    let mut slot = |answers: &mut Answers, slot, name: &str| {
+        let what = || format!("eth_getStorageAt({token:#x}, the {name} slot)");
+        gaps.keep(answers.take(slot), what, &[gaps::PROXY, gaps::CODE])
+            .map(|word| word.and_then(slot_address))
+    };
+    let implementation = slot(&mut answers, implementation, "EIP-1967 implementation")?;
+    let admin = slot(&mut answers, admin, "EIP-1967 admin")?;
+    let beacon = slot(&mut answers, beacon, "EIP-1967 beacon")?;
+    let legacy = slot(&mut answers, legacy, "OpenZeppelin implementation")?;
     let mut proxy = ProxyFacts {
-        implementation: slot_address(answers.take(implementation)?),
-        admin: slot_address(answers.take(admin)?),
-        beacon: slot_address(answers.take(beacon)?),
+        implementation,
+        admin,
+        beacon,
         clone_of: code
             .strip_prefix(&EIP1167_PREFIX[..])
             .and_then(|rest| rest.get(..20))
@@ -220,7 +135,7 @@ where
         admin_is_eoa: None,
         admin_control: None,
     };
-    if let Some(legacy) = slot_address(answers.take(legacy)?) {
+    if let Some(legacy) = legacy {
         proxy.implementation.get_or_insert(legacy);
     }
     let first = first.take(&mut answers)?;
@@ -272,11 +187,21 @@ where
         .as_ref()
         .map(|c| gatekeepers::plan(c, token, &at, &mut batch));
     let logic_address = proxy.implementation.or(proxy.clone_of);
-    let code_of: Vec<(Address, _)> = [proxy.admin, logic_address, owner_address]
-        .into_iter()
-        .flatten()
-        .map(|a| (a, batch.call::<Bytes>("eth_getCode", json!([a, at]))))
-        .collect();
+    let code_of: Vec<(Address, _, &[_])> = [
+        (proxy.admin, gaps::PROXY),
+        (logic_address, gaps::CODE),
+        (owner_address, gaps::OWNER_CODE),
+    ]
+    .into_iter()
+    .filter_map(|(a, checks)| a.map(|a| (a, checks)))
+    .map(|(a, checks)| {
+        (
+            a,
+            batch.call::<Bytes>("eth_getCode", json!([a, at])),
+            checks,
+        )
+    })
+    .collect();
     // The simulations' traces go in a request of their own beside the batch.
     let mut traces = Batch::new();
     let planned = if simulate_trades {
@@ -301,15 +226,36 @@ where
     let mut traced = traced.map_err(|e| e.to_string());
     let mut answers = answers?;
     let index = index.map_err(AnalysisError::from_index)?;
-    let second = second.take(&mut answers)?;
-    let hooks = hook_reads.take(&second, &mut answers)?;
+    let second = gaps
+        .keep(
+            second.take(&mut answers),
+            || "the pools' reserves and LP, the owner's balance (Multicall3 eth_call)".into(),
+            &[gaps::POOLS, gaps::OWNER_BALANCE, gaps::HOOKS],
+        )?
+        .unwrap_or_default();
+    let hooks = gaps
+        .keep(
+            hook_reads.take(&second, &mut answers),
+            || "the V4 hooks' code and slots".into(),
+            &[gaps::HOOKS],
+        )?
+        .unwrap_or_default();
     let stored = match stored {
-        Some(planned) => planned.take(&mut answers)?,
+        Some(planned) => gaps
+            .keep(
+                planned.take(&mut answers),
+                || "the addresses in the token's storage (eth_getStorageAt)".into(),
+                &[gaps::CODE],
+            )?
+            .unwrap_or_default(),
         None => Vec::new(),
     };
     let mut codes = HashMap::new();
-    for (address, slot) in code_of {
-        codes.insert(address, answers.take(slot)?);
+    for (address, slot, checks) in code_of {
+        let what = || format!("eth_getCode({address:#x})");
+        if let Some(code) = gaps.keep(answers.take(slot), what, &[checks])? {
+            codes.insert(address, code);
+        }
     }
     let mut simulations = Vec::new();
     let mut simulation_gaps = Vec::new();
@@ -433,8 +379,15 @@ where
     let mut dated_time = None;
     if !batch.is_empty() {
         let mut answers = chain.rpc.send(batch).await?;
+        let third = match third {
+            Some(third) => gaps.keep(
+                third.take(&mut answers),
+                || "the largest holders' balances (Multicall3 eth_call)".into(),
+                &[gaps::HOLDERS],
+            )?,
+            None => None,
+        };
         if let Some(third) = third {
-            let third = third.take(&mut answers)?;
             for (address, call) in balances {
                 if let Some(balance) = third.get(call).filter(|b| !b.is_zero()) {
                     top_holders.push(Holder { address, balance });
@@ -449,13 +402,18 @@ where
             top_holders.sort_by_key(|h| std::cmp::Reverse(h.balance));
         }
         behaviour = planned.take().map(|p| p.take(&mut answers));
-        dated_time = dated
-            .map(|slot| answers.take(slot))
-            .transpose()?
-            .map(|b| b.time());
+        if let Some(slot) = dated {
+            let what = || "eth_getBlockByNumber(the first transfer's block)".to_string();
+            dated_time = gaps
+                .keep(answers.take(slot), what, &[gaps::AGE])?
+                .map(|b| b.time());
+        }
         if let Some(slot) = beacon_code {
-            logic_code = answers.take(slot)?;
-            proxy.implementation = beacon_implementation;
+            let what = || "eth_getCode(the beacon's implementation)".to_string();
+            if let Some(code) = gaps.keep(answers.take(slot), what, &[gaps::CODE])? {
+                logic_code = code;
+                proxy.implementation = beacon_implementation;
+            }
         }
     }
     let behaviour = behaviour
@@ -497,5 +455,6 @@ where
         index_start_time,
         simulations,
         simulation_gaps,
+        gaps,
     })
 }
