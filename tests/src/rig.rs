@@ -796,6 +796,32 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
         pairs.insert(name, pair);
     }
 
+    // A launch token written as they commonly are (contracts/AntiBot.sol):
+    // its constructor makes the pair through the router's factory, and its
+    // "anti-bot" rule takes the whole sell of any contract seller; every
+    // wallet trades with a 5% fee.
+    let creator = node.creator(130, weth)?;
+    let marketing = holder(29_000);
+    let token = node.deploy(
+        creator,
+        "ShibaSniperGuard",
+        &[Arg::Addr(base.router), Arg::Addr(marketing)],
+    )?;
+    let pair = node.view_address(token, "uniswapV2Pair()", &[])?;
+    for (asset, amount) in [(token, e18(400_000)), (weth, e18(10))] {
+        node.exec(
+            creator,
+            asset,
+            "transfer(address,uint256)",
+            &[Arg::Addr(pair), Arg::Uint(amount)],
+        )?;
+    }
+    node.exec(creator, pair, "mint(address)", &[Arg::Addr(dead)])?;
+    distribute(&node, creator, token, 25_000)?;
+    tokens.insert("antibot", token);
+    creators.insert("antibot", creator);
+    pairs.insert("antibot", pair);
+
     tokens.insert("notoken", node.deploy(deployer, "NotAToken", &[])?);
     let old_style = node.deploy(deployer, "Bytes32Token", &[u(1_000_000)])?;
     tokens.insert("bytes32", old_style);

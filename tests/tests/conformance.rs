@@ -43,6 +43,8 @@ mod market;
 mod refusals;
 #[path = "conformance/simulation.rs"]
 mod simulation;
+#[path = "conformance/wallet_trades.rs"]
+mod wallet_trades;
 
 use access::*;
 use batch::*;
@@ -55,6 +57,7 @@ use dex_v4::*;
 use hot_path::*;
 use market::*;
 use refusals::*;
+use wallet_trades::*;
 #[path = "conformance/conventions.rs"]
 mod conventions;
 #[path = "conformance/key_safety.rs"]
@@ -155,6 +158,7 @@ const TESTS: &[(&str, TestFn)] = tests![
     a_database_outage_is_503_on_every_operation,
     simulation_finds_honeypots_and_taxes,
     a_refused_request_costs_only_the_checks_that_needed_it,
+    wallets_trade_where_the_simulator_contract_is_singled_out,
     detection_corpus_matches_the_truth,
     simulation_never_changes_chain_state,
     simulation_not_run_is_reported_not_passed,

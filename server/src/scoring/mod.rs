@@ -169,11 +169,22 @@ impl Builder {
         });
     }
 
+    /// What was recorded for the check, if anything (the first record).
+    pub fn status(&self, id: CheckId) -> Option<CheckStatus> {
+        self.checks.iter().find(|c| c.id == id).map(|c| c.status)
+    }
+
+    /// Forget what was recorded for the check, its signals too, so that
+    /// better evidence can record it anew.
+    pub fn retract(&mut self, id: CheckId) {
+        self.signals.retain(|s| s.id != id);
+        self.checks.retain(|c| c.id != id);
+    }
+
     /// The check's input could not be read: whatever it concluded is
     /// withdrawn (its signals too) and it is unknown for `reason` (joined
     /// to the reasons already given for it).
     pub fn withdraw(&mut self, id: CheckId, reason: &str) {
-        self.signals.retain(|s| s.id != id);
         let mut reasons: Vec<String> = self
             .checks
             .iter()
@@ -185,7 +196,7 @@ impl Builder {
         if !reasons.iter().any(|r| r == reason) {
             reasons.push(reason.to_string());
         }
-        self.checks.retain(|c| c.id != id);
+        self.retract(id);
         self.unknown(id, reasons.join("; "));
     }
 

@@ -56,6 +56,7 @@ pub fn plan(
         from: caller,
         to,
         data: Bytes::from(data),
+        value: U256::ZERO,
     };
     let buy = ITradeSimulator::buyInCall {
         plan: plan.clone(),

@@ -12,6 +12,7 @@ pub mod probe;
 pub mod replay;
 pub mod restrictions;
 pub mod trace;
+pub mod wallet;
 
 use alloy_primitives::aliases::I24;
 use alloy_primitives::{keccak256, Address, Bytes, U256};

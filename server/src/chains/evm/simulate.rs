@@ -5,7 +5,7 @@
 //! for an unnumbered first block; geth and reth add one block and twelve
 //! seconds), so every block sent here carries its own number and time.
 
-use alloy_primitives::{Address, Bytes, U64};
+use alloy_primitives::{Address, Bytes, U256, U64};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -24,6 +24,8 @@ pub struct SimCall {
     pub to: Address,
     /// Call data.
     pub data: Bytes,
+    /// Native currency sent with it.
+    pub value: U256,
 }
 
 /// A simulated block: seconds after the base block, and its calls.
@@ -75,7 +77,13 @@ pub fn simulate_v1(
             let calls: Vec<Value> = block
                 .calls
                 .iter()
-                .map(|c| json!({"from": c.from, "to": c.to, "data": c.data, "gas": format!("{CALL_GAS:#x}")}))
+                .map(|c| {
+                    let mut call = json!({"from": c.from, "to": c.to, "data": c.data, "gas": format!("{CALL_GAS:#x}")});
+                    if !c.value.is_zero() {
+                        call["value"] = json!(c.value);
+                    }
+                    call
+                })
                 .collect();
             let number = base.number().saturating_add(1 + i as u64);
             let time = (base.time().max(0) as u64).saturating_add(block.after_seconds.max(1 + i as u64));
@@ -119,6 +127,7 @@ mod tests {
             from: Address::ZERO,
             to: Address::ZERO,
             data: Bytes::new(),
+            value: U256::ZERO,
         };
         let mut batch = Batch::new();
         let blocks = [

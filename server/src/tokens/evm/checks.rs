@@ -53,6 +53,9 @@ pub fn assess(
             simulation::checks::assess(&mut b, sim, &powers::privileged_buy(facts), supply_units)
         }
     }
+    if let Some(Ok(trip)) = &facts.wallet {
+        simulation::wallet::assess(&mut b, trip);
+    }
     simulation::replay::assess_holders(&mut b, &facts.replay, facts.decimals.unwrap_or(18));
     distribution::assess(&mut b, facts, active_owner);
     facts.gaps.apply(&mut b);

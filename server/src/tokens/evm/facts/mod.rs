@@ -374,6 +374,18 @@ where
         holders: &candidates,
     };
     let mut planned = Some(behaviour::plan(chain, &subject, &mut batch));
+    let wallet_trades = simulate_trades
+        .then(|| {
+            simulation::wallet::plan(
+                chain,
+                token,
+                pools.iter().map(|p| &p.state),
+                &head,
+                &mut batch,
+            )
+        })
+        .flatten();
+    let mut wallet = None;
     let mut behaviour = None;
     let mut top_holders = Vec::new();
     let mut dated_time = None;
@@ -402,6 +414,7 @@ where
             top_holders.sort_by_key(|h| std::cmp::Reverse(h.balance));
         }
         behaviour = planned.take().map(|p| p.take(&mut answers));
+        wallet = wallet_trades.map(|p| p.take(&mut answers));
         if let Some(slot) = dated {
             let what = || "eth_getBlockByNumber(the first transfer's block)".to_string();
             dated_time = gaps
@@ -456,5 +469,6 @@ where
         simulations,
         simulation_gaps,
         gaps,
+        wallet,
     })
 }

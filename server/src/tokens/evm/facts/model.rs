@@ -14,6 +14,7 @@ use super::super::roles::Probing;
 use crate::chains::evm::abi::units;
 use crate::chains::evm::pools::PoolState;
 use crate::simulation::replay::Replay;
+use crate::simulation::wallet::WalletTrip;
 
 /// One pool of the token, with the LP held by those who could pull it.
 #[derive(Clone, Debug)]
@@ -96,6 +97,9 @@ pub struct EvmFacts {
     pub simulation_gaps: Vec<String>,
     /// Reads the node refused, with the checks each cost.
     pub gaps: Gaps,
+    /// A fresh wallet's trades through the router (round 3), where a pool
+    /// allows them; why they could not be simulated otherwise.
+    pub wallet: Option<Result<WalletTrip, String>>,
 }
 
 impl EvmFacts {

@@ -1,0 +1,412 @@
+//! A trade as a wallet makes it. The injected simulator is a contract, and
+//! tokens that single out bots (`extcodesize`, `tx.origin`, gas price)
+//! single it out too: a token can take everything a contract sells yet let
+//! every wallet trade, or the reverse. So beside it a fresh externally
+//! owned account — no code, its own `tx.origin` — buys the token through
+//! the pool's router with native currency, approves the router, and sells
+//! through it with no minimum output at the next block and again an hour
+//! later, as several calls of one `eth_simulateV1`; the router's quote is
+//! read before each sell, so what arrives is measured against it. Nothing
+//! is sent. It runs for pools of the V2 family quoted in the wrapped native
+//! currency whose router is configured, and its answer decides the
+//! honeypot verdict where the two disagree (`assess`).
+
+use alloy_primitives::{Address, Bytes, U256};
+use alloy_sol_types::{sol, SolCall};
+use riskintel_api::{CheckId, CheckStatus, Severity, SignalCategory};
+use serde_json::json;
+
+use crate::chains::evm::abi::{revert_reason, IERC20};
+use crate::chains::evm::pools::PoolState;
+use crate::chains::evm::simulate::{simulate_v1, SimBlock, SimCall, SimulatedBlock, SimulatedCall};
+use crate::chains::evm::types::Block;
+use crate::chains::evm::EvmChain;
+use crate::chains::rpc::{Answers, Batch, Slot};
+use crate::chains::DexKind;
+use crate::scoring::{pct, tax_degree, Builder};
+
+sol! {
+    interface IWalletRouter {
+        function swapExactETHForTokensSupportingFeeOnTransferTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) external payable;
+        function swapExactTokensForTokensSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) external;
+        function getAmountsOut(uint256 amountIn, address[] path) external view returns (uint256[] amounts);
+    }
+    interface IApprove {
+        function approve(address spender, uint256 amount) external returns (bool);
+    }
+}
+
+/// Share of the pool's quote reserve the wallet spends (basis points): the
+/// simulator's own buy.
+const BUY_BPS: u64 = 100;
+/// Each sell is this fraction of what the buy is quoted to bring, so a buy
+/// tax of up to three quarters still leaves both sells held.
+const SELL_DIVISOR: u64 = 4;
+/// When the wallet sells, in seconds after its buy; the last time it also
+/// tries a sell of a ten-thousandth of its buy, so a cap on sells is not
+/// taken for a trap.
+const SELLS_AFTER: [u64; 2] = [12, 3_600];
+/// The small sell's fraction of what the buy is quoted to bring.
+const SMALL_SELL_DIVISOR: u64 = 10_000;
+/// A sell that keeps less than this share of its quote fails the token as
+/// a sell of nothing would.
+pub const CRITICAL_SELL_TAX: f64 = 0.9;
+
+/// The wallet's trades, waiting for their answer.
+pub struct Planned {
+    pair: Address,
+    wallet: Address,
+    sell_amount: U256,
+    /// Each sell's time and amount, in the order sent.
+    amounts: Vec<(u64, U256)>,
+    slot: Slot<Vec<SimulatedBlock>>,
+}
+
+/// What the wallet's trades showed.
+#[derive(Clone, Debug)]
+pub struct WalletTrip {
+    /// The pool traded.
+    pub pair: Address,
+    /// The wallet (a fresh address with no code).
+    pub wallet: Address,
+    /// Tokens held after the buy; the buy's revert reason if it failed.
+    pub bought: Result<U256, String>,
+    /// The router's approval; its revert reason if it failed (then no
+    /// sell could be made, which proves nothing of the token's sells).
+    pub approved: Result<(), String>,
+    /// Tokens each full sell offered.
+    pub sell_amount: U256,
+    /// The sells, in order.
+    pub sells: Vec<WalletSell>,
+}
+
+/// One sell of the wallet's.
+#[derive(Clone, Debug)]
+pub struct WalletSell {
+    /// Seconds after the buy.
+    pub after_seconds: u64,
+    /// Tokens offered.
+    pub amount: U256,
+    /// What the router quoted for it (no tax counted).
+    pub quoted: Option<U256>,
+    /// What arrived; the revert reason if the sell failed.
+    pub received: Result<U256, String>,
+}
+
+impl WalletSell {
+    /// The share of the quote kept back (the sell tax, price impact aside).
+    pub fn tax(&self) -> Option<f64> {
+        let (quoted, received) = (self.quoted?, self.received.as_ref().ok()?);
+        if quoted.is_zero() {
+            return None;
+        }
+        let kept = f64::from(*received) / f64::from(quoted);
+        Some((1.0 - kept).clamp(0.0, 1.0))
+    }
+}
+
+impl WalletTrip {
+    /// Whether the wallet held what it offered to sell.
+    fn held_enough(&self) -> bool {
+        let offered = self.sells.iter().fold(U256::ZERO, |sum, s| sum + s.amount);
+        self.approved.is_ok() && self.bought.as_ref().is_ok_and(|b| *b >= offered)
+    }
+
+    /// The best sell: the one that kept the most of its quote.
+    pub fn best_sell(&self) -> Option<&WalletSell> {
+        self.sells
+            .iter()
+            .filter(|s| s.tax().is_some())
+            .min_by(|a, b| {
+                a.tax()
+                    .partial_cmp(&b.tax())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+    }
+
+    /// Whether the wallet sold and kept more than a critical tax leaves.
+    pub fn sold(&self) -> bool {
+        self.best_sell()
+            .and_then(WalletSell::tax)
+            .is_some_and(|t| t < CRITICAL_SELL_TAX)
+    }
+
+    /// Whether the wallet bought, held enough, and could not sell at any
+    /// time it tried (every sell reverted or kept a critical tax).
+    pub fn trapped(&self) -> bool {
+        self.held_enough() && !self.sold()
+    }
+
+    /// The evidence, as the analysis records it.
+    pub fn evidence(&self) -> serde_json::Value {
+        json!({
+            "wallet": format!("{:#x}", self.wallet),
+            "pool": format!("{:#x}", self.pair),
+            "bought": match &self.bought { Ok(b) => b.to_string(), Err(e) => format!("failed: {e}") },
+            "approved": match &self.approved { Ok(()) => "yes".to_string(), Err(e) => format!("failed: {e}") },
+            "sell_amount": self.sell_amount.to_string(),
+            "sells": self.sells.iter().map(|s| json!({
+                "after_seconds": s.after_seconds,
+                "amount": s.amount.to_string(),
+                "quoted": s.quoted.map(|q| q.to_string()),
+                "received": match &s.received { Ok(r) => r.to_string(), Err(e) => format!("failed: {e}") },
+                "tax": s.tax(),
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// Plan the wallet's trades on the deepest pool they can run on, if any.
+pub fn plan<'a>(
+    chain: &EvmChain,
+    token: Address,
+    pools: impl IntoIterator<Item = &'a PoolState>,
+    head: &Block,
+    batch: &mut Batch,
+) -> Option<Planned> {
+    let weth = chain.wrapped.address;
+    let pool = pools
+        .into_iter()
+        .filter(|p| {
+            p.pair.kind() == DexKind::V2
+                && !p.pair.dex.router.is_zero()
+                && p.pair.quote.address == weth
+                && !p.reserve_quote.is_zero()
+                && !p.reserve_base.is_zero()
+        })
+        .max_by_key(|p| p.reserve_quote)?;
+    let router = pool.pair.dex.router;
+    let spend = pool.reserve_quote * U256::from(BUY_BPS) / U256::from(10_000u64);
+    let fee = U256::from(10_000 - u64::from(pool.pair.dex.fee_bps.min(10_000)));
+    let with_fee = spend * fee;
+    let quoted_buy =
+        with_fee * pool.reserve_base / (pool.reserve_quote * U256::from(10_000u64) + with_fee);
+    let sell_amount = quoted_buy / U256::from(SELL_DIVISOR);
+    let small_amount = quoted_buy / U256::from(SMALL_SELL_DIVISOR);
+    if spend.is_zero() || small_amount.is_zero() {
+        return None;
+    }
+    let wallet = super::fresh_address(token, pool.pair.address, head.number(), "wallet");
+    let deadline = U256::from((head.time().max(0) as u64).saturating_add(30 * 86_400));
+    let call = |to: Address, data: Vec<u8>, value: U256| SimCall {
+        from: wallet,
+        to,
+        data: Bytes::from(data),
+        value,
+    };
+    let buy = IWalletRouter::swapExactETHForTokensSupportingFeeOnTransferTokensCall {
+        amountOutMin: U256::ZERO,
+        path: vec![weth, token],
+        to: wallet,
+        deadline,
+    };
+    let balance_of = |of: Address| {
+        call(
+            of,
+            IERC20::balanceOfCall { holder: wallet }.abi_encode(),
+            U256::ZERO,
+        )
+    };
+    let mut blocks = vec![SimBlock {
+        after_seconds: 1,
+        calls: vec![
+            call(router, buy.abi_encode(), spend),
+            call(
+                token,
+                IApprove::approveCall {
+                    spender: router,
+                    amount: U256::MAX,
+                }
+                .abi_encode(),
+                U256::ZERO,
+            ),
+            balance_of(token),
+        ],
+    }];
+    let mut amounts = Vec::new();
+    for (i, after) in SELLS_AFTER.into_iter().enumerate() {
+        let mut sells = vec![sell_amount];
+        if i + 1 == SELLS_AFTER.len() {
+            sells.push(small_amount);
+        }
+        let mut calls = Vec::new();
+        for amount in sells {
+            let quote = IWalletRouter::getAmountsOutCall {
+                amountIn: amount,
+                path: vec![token, weth],
+            };
+            let sell = IWalletRouter::swapExactTokensForTokensSupportingFeeOnTransferTokensCall {
+                amountIn: amount,
+                amountOutMin: U256::ZERO,
+                path: vec![token, weth],
+                to: wallet,
+                deadline,
+            };
+            calls.extend([
+                balance_of(weth),
+                call(router, quote.abi_encode(), U256::ZERO),
+                call(router, sell.abi_encode(), U256::ZERO),
+                balance_of(weth),
+            ]);
+            amounts.push((after, amount));
+        }
+        blocks.push(SimBlock {
+            after_seconds: 1 + after,
+            calls,
+        });
+    }
+    let funds = spend * U256::from(2u64) + U256::from(10u64).pow(U256::from(18u64));
+    let overrides = json!({ format!("{wallet:#x}"): { "balance": funds } });
+    let slot = simulate_v1(batch, head, overrides, &blocks);
+    Some(Planned {
+        pair: pool.pair.address,
+        wallet,
+        sell_amount,
+        amounts,
+        slot,
+    })
+}
+
+/// The single `uint256` a call returned, if it succeeded.
+fn word(call: &SimulatedCall) -> Option<U256> {
+    (call.ok() && call.return_data.len() >= 32)
+        .then(|| U256::from_be_slice(&call.return_data[..32]))
+}
+
+impl Planned {
+    /// The trades' outcome; why they could not be simulated otherwise.
+    pub fn take(self, answers: &mut Answers) -> Result<WalletTrip, String> {
+        let blocks = answers.take(self.slot).map_err(|e| {
+            format!("the node could not simulate a wallet's trades (eth_simulateV1: {e})")
+        })?;
+        let missing = || "the node's answer to eth_simulateV1 lacks calls".to_string();
+        let first = blocks.first().ok_or_else(missing)?;
+        let [buy, approve, held] = first.calls.as_slice() else {
+            return Err(missing());
+        };
+        let bought = if buy.ok() {
+            word(held).ok_or_else(|| "its balance could not be read".to_string())
+        } else {
+            Err(revert_reason(&buy.return_data))
+        };
+        let approved = if approve.ok() {
+            Ok(())
+        } else {
+            Err(revert_reason(&approve.return_data))
+        };
+        let mut sells = Vec::new();
+        let calls = blocks.iter().skip(1).flat_map(|b| b.calls.chunks(4));
+        for (chunk, (after, amount)) in calls.zip(self.amounts) {
+            let [before, quote, sell, after_balance] = chunk else {
+                return Err(missing());
+            };
+            let quoted = (quote.ok())
+                .then(|| {
+                    IWalletRouter::getAmountsOutCall::abi_decode_returns(&quote.return_data)
+                        .ok()
+                        .and_then(|amounts| amounts.last().copied())
+                })
+                .flatten();
+            let received = if sell.ok() {
+                match (word(before), word(after_balance)) {
+                    (Some(b), Some(a)) => Ok(a.saturating_sub(b)),
+                    _ => Err("the wallet's balance could not be read".to_string()),
+                }
+            } else {
+                Err(revert_reason(&sell.return_data))
+            };
+            sells.push(WalletSell {
+                after_seconds: after,
+                amount,
+                quoted,
+                received,
+            });
+        }
+        Ok(WalletTrip {
+            pair: self.pair,
+            wallet: self.wallet,
+            bought,
+            approved,
+            sell_amount: self.sell_amount,
+            sells,
+        })
+    }
+}
+
+/// How the wallet's trades were made, for the evidence.
+const RPC: &str = "eth_simulateV1: a fresh wallet (no code) buys through the pool's router, approves it, and sells with no minimum output at the next block and an hour later";
+
+/// Let the wallet's trades decide where the simulator contract's disagree:
+/// a wallet that sold proves the token is no honeypot for its buyers (the
+/// contract was singled out, as bots are), and its sell's tax is the one
+/// buyers pay; a wallet that bought and could not sell at any time it tried
+/// proves a honeypot the contract did not meet.
+pub fn assess(b: &mut Builder, trip: &WalletTrip) {
+    let raw = trip.evidence();
+    if trip.sold() {
+        if b.status(CheckId::Honeypot) == Some(CheckStatus::Detected) {
+            b.retract(CheckId::Honeypot);
+            b.clear(CheckId::Honeypot);
+        }
+        if b.status(CheckId::CannotBuy) == Some(CheckStatus::Detected) {
+            b.retract(CheckId::CannotBuy);
+            b.clear(CheckId::CannotBuy);
+        }
+        if b.status(CheckId::SellTax) != Some(CheckStatus::Detected)
+            || b.status(CheckId::Honeypot) == Some(CheckStatus::Clear)
+        {
+            let tax = trip.best_sell().and_then(WalletSell::tax).unwrap_or(0.0);
+            b.retract(CheckId::SellTax);
+            if tax > SELL_TAX_FLOOR {
+                let (severity, weight) = tax_degree(tax, false);
+                b.detected(
+                    CheckId::SellTax,
+                    SignalCategory::Trading,
+                    severity,
+                    weight,
+                    "Sell tax",
+                    format!(
+                        "A fresh wallet's sell through the router received {} of the router's quote: a sell tax of {}.",
+                        pct(1.0 - tax),
+                        pct(tax)
+                    ),
+                    RPC,
+                    raw,
+                );
+            } else {
+                b.clear(CheckId::SellTax);
+            }
+        }
+    } else if trip.trapped() && b.status(CheckId::Honeypot) != Some(CheckStatus::Detected) {
+        let why: Vec<String> = trip
+            .sells
+            .iter()
+            .map(|s| match (&s.received, s.tax()) {
+                (Err(reason), _) => format!("after {} s it reverted ({reason})", s.after_seconds),
+                (Ok(_), Some(tax)) => format!(
+                    "after {} s it kept {} of the quote",
+                    s.after_seconds,
+                    pct(1.0 - tax)
+                ),
+                (Ok(_), None) => format!("after {} s nothing could be measured", s.after_seconds),
+            })
+            .collect();
+        b.retract(CheckId::Honeypot);
+        b.detected(
+            CheckId::Honeypot,
+            SignalCategory::Trading,
+            Severity::Critical,
+            1.0,
+            "Honeypot: buyers cannot sell",
+            format!(
+                "A fresh wallet bought through the router and could not sell: {}.",
+                why.join("; ")
+            ),
+            RPC,
+            raw,
+        );
+    }
+}
+
+/// Below this a measured sell tax is rounding and price movement.
+const SELL_TAX_FLOOR: f64 = 0.005;
