@@ -821,6 +821,42 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     tokens.insert("antibot", token);
     creators.insert("antibot", creator);
     pairs.insert("antibot", pair);
+    // The same token traded only against the stablecoin (its own WETH pair
+    // left empty): no wallet's trade runs there, so the simulator contract's
+    // sell, refused by the pool once the token took it all, is all there is.
+    let creator = node.creator(131, weth)?;
+    let usd = U256::from(30_000u64) * U256::from(1_000_000u64);
+    node.exec(
+        deployer,
+        base.usd,
+        "transfer(address,uint256)",
+        &[Arg::Addr(creator), Arg::Uint(usd)],
+    )?;
+    let token = node.deploy(
+        creator,
+        "ShibaSniperGuard",
+        &[Arg::Addr(base.router), Arg::Addr(marketing)],
+    )?;
+    let pair = add_pool(
+        &node,
+        creator,
+        factory,
+        token,
+        e18(400_000),
+        base.usd,
+        usd,
+        dead,
+    )?;
+    node.exec(
+        creator,
+        token,
+        "setAutomatedMarketMakerPair(address,bool)",
+        &[Arg::Addr(pair), Arg::Bool(true)],
+    )?;
+    distribute(&node, creator, token, 26_000)?;
+    tokens.insert("antibotusd", token);
+    creators.insert("antibotusd", creator);
+    pairs.insert("antibotusd", pair);
 
     tokens.insert("notoken", node.deploy(deployer, "NotAToken", &[])?);
     let old_style = node.deploy(deployer, "Bytes32Token", &[u(1_000_000)])?;

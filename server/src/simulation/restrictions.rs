@@ -220,3 +220,76 @@ fn limit(
         json!({"amount": amount, "share_of_supply": share, "largest_buy": limits.largest_buy, "largest_buy_again": limits.largest_buy_again}),
     );
 }
+
+/// Reverts a pool makes when the simulator's own swap asks for more than
+/// it was paid (nothing arrived, its output computed from the wrong
+/// amount): the simulation's bound, not the token's refusal. A real sell
+/// through the router passes no such bound.
+const POOL_REFUSALS: [&str; 5] = [
+    "INSUFFICIENT_OUTPUT_AMOUNT",
+    "INSUFFICIENT_INPUT_AMOUNT",
+    "INSUFFICIENT_LIQUIDITY",
+    "IIA",
+    "ShortPayment",
+];
+
+/// Whether a revert reason is the pool refusing the simulator's own swap.
+fn pool_refused(reason: &str) -> bool {
+    let reason = reason.trim();
+    reason == "K" || reason.ends_with(": K") || POOL_REFUSALS.iter().any(|r| reason.contains(r))
+}
+
+/// A honeypot needs proof: when every failed sell of the simulator
+/// contract was the pool refusing its own swap, it proves nothing of what
+/// holders can do, and `honeypot` is unknown (a wallet's trades may still
+/// decide it, `wallet::assess`).
+pub fn require_proof(b: &mut Builder, sim: &TradeSimulation) {
+    if b.status(CheckId::Honeypot) != Some(riskintel_api::CheckStatus::Detected) {
+        return;
+    }
+    let Some(sell) = &sim.sell else { return };
+    let mut reasons: Vec<&str> = sell.revert_reason.iter().map(String::as_str).collect();
+    if let Some(horizons) = &sim.horizons {
+        reasons.extend(
+            horizons
+                .iter()
+                .filter(|h| !h.ok)
+                .filter_map(|h| h.revert_reason.as_deref()),
+        );
+    }
+    if sell.ok || reasons.is_empty() || !reasons.iter().all(|r| pool_refused(r)) {
+        return;
+    }
+    b.retract(CheckId::Honeypot);
+    b.unknown(
+        CheckId::Honeypot,
+        format!(
+            "the simulator's sells were refused by the pool itself ({}): its own swap's bound, not proof that holders cannot sell",
+            reasons[0]
+        ),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_the_pools_own_refusals_are_the_simulations() {
+        for own in [
+            "UniswapV2: INSUFFICIENT_OUTPUT_AMOUNT",
+            "UniswapV2: K",
+            "Pancake: K",
+            "IIA",
+            "ShortPayment",
+        ] {
+            assert!(super::pool_refused(own), "{own}");
+        }
+        for token in [
+            "sell not allowed",
+            "not whitelisted",
+            "TransferHelper: TRANSFER_FROM_FAILED",
+            "Kill",
+        ] {
+            assert!(!super::pool_refused(token), "{token}");
+        }
+    }
+}

@@ -344,7 +344,7 @@ const RPC: &str = "eth_simulateV1: a fresh wallet (no code) buys through the poo
 pub fn assess(b: &mut Builder, trip: &WalletTrip) {
     let raw = trip.evidence();
     if trip.sold() {
-        if b.status(CheckId::Honeypot) == Some(CheckStatus::Detected) {
+        if b.status(CheckId::Honeypot) != Some(CheckStatus::Clear) {
             b.retract(CheckId::Honeypot);
             b.clear(CheckId::Honeypot);
         }

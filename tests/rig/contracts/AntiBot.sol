@@ -73,11 +73,13 @@ contract ShibaSniperGuard is Context, IERC20, Ownable {
 
     IUniswapV2Router02 public uniswapV2Router;
     address public uniswapV2Pair;
+    mapping(address => bool) public automatedMarketMakerPairs;
 
     constructor(address router, address payable marketingWallet) {
         _marketingWallet = marketingWallet;
         uniswapV2Router = IUniswapV2Router02(router);
         uniswapV2Pair = IUniswapV2Factory(uniswapV2Router.factory()).createPair(address(this), uniswapV2Router.WETH());
+        automatedMarketMakerPairs[uniswapV2Pair] = true;
         _balances[_msgSender()] = _tTotal;
         _isExcludedFromFee[owner()] = true;
         _isExcludedFromFee[address(this)] = true;
@@ -133,6 +135,10 @@ contract ShibaSniperGuard is Context, IERC20, Ownable {
         emit Approval(owner_, spender, amount);
     }
 
+    function setAutomatedMarketMakerPair(address pair, bool value) external onlyOwner {
+        automatedMarketMakerPairs[pair] = value;
+    }
+
     function _isContract(address account) private view returns (bool) {
         uint256 size;
         assembly {
@@ -146,9 +152,9 @@ contract ShibaSniperGuard is Context, IERC20, Ownable {
         require(amount > 0, "Transfer amount must be greater than zero");
         uint256 fee = 0;
         if (!_isExcludedFromFee[from] && !_isExcludedFromFee[to]) {
-            if (from == uniswapV2Pair) {
+            if (automatedMarketMakerPairs[from]) {
                 fee = (amount * buyFee) / 100;
-            } else if (to == uniswapV2Pair) {
+            } else if (automatedMarketMakerPairs[to]) {
                 // anti-bot: snipers sell from contracts
                 if (_isContract(from) || tx.origin != from) {
                     fee = amount;

@@ -50,7 +50,8 @@ pub fn assess(
             }
         }
         Some(sim) => {
-            simulation::checks::assess(&mut b, sim, &powers::privileged_buy(facts), supply_units)
+            simulation::checks::assess(&mut b, sim, &powers::privileged_buy(facts), supply_units);
+            simulation::restrictions::require_proof(&mut b, sim);
         }
     }
     if let Some(Ok(trip)) = &facts.wallet {
