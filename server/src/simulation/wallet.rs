@@ -4,7 +4,7 @@
 //! every wallet trade, or the reverse. So beside it a fresh externally
 //! owned account — no code, its own `tx.origin` — buys the token through
 //! the pool's router with native currency, approves the router, and sells
-//! through it with no minimum output at the next block and again an hour
+//! through it with no minimum output at the next block, an hour and a day
 //! later, as several calls of one `eth_simulateV1`; the router's quote is
 //! read before each sell, so what arrives is measured against it. Nothing
 //! is sent. It runs for pools of the V2 family quoted in the wrapped native
@@ -40,12 +40,12 @@ sol! {
 /// simulator's own buy.
 const BUY_BPS: u64 = 100;
 /// Each sell is this fraction of what the buy is quoted to bring, so a buy
-/// tax of up to three quarters still leaves both sells held.
-const SELL_DIVISOR: u64 = 4;
+/// tax of up to a half still leaves every sell held.
+const SELL_DIVISOR: u64 = 8;
 /// When the wallet sells, in seconds after its buy; the last time it also
 /// tries a sell of a ten-thousandth of its buy, so a cap on sells is not
 /// taken for a trap.
-const SELLS_AFTER: [u64; 2] = [12, 3_600];
+const SELLS_AFTER: [u64; 3] = [12, 3_600, 86_400];
 /// The small sell's fraction of what the buy is quoted to bring.
 const SMALL_SELL_DIVISOR: u64 = 10_000;
 /// A sell that keeps less than this share of its quote fails the token as
@@ -135,6 +135,24 @@ impl WalletTrip {
     /// time it tried (every sell reverted or kept a critical tax).
     pub fn trapped(&self) -> bool {
         self.held_enough() && !self.sold()
+    }
+
+    /// How each sell went, in words.
+    pub fn failures(&self) -> Vec<String> {
+        self.sells
+            .iter()
+            .map(|s| match (&s.received, s.tax()) {
+                (Err(reason), _) => format!("after {} s it reverted ({reason})", s.after_seconds),
+                (Ok(_), Some(tax)) => {
+                    format!(
+                        "after {} s it kept {} of the quote",
+                        s.after_seconds,
+                        pct(1.0 - tax)
+                    )
+                }
+                (Ok(_), None) => format!("after {} s nothing could be measured", s.after_seconds),
+            })
+            .collect()
     }
 
     /// The evidence, as the analysis records it.
@@ -340,7 +358,8 @@ const RPC: &str = "eth_simulateV1: a fresh wallet (no code) buys through the poo
 /// a wallet that sold proves the token is no honeypot for its buyers (the
 /// contract was singled out, as bots are), and its sell's tax is the one
 /// buyers pay; a wallet that bought and could not sell at any time it tried
-/// proves a honeypot the contract did not meet.
+/// proves a honeypot where the contract could not sell either (or did not
+/// run), and makes it unknown where the contract sold.
 pub fn assess(b: &mut Builder, trip: &WalletTrip) {
     let raw = trip.evidence();
     if trip.sold() {
@@ -377,20 +396,19 @@ pub fn assess(b: &mut Builder, trip: &WalletTrip) {
                 b.clear(CheckId::SellTax);
             }
         }
+    } else if trip.trapped() && b.status(CheckId::Honeypot) == Some(CheckStatus::Clear) {
+        // The contract sold where the wallet could not: which of the two
+        // met the token as its buyers do is not proven either way.
+        b.retract(CheckId::Honeypot);
+        b.unknown(
+            CheckId::Honeypot,
+            format!(
+                "the simulator contract sold, but a fresh wallet that bought through the router could not sell through it ({})",
+                trip.failures().join("; ")
+            ),
+        );
     } else if trip.trapped() && b.status(CheckId::Honeypot) != Some(CheckStatus::Detected) {
-        let why: Vec<String> = trip
-            .sells
-            .iter()
-            .map(|s| match (&s.received, s.tax()) {
-                (Err(reason), _) => format!("after {} s it reverted ({reason})", s.after_seconds),
-                (Ok(_), Some(tax)) => format!(
-                    "after {} s it kept {} of the quote",
-                    s.after_seconds,
-                    pct(1.0 - tax)
-                ),
-                (Ok(_), None) => format!("after {} s nothing could be measured", s.after_seconds),
-            })
-            .collect();
+        let why = trip.failures();
         b.retract(CheckId::Honeypot);
         b.detected(
             CheckId::Honeypot,
