@@ -15,7 +15,12 @@ pub type Answer = Result<Value, Value>;
 pub type Handler =
     Arc<dyn Fn(String, Value) -> Pin<Box<dyn Future<Output = Answer> + Send>> + Send + Sync>;
 
-async fn read_request(socket: &mut tokio::net::TcpStream, buffer: &mut Vec<u8>) -> Option<Vec<u8>> {
+/// The body of the next HTTP request on `socket` (bytes past it are kept in
+/// `buffer` for the next); None when the connection closed.
+pub async fn read_request(
+    socket: &mut tokio::net::TcpStream,
+    buffer: &mut Vec<u8>,
+) -> Option<Vec<u8>> {
     let header_end = loop {
         if let Some(i) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
             break i + 4;

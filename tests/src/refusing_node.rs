@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 
 /// What the proxy refuses.
 #[derive(Clone, Copy)]
@@ -70,30 +70,6 @@ struct Node {
     refused: Arc<AtomicUsize>,
 }
 
-/// Read one HTTP request's body from `socket`; None when it closed.
-async fn read_body(socket: &mut tokio::net::TcpStream) -> Option<Vec<u8>> {
-    let mut buffer = Vec::new();
-    let mut chunk = [0u8; 65_536];
-    let body_start = loop {
-        let n = socket.read(&mut chunk).await.ok().filter(|n| *n > 0)?;
-        buffer.extend_from_slice(&chunk[..n]);
-        if let Some(i) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i + 4;
-        }
-    };
-    let head = String::from_utf8_lossy(&buffer[..body_start]).to_ascii_lowercase();
-    let length: usize = head
-        .lines()
-        .find_map(|l| l.strip_prefix("content-length:"))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0);
-    while buffer.len() < body_start + length {
-        let n = socket.read(&mut chunk).await.ok().filter(|n| *n > 0)?;
-        buffer.extend_from_slice(&chunk[..n]);
-    }
-    Some(buffer[body_start..body_start + length].to_vec())
-}
-
 impl Node {
     async fn serve(self, mut socket: tokio::net::TcpStream) {
         let Node {
@@ -102,7 +78,8 @@ impl Node {
             refusal,
             refused,
         } = self;
-        while let Some(body) = read_body(&mut socket).await {
+        let mut buffer = Vec::new();
+        while let Some(body) = crate::jsonrpc::read_request(&mut socket, &mut buffer).await {
             let Ok(request) = serde_json::from_slice::<Value>(&body) else {
                 return;
             };

@@ -760,10 +760,17 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     }
 
     // Paired only with the stablecoin: the simulator buys TUSD with WETH first.
-    for (i, (name, contract)) in [("usdplain", "PlainToken"), ("usdtrap", "SellRevertToken")]
-        .into_iter()
-        .enumerate()
-    {
+    // The last is the anti-bot launch token below traded only against the
+    // stablecoin (its own WETH pair left empty): no wallet's trade runs
+    // there, so the simulator contract's sell, refused by the pool once the
+    // token took it all, is all there is.
+    let marketing = holder(29_000);
+    let usd_tokens = [
+        ("usdplain", "PlainToken"),
+        ("usdtrap", "SellRevertToken"),
+        ("antibotusd", "ShibaSniperGuard"),
+    ];
+    for (i, (name, contract)) in usd_tokens.into_iter().enumerate() {
         let creator = node.creator(120 + i as u64, weth)?;
         let usd = U256::from(30_000u64) * U256::from(1_000_000u64);
         node.exec(
@@ -772,11 +779,11 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
             "transfer(address,uint256)",
             &[Arg::Addr(creator), Arg::Uint(usd)],
         )?;
-        let token = node.deploy(
-            creator,
-            contract,
-            &named(&format!("{name} token"), &name.to_ascii_uppercase()),
-        )?;
+        let args = match contract {
+            "ShibaSniperGuard" => vec![Arg::Addr(base.router), Arg::Addr(marketing)],
+            _ => named(&format!("{name} token"), &name.to_ascii_uppercase()),
+        };
+        let token = node.deploy(creator, contract, &args)?;
         let pair = add_pool(
             &node,
             creator,
@@ -787,8 +794,15 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
             usd,
             dead,
         )?;
-        if contract != "PlainToken" {
-            node.exec(creator, token, "setPair(address)", &[Arg::Addr(pair)])?;
+        match contract {
+            "PlainToken" => {}
+            "ShibaSniperGuard" => node.exec(
+                creator,
+                token,
+                "setAutomatedMarketMakerPair(address,bool)",
+                &[Arg::Addr(pair), Arg::Bool(true)],
+            )?,
+            _ => node.exec(creator, token, "setPair(address)", &[Arg::Addr(pair)])?,
         }
         distribute(&node, creator, token, 20_000 + 100 * i as u64)?;
         tokens.insert(name, token);
@@ -801,7 +815,6 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     // "anti-bot" rule takes the whole sell of any contract seller; every
     // wallet trades with a 5% fee.
     let creator = node.creator(130, weth)?;
-    let marketing = holder(29_000);
     let token = node.deploy(
         creator,
         "ShibaSniperGuard",
@@ -821,42 +834,6 @@ pub fn deploy_scenario(url: &str, chain_id: u64, salt: usize) -> anyhow::Result<
     tokens.insert("antibot", token);
     creators.insert("antibot", creator);
     pairs.insert("antibot", pair);
-    // The same token traded only against the stablecoin (its own WETH pair
-    // left empty): no wallet's trade runs there, so the simulator contract's
-    // sell, refused by the pool once the token took it all, is all there is.
-    let creator = node.creator(131, weth)?;
-    let usd = U256::from(30_000u64) * U256::from(1_000_000u64);
-    node.exec(
-        deployer,
-        base.usd,
-        "transfer(address,uint256)",
-        &[Arg::Addr(creator), Arg::Uint(usd)],
-    )?;
-    let token = node.deploy(
-        creator,
-        "ShibaSniperGuard",
-        &[Arg::Addr(base.router), Arg::Addr(marketing)],
-    )?;
-    let pair = add_pool(
-        &node,
-        creator,
-        factory,
-        token,
-        e18(400_000),
-        base.usd,
-        usd,
-        dead,
-    )?;
-    node.exec(
-        creator,
-        token,
-        "setAutomatedMarketMakerPair(address,bool)",
-        &[Arg::Addr(pair), Arg::Bool(true)],
-    )?;
-    distribute(&node, creator, token, 26_000)?;
-    tokens.insert("antibotusd", token);
-    creators.insert("antibotusd", creator);
-    pairs.insert("antibotusd", pair);
 
     tokens.insert("notoken", node.deploy(deployer, "NotAToken", &[])?);
     let old_style = node.deploy(deployer, "Bytes32Token", &[u(1_000_000)])?;

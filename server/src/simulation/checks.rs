@@ -219,43 +219,49 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation, privileged: &PrivilegedBuy
         b.clear(CheckId::SellLimit);
     }
     match sell.tax {
-        Some(tax) if tax > TAX_FLOOR => {
-            let (severity, weight) = tax_degree(tax, false);
-            b.detected(
-                CheckId::SellTax,
-                SignalCategory::Trading,
-                severity,
-                weight,
-                "Sell tax",
-                format!(
-                    "A simulated sell received {} of the expected value: a sell tax of {}.",
-                    pct(1.0 - tax),
-                    pct(tax)
-                ),
-                &rpc,
-                json!({"sell": step_raw(sell)}),
-            );
-        }
-        Some(_) => b.clear(CheckId::SellTax),
+        Some(tax) => record_sell_tax(
+            b,
+            tax,
+            "A simulated sell received",
+            &rpc,
+            json!({"sell": step_raw(sell)}),
+        ),
         None => match later.and_then(|l| l.tax) {
-            Some(tax) if tax > TAX_FLOOR => {
-                let (severity, weight) = tax_degree(tax, false);
-                b.detected(
-                    CheckId::SellTax,
-                    SignalCategory::Trading,
-                    severity,
-                    weight,
-                    "Sell tax",
-                    format!("A simulated sell after the waiting time received {} of the expected value: a sell tax of {}.", pct(1.0 - tax), pct(tax)),
-                    HORIZONS_RPC,
-                    json!({"later_sell": later}),
-                );
-            }
-            Some(_) => b.clear(CheckId::SellTax),
+            Some(tax) => record_sell_tax(
+                b,
+                tax,
+                "A simulated sell after the waiting time received",
+                HORIZONS_RPC,
+                json!({"later_sell": later}),
+            ),
             None => b.unknown(
                 CheckId::SellTax,
                 "the full sell failed, so its tax could not be measured",
             ),
         },
     }
+}
+
+/// Record `sell_tax` from a measured `tax`: detected past the floor (the
+/// detail begins with `who`, e.g. "A simulated sell received"), else clear.
+pub fn record_sell_tax(b: &mut Builder, tax: f64, who: &str, rpc: &str, raw: serde_json::Value) {
+    if tax <= TAX_FLOOR {
+        b.clear(CheckId::SellTax);
+        return;
+    }
+    let (severity, weight) = tax_degree(tax, false);
+    b.detected(
+        CheckId::SellTax,
+        SignalCategory::Trading,
+        severity,
+        weight,
+        "Sell tax",
+        format!(
+            "{who} {} of the expected value: a sell tax of {}.",
+            pct(1.0 - tax),
+            pct(tax)
+        ),
+        rpc,
+        raw,
+    );
 }

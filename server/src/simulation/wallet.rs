@@ -23,7 +23,7 @@ use crate::chains::evm::types::Block;
 use crate::chains::evm::EvmChain;
 use crate::chains::rpc::{Answers, Batch, Slot};
 use crate::chains::DexKind;
-use crate::scoring::{pct, tax_degree, Builder};
+use crate::scoring::{pct, Builder};
 
 sol! {
     interface IWalletRouter {
@@ -376,25 +376,8 @@ pub fn assess(b: &mut Builder, trip: &WalletTrip) {
         {
             let tax = trip.best_sell().and_then(WalletSell::tax).unwrap_or(0.0);
             b.retract(CheckId::SellTax);
-            if tax > SELL_TAX_FLOOR {
-                let (severity, weight) = tax_degree(tax, false);
-                b.detected(
-                    CheckId::SellTax,
-                    SignalCategory::Trading,
-                    severity,
-                    weight,
-                    "Sell tax",
-                    format!(
-                        "A fresh wallet's sell through the router received {} of the router's quote: a sell tax of {}.",
-                        pct(1.0 - tax),
-                        pct(tax)
-                    ),
-                    RPC,
-                    raw,
-                );
-            } else {
-                b.clear(CheckId::SellTax);
-            }
+            let who = "A fresh wallet's sell through the router received";
+            super::checks::record_sell_tax(b, tax, who, RPC, raw);
         }
     } else if trip.trapped() && b.status(CheckId::Honeypot) == Some(CheckStatus::Clear) {
         // The contract sold where the wallet could not: which of the two
@@ -425,6 +408,3 @@ pub fn assess(b: &mut Builder, trip: &WalletTrip) {
         );
     }
 }
-
-/// Below this a measured sell tax is rounding and price movement.
-const SELL_TAX_FLOOR: f64 = 0.005;
