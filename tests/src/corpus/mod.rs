@@ -22,6 +22,9 @@ pub enum Proof {
     RaisesSupply(&'static str),
     /// The owner's call leaves the total supply as it was.
     KeepsSupply(&'static str),
+    /// The owner's call raises a holder's balance while the total supply
+    /// stays (a balance written directly).
+    RaisesBalance(&'static str),
     /// The owner's call on a holder stops that holder's transfers.
     BlocksHolder(&'static str),
     /// The owner's call (with this fee value) takes most of a sell.

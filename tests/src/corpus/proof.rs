@@ -86,6 +86,25 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
                 supply()?
             );
         }
+        Proof::RaisesBalance(signature) => {
+            let before = (supply()?, balance(trader)?);
+            as_owner(
+                node,
+                owner,
+                token,
+                signature,
+                &[Arg::Addr(trader), Arg::Uint(e18(1_000))],
+            )?;
+            let after = (supply()?, balance(trader)?);
+            ensure!(
+                after.0 == before.0 && after.1 > before.1,
+                "{signature}: supply {} → {}, the holder's balance {} → {}",
+                before.0,
+                after.0,
+                before.1,
+                after.1
+            );
+        }
         Proof::BlocksHolder(signature) => {
             node.exec(
                 owner,

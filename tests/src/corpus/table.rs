@@ -315,6 +315,24 @@ pub fn table() -> Vec<Truth> {
             Proof::Trades,
         )
     });
+    // A mint that writes the balance and leaves totalSupply alone.
+    list.push(t(
+        "ghostmint",
+        "GhostRewardToken",
+        &["risky", "critical"],
+        &["mint_capability"],
+        &["honeypot"],
+        Proof::RaisesBalance("airdropReward(address,uint256)"),
+    ));
+    // One call that mints and raises the sell fee: both are reported.
+    list.push(t(
+        "sweeper",
+        "RewardSweepToken",
+        &["risky", "critical"],
+        &["mint_capability", "tax_modifiable"],
+        &["honeypot"],
+        Proof::RaisesSupply("sweep(address,uint256)"),
+    ));
     // The sell taxes their code takes.
     for (name, tax) in [
         ("feesetter", 0.02),

@@ -12,11 +12,17 @@ use super::facts::{addr, EvmFacts, OwnerFact};
 use super::roles::Role;
 use crate::chains::evm::abi::units;
 use crate::config::AllowlistEntry;
-use crate::scoring::{band, pct, Builder};
-use crate::simulation::abi::{IPrivilegeProbe::Effect, Outcome};
+use crate::scoring::{band, Builder};
+use crate::simulation::abi::{
+    IPrivilegeProbe::{Effect, Snapshot},
+    Outcome,
+};
 use crate::simulation::checks::PrivilegedBuy;
 use crate::simulation::probe::{Candidate, Probed};
 use crate::simulation::tax;
+
+mod words;
+use words::effect_words;
 
 /// A power a role can exercise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,7 +196,7 @@ fn classify(
     // A loss beyond rounding (reflection tokens move balances by a few wei).
     let lost = |was: U256, now: U256| now < was && was - now > was / U256::from(1_000u64);
     let others_lost = lost(before.victim, after.victim) || lost(before.pair, after.pair);
-    if after.supply > before.supply {
+    if after.supply > before.supply || balance_written(before, after) {
         found.push((Power::Mint, 0.0));
     }
     if after.supply < before.supply && others_lost {
@@ -202,6 +208,27 @@ fn classify(
     if after.ownerOk && after.owner == role && !(before.ownerOk && before.owner == role) {
         found.push((Power::ReclaimOwnership, 0.0));
     }
+    let raised: Vec<f64> = taxes(&base.buyer)
+        .into_iter()
+        .zip(taxes(&e.buyer))
+        .filter_map(|(was, now)| Some((was?, now?)))
+        .filter(|(was, now)| now - was > FEE_STEP)
+        .map(|(_, now)| now)
+        .collect();
+    // Fees are a fresh buyer's, whatever else the call did: one call may
+    // mint and raise the sell fee at once.
+    if let Some(fee) = raised.into_iter().reduce(f64::max) {
+        found.push((Power::SetFees, fee));
+    } else if base.victimSellOk && e.victimSellOk {
+        let victim = |x: &Effect| tax(x.victimSellExpected, x.victimSellReceived);
+        if let (Some(was), Some(now)) = (victim(base), victim(e)) {
+            if now - was > FEE_STEP {
+                found.push((Power::SetFeePerAddress, now));
+            }
+        }
+    }
+    // Whether holders can still move is not judged after their balances
+    // changed under them.
     if after.supply != before.supply || others_lost {
         return found;
     }
@@ -220,24 +247,17 @@ fn classify(
             0.0,
         ));
     }
-    let raised: Vec<f64> = taxes(&base.buyer)
-        .into_iter()
-        .zip(taxes(&e.buyer))
-        .filter_map(|(was, now)| Some((was?, now?)))
-        .filter(|(was, now)| now - was > FEE_STEP)
-        .map(|(_, now)| now)
-        .collect();
-    if let Some(fee) = raised.into_iter().reduce(f64::max) {
-        found.push((Power::SetFees, fee));
-    } else if base.victimSellOk && e.victimSellOk {
-        let victim = |x: &Effect| tax(x.victimSellExpected, x.victimSellReceived);
-        if let (Some(was), Some(now)) = (victim(base), victim(e)) {
-            if now - was > FEE_STEP {
-                found.push((Power::SetFeePerAddress, now));
-            }
-        }
-    }
     found
+}
+
+/// Whether a call raised the balances observed (the role's, the victim's,
+/// the pool's) with no equal fall among them while the total supply stayed:
+/// a balance written directly (`_balances[x] = …`, `sstore` into the
+/// mapping, reflection or gon balances) is a mint however it is spelled.
+fn balance_written(before: &Snapshot, after: &Snapshot) -> bool {
+    let total = |s: &Snapshot| s.victim.saturating_add(s.pair).saturating_add(s.role);
+    let tolerance = (before.supply / U256::from(1_000_000u64)).max(U256::from(1u64));
+    after.supply == before.supply && total(after) > total(before).saturating_add(tolerance)
 }
 
 /// One power exercised: by which role, with which call, and the highest fee reached.
@@ -424,48 +444,6 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
             b.unknown(CheckId::HiddenOwner, "a role could not be probed")
         }
         _ => b.clear(CheckId::HiddenOwner),
-    }
-}
-
-fn effect_words(power: Power, found: &Exercised, decimals: u8) -> String {
-    let (after, before) = (&found.effect.after_, found.before);
-    let amount = |v: U256| format!("{:.4}", units(v, decimals));
-    match power {
-        Power::Mint => format!(
-            "raised the total supply from {} to {}",
-            amount(before.supply),
-            amount(after.supply)
-        ),
-        Power::BurnFromOthers => format!(
-            "burned other holders' tokens: the supply fell from {} to {}",
-            amount(before.supply),
-            amount(after.supply)
-        ),
-        Power::SeizeBalance => format!(
-            "moved other holders' tokens away: a holder went from {} to {}, the pool from {} to {}",
-            amount(before.victim),
-            amount(after.victim),
-            amount(before.pair),
-            amount(after.pair)
-        ),
-        Power::Blacklist if found.candidate.names_pair => {
-            "blocked the pool, so no one could buy or sell".into()
-        }
-        Power::Blacklist => {
-            "stopped a chosen holder from transferring or selling, while others still traded".into()
-        }
-        Power::Pause => "stopped a fresh wallet from buying or selling, even a small amount".into(),
-        Power::SetLimits => {
-            "stopped a fresh wallet's full-size buy or sell while a small one still passed".into()
-        }
-        Power::SetFees => format!("raised a fresh wallet's fee to {}", pct(found.fee)),
-        Power::SetFeePerAddress => format!(
-            "raised one holder's sell fee to {} while others' stayed",
-            pct(found.fee)
-        ),
-        Power::ReclaimOwnership => {
-            format!("made it the owner (owner() became {})", addr(&after.owner))
-        }
     }
 }
 
