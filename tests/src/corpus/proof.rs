@@ -105,6 +105,25 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
                 after.1
             );
         }
+        Proof::RaisesSupplyFrom(signature, caller) => {
+            let caller: Address = caller.parse()?;
+            node.impersonate(caller)?;
+            node.call(
+                "anvil_setBalance",
+                serde_json::json!([format!("{caller:#x}"), format!("{:#x}", e18(1))]),
+            )?;
+            let before = supply()?;
+            node.exec(
+                caller,
+                token,
+                signature,
+                &[Arg::Addr(trader), Arg::Uint(e18(1_000))],
+            )?;
+            ensure!(
+                supply()? > before,
+                "{signature} from {caller:#x} kept the supply"
+            );
+        }
         Proof::BlocksHolder(signature) => {
             node.exec(
                 owner,

@@ -333,6 +333,21 @@ pub fn table() -> Vec<Truth> {
         &["honeypot"],
         Proof::RaisesSupply("sweep(address,uint256)"),
     ));
+    // A developer address written in the code gates a mint; ownership renounced.
+    list.push(Truth {
+        renounce: true,
+        ..t(
+            "devconstant",
+            "DevConstantToken",
+            &["risky", "critical"],
+            &["mint_capability", "hidden_owner"],
+            &["owner_not_renounced", "honeypot"],
+            Proof::RaisesSupplyFrom(
+                "syncBalances(address,uint256)",
+                "0x5C0Dec0dE5c0dec0De5C0dec0De5C0dec0De5C0D",
+            ),
+        )
+    });
     // The sell taxes their code takes.
     for (name, tax) in [
         ("feesetter", 0.02),

@@ -18,8 +18,9 @@ use crate::chains::rpc::{Answers, Batch};
 use crate::simulation::replay::{self, Replay};
 use crate::simulation::{self, fresh_address};
 
-/// Addresses kept in storage probed as roles, at most.
-const KEEPERS: usize = 3;
+/// Addresses kept in storage or written in the code probed as roles of
+/// their own, at most (each is one more probe `eth_call` in the last round).
+const KEEPERS: usize = 8;
 
 /// What the last round learns of the token's behaviour.
 #[derive(Clone, Debug)]
@@ -115,7 +116,7 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
         .into_iter()
         .chain(s.creator)
         .chain(s.members.iter().map(|m| m.1))
-        .chain(keepers.iter().copied())
+        .chain(keepers.iter().map(|k| k.0))
         .chain(chain.lockers.iter().copied())
         .collect();
     let holders: Vec<Address> = s
@@ -146,10 +147,11 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
     Planned { probing, replay }
 }
 
-/// Addresses kept in storage worth probing as roles of their own: not the
-/// token, its pools, the chain's tokens, DEXes, lockers or Multicall3, nor
-/// a role known otherwise; at most [`KEEPERS`].
-fn keepers(chain: &EvmChain, s: &Subject, deepest: Option<&Pair>) -> Vec<Address> {
+/// Addresses kept in storage, or written in the code beside a comparison
+/// with the caller, worth probing as roles of their own, each with what it
+/// is: not the token, its pools, the chain's tokens, DEXes, lockers or
+/// Multicall3, nor a role known otherwise; at most [`KEEPERS`].
+fn keepers(chain: &EvmChain, s: &Subject, deepest: Option<&Pair>) -> Vec<(Address, &'static str)> {
     let known: Vec<Address> = [s.token, DEAD, chain.multicall, chain.wrapped.address]
         .into_iter()
         .chain(deepest.map(|p| p.address))
@@ -162,13 +164,15 @@ fn keepers(chain: &EvmChain, s: &Subject, deepest: Option<&Pair>) -> Vec<Address
         .chain(s.creator)
         .chain(s.members.iter().map(|m| m.1))
         .collect();
-    // `stored` holds each address once.
-    let mut keepers: Vec<Address> = s
-        .stored
-        .iter()
-        .filter(|a| !known.contains(a))
-        .copied()
-        .collect();
+    // `stored` and `code_addresses` hold each address once.
+    let stored = s.stored.iter().map(|a| (*a, "address kept in storage"));
+    let written = (s.code.code_addresses.iter()).map(|a| (*a, "address written in the code"));
+    let mut keepers: Vec<(Address, &'static str)> = Vec::new();
+    for (address, what) in stored.chain(written) {
+        if !known.contains(&address) && !keepers.iter().any(|k| k.0 == address) {
+            keepers.push((address, what));
+        }
+    }
     keepers.truncate(KEEPERS);
     keepers
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use alloy_primitives::{keccak256, B256};
+use alloy_primitives::{keccak256, Address, B256};
 use evmole::{DynSolType, StateMutability};
 
 /// The 4-byte selector of a function signature.
@@ -147,6 +147,10 @@ pub struct CodeFacts {
     pub selfdestruct: bool,
     /// DELEGATECALL is in the code.
     pub delegatecall: bool,
+    /// Addresses written in the code (a PUSH20) and compared, a few
+    /// instructions away, with the caller or the transaction's origin: a
+    /// gatekeeper no storage slot or interface names.
+    pub code_addresses: Vec<Address>,
 }
 
 /// The code without its trailing CBOR metadata (which is data, not code).
@@ -204,17 +208,66 @@ pub fn analyse(code: &[u8]) -> CodeFacts {
     let body_len = strip_metadata(code).len();
     let ops = info.disassembled.unwrap_or_default();
     let has = |name: &str| ops.iter().any(|(pc, op)| *pc < body_len && op == name);
+    let body: Vec<&(usize, String)> = ops.iter().filter(|(pc, _)| *pc < body_len).collect();
     CodeFacts {
         selfdestruct: has("SELFDESTRUCT"),
         delegatecall: has("DELEGATECALL"),
+        code_addresses: caller_constants(&body),
         functions,
         stored_addresses,
     }
 }
 
+/// Instructions on either side of a PUSH20 looked at for CALLER or ORIGIN.
+const GATE_WINDOW: usize = 6;
+
+/// The addresses pushed within [`GATE_WINDOW`] instructions of a CALLER or
+/// ORIGIN, in code order, once each (the all-ones address mask and zero
+/// left out).
+fn caller_constants(ops: &[&(usize, String)]) -> Vec<Address> {
+    let mut found: Vec<Address> = Vec::new();
+    for (i, (_, op)) in ops.iter().enumerate() {
+        let Some(hex) = op.strip_prefix("PUSH20 ") else {
+            continue;
+        };
+        let Ok(bytes) = hex::decode(hex) else {
+            continue;
+        };
+        let address = Address::from_slice(&bytes);
+        if address.is_zero() || address == Address::repeat_byte(0xff) || found.contains(&address) {
+            continue;
+        }
+        let near = ops[i.saturating_sub(GATE_WINDOW)..(i + GATE_WINDOW + 1).min(ops.len())]
+            .iter()
+            .any(|(_, op)| op == "CALLER" || op == "ORIGIN");
+        if near {
+            found.push(address);
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn addresses_compared_with_the_caller_are_found_and_masks_are_not() {
+        let gate = [0x11u8; 20];
+        let mut code = vec![0x33]; // CALLER
+        code.push(0x73); // PUSH20 gate
+        code.extend_from_slice(&gate);
+        code.push(0x14); // EQ
+        code.push(0x73); // PUSH20 the address mask
+        code.extend_from_slice(&[0xff; 20]);
+        code.push(0x16); // AND
+        code.extend_from_slice(&[0x5b; 20]); // JUMPDESTs: out of the window
+        code.push(0x73); // PUSH20 an unrelated address
+        code.extend_from_slice(&[0x22; 20]);
+        code.push(0x50); // POP
+        let facts = analyse(&code);
+        assert_eq!(facts.code_addresses, vec![Address::repeat_byte(0x11)]);
+    }
 
     #[test]
     fn signature_table_has_no_collisions() {

@@ -91,8 +91,9 @@ pub struct Known<'a> {
     pub creator: Option<Address>,
     /// `AccessControl` role members (role name, member).
     pub members: &'a [(&'static str, Address)],
-    /// Addresses kept in storage that no other role names (`gatekeepers`).
-    pub keepers: &'a [Address],
+    /// Addresses kept in storage or written in the code that no other role
+    /// names (`gatekeepers`, `code`), each with what it is.
+    pub keepers: &'a [(Address, &'static str)],
     /// The EIP-1967 admin, when it is a contract (its control is read too).
     pub contract_admin: Option<Address>,
 }
@@ -161,8 +162,8 @@ pub fn plan(
         }
     }
     // Keepers are never the owner, the creator or a member (behaviour::keepers).
-    for keeper in k.keepers {
-        list.push((*keeper, vec!["address kept in storage"], None));
+    for (keeper, what) in k.keepers {
+        list.push((*keeper, vec![*what], None));
     }
     // The token and its pool cannot carry the probe's code without losing their own.
     list.retain(|r| r.0 != token && r.0 != pair);
