@@ -174,6 +174,17 @@ impl Builder {
         self.checks.iter().find(|c| c.id == id).map(|c| c.status)
     }
 
+    /// Add a sentence to the check's signals, and `value` to their raw
+    /// evidence under `key`.
+    pub fn annotate(&mut self, id: CheckId, sentence: &str, key: &str, value: serde_json::Value) {
+        for signal in self.signals.iter_mut().filter(|s| s.id == id) {
+            signal.detail = format!("{} {sentence}", signal.detail);
+            if let Some(raw) = signal.evidence.raw.as_object_mut() {
+                raw.insert(key.to_string(), value.clone());
+            }
+        }
+    }
+
     /// Forget what was recorded for the check, its signals too, so that
     /// better evidence can record it anew.
     pub fn retract(&mut self, id: CheckId) {

@@ -6,6 +6,7 @@
 //! into the trading checks.
 
 pub mod abi;
+pub mod callees;
 pub mod checks;
 pub mod horizons;
 pub mod probe;

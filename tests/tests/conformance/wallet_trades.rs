@@ -1,7 +1,8 @@
 //! Trades as a wallet makes them: a token that takes everything a contract
 //! sells (an "anti-bot" rule) but lets every wallet trade is no honeypot,
 //! whatever the injected simulator contract met; the honeypots stay
-//! honeypots, now on a wallet's word too.
+//! honeypots, now on a wallet's word too. And a contract the token calls
+//! while its tokens move is described, not just named.
 
 use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, CheckStatus, RiskLabel};
@@ -105,5 +106,23 @@ pub async fn wallets_trade_where_the_simulator_contract_is_singled_out(
         "maxsell: {:#?}",
         maxsell.signals
     );
+    // A token that asks another contract about every transfer: the signal
+    // says what that contract is (code, proxy, owner).
+    let callout = analyse("callout").await?;
+    let called = callout
+        .signals
+        .iter()
+        .find(|s| s.id == types::CheckId::ExternalCallInTransfer)
+        .context("external_call_in_transfer")?;
+    ensure!(
+        called.detail.contains("a contract of")
+            && called.evidence.raw["callees"][0]["code_size"]
+                .as_u64()
+                .is_some_and(|n| n > 0),
+        "{} {}",
+        called.detail,
+        called.evidence.raw
+    );
+    println!("callout: {}", called.detail);
     server.stop().await
 }

@@ -54,6 +54,7 @@ pub fn assess(
             simulation::restrictions::require_proof(&mut b, sim);
         }
     }
+    simulation::callees::assess(&mut b, &facts.callees);
     if let Some(Ok(trip)) = &facts.wallet {
         simulation::wallet::assess(&mut b, trip);
     }

@@ -386,6 +386,8 @@ where
         })
         .flatten();
     let mut wallet = None;
+    let callee_reads = simulation::callees::plan(&simulations, &at, &mut batch);
+    let mut callees = Vec::new();
     let mut behaviour = None;
     let mut top_holders = Vec::new();
     let mut dated_time = None;
@@ -415,6 +417,7 @@ where
         }
         behaviour = planned.take().map(|p| p.take(&mut answers));
         wallet = wallet_trades.map(|p| p.take(&mut answers));
+        callees = simulation::callees::take(callee_reads, &mut answers);
         if let Some(slot) = dated {
             let what = || "eth_getBlockByNumber(the first transfer's block)".to_string();
             dated_time = gaps
@@ -470,5 +473,6 @@ where
         simulation_gaps,
         gaps,
         wallet,
+        callees,
     })
 }

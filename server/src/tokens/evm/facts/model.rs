@@ -13,6 +13,7 @@ pub use super::super::proxy::{OwnerFact, ProxyFacts};
 use super::super::roles::Probing;
 use crate::chains::evm::abi::units;
 use crate::chains::evm::pools::PoolState;
+use crate::simulation::callees::Callee;
 use crate::simulation::replay::Replay;
 use crate::simulation::wallet::WalletTrip;
 
@@ -100,6 +101,8 @@ pub struct EvmFacts {
     /// A fresh wallet's trades through the router (round 3), where a pool
     /// allows them; why they could not be simulated otherwise.
     pub wallet: Option<Result<WalletTrip, String>>,
+    /// The contracts the token called while its tokens moved (last round).
+    pub callees: Vec<Callee>,
 }
 
 impl EvmFacts {
