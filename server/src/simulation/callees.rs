@@ -5,20 +5,17 @@
 //! says who can change it.
 
 use alloy_primitives::{Address, Bytes, B256};
+use alloy_sol_types::SolCall;
 use riskintel_api::{CheckId, CheckStatus, TradeSimulation};
 use serde_json::json;
 
-use crate::chains::evm::types::{slot_address, BlockTag};
+use crate::chains::evm::abi::IERC20;
+use crate::chains::evm::types::{slot_address, BlockTag, IMPLEMENTATION_SLOT};
 use crate::chains::rpc::{Answers, Batch, Slot};
 use crate::scoring::Builder;
 
 /// Callees looked at, at most.
 const CALLEES: usize = 4;
-/// The EIP-1967 implementation slot.
-const IMPLEMENTATION_SLOT: &str =
-    "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc";
-/// `owner()`.
-const OWNER: [u8; 4] = [0x8d, 0xa5, 0xcb, 0x5b];
 
 /// One callee's reads, waiting for their answers.
 pub struct Planned {
@@ -82,7 +79,7 @@ pub fn plan(simulations: &[TradeSimulation], at: &BlockTag, batch: &mut Batch) -
             ),
             owner: batch.call(
                 "eth_call",
-                json!([{"to": address, "data": Bytes::from(OWNER.to_vec())}, at]),
+                json!([{"to": address, "data": Bytes::from(IERC20::ownerCall {}.abi_encode())}, at]),
             ),
         })
         .collect()

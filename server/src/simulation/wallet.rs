@@ -16,6 +16,7 @@ use alloy_sol_types::{sol, SolCall};
 use riskintel_api::{CheckId, CheckStatus, Severity, SignalCategory};
 use serde_json::json;
 
+use super::checks::HONEYPOT_SELL_TAX;
 use crate::chains::evm::abi::{revert_reason, IERC20};
 use crate::chains::evm::pools::PoolState;
 use crate::chains::evm::simulate::{simulate_v1, SimBlock, SimCall, SimulatedBlock, SimulatedCall};
@@ -48,15 +49,11 @@ const SELL_DIVISOR: u64 = 8;
 const SELLS_AFTER: [u64; 3] = [12, 3_600, 86_400];
 /// The small sell's fraction of what the buy is quoted to bring.
 const SMALL_SELL_DIVISOR: u64 = 10_000;
-/// A sell that keeps less than this share of its quote fails the token as
-/// a sell of nothing would.
-pub const CRITICAL_SELL_TAX: f64 = 0.9;
 
 /// The wallet's trades, waiting for their answer.
 pub struct Planned {
     pair: Address,
     wallet: Address,
-    sell_amount: U256,
     /// Each sell's time and amount, in the order sent.
     amounts: Vec<(u64, U256)>,
     slot: Slot<Vec<SimulatedBlock>>,
@@ -74,8 +71,6 @@ pub struct WalletTrip {
     /// The router's approval; its revert reason if it failed (then no
     /// sell could be made, which proves nothing of the token's sells).
     pub approved: Result<(), String>,
-    /// Tokens each full sell offered.
-    pub sell_amount: U256,
     /// The sells, in order.
     pub sells: Vec<WalletSell>,
 }
@@ -116,19 +111,16 @@ impl WalletTrip {
     pub fn best_sell(&self) -> Option<&WalletSell> {
         self.sells
             .iter()
-            .filter(|s| s.tax().is_some())
-            .min_by(|a, b| {
-                a.tax()
-                    .partial_cmp(&b.tax())
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })
+            .filter_map(|s| s.tax().map(|tax| (tax, s)))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, s)| s)
     }
 
     /// Whether the wallet sold and kept more than a critical tax leaves.
     pub fn sold(&self) -> bool {
         self.best_sell()
             .and_then(WalletSell::tax)
-            .is_some_and(|t| t < CRITICAL_SELL_TAX)
+            .is_some_and(|t| t < HONEYPOT_SELL_TAX)
     }
 
     /// Whether the wallet bought, held enough, and could not sell at any
@@ -162,7 +154,6 @@ impl WalletTrip {
             "pool": format!("{:#x}", self.pair),
             "bought": match &self.bought { Ok(b) => b.to_string(), Err(e) => format!("failed: {e}") },
             "approved": match &self.approved { Ok(()) => "yes".to_string(), Err(e) => format!("failed: {e}") },
-            "sell_amount": self.sell_amount.to_string(),
             "sells": self.sells.iter().map(|s| json!({
                 "after_seconds": s.after_seconds,
                 "amount": s.amount.to_string(),
@@ -279,7 +270,6 @@ pub fn plan<'a>(
     Some(Planned {
         pair: pool.pair.address,
         wallet,
-        sell_amount,
         amounts,
         slot,
     })
@@ -345,7 +335,6 @@ impl Planned {
             wallet: self.wallet,
             bought,
             approved,
-            sell_amount: self.sell_amount,
             sells,
         })
     }

@@ -88,6 +88,10 @@ pub fn address_topic(address: Address) -> B256 {
     address.into_word()
 }
 
+/// EIP-1967's implementation slot.
+pub const IMPLEMENTATION_SLOT: &str =
+    "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc";
+
 /// A storage slot's value read as an address; None when it is zero.
 pub fn slot_address(word: B256) -> Option<Address> {
     let address = Address::from_word(word);

@@ -79,11 +79,6 @@ impl Gaps {
         }
     }
 
-    /// Whether nothing was refused.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
     /// Withdraw what each refused read's checks concluded: they are
     /// recorded unknown with the node's words, and their signals dropped.
     pub fn apply(&self, b: &mut Builder) {

@@ -14,11 +14,11 @@ use riskintel_api::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
 use super::code;
-use super::facts::{addr, PoolFacts, IMPLEMENTATION_SLOT};
+use super::facts::{addr, PoolFacts};
 use crate::chains::evm::abi::IERC20;
 use crate::chains::evm::multicall::{Call, Multicall, Results};
 use crate::chains::evm::pools::v4::HookFlags;
-use crate::chains::evm::types::{slot_address, BlockTag};
+use crate::chains::evm::types::{slot_address, BlockTag, IMPLEMENTATION_SLOT};
 use crate::chains::rpc::{Answers, Batch, RpcError, Slot};
 use crate::scoring::Builder;
 

@@ -25,22 +25,19 @@ use super::gaps::{self, Gaps};
 use super::gatekeepers;
 use super::holders::{HolderIndex, IndexError};
 use super::hooks;
-mod model;
-
 use super::roles;
 use crate::chains::evm::abi::{string_or_bytes32, IAccessControl, IBeacon, IERC20};
 use crate::chains::evm::multicall::Multicall;
 use crate::chains::evm::pools::{self, HolderLp, KnownPool, PairLookup, PoolReads};
-use crate::chains::evm::types::{slot_address, Block, BlockTag};
+use crate::chains::evm::types::{slot_address, Block, BlockTag, IMPLEMENTATION_SLOT};
 use crate::chains::evm::{EvmChain, DEAD};
 use crate::chains::rpc::{Answers, Batch};
 use crate::simulation;
 use crate::tokens::AnalysisError;
+
+mod model;
 pub use model::*;
 
-/// EIP-1967's implementation slot.
-pub const IMPLEMENTATION_SLOT: &str =
-    "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc";
 const ADMIN_SLOT: &str = "0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103";
 const BEACON_SLOT: &str = "0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50";
 const LEGACY_IMPLEMENTATION_SLOT: &str =
