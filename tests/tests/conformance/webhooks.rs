@@ -452,7 +452,15 @@ pub async fn webhook_secrets_rotate_and_failing_subscriptions_are_disabled(
     receiver.answer(&[], 500);
     raise(&server, &alert(&server, "d1", "eth", Severity::High)).await?;
     received(&receiver, 3).await?;
-    let failing = ok(client.webhook_get(&arg(&id)).await)?.into_inner();
+    // The receiver has answered; the worker records the failure just after.
+    let mut failing = ok(client.webhook_get(&arg(&id)).await)?.into_inner();
+    for _ in 0..100 {
+        if failing.failing_since.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        failing = ok(client.webhook_get(&arg(&id)).await)?.into_inner();
+    }
     ensure!(failing.failing_since.is_some() && failing.state == types::WebhookState::Active);
     server.clock.advance(chrono::Duration::hours(25));
     within(Duration::from_secs(10), "disabled", || async {
