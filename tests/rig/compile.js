@@ -71,6 +71,53 @@ for (const [file, contracts] of Object.entries(output.contracts)) {
     count++;
   }
 }
+// Tokens written as they are found in the wild (contracts/wild): one file per
+// token, pasted libraries and all, each compiled on its own with the solc its
+// pragma names (0.6.12 and 0.7.6 unoptimised or optimised as real deployments
+// vary, 0.8 for the rest). Only the contract named as its file is written out.
+const compilers = {
+  6: { solc: require("solc-0.6"), evmVersion: "istanbul", optimizer: { enabled: false, runs: 200 } },
+  7: { solc: require("solc-0.7"), evmVersion: "istanbul", optimizer: { enabled: true, runs: 200 } },
+  8: { solc, evmVersion: "paris", optimizer: { enabled: true, runs: 200 } },
+};
+const wild = path.join(here, "contracts", "wild");
+for (const file of fs.existsSync(wild) ? fs.readdirSync(wild).sort() : []) {
+  if (!file.endsWith(".sol")) continue;
+  const content = fs.readFileSync(path.join(wild, file), "utf8");
+  const minor = Number((/pragma solidity[^;]*?0\.(\d+)/.exec(content) || [])[1]);
+  const compiler = compilers[minor];
+  if (!compiler) {
+    console.error(`${file}: no compiler for its pragma`);
+    process.exit(1);
+  }
+  const name = file.slice(0, -4);
+  if (Object.values(output.contracts).some((contracts) => name in contracts)) {
+    console.error(`${file}: a contract named ${name} is already compiled from contracts/; rename one`);
+    process.exit(1);
+  }
+  const unit = {
+    language: "Solidity",
+    sources: { [file]: { content } },
+    settings: {
+      optimizer: compiler.optimizer,
+      evmVersion: compiler.evmVersion,
+      outputSelection: { [file]: { [name]: ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
+    },
+  };
+  const result = JSON.parse(compiler.solc.compile(JSON.stringify(unit)));
+  const failed = (result.errors || []).filter((e) => e.severity === "error");
+  const c = ((result.contracts || {})[file] || {})[name];
+  if (failed.length || !c) {
+    for (const e of failed) console.error(e.formattedMessage);
+    console.error(`${file}: no contract ${name} (solc ${compiler.solc.version()})`);
+    process.exit(1);
+  }
+  fs.writeFileSync(
+    path.join(out, `${name}.json`),
+    JSON.stringify({ abi: c.abi, bytecode: "0x" + c.evm.bytecode.object, deployedBytecode: "0x" + c.evm.deployedBytecode.object }),
+  );
+  count++;
+}
 const artifacts = [
   ["@uniswap/v2-core/build/UniswapV2Factory.json", "UniswapV2Factory"],
   ["@uniswap/v2-core/build/UniswapV2Pair.json", "UniswapV2Pair"],

@@ -996,15 +996,7 @@ pub fn shared() -> anyhow::Result<&'static Rig> {
             let b_node = Anvil::start(31338)?;
             let a = deploy_scenario(&a_node.url, 31337, 0)?;
             let b = deploy_scenario(&b_node.url, 31338, 3)?;
-            processes()
-                .lock()
-                .expect("rig lock")
-                .extend([a_node, b_node]);
-            // SAFETY: registers a function that takes nothing and returns
-            // nothing, as `atexit` expects; it runs once, at exit.
-            unsafe {
-                libc::atexit(stop_at_exit);
-            }
+            keep_until_exit(vec![a_node, b_node]);
             Ok(Rig { a, b })
         })
         .join()
@@ -1012,6 +1004,19 @@ pub fn shared() -> anyhow::Result<&'static Rig> {
         .and_then(|r| r.map_err(|e| format!("{e:#}")))
     });
     rig.as_ref().map_err(|e| anyhow::anyhow!("test rig: {e}"))
+}
+
+/// Keep `nodes` running until the process exits (see [`stop_at_exit`]).
+pub(crate) fn keep_until_exit(nodes: Vec<Anvil>) {
+    static REGISTERED: std::sync::Once = std::sync::Once::new();
+    processes().lock().expect("rig lock").extend(nodes);
+    REGISTERED.call_once(|| {
+        // SAFETY: registers a function that takes nothing and returns
+        // nothing, as `atexit` expects; it runs once, at exit.
+        unsafe {
+            libc::atexit(stop_at_exit);
+        }
+    });
 }
 
 /// Stop the shared rig's nodes when the process exits normally, whether its

@@ -5,12 +5,13 @@
 //! table (truth band × label), honeypot precision and recall, the tax
 //! error, and per token the round trips and wall time. `--check` fails on
 //! any wrong band, missing or unexpected signal, or honeypot miss.
+//! `--only rig` or `--only wild` reports one venue (see `corpus::Venue`).
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
-use riskintel_tests::corpus::{self, Truth};
+use riskintel_tests::corpus::{self, Truth, Venue, WildRig};
 use riskintel_tests::latency::latency_proxy;
 use riskintel_tests::{bench, rig};
 use serde_json::Value;
@@ -62,6 +63,7 @@ async fn main() -> anyhow::Result<()> {
     let mut latency_ms = 20u64;
     let mut check = false;
     let mut verbose = false;
+    let mut only: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -69,16 +71,20 @@ async fn main() -> anyhow::Result<()> {
                 latency_ms = args.next().context("--latency-ms needs a value")?.parse()?
             }
             "--check" => check = true,
+            "--only" => only = Some(args.next().context("--only needs rig or wild")?),
             "--verbose" => verbose = true,
             other => bail!("unknown argument {other}"),
         }
     }
     let (anvil, chain) = rig::own_scenario(31402).await?;
-    let chain = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
-        for truth in corpus::table() {
-            corpus::verify(&chain, &truth)?;
+    let skip_rig = only.as_deref() == Some("wild");
+    let (chain, wild) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
+        for truth in corpus::table().iter().filter(|t| t.venue == Venue::Rig && !skip_rig) {
+            corpus::verify(&chain, truth)?;
         }
-        Ok(chain)
+        let wild = WildRig::start()?;
+        wild.prove()?;
+        Ok((chain, wild))
     })
     .await??;
     println!(
@@ -88,25 +94,51 @@ async fn main() -> anyhow::Result<()> {
 
     let dir = std::env::temp_dir().join(format!("riskintel-detection-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
-    let proxy = latency_proxy(anvil.url.clone(), Duration::from_millis(latency_ms)).await?;
+    let latency = Duration::from_millis(latency_ms);
+    let proxy = latency_proxy(anvil.url.clone(), latency).await?;
     let mut served = chain.clone();
     served.url = proxy.url.clone();
     let database_url = format!("sqlite://{}", dir.join("detection.db").display());
     let (server, key) = bench::start(bench::config(database_url, &served), true).await?;
     let key = key.context("owner key")?;
-    let base = format!("http://{}", server.local_addr);
+    // The wild tokens: a server of its own on the mainnet defaults for eth and bsc.
+    let (wild_eth, wild_bsc) = (
+        latency_proxy(wild.eth.url.clone(), latency).await?,
+        latency_proxy(wild.bsc.url.clone(), latency).await?,
+    );
+    let mut config = bench::config(
+        format!("sqlite://{}", dir.join("wild.db").display()),
+        &served,
+    );
+    config.chains = wild.chains_config(&wild_eth.url, &wild_bsc.url);
+    let (wild_server, wild_key) = bench::start(config, true).await?;
+    let wild_key = wild_key.context("owner key")?;
     let http = reqwest::Client::new();
 
     let mut rows = Vec::new();
-    for truth in corpus::table() {
+    let wanted = |truth: &Truth| match only.as_deref() {
+        Some("rig") => truth.venue == Venue::Rig,
+        Some("wild") => truth.venue != Venue::Rig,
+        _ => true,
+    };
+    for truth in corpus::table().into_iter().filter(wanted) {
+        let (base, key, proxy, address) = match truth.venue {
+            Venue::Rig => (server.local_addr, &key, &proxy, chain.token(truth.name)),
+            venue => (
+                wild_server.local_addr,
+                &wild_key,
+                if venue == Venue::Bsc { &wild_bsc } else { &wild_eth },
+                wild.chain(venue).token(truth.name),
+            ),
+        };
         proxy.reset();
         let started = Instant::now();
         let answer: Value = http
             .get(format!(
-                "{base}/v1/token/eth/{}/analyze",
-                chain.token(truth.name)
+                "http://{base}/v1/token/{}/{address}/analyze",
+                truth.venue.chain()
             ))
-            .header("x-api-key", &key)
+            .header("x-api-key", key)
             .send()
             .await?
             .error_for_status()?
@@ -136,7 +168,9 @@ async fn main() -> anyhow::Result<()> {
         });
     }
     server.close().await?;
+    wild_server.close().await?;
     drop(anvil);
+    drop(wild);
     let _ = std::fs::remove_dir_all(&dir);
 
     println!(

@@ -7,6 +7,8 @@
 
 mod proof;
 mod table;
+mod wild;
+mod wild_table;
 
 use alloy_primitives::{Address, U256};
 
@@ -14,6 +16,7 @@ use crate::rig::{self, e18, holder, Arg, Node, RigChain, DEAD};
 
 pub use proof::{prove_all, verify};
 pub use table::table;
+pub use wild::WildRig;
 
 /// What a real transaction must show for a corpus token.
 #[derive(Clone, Copy, Debug)]
@@ -68,6 +71,32 @@ pub enum Setup {
     TimelockedProxy,
     /// Its last constructor argument is a fresh `TransferGuard`.
     Guarded,
+    /// Wild: its last constructor argument is a `ValidatorLogic` behind a
+    /// `ValidatorProxy` whose admin is the creator.
+    WildValidator,
+    /// Wild: its last constructor argument is a fresh `RemoteGuard`.
+    WildGuard,
+}
+
+/// Where a corpus token is launched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Venue {
+    /// The base scenario (`Adversarial.sol` and friends, the rig's own router).
+    Rig,
+    /// The wild venue's Ethereum (chain id 1, Uniswap V2 at its mainnet addresses).
+    Eth,
+    /// The wild venue's BNB Chain (chain id 56, PancakeSwap V2's addresses).
+    Bsc,
+}
+
+impl Venue {
+    /// The chain the service serves it as.
+    pub fn chain(self) -> &'static str {
+        match self {
+            Venue::Bsc => "bsc",
+            _ => "eth",
+        }
+    }
 }
 
 /// The minter of `rolemint`: an address with no key, impersonated by the proof.
@@ -83,9 +112,9 @@ const TIMELOCK_DELAY: u64 = 2 * 86_400;
 pub struct Truth {
     /// Rig name.
     pub name: &'static str,
-    /// Contract in `Adversarial.sol` (empty for tokens of the base scenario).
+    /// Contract in the rig's contracts (empty for tokens of the base scenario).
     pub contract: &'static str,
-    /// Extra constructor arguments after name, symbol and supply.
+    /// Extra constructor arguments after name, symbol and supply (wild tokens: the only ones).
     pub extra: Vec<Arg>,
     /// Labels accepted (the expected band).
     pub labels: &'static [&'static str],
@@ -105,6 +134,8 @@ pub struct Truth {
     pub sell_tax: Option<f64>,
     /// A creator shared with other corpus tokens (by number); None: a creator of its own.
     pub shared_creator: Option<u64>,
+    /// Where it is launched.
+    pub venue: Venue,
 }
 
 /// The account that creates a corpus token (see [`Truth::shared_creator`]).
@@ -126,7 +157,7 @@ pub fn deploy(
     for (i, truth) in table()
         .into_iter()
         .enumerate()
-        .filter(|(_, t)| !t.contract.is_empty())
+        .filter(|(_, t)| !t.contract.is_empty() && t.venue == Venue::Rig)
     {
         let deployer = node.creator(creator_number(i, &truth), chain.weth)?;
         let (name, symbol) = match truth.naming {

