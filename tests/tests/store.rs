@@ -8,8 +8,8 @@ use riskintel_api::{AlertKind, Plan, RiskLabel, Scope, Severity, WireName};
 use riskintel_server::store::db::Db;
 use riskintel_server::store::{
     self, Account, AlertQuery, AlertRow, AnalysisRow, ContactKind, CreatorToken, Cursor,
-    HolderBalance, KeyRecord, LogIndexKind, LogIndexState, Revocation, Side, Store, StoreError,
-    SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken, WalletContact,
+    HolderBalance, KeyRecord, LogIndexKind, LogIndexState, Revocation, RoleMember, Side, Store,
+    StoreError, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken, WalletContact,
 };
 use riskintel_tests::{Backend, TestDatabase};
 
@@ -845,8 +845,17 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
             sort_key: -5.0,
         },
     ];
+    let member = |role: &str, member: &str, granted| RoleMember {
+        role: role.into(),
+        member: member.into(),
+        granted,
+    };
+    let roles = [
+        member("0xminter", "0xm1", true),
+        member("0xminter", "0xm2", true),
+    ];
     assert!(store
-        .holder_index_apply("eth", "0xtoken", None, &state, &balances)
+        .holder_index_apply("eth", "0xtoken", None, &state, &balances, &roles)
         .await
         .unwrap());
     assert_eq!(
@@ -862,9 +871,21 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
         ..state.clone()
     };
     assert!(store
-        .holder_index_apply("eth", "0xtoken", Some(11), &moved, &[])
+        .holder_index_apply(
+            "eth",
+            "0xtoken",
+            Some(11),
+            &moved,
+            &[],
+            &[member("0xminter", "0xm1", false)]
+        )
         .await
         .unwrap());
+    // A revocation in later blocks ends the membership; the other stays.
+    assert_eq!(
+        store.role_members("eth", "0xtoken").await.unwrap(),
+        vec![member("0xminter", "0xm2", true)]
+    );
     assert_eq!(
         store
             .log_index_get("eth", LogIndexKind::Holders, "0xtoken")
@@ -874,7 +895,7 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
     );
     assert!(
         !store
-            .holder_index_apply("eth", "0xtoken", Some(11), &state, &[])
+            .holder_index_apply("eth", "0xtoken", Some(11), &state, &[], &[])
             .await
             .unwrap(),
         "a stale update loses"
@@ -1092,7 +1113,7 @@ async fn creator_tokens_carry_their_analyses_and_alerts(backend: Backend) {
         ("bsc", "0xee", "0xc1"),
     ] {
         assert!(store
-            .holder_index_apply(chain, token, None, &index(creator), &[])
+            .holder_index_apply(chain, token, None, &index(creator), &[], &[])
             .await
             .unwrap());
     }

@@ -71,6 +71,8 @@ pub struct WalletTrip {
     /// The router's approval; its revert reason if it failed (then no
     /// sell could be made, which proves nothing of the token's sells).
     pub approved: Result<(), String>,
+    /// The router's allowance read right after the approval, if it could be.
+    pub allowance: Option<U256>,
     /// The sells, in order.
     pub sells: Vec<WalletSell>,
 }
@@ -116,6 +118,14 @@ impl WalletTrip {
             .map(|(_, s)| s)
     }
 
+    /// Whether an approval that went through left the router unable to
+    /// move even the first sell: the token does not record its buyers'
+    /// approvals, so no router (no wallet, no aggregator) can sell for them.
+    pub fn approval_ignored(&self) -> bool {
+        let first = self.sells.first().map_or(U256::ZERO, |s| s.amount);
+        self.approved.is_ok() && self.allowance.is_some_and(|a| a < first)
+    }
+
     /// Whether the wallet sold and kept more than a critical tax leaves.
     pub fn sold(&self) -> bool {
         self.best_sell()
@@ -154,6 +164,7 @@ impl WalletTrip {
             "pool": format!("{:#x}", self.pair),
             "bought": match &self.bought { Ok(b) => b.to_string(), Err(e) => format!("failed: {e}") },
             "approved": match &self.approved { Ok(()) => "yes".to_string(), Err(e) => format!("failed: {e}") },
+            "allowance_after_approval": self.allowance.map(|a| a.to_string()),
             "sells": self.sells.iter().map(|s| json!({
                 "after_seconds": s.after_seconds,
                 "amount": s.amount.to_string(),
@@ -229,6 +240,15 @@ pub fn plan<'a>(
                 .abi_encode(),
                 U256::ZERO,
             ),
+            call(
+                token,
+                IERC20::allowanceCall {
+                    holder: wallet,
+                    spender: router,
+                }
+                .abi_encode(),
+                U256::ZERO,
+            ),
             balance_of(token),
         ],
     }];
@@ -289,7 +309,7 @@ impl Planned {
         })?;
         let missing = || "the node's answer to eth_simulateV1 lacks calls".to_string();
         let first = blocks.first().ok_or_else(missing)?;
-        let [buy, approve, held] = first.calls.as_slice() else {
+        let [buy, approve, allowance, held] = first.calls.as_slice() else {
             return Err(missing());
         };
         let bought = if buy.ok() {
@@ -335,6 +355,7 @@ impl Planned {
             wallet: self.wallet,
             bought,
             approved,
+            allowance: word(allowance),
             sells,
         })
     }
@@ -356,9 +377,12 @@ pub fn assess(b: &mut Builder, trip: &WalletTrip) {
             b.retract(CheckId::Honeypot);
             b.clear(CheckId::Honeypot);
         }
-        if b.status(CheckId::CannotBuy) == Some(CheckStatus::Detected) {
-            b.retract(CheckId::CannotBuy);
-            b.clear(CheckId::CannotBuy);
+        // It bought: buying is open to wallets, whatever the contract met.
+        for id in [CheckId::CannotBuy, CheckId::TradingNotEnabled] {
+            if b.status(id) == Some(CheckStatus::Detected) {
+                b.retract(id);
+                b.clear(id);
+            }
         }
         if b.status(CheckId::SellTax) != Some(CheckStatus::Detected)
             || b.status(CheckId::Honeypot) == Some(CheckStatus::Clear)
@@ -368,6 +392,24 @@ pub fn assess(b: &mut Builder, trip: &WalletTrip) {
             let who = "A fresh wallet's sell through the router received";
             super::checks::record_sell_tax(b, tax, who, RPC, raw);
         }
+    } else if trip.trapped() && trip.approval_ignored() {
+        // The contract sells without an approval (straight to the pool); a
+        // wallet's sell goes through a router, which needs one.
+        b.retract(CheckId::Honeypot);
+        b.detected(
+            CheckId::Honeypot,
+            SignalCategory::Trading,
+            Severity::Critical,
+            1.0,
+            "Honeypot: approvals are not recorded",
+            format!(
+                "A fresh wallet approved the router, but the token left its allowance at {}, so no router can sell for its buyers: {}.",
+                trip.allowance.unwrap_or_default(),
+                trip.failures().join("; ")
+            ),
+            RPC,
+            raw,
+        );
     } else if trip.trapped() && b.status(CheckId::Honeypot) == Some(CheckStatus::Clear) {
         // The contract sold where the wallet could not: which of the two
         // met the token as its buyers do is not proven either way.

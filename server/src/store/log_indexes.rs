@@ -1,5 +1,6 @@
 //! Log indexes: how far each index has read (`log_indexes`), a token's net
-//! balances per holder (`holder_balances`), and what a wallet moved and
+//! balances per holder (`holder_balances`) and its `AccessControl` role
+//! members (`role_members`), and what a wallet moved and
 //! approved (`wallet_contacts`). Progress and what it found are written in
 //! one transaction, guarded on the progress read before indexing.
 
@@ -45,6 +46,18 @@ pub struct HolderBalance {
     pub sort_key: f64,
 }
 
+/// An `AccessControl` role member, as the token's last RoleGranted or
+/// RoleRevoked log for the pair left it.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct RoleMember {
+    /// The role (0x and 64 hex).
+    pub role: String,
+    /// The member (lower-case hex).
+    pub member: String,
+    /// Granted (true) or revoked.
+    pub granted: bool,
+}
+
 /// What a wallet contact is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ContactKind {
@@ -86,9 +99,9 @@ pub trait LogIndexStore {
         holders: &[String],
     ) -> Result<Vec<HolderBalance>, StoreError>;
     /// Record newly indexed blocks of a token's holder index atomically: the
-    /// new progress and the new balances. `expected_next` is the
-    /// `next_block` read before indexing (None for a new index); false, and
-    /// nothing written, when another indexer got there first.
+    /// new progress, the new balances and the role changes. `expected_next`
+    /// is the `next_block` read before indexing (None for a new index);
+    /// false, and nothing written, when another indexer got there first.
     async fn holder_index_apply(
         &self,
         chain: &str,
@@ -96,7 +109,10 @@ pub trait LogIndexStore {
         expected_next: Option<i64>,
         state: &LogIndexState,
         balances: &[HolderBalance],
+        roles: &[RoleMember],
     ) -> Result<bool, StoreError>;
+    /// The token's current role members (granted and not revoked since).
+    async fn role_members(&self, chain: &str, token: &str) -> Result<Vec<RoleMember>, StoreError>;
     /// The largest positive balances, largest first.
     async fn holder_top(
         &self,
@@ -214,6 +230,7 @@ impl LogIndexStore for SqlStore {
         expected_next: Option<i64>,
         state: &LogIndexState,
         balances: &[HolderBalance],
+        roles: &[RoleMember],
     ) -> Result<bool, StoreError> {
         on_db!(self.writer(), p => {
             let mut tx = p.begin().await?;
@@ -231,6 +248,19 @@ impl LogIndexStore for SqlStore {
                 .bind(&b.holder)
                 .bind(&b.balance)
                 .bind(b.sort_key)
+                .execute(&mut *tx)
+                .await?;
+            }
+            for r in roles {
+                sqlx::query(
+                    "INSERT INTO role_members (chain, token, role, member, granted) VALUES ($1, $2, $3, $4, $5) \
+                     ON CONFLICT (chain, token, role, member) DO UPDATE SET granted = $5",
+                )
+                .bind(chain)
+                .bind(token)
+                .bind(&r.role)
+                .bind(&r.member)
+                .bind(r.granted)
                 .execute(&mut *tx)
                 .await?;
             }
@@ -252,6 +282,17 @@ impl LogIndexStore for SqlStore {
         .bind(chain)
         .bind(token)
         .bind(limit)
+        .fetch_all(p)
+        .await)?)
+    }
+
+    async fn role_members(&self, chain: &str, token: &str) -> Result<Vec<RoleMember>, StoreError> {
+        Ok(on_db!(self.pool(), p => sqlx::query_as(
+            "SELECT role, member, granted FROM role_members \
+             WHERE chain = $1 AND token = $2 AND granted ORDER BY role, member",
+        )
+        .bind(chain)
+        .bind(token)
         .fetch_all(p)
         .await)?)
     }

@@ -22,7 +22,8 @@ pub use accounts::{Account, AccountStore, KeyRecord, KeyWithAccount, Revocation}
 pub use alerts::{AlertQuery, AlertRow, AlertStore};
 pub use analyses::{AnalysisRow, AnalysisStore, CreatorToken};
 pub use log_indexes::{
-    ContactKind, HolderBalance, LogIndexKind, LogIndexState, LogIndexStore, WalletContact,
+    ContactKind, HolderBalance, LogIndexKind, LogIndexState, LogIndexStore, RoleMember,
+    WalletContact,
 };
 pub use market::{
     Cursor, MarketStore, Side, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken,

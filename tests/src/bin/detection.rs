@@ -79,7 +79,10 @@ async fn main() -> anyhow::Result<()> {
     let (anvil, chain) = rig::own_scenario(31402).await?;
     let skip_rig = only.as_deref() == Some("wild");
     let (chain, wild) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
-        for truth in corpus::table().iter().filter(|t| t.venue == Venue::Rig && !skip_rig) {
+        for truth in corpus::table()
+            .iter()
+            .filter(|t| t.venue == Venue::Rig && !skip_rig)
+        {
             corpus::verify(&chain, truth)?;
         }
         let wild = WildRig::start()?;
@@ -127,7 +130,11 @@ async fn main() -> anyhow::Result<()> {
             venue => (
                 wild_server.local_addr,
                 &wild_key,
-                if venue == Venue::Bsc { &wild_bsc } else { &wild_eth },
+                if venue == Venue::Bsc {
+                    &wild_bsc
+                } else {
+                    &wild_eth
+                },
                 wild.chain(venue).token(truth.name),
             ),
         };

@@ -15,7 +15,7 @@ use anyhow::Context as _;
 use serde_json::json;
 
 use super::{creator_number, table, Setup, Truth, Venue};
-use crate::rig::{self, e18, Arg, Anvil, Node, RigChain, DEAD};
+use crate::rig::{self, e18, Anvil, Arg, Node, RigChain, DEAD};
 
 /// Where a mainnet's canonical contracts sit.
 struct Canon {
@@ -88,7 +88,8 @@ impl WildRig {
             .map_err(|_| "wild venue set-up panicked".to_string())
             .and_then(|r| r.map_err(|e| format!("{e:#}")))
         });
-        wild.as_ref().map_err(|e| anyhow::anyhow!("wild venue: {e}"))
+        wild.as_ref()
+            .map_err(|e| anyhow::anyhow!("wild venue: {e}"))
     }
 
     /// The chain a wild truth lives on.
@@ -136,7 +137,13 @@ fn deploy(url: &str, canon: &Canon, venue: Venue) -> anyhow::Result<RigChain> {
         canon.router.parse()?,
     );
     place(&node, weth, deployer, "WETH9", &[])?;
-    place(&node, factory, deployer, "UniswapV2Factory", &[Arg::Addr(deployer)])?;
+    place(
+        &node,
+        factory,
+        deployer,
+        "UniswapV2Factory",
+        &[Arg::Addr(deployer)],
+    )?;
     place(
         &node,
         router,
@@ -184,10 +191,7 @@ fn place(
     args: &[Arg],
 ) -> anyhow::Result<()> {
     let deployed = node.deploy(deployer, name, args)?;
-    let code = node.call(
-        "eth_getCode",
-        json!([format!("{deployed:#x}"), "latest"]),
-    )?;
+    let code = node.call("eth_getCode", json!([format!("{deployed:#x}"), "latest"]))?;
     let code = hex::decode(code.as_str().context("code")?.trim_start_matches("0x"))?;
     node.set_code(at, &code)
 }

@@ -60,7 +60,11 @@ pub async fn detection_corpus_matches_the_truth(backend: Backend) -> anyhow::Res
             venue => (&wild_client, wild.chain(venue)),
         };
         let analysis = ok(client
-            .token_analyze(arg(truth.venue.chain()), &arg(&chain.token(truth.name)), None)
+            .token_analyze(
+                arg(truth.venue.chain()),
+                &arg(&chain.token(truth.name)),
+                None,
+            )
             .await)?
         .into_inner();
         wrong.extend(mismatch(truth, &analysis));

@@ -41,6 +41,9 @@ sol! {
     /// OpenZeppelin `AccessControlEnumerable`: a role's members.
     interface IAccessControl {
         function getRoleMember(bytes32 role, uint256 index) external view returns (address);
+
+        event RoleGranted(bytes32 indexed role, address indexed account, address indexed sender);
+        event RoleRevoked(bytes32 indexed role, address indexed account, address indexed sender);
     }
 
     interface IBeacon {

@@ -243,6 +243,15 @@ abstract contract PoolSwaps {
         p.gasUsed = gasStart - gasleft();
     }
 
+    /// Fees a V2 pair may take, tried in turn when it refuses the configured
+    /// one (a fork configured at 25 bps that takes 30): a refusal of the
+    /// simulation's own making is not the token's.
+    uint256 constant FALLBACK_FEES = 3;
+
+    function fallbackFee(uint256 i) internal pure returns (uint256) {
+        return i == 0 ? 30 : i == 1 ? 50 : 100;
+    }
+
     function executeSwap(Probe memory p, Leg memory leg) internal {
         // The reserves again: a token that swaps its collected fees inside
         // its own transfer has moved them, as the router would see.
@@ -250,12 +259,24 @@ abstract contract PoolSwaps {
         // What actually arrived, so transfer fees are not mistaken for the pool's price.
         uint256 held = tokenBalance(leg.tokenIn, leg.pair);
         uint256 arrived = held > leg.reserveIn ? held - leg.reserveIn : 0;
-        uint256 out = legOut(leg, arrived);
+        // The token took it all on the way (a 100 % fee): the sell is made
+        // and pays nothing, as a router's would, rather than a revert of
+        // the pool's for a swap of nothing.
+        if (arrived == 0 && leg.amount > 0) {
+            p.ok = true;
+            return;
+        }
         uint256 before = tokenBalance(leg.tokenOut, address(this));
-        bytes memory call = abi.encodeCall(
-            IPairLike.swap, (leg.inIsToken0 ? 0 : out, leg.inIsToken0 ? out : 0, address(this), "")
-        );
-        (bool swapped, bytes memory swapRevert) = leg.pair.call(call);
+        (bool swapped, bytes memory swapRevert) = swapPair(leg, arrived);
+        for (uint256 i = 0; !swapped && !leg.solidly && i < FALLBACK_FEES; i++) {
+            if (fallbackFee(i) <= leg.feeBps) continue;
+            uint256 configured = leg.feeBps;
+            leg.feeBps = fallbackFee(i);
+            (swapped, ) = swapPair(leg, arrived);
+            if (!swapped) leg.feeBps = configured;
+            // Expected at the fee the pair takes, so it is not counted as the token's.
+            else p.expected = amountOut(leg.amount, leg.reserveIn, leg.reserveOut, leg.feeBps);
+        }
         if (!swapped) {
             p.revertData = swapRevert;
             return;
@@ -263,6 +284,14 @@ abstract contract PoolSwaps {
         p.ok = true;
         uint256 afterSwap = tokenBalance(leg.tokenOut, address(this));
         p.received = afterSwap > before ? afterSwap - before : 0;
+    }
+
+    /// Ask `leg`'s pair for what `arrived` buys at the leg's fee.
+    function swapPair(Leg memory leg, uint256 arrived) internal returns (bool, bytes memory) {
+        uint256 out = legOut(leg, arrived);
+        return leg.pair.call(
+            abi.encodeCall(IPairLike.swap, (leg.inIsToken0 ? 0 : out, leg.inIsToken0 ? out : 0, address(this), ""))
+        );
     }
 
     function sqrtLimit(bool zeroForOne) internal pure returns (uint160) {

@@ -88,12 +88,28 @@ pub fn assess(
             None
         },
         buy_tax: simulated.and_then(|s| s.buy.tax),
-        sell_tax: simulated.and_then(|s| s.sell.as_ref().and_then(|x| x.tax)),
+        sell_tax: sell_tax(simulated, facts),
         transfer_tax: simulated.and_then(|s| s.transfer.as_ref().and_then(|x| x.tax)),
     };
     Assessment {
         verdict: b.verdict(),
         meta,
+    }
+}
+
+/// The sell tax buyers pay: the simulator contract's measure, or the fresh
+/// wallet's where the contract's is missing or critical while the wallet sold
+/// (the contract was singled out, as bots are).
+fn sell_tax(simulated: Option<&TradeSimulation>, facts: &EvmFacts) -> Option<f64> {
+    let contract = simulated.and_then(|s| s.sell.as_ref().and_then(|x| x.tax));
+    let wallet = match &facts.wallet {
+        Some(Ok(trip)) if trip.sold() => trip.best_sell().and_then(|s| s.tax()),
+        _ => None,
+    };
+    match (contract, wallet) {
+        (Some(c), Some(w)) if c >= simulation::checks::HONEYPOT_SELL_TAX => Some(w),
+        (Some(c), _) => Some(c),
+        (None, w) => w,
     }
 }
 

@@ -1,18 +1,22 @@
 //! The holder index: net balances from a token's `Transfer` logs, read in
 //! adaptive chunks, incremental and persisted in the store, bounded by a
-//! look-back so a huge token cannot stall a request.
+//! look-back so a huge token cannot stall a request. The same requests read
+//! its `RoleGranted` and `RoleRevoked` logs (one filter, three topics): who
+//! holds an `AccessControl` role is known even where the token cannot list
+//! its members (`getRoleMember` is only in the enumerable extension).
 
 use std::collections::HashMap;
 
-use alloy_primitives::{Address, I256};
+use alloy_primitives::{Address, B256, I256};
 use alloy_sol_types::SolEvent;
 use serde_json::json;
 
+use crate::chains::evm::abi::IAccessControl::{RoleGranted, RoleRevoked};
 use crate::chains::evm::abi::IERC20::Transfer;
 use crate::chains::evm::logs::{self, ScanLimits};
 use crate::chains::evm::EvmChain;
 use crate::chains::rpc::RpcError;
-use crate::store::{HolderBalance, LogIndexKind, LogIndexState, Store, StoreError};
+use crate::store::{HolderBalance, LogIndexKind, LogIndexState, RoleMember, Store, StoreError};
 
 /// What the index knows after an update.
 #[derive(Clone, Debug)]
@@ -31,6 +35,9 @@ pub struct HolderIndex {
     pub largest: Vec<Address>,
     /// Holders with a positive balance.
     pub holder_count: u64,
+    /// `AccessControl` members (role, member) granted and not revoked since,
+    /// as far as the index reaches.
+    pub role_members: Vec<(B256, Address)>,
 }
 
 /// Index failures.
@@ -82,10 +89,30 @@ pub async fn update(
         .as_ref()
         .and_then(|s| s.first_party.as_deref())
         .and_then(|c| c.parse::<Address>().ok());
-    let filter = logs::filter(Some(json!(token)), json!([Transfer::SIGNATURE_HASH]));
+    let topics = [
+        Transfer::SIGNATURE_HASH,
+        RoleGranted::SIGNATURE_HASH,
+        RoleRevoked::SIGNATURE_HASH,
+    ];
+    let filter = logs::filter(Some(json!(token)), json!([topics]));
     let scan = logs::scan(&chain.rpc, &[filter], next, latest, limits).await?;
     let mut deltas: HashMap<Address, I256> = HashMap::new();
+    // The last event of each (role, member), in log order.
+    let mut roles: HashMap<(B256, Address), bool> = HashMap::new();
     for log in &scan.logs {
+        let role = |granted: bool| {
+            let (role, member) = (log.topics.get(1)?, log.topics.get(2)?);
+            Some(((*role, Address::from_word(*member)), granted))
+        };
+        let change = match log.topic0() {
+            Some(t) if t == RoleGranted::SIGNATURE_HASH => role(true),
+            Some(t) if t == RoleRevoked::SIGNATURE_HASH => role(false),
+            _ => None,
+        };
+        if let Some((key, granted)) = change {
+            roles.insert(key, granted);
+            continue;
+        }
         // A Transfer with three topics is ERC-20; ERC-721 puts the id in a fourth.
         let Some(transfer) = log.decode::<Transfer>().filter(|_| log.topics.len() == 3) else {
             continue;
@@ -128,9 +155,17 @@ pub async fn update(
             first_block: first_transfer.map(|b| b as i64),
             first_party: creator.map(|c| holder_key(&c)),
         };
+        let roles: Vec<RoleMember> = roles
+            .iter()
+            .map(|((role, member), granted)| RoleMember {
+                role: format!("{role:#x}"),
+                member: holder_key(member),
+                granted: *granted,
+            })
+            .collect();
         // If another instance indexed the same blocks first, its result stands.
         store
-            .holder_index_apply(&chain.id, &token_key, expected, &state, &balances)
+            .holder_index_apply(&chain.id, &token_key, expected, &state, &balances, &roles)
             .await?;
     }
     let largest = store
@@ -140,6 +175,12 @@ pub async fn update(
         .filter_map(|b| b.holder.parse::<Address>().ok())
         .collect();
     let holder_count = store.holder_count(&chain.id, &token_key).await? as u64;
+    let role_members = store
+        .role_members(&chain.id, &token_key)
+        .await?
+        .into_iter()
+        .filter_map(|m| Some((m.role.parse().ok()?, m.member.parse().ok()?)))
+        .collect();
     Ok(HolderIndex {
         start_block,
         complete: start_block == 0 && next > latest,
@@ -154,5 +195,6 @@ pub async fn update(
         creator,
         largest,
         holder_count,
+        role_members,
     })
 }

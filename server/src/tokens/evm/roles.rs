@@ -245,6 +245,33 @@ impl PlannedProbing {
     }
 }
 
+/// Most members added from the holder index's RoleGranted logs: each is
+/// probed like any role, within the probe's budget.
+const LOGGED_MEMBERS: usize = 6;
+
+/// The members `getRoleMember` named, then those the token's RoleGranted
+/// logs name (not revoked since) that it did not — the only way to know
+/// the members of a plain `AccessControl` — each under its role's name.
+pub fn with_logged_members(
+    mut members: Vec<(&'static str, Address)>,
+    logged: &[(B256, Address)],
+) -> Vec<(&'static str, Address)> {
+    let known = access_roles();
+    let mut added = 0;
+    for (role, member) in logged {
+        if added == LOGGED_MEMBERS || members.iter().any(|(_, m)| m == member) || member.is_zero() {
+            continue;
+        }
+        let name = known
+            .iter()
+            .find(|(_, hash)| hash == role)
+            .map_or("role member", |(name, _)| name);
+        members.push((name, *member));
+        added += 1;
+    }
+    members
+}
+
 /// The `AccessControl` roles whose first member is read: the role admin,
 /// and the roles that usually mint, pause or burn.
 pub fn access_roles() -> [(&'static str, B256); 4] {

@@ -223,6 +223,7 @@ where
     let mut traced = traced.map_err(|e| e.to_string());
     let mut answers = answers?;
     let index = index.map_err(AnalysisError::from_index)?;
+    let role_members = roles::with_logged_members(role_members, &index.role_members);
     let second = gaps
         .keep(
             second.take(&mut answers),

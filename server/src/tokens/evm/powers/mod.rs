@@ -219,7 +219,8 @@ fn classify(
     // mint and raise the sell fee at once.
     if let Some(fee) = raised.into_iter().reduce(f64::max) {
         found.push((Power::SetFees, fee));
-    } else if base.victimSellOk && e.victimSellOk {
+    } else if base.victimSellOk && e.victimSellOk && !others_lost {
+        // (A victim whose tokens were just taken sells what it has left.)
         let victim = |x: &Effect| tax(x.victimSellExpected, x.victimSellReceived);
         if let (Some(was), Some(now)) = (victim(base), victim(e)) {
             if now - was > FEE_STEP {
