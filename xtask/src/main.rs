@@ -65,6 +65,10 @@ enum Task {
         /// error, tax error over 1 pp, or more than 4 round trips.
         #[arg(long)]
         check: bool,
+        /// Report one venue only: `rig` (the base scenario's corpus) or
+        /// `wild` (tokens written as real ones are, on chain ids 1 and 56).
+        #[arg(long)]
+        only: Option<String>,
     },
     /// Benchmarks: requests per second of health and billing status (release
     /// build, wrk), then token analysis on the rig (round trips, shared
@@ -129,7 +133,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Task::Test { args } => test(&args),
-        Task::Detection { latency_ms, check } => {
+        Task::Detection {
+            latency_ms,
+            check,
+            only,
+        } => {
             rig()?;
             let mut args = vec![
                 "run".to_string(),
@@ -147,6 +155,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             ]);
             if check {
                 args.push("--check".into());
+            }
+            if let Some(only) = only {
+                args.extend(["--only".into(), only]);
             }
             let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
                 .current_dir(root())

@@ -239,35 +239,68 @@ fn pool_refused(reason: &str) -> bool {
     reason == "K" || reason.ends_with(": K") || POOL_REFUSALS.iter().any(|r| reason.contains(r))
 }
 
-/// A honeypot needs proof: when every failed sell of the simulator
-/// contract was the pool refusing its own swap, it proves nothing of what
-/// holders can do, and `honeypot` is unknown (a wallet's trades may still
-/// decide it, `wallet::assess`).
+/// How one sell of the simulator contract ended, as proof goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SellProof {
+    /// It went through and paid something: the verdict stands on it.
+    Paid,
+    /// It went through, but the token took all of it on the way (what
+    /// `PoolSwaps` reports as a 100% tax): what contracts pay.
+    Taken,
+    /// The pool refused the simulator's own swap: its bound, not the token's.
+    Refused,
+    /// It failed for the token's reasons.
+    Failed,
+}
+
+fn sell_proof(ok: bool, tax: Option<f64>, reason: Option<&str>) -> SellProof {
+    match (ok, reason) {
+        (true, _) if tax.is_some_and(|t| t >= 1.0) => SellProof::Taken,
+        (true, _) => SellProof::Paid,
+        (false, Some(reason)) if pool_refused(reason) => SellProof::Refused,
+        (false, _) => SellProof::Failed,
+    }
+}
+
+/// A honeypot needs proof: when every sell of the simulator contract was
+/// the pool refusing its own swap, or was taken whole by the token on the
+/// way (what a token that singles out contracts does to them), it proves
+/// nothing of what holders can do, and `honeypot` is unknown (a wallet's
+/// trades may still decide it, `wallet::assess`).
 pub fn require_proof(b: &mut Builder, sim: &TradeSimulation) {
     if b.status(CheckId::Honeypot) != Some(riskintel_api::CheckStatus::Detected) {
         return;
     }
     let Some(sell) = &sim.sell else { return };
-    let mut reasons: Vec<&str> = sell.revert_reason.iter().map(String::as_str).collect();
-    if let Some(horizons) = &sim.horizons {
-        reasons.extend(
-            horizons
-                .iter()
-                .filter(|h| !h.ok)
-                .filter_map(|h| h.revert_reason.as_deref()),
-        );
+    let mut sells = vec![(
+        sell_proof(sell.ok, sell.tax, sell.revert_reason.as_deref()),
+        sell.revert_reason.as_deref(),
+    )];
+    for h in sim.horizons.iter().flatten().filter(|h| h.bought) {
+        let reason = h.revert_reason.as_deref();
+        sells.push((sell_proof(h.ok, h.tax, reason), reason));
     }
-    if sell.ok || reasons.is_empty() || !reasons.iter().all(|r| pool_refused(r)) {
+    if sells
+        .iter()
+        .any(|(proof, _)| matches!(proof, SellProof::Paid | SellProof::Failed))
+    {
         return;
     }
-    b.retract(CheckId::Honeypot);
-    b.unknown(
-        CheckId::Honeypot,
-        format!(
-            "the simulator's sells were refused by the pool itself ({}): its own swap's bound, not proof that holders cannot sell",
-            reasons[0]
+    let why = match sells.iter().find(|(proof, _)| *proof == SellProof::Refused) {
+        Some((_, Some(reason))) => format!(
+            "the simulator's sells were refused by the pool itself ({reason}) or never reached it: its own swap's bound, not proof that holders cannot sell"
         ),
-    );
+        _ => "nothing the simulator contract sold reached the pool: the token took all of it on the way, as tokens that single out contracts do to them — what contracts pay, not proof that holders cannot sell".to_string(),
+    };
+    b.retract(CheckId::Honeypot);
+    b.unknown(CheckId::Honeypot, why.clone());
+    // A sell taken whole measured what contracts pay, not the sell tax.
+    if sells.iter().any(|(proof, _)| *proof == SellProof::Taken)
+        && b.status(CheckId::SellTax) == Some(riskintel_api::CheckStatus::Detected)
+    {
+        b.retract(CheckId::SellTax);
+        b.unknown(CheckId::SellTax, why);
+    }
 }
 
 #[cfg(test)]

@@ -71,11 +71,27 @@ pub enum Setup {
     TimelockedProxy,
     /// Its last constructor argument is a fresh `TransferGuard`.
     Guarded,
+    /// `UpgradeableTokenLogic` behind OpenZeppelin's
+    /// `TransparentUpgradeableProxy`, whose ProxyAdmin is owned by a
+    /// `TimelockController` with a two-day delay.
+    ProxyAdminTimelock,
+    /// The same, its ProxyAdmin owned by the creator's key.
+    ProxyAdminKey,
     /// Wild: its last constructor argument is a `ValidatorLogic` behind a
     /// `ValidatorProxy` whose admin is the creator.
     WildValidator,
     /// Wild: its last constructor argument is a fresh `RemoteGuard`.
     WildGuard,
+}
+
+impl Setup {
+    /// Whether the token is a proxy (its logic has no `setPair`).
+    fn proxied(self) -> bool {
+        matches!(
+            self,
+            Setup::TimelockedProxy | Setup::ProxyAdminTimelock | Setup::ProxyAdminKey
+        )
+    }
 }
 
 /// Where a corpus token is launched.
@@ -167,12 +183,21 @@ pub fn deploy(
                 Arg::Str(truth.name.to_ascii_uppercase()),
             ),
         };
-        let token = if truth.setup == Setup::TimelockedProxy {
-            let timelock = node.deploy(
-                deployer,
-                "MiniTimelock",
-                &[Arg::Uint(U256::from(TIMELOCK_DELAY))],
-            )?;
+        let token = if truth.setup.proxied() {
+            // Who administers the proxy (TestProxy) or owns its ProxyAdmin.
+            let admin = match truth.setup {
+                Setup::TimelockedProxy => node.deploy(
+                    deployer,
+                    "MiniTimelock",
+                    &[Arg::Uint(U256::from(TIMELOCK_DELAY))],
+                )?,
+                Setup::ProxyAdminTimelock => node.deploy(
+                    deployer,
+                    "GovernanceTimelock",
+                    &[Arg::Uint(U256::from(TIMELOCK_DELAY)), Arg::Addr(deployer)],
+                )?,
+                _ => deployer,
+            };
             let logic = node.deploy(deployer, "UpgradeableTokenLogic", &[])?;
             let init = rig::calldata(
                 "initialize(string,string,uint256,address)",
@@ -181,7 +206,7 @@ pub fn deploy(
             node.deploy(
                 deployer,
                 truth.contract,
-                &[Arg::Addr(logic), Arg::Addr(timelock), Arg::Bytes(init)],
+                &[Arg::Addr(logic), Arg::Addr(admin), Arg::Bytes(init)],
             )?
         } else {
             let mut args = vec![name, symbol, Arg::Uint(e18(1_000_000))];
@@ -201,7 +226,7 @@ pub fn deploy(
             e18(10),
             dead,
         )?;
-        if truth.setup != Setup::TimelockedProxy {
+        if !truth.setup.proxied() {
             node.exec(deployer, token, "setPair(address)", &[Arg::Addr(pair)])?;
         }
         rig::distribute(node, deployer, token, 40_000 + 100 * i as u64)?;

@@ -204,6 +204,30 @@ pub fn table() -> Vec<Truth> {
                 Proof::Buys,
             )
         },
+        // OpenZeppelin's transparent proxy: the admin is a ProxyAdmin, and
+        // whoever owns it (a two-day TimelockController; one key) can upgrade.
+        Truth {
+            setup: Setup::ProxyAdminTimelock,
+            ..t(
+                "governedproxy",
+                "GovernedTokenProxy",
+                &["caution"],
+                &["upgradeable_proxy"],
+                &["proxy_admin_is_eoa", "honeypot"],
+                Proof::Buys,
+            )
+        },
+        Truth {
+            setup: Setup::ProxyAdminKey,
+            ..t(
+                "keyedproxy",
+                "GovernedTokenProxy",
+                &["risky"],
+                &["upgradeable_proxy"],
+                &["proxy_admin_is_eoa", "honeypot"],
+                Proof::Buys,
+            )
+        },
         Truth {
             renounce: true,
             ..t(

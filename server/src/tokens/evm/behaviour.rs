@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use alloy_primitives::Address;
 
 use super::code::CodeFacts;
-use super::control::Control;
+use super::control::AdminControl;
 use super::facts::PoolFacts;
 use super::roles::{self, PlannedProbing, Probing};
 use crate::chains::evm::abi::units;
@@ -30,7 +30,7 @@ pub struct Behaviour {
     /// The largest holders' replayed exits, or why they were not replayed.
     pub replay: Result<Replay, String>,
     /// Who controls the EIP-1967 admin, when it is a contract and could be read.
-    pub admin_control: Option<Control>,
+    pub admin_control: Option<AdminControl>,
 }
 
 /// The behavioural reads sent, waiting for their answers.
@@ -65,8 +65,8 @@ pub struct Subject<'a> {
     pub members: &'a [(&'static str, Address)],
     /// Addresses kept in the token's storage, read by its non-standard functions.
     pub stored: &'a [Address],
-    /// The EIP-1967 admin, when it is a contract.
-    pub contract_admin: Option<Address>,
+    /// The EIP-1967 admin, when it is a contract, and its `owner()` if any.
+    pub contract_admin: Option<(Address, Option<Address>)>,
     /// The largest holders, pools and burn addresses left out.
     pub holders: &'a [Address],
 }

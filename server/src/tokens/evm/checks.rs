@@ -226,14 +226,19 @@ fn assess_contract(
         let (severity, weight, who) = match (facts.proxy.admin, facts.proxy.admin_control) {
             (Some(admin), Some(control)) => {
                 let (severity, weight) = control.cap(Severity::High, band::RISKY);
-                let who = if weight < band::RISKY {
-                    format!(
-                        " by its admin {} {}, so holders have time to leave before an upgrade",
+                let held = match facts.proxy.admin_owner {
+                    Some(owner) => format!(
+                        "{}, a contract owned by {} {}",
                         addr(&admin),
+                        addr(&owner),
                         control.words()
-                    )
+                    ),
+                    None => format!("{} {}", addr(&admin), control.words()),
+                };
+                let who = if weight < band::RISKY {
+                    format!(" by its admin {held}, so holders have time to leave before an upgrade")
                 } else {
-                    format!(" at once by its admin {} {}", addr(&admin), control.words())
+                    format!(" at once by its admin {held}")
                 };
                 (severity, weight, who)
             }
@@ -248,7 +253,8 @@ fn assess_contract(
             format!("The token is an upgradeable proxy; its code lives at {code_at} and can be replaced{who}."),
             proxy_rpc,
             json!({"implementation": facts.proxy.implementation.map(|a| addr(&a)), "admin": facts.proxy.admin.map(|a| addr(&a)), "beacon": facts.proxy.beacon.map(|a| addr(&a)),
-                   "admin_control": facts.proxy.admin_control.map(|c| c.raw())}),
+                   "admin_control": facts.proxy.admin_control.map(|c| c.raw()),
+                   "admin_owner": facts.proxy.admin_owner.map(|a| addr(&a))}),
         );
     } else {
         b.clear(CheckId::UpgradeableProxy);

@@ -80,6 +80,16 @@ impl Control {
     }
 }
 
+/// Who controls a proxy's contract admin, and whether that is the admin's
+/// `owner()` rather than the admin itself (a ProxyAdmin).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AdminControl {
+    /// The control.
+    pub control: Control,
+    /// Whether it is the control of the admin's owner.
+    pub via_owner: bool,
+}
+
 /// The control reads of one address, waiting in a Multicall3.
 pub struct Reads {
     min_delay: Call<IControl::getMinDelayCall>,

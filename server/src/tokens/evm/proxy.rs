@@ -37,8 +37,12 @@ pub struct ProxyFacts {
     pub clone_of: Option<Address>,
     /// Whether the admin has no code (an EOA); None when there is no admin.
     pub admin_is_eoa: Option<bool>,
-    /// Who controls the admin, when it is a contract and could be read.
+    /// Who controls the admin, when it is a contract and could be read:
+    /// its own delay or signers, or else (a ProxyAdmin) whoever its
+    /// `owner()` is — a key, a Safe, a timelock and its delay.
     pub admin_control: Option<Control>,
+    /// What the admin's `owner()` answers (a ProxyAdmin's owner), if anything.
+    pub admin_owner: Option<Address>,
 }
 
 impl ProxyFacts {

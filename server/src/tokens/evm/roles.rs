@@ -8,7 +8,7 @@ use alloy_primitives::{keccak256, Address, Bytes, B256, U256};
 use serde_json::json;
 
 use super::code::CodeFacts;
-use super::control::{self, Control};
+use super::control::{self, AdminControl, Control};
 use super::facts::addr;
 use crate::chains::evm::multicall::{Multicall, Pending};
 use crate::chains::evm::pools::Pair;
@@ -71,6 +71,8 @@ struct Pending_ {
 pub struct PlannedProbing {
     roles: Vec<Pending_>,
     admin: Option<control::Reads>,
+    /// The admin's owner: its control reads and its code.
+    admin_owner: Option<(control::Reads, Slot<Bytes>)>,
     control: Pending,
     candidates: Vec<Candidate>,
     untried: Vec<String>,
@@ -94,8 +96,9 @@ pub struct Known<'a> {
     /// Addresses kept in storage or written in the code that no other role
     /// names (`gatekeepers`, `code`), each with what it is.
     pub keepers: &'a [(Address, &'static str)],
-    /// The EIP-1967 admin, when it is a contract (its control is read too).
-    pub contract_admin: Option<Address>,
+    /// The EIP-1967 admin, when it is a contract (its control is read too),
+    /// and its `owner()` if any (whose control and code are read as well).
+    pub contract_admin: Option<(Address, Option<Address>)>,
 }
 
 /// Add to `batch` the control reads of the roles (and of a contract
@@ -190,11 +193,16 @@ pub fn plan(
             reads,
         });
     }
-    let admin = k.contract_admin.map(|a| control::plan(a, &mut calls));
+    let admin = k.contract_admin.map(|(a, _)| control::plan(a, &mut calls));
+    let admin_owner = k.contract_admin.and_then(|(_, owner)| owner).map(|owner| {
+        let code = batch.call::<Bytes>("eth_getCode", json!([owner, BlockTag::Number(block)]));
+        (control::plan(owner, &mut calls), code)
+    });
     let control = calls.into_batch(batch, chain.multicall, &BlockTag::Number(block));
     PlannedProbing {
         roles,
         admin,
+        admin_owner,
         control,
         candidates,
         untried,
@@ -204,7 +212,7 @@ pub fn plan(
 
 impl PlannedProbing {
     /// The probing's outcome, and the contract admin's control, from the round's answers.
-    pub fn take(self, answers: &mut Answers) -> (Probing, Option<Control>) {
+    pub fn take(self, answers: &mut Answers) -> (Probing, Option<AdminControl>) {
         let results = self.control.take(answers).ok();
         let classify = |reads: control::Reads, has_code: bool| match &results {
             Some(r) => reads.classify(r, has_code),
@@ -231,7 +239,25 @@ impl PlannedProbing {
                 control,
             });
         }
-        let admin = self.admin.map(|reads| classify(reads, true));
+        // A contract admin without a delay or signers of its own (a
+        // ProxyAdmin) is held by whoever owns it; its owner's code unread
+        // counts as a contract without delay.
+        let owner = self.admin_owner.map(|(reads, code)| {
+            let has_code = answers.take(code).map_or(true, |c| !c.is_empty());
+            classify(reads, has_code)
+        });
+        let admin = self
+            .admin
+            .map(|reads| match (classify(reads, true), owner) {
+                (Control::Contract, Some(owner)) => AdminControl {
+                    control: owner,
+                    via_owner: true,
+                },
+                (own, _) => AdminControl {
+                    control: own,
+                    via_owner: false,
+                },
+            });
         let results = self.planned.into_iter().map(|p| p.take(answers)).collect();
         (
             Probing {

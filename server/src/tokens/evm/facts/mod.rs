@@ -131,6 +131,7 @@ where
             .map(Address::from_slice),
         admin_is_eoa: None,
         admin_control: None,
+        admin_owner: None,
     };
     if let Some(legacy) = legacy {
         proxy.implementation.get_or_insert(legacy);
@@ -174,6 +175,7 @@ where
     let price_pools = PoolReads::plan(&pairs.price, &[], &mut calls, &mut batch, &at);
     let owner_balance =
         owner_address.map(|o| calls.add(token, IERC20::balanceOfCall { holder: o }));
+    let admin_owner = proxy.admin.map(|a| calls.add(a, IERC20::ownerCall {}));
     let beacon_implementation = proxy
         .beacon
         .map(|b| calls.add(b, IBeacon::implementationCall {}));
@@ -313,6 +315,9 @@ where
         .collect();
     let owner_balance = owner_balance.and_then(|call| second.get(call));
     let beacon_implementation = beacon_implementation.and_then(|call| second.get(call));
+    proxy.admin_owner = admin_owner
+        .and_then(|call| second.get(call))
+        .filter(|o| !o.is_zero() && *o != DEAD);
     let quote_usd = pools::quote_prices(&chain.wrapped, &chain.stables, native, &price_states);
 
     // Round 3: confirm the top holders' balances, the creator's LP, date the first transfer.
@@ -368,7 +373,10 @@ where
         members: &role_members,
         stored: &stored,
         creator: index.creator,
-        contract_admin: proxy.admin.filter(|_| proxy.admin_is_eoa == Some(false)),
+        contract_admin: proxy
+            .admin
+            .filter(|_| proxy.admin_is_eoa == Some(false))
+            .map(|a| (a, proxy.admin_owner)),
         holders: &candidates,
     };
     let mut planned = Some(behaviour::plan(chain, &subject, &mut batch));
@@ -433,7 +441,11 @@ where
     let behaviour = behaviour
         .or_else(|| planned.map(behaviour::Planned::unsent))
         .unwrap_or_else(|| behaviour::Behaviour::not_read("the last round was not sent"));
-    proxy.admin_control = behaviour.admin_control;
+    proxy.admin_control = behaviour.admin_control.map(|a| a.control);
+    // The owner is named in the evidence only where its control is the admin's.
+    if !behaviour.admin_control.is_some_and(|a| a.via_owner) {
+        proxy.admin_owner = None;
+    }
     let (first_transfer_time, index_start_time) = if index.complete {
         (dated_time, None)
     } else {
