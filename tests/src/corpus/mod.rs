@@ -154,6 +154,35 @@ pub struct Truth {
     pub venue: Venue,
 }
 
+impl Truth {
+    /// A token of the base scenario, set up as standard, with its expected
+    /// band, the signals it must and must not show, and its proof.
+    pub fn new(
+        name: &'static str,
+        contract: &'static str,
+        labels: &'static [&'static str],
+        present: &'static [&'static str],
+        absent: &'static [&'static str],
+        proof: Proof,
+    ) -> Truth {
+        Truth {
+            name,
+            contract,
+            extra: Vec::new(),
+            labels,
+            present,
+            absent,
+            proof,
+            renounce: false,
+            setup: Setup::Token,
+            naming: None,
+            sell_tax: None,
+            shared_creator: None,
+            venue: Venue::Rig,
+        }
+    }
+}
+
 /// The account that creates a corpus token (see [`Truth::shared_creator`]).
 fn creator_number(index: usize, truth: &Truth) -> u64 {
     truth.shared_creator.map_or(200 + index as u64, |n| 900 + n)

@@ -2,27 +2,13 @@
 
 use alloy_primitives::U256;
 
-use super::{minter, Proof, Setup, Truth, Venue};
+use super::{minter, Proof, Setup, Truth};
 use crate::rig::Arg;
 
 /// The corpus: the new adversarial tokens, and the base scenario's tokens
 /// that the same expectations cover.
 pub fn table() -> Vec<Truth> {
-    let t = |name, contract, labels, present, absent, proof| Truth {
-        name,
-        contract,
-        extra: Vec::new(),
-        labels,
-        present,
-        absent,
-        proof,
-        renounce: false,
-        setup: Setup::Token,
-        naming: None,
-        sell_tax: None,
-        shared_creator: None,
-        venue: Venue::Rig,
-    };
+    let t = Truth::new;
     let mut list = vec![
         t(
             "renamedmint",

@@ -16,19 +16,8 @@ const FINE: &[&str] = &["safe", "caution"];
 #[rustfmt::skip]
 pub fn table() -> Vec<Truth> {
     let t = |name, contract, venue, labels, present, absent, proof| Truth {
-        name,
-        contract,
-        extra: Vec::new(),
-        labels,
-        present,
-        absent,
-        proof,
-        renounce: false,
-        setup: Setup::Token,
-        naming: None,
-        sell_tax: None,
-        shared_creator: None,
         venue,
+        ..Truth::new(name, contract, labels, present, absent, proof)
     };
     let renounced = |truth: Truth| Truth {
         renounce: true,
