@@ -262,6 +262,24 @@ fn sell_proof(ok: bool, tax: Option<f64>, reason: Option<&str>) -> SellProof {
     }
 }
 
+/// Why the simulator contract's sells prove nothing of holders, if they
+/// do not: each was refused by the pool or taken whole by the token.
+fn unproven(sells: &[(SellProof, Option<&str>)]) -> Option<String> {
+    if sells.is_empty()
+        || sells
+            .iter()
+            .any(|(proof, _)| matches!(proof, SellProof::Paid | SellProof::Failed))
+    {
+        return None;
+    }
+    Some(match sells.iter().find(|(proof, _)| *proof == SellProof::Refused) {
+        Some((_, Some(reason))) => format!(
+            "the simulator's sells were refused by the pool itself ({reason}) or never reached it: its own swap's bound, not proof that holders cannot sell"
+        ),
+        _ => "nothing the simulator contract sold reached the pool: the token took all of it on the way, as tokens that single out contracts do to them — what contracts pay, not proof that holders cannot sell".to_string(),
+    })
+}
+
 /// A honeypot needs proof: when every sell of the simulator contract was
 /// the pool refusing its own swap, or was taken whole by the token on the
 /// way (what a token that singles out contracts does to them), it proves
@@ -280,18 +298,7 @@ pub fn require_proof(b: &mut Builder, sim: &TradeSimulation) {
         let reason = h.revert_reason.as_deref();
         sells.push((sell_proof(h.ok, h.tax, reason), reason));
     }
-    if sells
-        .iter()
-        .any(|(proof, _)| matches!(proof, SellProof::Paid | SellProof::Failed))
-    {
-        return;
-    }
-    let why = match sells.iter().find(|(proof, _)| *proof == SellProof::Refused) {
-        Some((_, Some(reason))) => format!(
-            "the simulator's sells were refused by the pool itself ({reason}) or never reached it: its own swap's bound, not proof that holders cannot sell"
-        ),
-        _ => "nothing the simulator contract sold reached the pool: the token took all of it on the way, as tokens that single out contracts do to them — what contracts pay, not proof that holders cannot sell".to_string(),
-    };
+    let Some(why) = unproven(&sells) else { return };
     b.retract(CheckId::Honeypot);
     b.unknown(CheckId::Honeypot, why.clone());
     // A sell taken whole measured what contracts pay, not the sell tax.
@@ -305,6 +312,29 @@ pub fn require_proof(b: &mut Builder, sim: &TradeSimulation) {
 
 #[cfg(test)]
 mod tests {
+    use super::{sell_proof, unproven, SellProof};
+
+    #[test]
+    fn sells_taken_whole_or_refused_by_the_pool_prove_nothing() {
+        let taken = (sell_proof(true, Some(1.0), None), None);
+        let refused = (
+            sell_proof(false, None, Some("UniswapV2: K")),
+            Some("UniswapV2: K"),
+        );
+        let paid = (sell_proof(true, Some(0.99), None), None);
+        let failed = (
+            sell_proof(false, None, Some("not whitelisted")),
+            Some("not whitelisted"),
+        );
+        assert!(taken.0 == SellProof::Taken && paid.0 == SellProof::Paid);
+        assert!(unproven(&[taken]).is_some_and(|w| w.contains("took all of it")));
+        assert!(unproven(&[taken, refused]).is_some_and(|w| w.contains("UniswapV2: K")));
+        // A 99% tax paid, or a token's own refusal, is proof enough.
+        assert!(unproven(&[taken, paid]).is_none());
+        assert!(unproven(&[refused, failed]).is_none());
+        assert!(unproven(&[]).is_none());
+    }
+
     #[test]
     fn only_the_pools_own_refusals_are_the_simulations() {
         for own in [

@@ -7,8 +7,9 @@
 //! through it with no minimum output at the next block, an hour and a day
 //! later, as several calls of one `eth_simulateV1`; the router's quote is
 //! read before each sell, so what arrives is measured against it. Nothing
-//! is sent. It runs for pools of the V2 family quoted in the wrapped native
-//! currency whose router is configured, and its answer decides the
+//! is sent. It runs for pools of the V2 family whose router is configured,
+//! quoted in the wrapped native currency or in a stablecoin that router
+//! reaches from it (then through both pools), and its answer decides the
 //! honeypot verdict where the two disagree (`assess`).
 
 use alloy_primitives::{Address, Bytes, U256};
@@ -176,36 +177,77 @@ impl WalletTrip {
     }
 }
 
-/// Plan the wallet's trades on the deepest pool they can run on, if any.
+/// The V2 pair of the wrapped native and `quote` on `router`'s DEX among
+/// the price pools, as (wrapped reserve, quote reserve).
+fn wrapped_pair(
+    price_pools: &[PoolState],
+    router: Address,
+    quote: Address,
+) -> Option<(U256, U256)> {
+    price_pools
+        .iter()
+        .find(|p| {
+            p.pair.kind() == DexKind::V2
+                && p.pair.dex.router == router
+                && p.pair.quote.address == quote
+                && p.is_live()
+        })
+        .map(|p| (p.reserve_base, p.reserve_quote))
+}
+
+/// Plan the wallet's trades on the deepest pool they can run on, if any:
+/// a V2-family pool with a configured router, quoted in the wrapped native
+/// currency, or in a stablecoin the same router can reach from it (the
+/// wallet then buys and sells through both pools, as a wallet's router
+/// route does); pools quoted in the wrapped native come first.
 pub fn plan<'a>(
     chain: &EvmChain,
     token: Address,
     pools: impl IntoIterator<Item = &'a PoolState>,
+    price_pools: &[PoolState],
     head: &Block,
     batch: &mut Batch,
 ) -> Option<Planned> {
     let weth = chain.wrapped.address;
-    let pool = pools
+    let (pool, hop) = pools
         .into_iter()
         .filter(|p| {
             p.pair.kind() == DexKind::V2
                 && !p.pair.dex.router.is_zero()
-                && p.pair.quote.address == weth
                 && !p.reserve_quote.is_zero()
                 && !p.reserve_base.is_zero()
         })
-        .max_by_key(|p| p.reserve_quote)?;
+        .filter_map(|p| {
+            let quote = p.pair.quote.address;
+            if quote == weth {
+                return Some((p, None));
+            }
+            wrapped_pair(price_pools, p.pair.dex.router, quote).map(|hop| (p, Some(hop)))
+        })
+        .max_by_key(|(p, hop)| (hop.is_none(), p.reserve_quote))?;
     let router = pool.pair.dex.router;
-    let spend = pool.reserve_quote * U256::from(BUY_BPS) / U256::from(10_000u64);
+    let quote = pool.pair.quote.address;
     let fee = U256::from(10_000 - u64::from(pool.pair.dex.fee_bps.min(10_000)));
-    let with_fee = spend * fee;
-    let quoted_buy =
-        with_fee * pool.reserve_base / (pool.reserve_quote * U256::from(10_000u64) + with_fee);
+    let out = |amount: U256, reserve_in: U256, reserve_out: U256| {
+        let with_fee = amount * fee;
+        with_fee * reserve_out / (reserve_in * U256::from(10_000u64) + with_fee)
+    };
+    // 1% of the pool's quote reserve, paid in native currency.
+    let spend_quote = pool.reserve_quote * U256::from(BUY_BPS) / U256::from(10_000u64);
+    let spend = match hop {
+        None => spend_quote,
+        Some((wrapped, quoted)) => spend_quote * wrapped / quoted.max(U256::from(1u64)),
+    };
+    let quoted_buy = out(spend_quote, pool.reserve_quote, pool.reserve_base);
     let sell_amount = quoted_buy / U256::from(SELL_DIVISOR);
     let small_amount = quoted_buy / U256::from(SMALL_SELL_DIVISOR);
     if spend.is_zero() || small_amount.is_zero() {
         return None;
     }
+    let (buy_path, sell_path) = match hop {
+        None => (vec![weth, token], vec![token, weth]),
+        Some(_) => (vec![weth, quote, token], vec![token, quote, weth]),
+    };
     let wallet = super::fresh_address(token, pool.pair.address, head.number(), "wallet");
     let deadline = U256::from((head.time().max(0) as u64).saturating_add(30 * 86_400));
     let call = |to: Address, data: Vec<u8>, value: U256| SimCall {
@@ -216,7 +258,7 @@ pub fn plan<'a>(
     };
     let buy = IWalletRouter::swapExactETHForTokensSupportingFeeOnTransferTokensCall {
         amountOutMin: U256::ZERO,
-        path: vec![weth, token],
+        path: buy_path,
         to: wallet,
         deadline,
     };
@@ -260,20 +302,20 @@ pub fn plan<'a>(
         }
         let mut calls = Vec::new();
         for amount in sells {
-            let quote = IWalletRouter::getAmountsOutCall {
+            let quoted = IWalletRouter::getAmountsOutCall {
                 amountIn: amount,
-                path: vec![token, weth],
+                path: sell_path.clone(),
             };
             let sell = IWalletRouter::swapExactTokensForTokensSupportingFeeOnTransferTokensCall {
                 amountIn: amount,
                 amountOutMin: U256::ZERO,
-                path: vec![token, weth],
+                path: sell_path.clone(),
                 to: wallet,
                 deadline,
             };
             calls.extend([
                 balance_of(weth),
-                call(router, quote.abi_encode(), U256::ZERO),
+                call(router, quoted.abi_encode(), U256::ZERO),
                 call(router, sell.abi_encode(), U256::ZERO),
                 balance_of(weth),
             ]);

@@ -64,9 +64,9 @@ pub async fn wallets_trade_where_the_simulator_contract_is_singled_out(
     );
     println!("antibot: {:?}, {}", antibot.label, sell_tax.detail);
 
-    // Where no wallet can trade (a stablecoin pool), a contract's sell that
-    // the token takes whole on the way (or the pool refusing the simulator
-    // contract's own swap) proves nothing of holders: unknown, not critical.
+    // A pool quoted in a stablecoin: the wallet buys and sells through the
+    // wrapped-native/stablecoin pool too, as a router route does, and its
+    // trades decide where the contract's sells were taken whole.
     let usd = analyse("antibotusd").await?;
     let honeypot = usd
         .coverage
@@ -74,13 +74,16 @@ pub async fn wallets_trade_where_the_simulator_contract_is_singled_out(
         .iter()
         .find(|c| c.id == types::CheckId::Honeypot)
         .context("honeypot check")?;
+    ensure!(honeypot.status == CheckStatus::Clear, "{honeypot:?}");
+    let usd_tax = usd
+        .signals
+        .iter()
+        .find(|s| s.id == types::CheckId::SellTax)
+        .context("the wallet's sell tax through two pools")?;
     ensure!(
-        honeypot.status == CheckStatus::Unknown
-            && honeypot
-                .reason
-                .as_deref()
-                .is_some_and(|r| r.contains("not proof that holders cannot sell")),
-        "{honeypot:?}"
+        usd_tax.detail.contains("fresh wallet"),
+        "{}",
+        usd_tax.detail
     );
     ensure!(usd.label != RiskLabel::Critical, "{:?}", usd.label);
 

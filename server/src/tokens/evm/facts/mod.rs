@@ -386,6 +386,7 @@ where
                 chain,
                 token,
                 pools.iter().map(|p| &p.state),
+                &price_states,
                 &head,
                 &mut batch,
             )
