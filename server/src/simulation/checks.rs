@@ -2,7 +2,7 @@
 //! transfer and sell, and what each costs. One check per question; the
 //! severity carries the degree.
 
-use riskintel_api::{CheckId, Severity, SignalCategory, TradeSimulation, TradeStep};
+use riskintel_api::{CheckId, CheckStatus, Severity, SignalCategory, TradeSimulation, TradeStep};
 use serde_json::json;
 
 use super::restrictions::{assess_limits, assess_time, HORIZONS_RPC};
@@ -242,6 +242,44 @@ pub fn assess(b: &mut Builder, sim: &TradeSimulation, privileged: &PrivilegedBuy
     }
 }
 
+/// What a round trip (buy, then sell what arrived) loses to the token.
+pub fn round_trip(buy_tax: f64, sell_tax: f64) -> f64 {
+    1.0 - (1.0 - buy_tax.clamp(0.0, 1.0)) * (1.0 - sell_tax.clamp(0.0, 1.0))
+}
+
+/// A round trip losing this much puts a token in caution at least (policy).
+pub const ROUND_TRIP_CAUTION: f64 = 0.15;
+
+/// Taxes are judged on the round trip too: two taxes each under the
+/// caution floor that together take 15% or more of a buy-then-sell put the
+/// token in caution at least, on the sell tax's signal (the buy tax's where
+/// the sell has none).
+pub fn judge_round_trip(b: &mut Builder, buy_tax: Option<f64>, sell_tax: Option<f64>) {
+    let (Some(buy), Some(sell)) = (buy_tax, sell_tax) else {
+        return;
+    };
+    let lost = round_trip(buy, sell);
+    if lost < ROUND_TRIP_CAUTION {
+        return;
+    }
+    let sentence = format!(
+        "Bought and sold again, a round trip loses {} to the token.",
+        pct(lost)
+    );
+    let id = if b.status(CheckId::SellTax) == Some(CheckStatus::Detected) {
+        CheckId::SellTax
+    } else {
+        CheckId::BuyTax
+    };
+    b.raise(
+        id,
+        (Severity::Medium, band::CAUTION),
+        &sentence,
+        "round_trip_loss",
+        json!(lost),
+    );
+}
+
 /// Record `sell_tax` from a measured `tax`: detected past the floor (the
 /// detail begins with `who`, e.g. "A simulated sell received"), else clear.
 pub fn record_sell_tax(b: &mut Builder, tax: f64, who: &str, rpc: &str, raw: serde_json::Value) {
@@ -264,4 +302,29 @@ pub fn record_sell_tax(b: &mut Builder, tax: f64, who: &str, rpc: &str, raw: ser
         rpc,
         raw,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn taxed(buy: f64, sell: f64) -> Vec<(CheckId, f64)> {
+        let mut b = Builder::new(1);
+        record_sell_tax(&mut b, sell, "A simulated sell received", "test", json!({}));
+        judge_round_trip(&mut b, Some(buy), Some(sell));
+        b.verdict()
+            .signals
+            .iter()
+            .map(|s| (s.id, s.weight))
+            .collect()
+    }
+
+    #[test]
+    fn taxes_are_judged_on_the_round_trip_too() {
+        assert!((round_trip(0.08, 0.08) - 0.1536).abs() < 1e-9);
+        // 8% each way loses 15.4%: caution at least, on the sell tax.
+        assert_eq!(taxed(0.08, 0.08), vec![(CheckId::SellTax, band::CAUTION)]);
+        // 3% each way loses 5.9%: as each tax is.
+        assert_eq!(taxed(0.03, 0.03), vec![(CheckId::SellTax, 0.05)]);
+    }
 }

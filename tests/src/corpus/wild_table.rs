@@ -97,6 +97,12 @@ pub fn table() -> Vec<Truth> {
             setup: Setup::WildGuard,
             ..t("remoteguard", "RemoteGuardToken", Bsc, CRITICAL, &["honeypot"], &[], Proof::CannotSell)
         },
+        // 8% each way: neither tax reaches 10%, the round trip loses 15.4%.
+        Truth {
+            extra: vec![Arg::Addr(holder(77_778))],
+            ..taxed(0.08, renounced(t("devwallettax", "DevWalletTaxToken", Bsc, &["caution"], &["sell_tax"],
+                &["honeypot"], Proof::Trades)))
+        },
         // Marketing fees, a wallet cap, ownership renounced: nothing hidden.
         Truth {
             extra: vec![Arg::Addr(holder(77_777))],

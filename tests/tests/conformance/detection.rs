@@ -69,6 +69,25 @@ pub async fn detection_corpus_matches_the_truth(backend: Backend) -> anyhow::Res
         .into_inner();
         wrong.extend(mismatch(truth, &analysis));
     }
+    // Taxes are judged on the round trip: 8% each way loses 15.4%.
+    let round_trip = ok(wild_client
+        .token_analyze(arg("bsc"), &arg(&wild.bsc.token("devwallettax")), None)
+        .await)?
+    .into_inner();
+    let sell_tax = round_trip
+        .signals
+        .iter()
+        .find(|s| s.id == types::CheckId::SellTax)
+        .context("sell_tax")?;
+    ensure!(
+        sell_tax.weight >= 0.2
+            && sell_tax.evidence.raw["round_trip_loss"]
+                .as_f64()
+                .is_some_and(|l| l > 0.15),
+        "{} {}",
+        sell_tax.weight,
+        sell_tax.evidence.raw
+    );
     wild_server.stop().await?;
     ensure!(
         wrong.is_empty(),

@@ -58,6 +58,11 @@ pub fn assess(
     if let Some(Ok(trip)) = &facts.wallet {
         simulation::wallet::assess(&mut b, trip);
     }
+    simulation::checks::judge_round_trip(
+        &mut b,
+        simulated.and_then(|s| s.buy.tax),
+        sell_tax(simulated, facts),
+    );
     simulation::replay::assess_holders(&mut b, &facts.replay, facts.decimals.unwrap_or(18));
     distribution::assess(&mut b, facts, active_owner);
     facts.gaps.apply(&mut b);
