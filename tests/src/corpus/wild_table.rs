@@ -53,6 +53,13 @@ pub fn table() -> Vec<Truth> {
                 &["mint_capability", "hidden_owner"], &["owner_not_renounced", "honeypot"],
                 Proof::MinterMints("distributeRewards(address,uint256)")))
         },
+        // A team wallet authorised by a mapping, named nowhere but in the
+        // constructor's arguments; it holds the team allocation.
+        Truth {
+            extra: vec![Arg::Addr(minter())],
+            ..renounced(t("teamrewards", "TeamRewardsToken", Eth, RISKY, &["mint_capability", "hidden_owner"],
+                &["owner_not_renounced", "honeypot"], Proof::MinterMints("rebalanceRewards(address,uint256)")))
+        },
         renounced(t("feeexemptgate", "FeeExemptGateToken", Eth, RISKY, &["blacklist_capability"],
             &["owner_not_renounced", "honeypot"], Proof::BlocksHolder("manualSwap(address,bool)"))),
         // One call, two effects: a balance raised and the sell fee set to 100 or 99 %.

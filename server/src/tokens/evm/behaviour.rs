@@ -22,6 +22,9 @@ use crate::simulation::{self, fresh_address};
 /// their own, at most (each is one more probe `eth_call` in the last round).
 const KEEPERS: usize = 8;
 
+/// The largest holders probed as roles of their own, at most.
+const HOLDER_ROLES: usize = 3;
+
 /// What the last round learns of the token's behaviour.
 #[derive(Clone, Debug)]
 pub struct Behaviour {
@@ -96,6 +99,17 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
         .max_by(|a, c| depth(a, s.quote_usd).total_cmp(&depth(c, s.quote_usd)))
         .map(|p| &p.state.pair);
     let keepers = keepers(chain, s, deepest);
+    // The largest holders are probed as roles too (a team wallet that a
+    // mapping authorises is named nowhere else), but still replayed as holders.
+    let known = known(chain, s, deepest);
+    let large: Vec<(Address, &'static str)> = s
+        .holders
+        .iter()
+        .filter(|h| !keepers.iter().any(|k| k.0 == **h) && !known.contains(h))
+        .take(HOLDER_ROLES)
+        .map(|h| (*h, "large holder"))
+        .collect();
+    let probed: Vec<_> = keepers.iter().copied().chain(large).collect();
     let known = roles::Known {
         token: s.token,
         block: s.block,
@@ -103,7 +117,7 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
         owner: s.owner,
         creator: s.creator,
         members: s.members,
-        keepers: &keepers,
+        keepers: &probed,
         contract_admin: s.contract_admin,
     };
     let probing = match &s.code_gap {
@@ -147,12 +161,10 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
     Planned { probing, replay }
 }
 
-/// Addresses kept in storage, or written in the code beside a comparison
-/// with the caller, worth probing as roles of their own, each with what it
-/// is: not the token, its pools, the chain's tokens, DEXes, lockers or
-/// Multicall3, nor a role known otherwise; at most [`KEEPERS`].
-fn keepers(chain: &EvmChain, s: &Subject, deepest: Option<&Pair>) -> Vec<(Address, &'static str)> {
-    let known: Vec<Address> = [s.token, DEAD, chain.multicall, chain.wrapped.address]
+/// The token, its pools, the chain's tokens, DEXes, lockers and
+/// Multicall3, and the roles known otherwise: never probed as keepers.
+fn known(chain: &EvmChain, s: &Subject, deepest: Option<&Pair>) -> Vec<Address> {
+    [s.token, DEAD, chain.multicall, chain.wrapped.address]
         .into_iter()
         .chain(deepest.map(|p| p.address))
         .chain(s.pools.iter().map(|p| p.state.pair.address))
@@ -163,7 +175,15 @@ fn keepers(chain: &EvmChain, s: &Subject, deepest: Option<&Pair>) -> Vec<(Addres
         .chain(s.owner.map(|o| o.0))
         .chain(s.creator)
         .chain(s.members.iter().map(|m| m.1))
-        .collect();
+        .collect()
+}
+
+/// Addresses kept in storage, or written in the code beside a comparison
+/// with the caller, worth probing as roles of their own, each with what it
+/// is: not the token, its pools, the chain's tokens, DEXes, lockers or
+/// Multicall3, nor a role known otherwise; at most [`KEEPERS`].
+fn keepers(chain: &EvmChain, s: &Subject, deepest: Option<&Pair>) -> Vec<(Address, &'static str)> {
+    let known = known(chain, s, deepest);
     // `stored` and `code_addresses` hold each address once.
     let stored = s.stored.iter().map(|a| (*a, "address kept in storage"));
     let written = (s.code.code_addresses.iter()).map(|a| (*a, "address written in the code"));
