@@ -142,6 +142,15 @@ pub async fn webhooks_deliver_matching_alerts_signed_and_retry(
     ensure!(receiver.received().len() == 1, "retried early");
     server.clock.advance(chrono::Duration::seconds(6));
     received(&receiver, 2).await?;
+    // The receiver has answered; the second retry is scheduled (60 s from
+    // the clock then) only once the worker records the failure: wait for
+    // it, or the clock could move before and the retry fall after it.
+    within(
+        Duration::from_secs(5),
+        "the second attempt recorded",
+        || async { Ok(deliveries(&client, &id).await?[0].attempts == 2) },
+    )
+    .await?;
     // The second retry waits 60 s.
     server.clock.advance(chrono::Duration::seconds(67));
     let all = received(&receiver, 3).await?;
