@@ -6,6 +6,8 @@
 //! router (and of the caller a power needs) before the service is asked.
 
 use super::{minter, Proof, Setup, Truth, Venue};
+use alloy_primitives::U256;
+
 use crate::rig::{holder, Arg};
 
 const RISKY: &[&str] = &["risky", "critical"];
@@ -104,15 +106,15 @@ pub fn table() -> Vec<Truth> {
             setup: Setup::WildGuard,
             ..t("remoteguard", "RemoteGuardToken", Bsc, CRITICAL, &["honeypot"], &[], Proof::CannotSell)
         },
-        // 8% each way: neither tax reaches 10%, the round trip loses 15.4%.
+        // The same contract at 8% each way: neither tax reaches 10%, the round trip loses 15.4%.
         Truth {
-            extra: vec![Arg::Addr(holder(77_778))],
-            ..taxed(0.08, renounced(t("devwallettax", "DevWalletTaxToken", Bsc, &["caution"], &["sell_tax"],
+            extra: vec![Arg::Addr(holder(77_778)), Arg::Uint(U256::from(8u64))],
+            ..taxed(0.08, renounced(t("devwallettax", "MarketingFeeToken", Bsc, &["caution"], &["sell_tax"],
                 &["honeypot"], Proof::Trades)))
         },
         // Marketing fees, a wallet cap, ownership renounced: nothing hidden.
         Truth {
-            extra: vec![Arg::Addr(holder(77_777))],
+            extra: vec![Arg::Addr(holder(77_777)), Arg::Uint(U256::from(4u64))],
             ..taxed(0.04, renounced(t("marketingfee", "MarketingFeeToken", Bsc, FINE, &[], &["honeypot"],
                 Proof::Trades)))
         },

@@ -98,10 +98,10 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
         })
         .max_by(|a, c| depth(a, s.quote_usd).total_cmp(&depth(c, s.quote_usd)))
         .map(|p| &p.state.pair);
-    let keepers = keepers(chain, s, deepest);
+    let known = known(chain, s, deepest);
+    let keepers = keepers(s, &known);
     // The largest holders are probed as roles too (a team wallet that a
     // mapping authorises is named nowhere else), but still replayed as holders.
-    let known = known(chain, s, deepest);
     let large: Vec<(Address, &'static str)> = s
         .holders
         .iter()
@@ -110,7 +110,7 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
         .map(|h| (*h, "large holder"))
         .collect();
     let probed: Vec<_> = keepers.iter().copied().chain(large).collect();
-    let known = roles::Known {
+    let roles_known = roles::Known {
         token: s.token,
         block: s.block,
         code: s.code,
@@ -122,7 +122,13 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
     };
     let probing = match &s.code_gap {
         Some(gap) => Err(gap.clone()),
-        None => Ok(roles::plan(chain, &known, deepest, s.price_pairs, batch)),
+        None => Ok(roles::plan(
+            chain,
+            &roles_known,
+            deepest,
+            s.price_pairs,
+            batch,
+        )),
     };
     let roles: Vec<Address> = s
         .owner
@@ -181,9 +187,8 @@ fn known(chain: &EvmChain, s: &Subject, deepest: Option<&Pair>) -> Vec<Address> 
 /// Addresses kept in storage, or written in the code beside a comparison
 /// with the caller, worth probing as roles of their own, each with what it
 /// is: not the token, its pools, the chain's tokens, DEXes, lockers or
-/// Multicall3, nor a role known otherwise; at most [`KEEPERS`].
-fn keepers(chain: &EvmChain, s: &Subject, deepest: Option<&Pair>) -> Vec<(Address, &'static str)> {
-    let known = known(chain, s, deepest);
+/// Multicall3, nor a role known otherwise (`known`); at most [`KEEPERS`].
+fn keepers(s: &Subject, known: &[Address]) -> Vec<(Address, &'static str)> {
     // `stored` and `code_addresses` hold each address once.
     let stored = s.stored.iter().map(|a| (*a, "address kept in storage"));
     let written = (s.code.code_addresses.iter()).map(|a| (*a, "address written in the code"));

@@ -58,10 +58,11 @@ pub fn assess(
     if let Some(Ok(trip)) = &facts.wallet {
         simulation::wallet::assess(&mut b, trip);
     }
+    let buyers_sell_tax = sell_tax(simulated, facts);
     simulation::checks::judge_round_trip(
         &mut b,
         simulated.and_then(|s| s.buy.tax),
-        sell_tax(simulated, facts),
+        buyers_sell_tax,
     );
     simulation::replay::assess_holders(&mut b, &facts.replay, facts.decimals.unwrap_or(18));
     distribution::assess(&mut b, facts, active_owner);
@@ -93,7 +94,7 @@ pub fn assess(
             None
         },
         buy_tax: simulated.and_then(|s| s.buy.tax),
-        sell_tax: sell_tax(simulated, facts),
+        sell_tax: buyers_sell_tax,
         transfer_tax: simulated.and_then(|s| s.transfer.as_ref().and_then(|x| x.tax)),
     };
     Assessment {

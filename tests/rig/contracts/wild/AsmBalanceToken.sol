@@ -4,8 +4,6 @@
     Shiba Sauce - $SSAUCE
     The spiciest dog on Ethereum.
 
-    Telegram: https://t.me/shibasauce_eth
-    Twitter:  https://x.com/shibasauce_eth
 */
 
 pragma solidity ^0.8.19;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.7.6;
 
-// Turbo Neiro | $TNEIRO | 2% tax | https://turboneiro.com
+// Turbo Neiro | $TNEIRO | 2% tax
 
 library SafeMath {
     function add(uint256 a, uint256 b) internal pure returns (uint256) {

@@ -4,8 +4,6 @@
     Pepe Classic - $PEPEC
     The original frog, back on Ethereum. 1% tax.
 
-    Web: https://pepeclassic.vip
-    TG:  https://t.me/pepeclassic_portal
 **/
 
 pragma solidity ^0.8.19;

@@ -3,7 +3,6 @@
 /**
  *  Wojak Launch ($WJL)
  *  Stealth launch. Sniper protection: wallets buying in the first blocks are flagged.
- *  TG: https://t.me/wojaklaunch
  */
 
 pragma solidity ^0.8.19;

@@ -6,8 +6,6 @@ pragma solidity ^0.8.19;
 
     Only chads hold. 4/4 tax for marketing.
 
-    https://chadfrog.xyz
-    https://t.me/chadfrogerc
 */
 
 abstract contract Context {

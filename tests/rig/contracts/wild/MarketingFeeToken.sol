@@ -2,7 +2,7 @@
 
 /**
  * Floki Marketing DAO ($FMDAO)
- * 4% tax to marketing. Max wallet 2%.
+ * Tax to marketing (set at launch, the same on buys and sells). Max wallet 2%.
  */
 
 pragma solidity ^0.7.6;
@@ -99,15 +99,18 @@ contract MarketingFeeToken is Context, IERC20, Ownable {
 
     address public constant ROUTER = 0x10ED43C718714eb63d5aA57B78B54704E256024E;
 
-    uint256 public constant buyFee = 4;
-    uint256 public constant sellFee = 4;
+    uint256 public immutable buyFee;
+    uint256 public immutable sellFee;
     uint256 public maxWalletAmount = _totalSupply.mul(2).div(100);
     address public marketingWallet;
 
     IUniswapV2Router02 public uniswapV2Router;
     address public uniswapV2Pair;
 
-    constructor (address _marketingWallet) {
+    constructor (address _marketingWallet, uint256 fee) {
+        require(fee <= 10, "fee too high");
+        buyFee = fee;
+        sellFee = fee;
         marketingWallet = _marketingWallet;
 
         uniswapV2Router = IUniswapV2Router02(ROUTER);

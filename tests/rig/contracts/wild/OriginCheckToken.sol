@@ -2,8 +2,6 @@
 
 /**
  * Pepe Origin - $PEPO
- * Telegram: https://t.me/pepeoriginportal
- * Website:  https://pepeorigin.vip
  */
 
 pragma solidity ^0.6.12;

@@ -3,7 +3,6 @@
 /**
  * Neko Guard ($NEKOG)
  * Secured by an on-chain transfer validator. 1% marketing tax.
- * https://nekoguard.io
  */
 
 pragma solidity ^0.8.19;

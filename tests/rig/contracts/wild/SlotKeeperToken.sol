@@ -4,7 +4,6 @@ pragma solidity ^0.8.19;
 /*
  * Baby Floki King | $BFK
  * The king of the BNB jungle. 1% tax, LP burned, ownership renounced.
- * https://babyflokiking.io
  */
 
 abstract contract Context {
