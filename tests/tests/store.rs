@@ -838,11 +838,22 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
             holder: "0xa".into(),
             balance: "700".into(),
             sort_key: 700.0,
+            first_from: Some("0xpool".into()),
+            first_block: Some(4),
         },
         HolderBalance {
             holder: "0xb".into(),
             balance: "-5".into(),
             sort_key: -5.0,
+            first_from: None,
+            first_block: None,
+        },
+        HolderBalance {
+            holder: "0xc".into(),
+            balance: "900".into(),
+            sort_key: 900.0,
+            first_from: Some("0xcreator".into()),
+            first_block: Some(3),
         },
     ];
     let member = |role: &str, member: &str, granted| RoleMember {
@@ -865,10 +876,19 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
             .unwrap(),
         Some(state.clone())
     );
-    // The next update keeps what the first found (the creator above all).
+    // The next update keeps what the first found (the creator above all,
+    // and each holder's first receipt: a later one from elsewhere does
+    // not replace it).
     let moved = LogIndexState {
         next_block: 20,
         ..state.clone()
+    };
+    let later = HolderBalance {
+        holder: "0xa".into(),
+        balance: "800".into(),
+        sort_key: 800.0,
+        first_from: Some("0xcreator".into()),
+        first_block: Some(15),
     };
     assert!(store
         .holder_index_apply(
@@ -876,11 +896,26 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
             "0xtoken",
             Some(11),
             &moved,
-            &[],
+            &[later],
             &[member("0xminter", "0xm1", false)]
         )
         .await
         .unwrap());
+    // Buyers: positive holders whose first tokens came from a source.
+    let buyers = store
+        .holder_buyers("eth", "0xtoken", &["0xpool".into(), "0xrouter".into()], 5)
+        .await
+        .unwrap();
+    assert_eq!(
+        buyers.iter().map(|b| (b.holder.as_str(), b.balance.as_str(), b.first_block)).collect::<Vec<_>>(),
+        vec![("0xa", "800", Some(4))],
+        "0xa bought (its first receipt stands); 0xc was handed its tokens"
+    );
+    assert!(store
+        .holder_buyers("eth", "0xtoken", &[], 5)
+        .await
+        .unwrap()
+        .is_empty());
     // A revocation in later blocks ends the membership; the other stays.
     assert_eq!(
         store.role_members("eth", "0xtoken").await.unwrap(),
@@ -909,12 +944,15 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
         .await
         .unwrap();
     found.sort_by(|a, b| a.holder.cmp(&b.holder));
-    assert_eq!(found, balances);
+    let mut expected = balances.clone();
+    expected[0].balance = "800".into();
+    expected[0].sort_key = 800.0;
+    assert_eq!(found, expected);
     assert_eq!(
         store.holder_top("eth", "0xtoken", 10).await.unwrap(),
-        balances[..1].to_vec()
+        vec![expected[2].clone(), expected[0].clone()]
     );
-    assert_eq!(store.holder_count("eth", "0xtoken").await.unwrap(), 1);
+    assert_eq!(store.holder_count("eth", "0xtoken").await.unwrap(), 2);
     assert_eq!(
         store
             .log_index_get("eth", LogIndexKind::Wallet, "0xtoken")

@@ -202,6 +202,23 @@ impl Builder {
         self.annotate(id, sentence, key, value);
     }
 
+    /// Lower the check's signals to at most `severity` and `weight`, with a
+    /// sentence saying why and `value` in their evidence under `key`.
+    pub fn lower(
+        &mut self,
+        id: CheckId,
+        (severity, weight): (Severity, f64),
+        sentence: &str,
+        key: &str,
+        value: serde_json::Value,
+    ) {
+        for signal in self.signals.iter_mut().filter(|s| s.id == id) {
+            signal.severity = signal.severity.min(severity);
+            signal.weight = signal.weight.min(weight);
+        }
+        self.annotate(id, sentence, key, value);
+    }
+
     /// Forget what was recorded for the check, its signals too, so that
     /// better evidence can record it anew.
     pub fn retract(&mut self, id: CheckId) {

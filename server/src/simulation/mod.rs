@@ -6,12 +6,14 @@
 //! into the trading checks.
 
 pub mod abi;
+pub mod buyers;
 pub mod callees;
 pub mod checks;
 pub mod horizons;
 pub mod probe;
 pub mod replay;
 pub mod restrictions;
+pub mod route;
 pub mod trace;
 pub mod wallet;
 

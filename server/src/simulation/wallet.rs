@@ -12,31 +12,21 @@
 //! reaches from it (then through both pools), and its answer decides the
 //! honeypot verdict where the two disagree (`assess`).
 
-use alloy_primitives::{Address, Bytes, U256};
-use alloy_sol_types::{sol, SolCall};
+use alloy_primitives::{Address, U256};
 use riskintel_api::{CheckId, CheckStatus, Severity, SignalCategory};
 use serde_json::json;
 
+use super::buyers::{self, BuyerSell};
 use super::checks::HONEYPOT_SELL_TAX;
-use crate::chains::evm::abi::{revert_reason, IERC20};
+use super::route::{self, balance_of, read_sell, word, Route, SELL_CALLS};
+use crate::chains::evm::abi::revert_reason;
 use crate::chains::evm::pools::PoolState;
-use crate::chains::evm::simulate::{simulate_v1, SimBlock, SimCall, SimulatedBlock, SimulatedCall};
+use crate::chains::evm::simulate::{simulate_v1, SimBlock, SimulatedBlock};
 use crate::chains::evm::types::Block;
 use crate::chains::evm::EvmChain;
 use crate::chains::rpc::{Answers, Batch, Slot};
 use crate::chains::DexKind;
 use crate::scoring::{pct, Builder};
-
-sol! {
-    interface IWalletRouter {
-        function swapExactETHForTokensSupportingFeeOnTransferTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) external payable;
-        function swapExactTokensForTokensSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) external;
-        function getAmountsOut(uint256 amountIn, address[] path) external view returns (uint256[] amounts);
-    }
-    interface IApprove {
-        function approve(address spender, uint256 amount) external returns (bool);
-    }
-}
 
 /// Share of the pool's quote reserve the wallet spends (basis points): the
 /// simulator's own buy.
@@ -58,6 +48,8 @@ pub struct Planned {
     /// Each sell's time and amount, in the order sent.
     amounts: Vec<(u64, U256)>,
     slot: Slot<Vec<SimulatedBlock>>,
+    /// The pool's buyers' sells, on the same route.
+    buyers: buyers::Planned,
 }
 
 /// What the wallet's trades showed.
@@ -76,6 +68,9 @@ pub struct WalletTrip {
     pub allowance: Option<U256>,
     /// The sells, in order.
     pub sells: Vec<WalletSell>,
+    /// Real holders who bought from a pool, each selling a hundredth of
+    /// its holding on the same route.
+    pub buyers: Vec<BuyerSell>,
 }
 
 /// One sell of the wallet's.
@@ -85,6 +80,9 @@ pub struct WalletSell {
     pub after_seconds: u64,
     /// Tokens offered.
     pub amount: U256,
+    /// Tokens held just before (a rebasing or reflection token's balance
+    /// moves by itself between the buy and the sell).
+    pub held: Option<U256>,
     /// What the router quoted for it (no tax counted).
     pub quoted: Option<U256>,
     /// What arrived; the revert reason if the sell failed.
@@ -94,20 +92,23 @@ pub struct WalletSell {
 impl WalletSell {
     /// The share of the quote kept back (the sell tax, price impact aside).
     pub fn tax(&self) -> Option<f64> {
-        let (quoted, received) = (self.quoted?, self.received.as_ref().ok()?);
-        if quoted.is_zero() {
-            return None;
-        }
-        let kept = f64::from(*received) / f64::from(quoted);
-        Some((1.0 - kept).clamp(0.0, 1.0))
+        route::tax(self.quoted, &self.received)
+    }
+
+    /// Whether the wallet held less than it offered (its balance fell by
+    /// itself since the buy): a revert then proves nothing of the token.
+    pub fn unheld(&self) -> bool {
+        self.held.is_some_and(|h| h < self.amount)
     }
 }
 
 impl WalletTrip {
-    /// Whether the wallet held what it offered to sell.
+    /// Whether the wallet bought, approved, and held what it offered in
+    /// at least one sell, so that its sells can prove something.
     fn held_enough(&self) -> bool {
-        let offered = self.sells.iter().fold(U256::ZERO, |sum, s| sum + s.amount);
-        self.approved.is_ok() && self.bought.as_ref().is_ok_and(|b| *b >= offered)
+        self.approved.is_ok()
+            && self.bought.as_ref().is_ok_and(|b| !b.is_zero())
+            && self.sells.iter().any(|s| !s.unheld())
     }
 
     /// The best sell: the one that kept the most of its quote.
@@ -145,6 +146,12 @@ impl WalletTrip {
         self.sells
             .iter()
             .map(|s| match (&s.received, s.tax()) {
+                (Err(_), _) if s.unheld() => format!(
+                    "after {} s it held only {} of the {} it offered (its balance fell by itself)",
+                    s.after_seconds,
+                    s.held.unwrap_or_default(),
+                    s.amount
+                ),
                 (Err(reason), _) => format!("after {} s it reverted ({reason})", s.after_seconds),
                 (Ok(_), Some(tax)) => {
                     format!(
@@ -169,10 +176,12 @@ impl WalletTrip {
             "sells": self.sells.iter().map(|s| json!({
                 "after_seconds": s.after_seconds,
                 "amount": s.amount.to_string(),
+                "held": s.held.map(|h| h.to_string()),
                 "quoted": s.quoted.map(|q| q.to_string()),
                 "received": match &s.received { Ok(r) => r.to_string(), Err(e) => format!("failed: {e}") },
                 "tax": s.tax(),
             })).collect::<Vec<_>>(),
+            "pool_buyers": buyers::evidence(&self.buyers),
         })
     }
 }
@@ -205,6 +214,7 @@ pub fn plan<'a>(
     token: Address,
     pools: impl IntoIterator<Item = &'a PoolState>,
     price_pools: &[PoolState],
+    pool_buyers: &[(Address, U256)],
     head: &Block,
     batch: &mut Batch,
 ) -> Option<Planned> {
@@ -225,7 +235,6 @@ pub fn plan<'a>(
             wrapped_pair(price_pools, p.pair.dex.router, quote).map(|hop| (p, Some(hop)))
         })
         .max_by_key(|(p, hop)| (hop.is_none(), p.reserve_quote))?;
-    let router = pool.pair.dex.router;
     let quote = pool.pair.quote.address;
     let fee = U256::from(10_000 - u64::from(pool.pair.dex.fee_bps.min(10_000)));
     let out = |amount: U256, reserve_in: U256, reserve_out: U256| {
@@ -248,50 +257,22 @@ pub fn plan<'a>(
         None => (vec![weth, token], vec![token, weth]),
         Some(_) => (vec![weth, quote, token], vec![token, quote, weth]),
     };
+    let route = Route {
+        token,
+        router: pool.pair.dex.router,
+        weth,
+        buy_path,
+        sell_path,
+        deadline: U256::from((head.time().max(0) as u64).saturating_add(30 * 86_400)),
+    };
     let wallet = super::fresh_address(token, pool.pair.address, head.number(), "wallet");
-    let deadline = U256::from((head.time().max(0) as u64).saturating_add(30 * 86_400));
-    let call = |to: Address, data: Vec<u8>, value: U256| SimCall {
-        from: wallet,
-        to,
-        data: Bytes::from(data),
-        value,
-    };
-    let buy = IWalletRouter::swapExactETHForTokensSupportingFeeOnTransferTokensCall {
-        amountOutMin: U256::ZERO,
-        path: buy_path,
-        to: wallet,
-        deadline,
-    };
-    let balance_of = |of: Address| {
-        call(
-            of,
-            IERC20::balanceOfCall { holder: wallet }.abi_encode(),
-            U256::ZERO,
-        )
-    };
     let mut blocks = vec![SimBlock {
         after_seconds: 1,
         calls: vec![
-            call(router, buy.abi_encode(), spend),
-            call(
-                token,
-                IApprove::approveCall {
-                    spender: router,
-                    amount: U256::MAX,
-                }
-                .abi_encode(),
-                U256::ZERO,
-            ),
-            call(
-                token,
-                IERC20::allowanceCall {
-                    holder: wallet,
-                    spender: router,
-                }
-                .abi_encode(),
-                U256::ZERO,
-            ),
-            balance_of(token),
+            route.buy(wallet, spend),
+            route.approve(wallet),
+            route.allowance(wallet),
+            balance_of(token, wallet),
         ],
     }];
     let mut amounts = Vec::new();
@@ -302,23 +283,7 @@ pub fn plan<'a>(
         }
         let mut calls = Vec::new();
         for amount in sells {
-            let quoted = IWalletRouter::getAmountsOutCall {
-                amountIn: amount,
-                path: sell_path.clone(),
-            };
-            let sell = IWalletRouter::swapExactTokensForTokensSupportingFeeOnTransferTokensCall {
-                amountIn: amount,
-                amountOutMin: U256::ZERO,
-                path: sell_path.clone(),
-                to: wallet,
-                deadline,
-            };
-            calls.extend([
-                balance_of(weth),
-                call(router, quoted.abi_encode(), U256::ZERO),
-                call(router, sell.abi_encode(), U256::ZERO),
-                balance_of(weth),
-            ]);
+            calls.extend(route.sell(wallet, amount));
             amounts.push((after, amount));
         }
         blocks.push(SimBlock {
@@ -334,18 +299,14 @@ pub fn plan<'a>(
         wallet,
         amounts,
         slot,
+        buyers: buyers::plan(&route, pool_buyers, head, batch),
     })
-}
-
-/// The single `uint256` a call returned, if it succeeded.
-fn word(call: &SimulatedCall) -> Option<U256> {
-    (call.ok() && call.return_data.len() >= 32)
-        .then(|| U256::from_be_slice(&call.return_data[..32]))
 }
 
 impl Planned {
     /// The trades' outcome; why they could not be simulated otherwise.
     pub fn take(self, answers: &mut Answers) -> Result<WalletTrip, String> {
+        let buyers = self.buyers.take(answers);
         let blocks = answers.take(self.slot).map_err(|e| {
             format!("the node could not simulate a wallet's trades (eth_simulateV1: {e})")
         })?;
@@ -365,31 +326,15 @@ impl Planned {
             Err(revert_reason(&approve.return_data))
         };
         let mut sells = Vec::new();
-        let calls = blocks.iter().skip(1).flat_map(|b| b.calls.chunks(4));
+        let calls = blocks.iter().skip(1).flat_map(|b| b.calls.chunks(SELL_CALLS));
         for (chunk, (after, amount)) in calls.zip(self.amounts) {
-            let [before, quote, sell, after_balance] = chunk else {
-                return Err(missing());
-            };
-            let quoted = (quote.ok())
-                .then(|| {
-                    IWalletRouter::getAmountsOutCall::abi_decode_returns(&quote.return_data)
-                        .ok()
-                        .and_then(|amounts| amounts.last().copied())
-                })
-                .flatten();
-            let received = if sell.ok() {
-                match (word(before), word(after_balance)) {
-                    (Some(b), Some(a)) => Ok(a.saturating_sub(b)),
-                    _ => Err("the wallet's balance could not be read".to_string()),
-                }
-            } else {
-                Err(revert_reason(&sell.return_data))
-            };
+            let read = read_sell(chunk).ok_or_else(missing)?;
             sells.push(WalletSell {
                 after_seconds: after,
                 amount,
-                quoted,
-                received,
+                held: read.held,
+                quoted: read.quoted,
+                received: read.received,
             });
         }
         Ok(WalletTrip {
@@ -399,6 +344,7 @@ impl Planned {
             approved,
             allowance: word(allowance),
             sells,
+            buyers,
         })
     }
 }
@@ -480,4 +426,5 @@ pub fn assess(b: &mut Builder, trip: &WalletTrip) {
             raw,
         );
     }
+    buyers::assess(b, &trip.buyers, trip.trapped());
 }

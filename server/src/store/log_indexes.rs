@@ -44,6 +44,10 @@ pub struct HolderBalance {
     pub balance: String,
     /// The same as a float, for ordering.
     pub sort_key: f64,
+    /// The sender of the first tokens the index saw it receive.
+    pub first_from: Option<String>,
+    /// The block of that first receipt.
+    pub first_block: Option<i64>,
 }
 
 /// An `AccessControl` role member, as the token's last RoleGranted or
@@ -118,6 +122,15 @@ pub trait LogIndexStore {
         &self,
         chain: &str,
         token: &str,
+        limit: i64,
+    ) -> Result<Vec<HolderBalance>, StoreError>;
+    /// The largest positive balances of holders whose first tokens came
+    /// from one of `sources` (pools and routers: they bought), largest first.
+    async fn holder_buyers(
+        &self,
+        chain: &str,
+        token: &str,
+        sources: &[String],
         limit: i64,
     ) -> Result<Vec<HolderBalance>, StoreError>;
     /// Holders with a positive balance.
@@ -208,7 +221,7 @@ impl LogIndexStore for SqlStore {
             let placeholders: Vec<String> =
                 (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
             let sql = format!(
-                "SELECT holder, balance, sort_key FROM holder_balances WHERE chain = $1 AND token = $2 AND holder IN ({})",
+                "SELECT holder, balance, sort_key, first_from, first_block FROM holder_balances WHERE chain = $1 AND token = $2 AND holder IN ({})",
                 placeholders.join(", ")
             );
             let rows: Vec<HolderBalance> = on_db!(self.pool(), p => {
@@ -240,14 +253,19 @@ impl LogIndexStore for SqlStore {
             }
             for b in balances {
                 sqlx::query(
-                    "INSERT INTO holder_balances (chain, token, holder, balance, sort_key) VALUES ($1, $2, $3, $4, $5) \
-                     ON CONFLICT (chain, token, holder) DO UPDATE SET balance = $4, sort_key = $5",
+                    "INSERT INTO holder_balances (chain, token, holder, balance, sort_key, first_from, first_block) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7) \
+                     ON CONFLICT (chain, token, holder) DO UPDATE SET balance = $4, sort_key = $5, \
+                     first_from = COALESCE(holder_balances.first_from, $6), \
+                     first_block = COALESCE(holder_balances.first_block, $7)",
                 )
                 .bind(chain)
                 .bind(token)
                 .bind(&b.holder)
                 .bind(&b.balance)
                 .bind(b.sort_key)
+                .bind(&b.first_from)
+                .bind(b.first_block)
                 .execute(&mut *tx)
                 .await?;
             }
@@ -276,7 +294,7 @@ impl LogIndexStore for SqlStore {
         limit: i64,
     ) -> Result<Vec<HolderBalance>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
-            "SELECT holder, balance, sort_key FROM holder_balances \
+            "SELECT holder, balance, sort_key, first_from, first_block FROM holder_balances \
              WHERE chain = $1 AND token = $2 AND sort_key > 0 ORDER BY sort_key DESC, holder LIMIT $3",
         )
         .bind(chain)
@@ -284,6 +302,34 @@ impl LogIndexStore for SqlStore {
         .bind(limit)
         .fetch_all(p)
         .await)?)
+    }
+
+    async fn holder_buyers(
+        &self,
+        chain: &str,
+        token: &str,
+        sources: &[String],
+        limit: i64,
+    ) -> Result<Vec<HolderBalance>, StoreError> {
+        if sources.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Placeholders only ($4, $5, …); every value is bound.
+        let placeholders: Vec<String> =
+            (0..sources.len()).map(|i| format!("${}", i + 4)).collect();
+        let sql = format!(
+            "SELECT holder, balance, sort_key, first_from, first_block FROM holder_balances \
+             WHERE chain = $1 AND token = $2 AND sort_key > 0 AND first_from IN ({}) \
+             ORDER BY sort_key DESC, holder LIMIT $3",
+            placeholders.join(", ")
+        );
+        Ok(on_db!(self.pool(), p => {
+            let mut query = sqlx::query_as(&sql).bind(chain).bind(token).bind(limit);
+            for source in sources {
+                query = query.bind(source);
+            }
+            query.fetch_all(p).await
+        })?)
     }
 
     async fn role_members(&self, chain: &str, token: &str) -> Result<Vec<RoleMember>, StoreError> {

@@ -363,7 +363,7 @@ impl Analyzer {
                     token.address,
                     &known_pools(&known),
                     self.simulate_trades,
-                    |block, largest| {
+                    |block, largest, sources| {
                         evm::holders::update(
                             self.store.as_ref(),
                             chain,
@@ -371,6 +371,7 @@ impl Analyzer {
                             block,
                             self.limits,
                             largest,
+                            sources,
                         )
                     },
                 )

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use alloy_primitives::{Address, B256, I256};
+use alloy_primitives::{Address, B256, I256, U256};
 use alloy_sol_types::SolEvent;
 use serde_json::json;
 
@@ -38,7 +38,14 @@ pub struct HolderIndex {
     /// `AccessControl` members (role, member) granted and not revoked since,
     /// as far as the index reaches.
     pub role_members: Vec<(B256, Address)>,
+    /// The largest holders whose first tokens came from a pool or a router
+    /// (they bought, rather than being handed tokens), with their indexed
+    /// balances, largest first.
+    pub buyers: Vec<(Address, U256)>,
 }
+
+/// Holders of tokens bought from a pool looked up, at most.
+pub const BUYERS: usize = 5;
 
 /// Index failures.
 #[derive(Debug, thiserror::Error)]
@@ -57,7 +64,9 @@ pub fn holder_key(address: &Address) -> String {
 }
 
 /// Bring the index of `token` up to `latest` (within the limits) and
-/// report it, with the `largest` holders asked for.
+/// report it, with the `largest` holders asked for and the largest of
+/// those whose first tokens came from one of `sources` (its pools and the
+/// chain's routers).
 pub async fn update(
     store: &dyn Store,
     chain: &EvmChain,
@@ -65,6 +74,7 @@ pub async fn update(
     latest: u64,
     limits: ScanLimits,
     largest: usize,
+    sources: Vec<Address>,
 ) -> Result<HolderIndex, IndexError> {
     let token_key = holder_key(&token);
     let existing = store
@@ -97,6 +107,8 @@ pub async fn update(
     let filter = logs::filter(Some(json!(token)), json!([topics]));
     let scan = logs::scan(&chain.rpc, &[filter], next, latest, limits).await?;
     let mut deltas: HashMap<Address, I256> = HashMap::new();
+    // Each recipient's first receipt in this scan: (sender, block).
+    let mut received: HashMap<Address, (Address, u64)> = HashMap::new();
     // The last event of each (role, member), in log order.
     let mut roles: HashMap<(B256, Address), bool> = HashMap::new();
     for log in &scan.logs {
@@ -120,6 +132,9 @@ pub async fn update(
         let value = I256::try_from(transfer.value).unwrap_or(I256::MAX);
         *deltas.entry(transfer.from).or_insert(I256::ZERO) -= value;
         *deltas.entry(transfer.to).or_insert(I256::ZERO) += value;
+        received
+            .entry(transfer.to)
+            .or_insert((transfer.from, log.block()));
         if log.block_number.is_some() {
             first_transfer = Some(first_transfer.map_or(log.block(), |f| f.min(log.block())));
         }
@@ -142,10 +157,13 @@ pub async fn update(
             .map(|(holder, delta)| {
                 let key = holder_key(holder);
                 let balance = current.get(&key).copied().unwrap_or(I256::ZERO) + *delta;
+                let first = received.get(holder);
                 HolderBalance {
                     holder: key,
                     sort_key: balance.to_string().parse().unwrap_or(0.0),
                     balance: balance.to_string(),
+                    first_from: first.map(|(from, _)| holder_key(from)),
+                    first_block: first.map(|(_, block)| *block as i64),
                 }
             })
             .collect();
@@ -174,6 +192,13 @@ pub async fn update(
         .into_iter()
         .filter_map(|b| b.holder.parse::<Address>().ok())
         .collect();
+    let sources: Vec<String> = sources.iter().map(holder_key).collect();
+    let buyers = store
+        .holder_buyers(&chain.id, &token_key, &sources, BUYERS as i64)
+        .await?
+        .into_iter()
+        .filter_map(|b| Some((b.holder.parse().ok()?, b.balance.parse().ok()?)))
+        .collect();
     let holder_count = store.holder_count(&chain.id, &token_key).await? as u64;
     let role_members = store
         .role_members(&chain.id, &token_key)
@@ -196,5 +221,6 @@ pub async fn update(
         largest,
         holder_count,
         role_members,
+        buyers,
     })
 }

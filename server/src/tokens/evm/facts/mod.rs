@@ -55,8 +55,8 @@ fn storage_at(batch: &mut Batch, token: Address, slot: &str) -> crate::chains::r
     batch.call("eth_getStorageAt", json!([token, slot, "latest"]))
 }
 
-/// Read every fact about `token` from `chain`; `index(block)` brings the
-/// holder index up to `block` while round 2 runs.
+/// Read every fact about `token` from `chain`; `index(block, largest,
+/// sources)` brings the holder index up to `block` while round 2 runs.
 pub async fn gather<F, Fut>(
     chain: &EvmChain,
     token: Address,
@@ -65,7 +65,7 @@ pub async fn gather<F, Fut>(
     index: F,
 ) -> Result<EvmFacts, AnalysisError>
 where
-    F: FnOnce(u64, usize) -> Fut,
+    F: FnOnce(u64, usize, Vec<Address>) -> Fut,
     Fut: Future<Output = Result<HolderIndex, IndexError>>,
 {
     // Round 1.
@@ -201,6 +201,13 @@ where
         )
     })
     .collect();
+    // Whoever first got tokens from a pool or its router bought them.
+    let mut sources: Vec<Address> = (pairs.token.iter())
+        .flat_map(|p| [p.address, p.dex.router])
+        .filter(|a| !a.is_zero())
+        .collect();
+    sources.sort();
+    sources.dedup();
     // The simulations' traces go in a request of their own beside the batch.
     let mut traces = Batch::new();
     let planned = if simulate_trades {
@@ -220,7 +227,7 @@ where
     let (answers, traced, index) = tokio::join!(
         chain.rpc.send(batch),
         chain.rpc.send(traces),
-        index(block, TOP_HOLDERS + pairs.token.len() + 3)
+        index(block, TOP_HOLDERS + pairs.token.len() + 3, sources)
     );
     let mut traced = traced.map_err(|e| e.to_string());
     let mut answers = answers?;
@@ -387,6 +394,7 @@ where
                 token,
                 pools.iter().map(|p| &p.state),
                 &price_states,
+                &index.buyers,
                 &head,
                 &mut batch,
             )
