@@ -907,7 +907,10 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(
-        buyers.iter().map(|b| (b.holder.as_str(), b.balance.as_str(), b.first_block)).collect::<Vec<_>>(),
+        buyers
+            .iter()
+            .map(|b| (b.holder.as_str(), b.balance.as_str(), b.first_block))
+            .collect::<Vec<_>>(),
         vec![("0xa", "800", Some(4))],
         "0xa bought (its first receipt stands); 0xc was handed its tokens"
     );

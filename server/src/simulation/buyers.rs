@@ -57,7 +57,7 @@ impl BuyerSell {
     /// Whether the sell says anything: the holder held what it offered,
     /// and the sell was answered (a revert, or a quote to measure against).
     fn tried(&self) -> bool {
-        !self.held.is_some_and(|h| h < self.amount)
+        self.held.is_none_or(|h| h >= self.amount)
             && (self.received.is_err() || self.tax().is_some())
     }
 
@@ -73,12 +73,7 @@ pub struct Planned {
 }
 
 /// Plan each buyer's sell of a hundredth of its indexed balance on `route`.
-pub fn plan(
-    route: &Route,
-    buyers: &[(Address, U256)],
-    head: &Block,
-    batch: &mut Batch,
-) -> Planned {
+pub fn plan(route: &Route, buyers: &[(Address, U256)], head: &Block, batch: &mut Batch) -> Planned {
     let sells = buyers
         .iter()
         .filter_map(|&(holder, balance)| {
@@ -206,5 +201,108 @@ pub fn assess(b: &mut Builder, sells: &[BuyerSell], fresh_trapped: bool) {
             );
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sell(tax: Option<u64>, held: u64) -> BuyerSell {
+        BuyerSell {
+            holder: Address::repeat_byte(7),
+            balance: U256::from(10_000u64),
+            amount: U256::from(100u64),
+            held: Some(U256::from(held)),
+            quoted: Some(U256::from(1_000u64)),
+            // Kept per mille of the quote, or a revert.
+            received: tax
+                .map(|t| U256::from(1_000 - t))
+                .ok_or("refused".to_string()),
+        }
+    }
+
+    fn critical_honeypot() -> Builder {
+        let mut b = Builder::new(1);
+        b.detected(
+            CheckId::Honeypot,
+            SignalCategory::Trading,
+            Severity::Critical,
+            1.0,
+            "Honeypot",
+            "A fresh wallet could not sell.".into(),
+            RPC,
+            json!({}),
+        );
+        b
+    }
+
+    fn honeypot(b: Builder) -> (Severity, f64, String) {
+        let verdict = b.verdict();
+        let s = verdict
+            .signals
+            .iter()
+            .find(|s| s.id == CheckId::Honeypot)
+            .unwrap();
+        (s.severity, s.weight, s.detail.clone())
+    }
+
+    #[test]
+    fn buyers_who_sell_temper_a_critical_honeypot_to_risky() {
+        let mut b = critical_honeypot();
+        assess(
+            &mut b,
+            &[
+                sell(Some(20), 10_000),
+                sell(Some(20), 10_000),
+                sell(None, 10_000),
+            ],
+            true,
+        );
+        let (severity, weight, detail) = honeypot(b);
+        assert_eq!((severity, weight), (Severity::High, band::RISKY));
+        assert!(
+            detail.contains("2 of 3 holders who bought from a pool sold"),
+            "{detail}"
+        );
+    }
+
+    #[test]
+    fn buyers_who_cannot_sell_agree_and_the_verdict_stands() {
+        let mut b = critical_honeypot();
+        // A 99% tax kept is no sell; one that held too little says nothing.
+        assess(
+            &mut b,
+            &[
+                sell(None, 10_000),
+                sell(Some(990), 10_000),
+                sell(Some(0), 50),
+            ],
+            true,
+        );
+        let (severity, weight, detail) = honeypot(b);
+        assert_eq!((severity, weight), (Severity::Critical, 1.0));
+        assert!(
+            detail.contains("2 of 2 holders who bought from a pool could not sell either"),
+            "{detail}"
+        );
+    }
+
+    #[test]
+    fn buyers_prove_a_fresh_wallets_failure_where_the_contract_sold() {
+        let stuck = [sell(None, 10_000), sell(None, 10_000)];
+        let mut b = Builder::new(1);
+        b.unknown(CheckId::Honeypot, "the wallet and the contract disagree");
+        assess(&mut b, &stuck, true);
+        assert_eq!(b.status(CheckId::Honeypot), Some(CheckStatus::Detected));
+        // Without the fresh wallet's failure, they prove nothing alone.
+        let mut b = Builder::new(1);
+        b.unknown(CheckId::Honeypot, "the contract could not sell");
+        assess(&mut b, &stuck, false);
+        assert_eq!(b.status(CheckId::Honeypot), Some(CheckStatus::Unknown));
+        // No buyer tried: nothing changes.
+        let mut b = critical_honeypot();
+        assess(&mut b, &[sell(Some(0), 50)], true);
+        assert_eq!(honeypot(b).0, Severity::Critical);
     }
 }

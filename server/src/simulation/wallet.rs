@@ -326,7 +326,10 @@ impl Planned {
             Err(revert_reason(&approve.return_data))
         };
         let mut sells = Vec::new();
-        let calls = blocks.iter().skip(1).flat_map(|b| b.calls.chunks(SELL_CALLS));
+        let calls = blocks
+            .iter()
+            .skip(1)
+            .flat_map(|b| b.calls.chunks(SELL_CALLS));
         for (chunk, (after, amount)) in calls.zip(self.amounts) {
             let read = read_sell(chunk).ok_or_else(missing)?;
             sells.push(WalletSell {
@@ -427,4 +430,41 @@ pub fn assess(b: &mut Builder, trip: &WalletTrip) {
         );
     }
     buyers::assess(b, &trip.buyers, trip.trapped());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trip(sells: Vec<WalletSell>) -> WalletTrip {
+        WalletTrip {
+            pair: Address::ZERO,
+            wallet: Address::ZERO,
+            bought: Ok(U256::from(1_000u64)),
+            approved: Ok(()),
+            allowance: Some(U256::MAX),
+            sells,
+            buyers: Vec::new(),
+        }
+    }
+
+    fn reverted(held: u64) -> WalletSell {
+        WalletSell {
+            after_seconds: 3_600,
+            amount: U256::from(125u64),
+            held: Some(U256::from(held)),
+            quoted: Some(U256::from(50u64)),
+            received: Err("ERC20: transfer amount exceeds balance".into()),
+        }
+    }
+
+    #[test]
+    fn a_sell_of_more_than_the_wallet_then_held_proves_nothing() {
+        // The balance fell by itself (a rebase down) below what was offered.
+        let shrunk = trip(vec![reverted(100), reverted(90)]);
+        assert!(!shrunk.trapped());
+        assert!(shrunk.failures()[0].contains("held only 100 of the 125"));
+        // Held and refused: trapped.
+        assert!(trip(vec![reverted(100), reverted(1_000)]).trapped());
+    }
 }

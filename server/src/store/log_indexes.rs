@@ -315,8 +315,7 @@ impl LogIndexStore for SqlStore {
             return Ok(Vec::new());
         }
         // Placeholders only ($4, $5, …); every value is bound.
-        let placeholders: Vec<String> =
-            (0..sources.len()).map(|i| format!("${}", i + 4)).collect();
+        let placeholders: Vec<String> = (0..sources.len()).map(|i| format!("${}", i + 4)).collect();
         let sql = format!(
             "SELECT holder, balance, sort_key, first_from, first_block FROM holder_balances \
              WHERE chain = $1 AND token = $2 AND sort_key > 0 AND first_from IN ({}) \

@@ -24,6 +24,8 @@ struct Row {
     score: f64,
     signals: Vec<String>,
     weights: Vec<String>,
+    /// The honeypot signal's sentence, if any (shown with `--verbose`).
+    honeypot: Option<String>,
     sell_tax: Option<f64>,
     round_trips: usize,
     requests: u64,
@@ -167,6 +169,12 @@ async fn main() -> anyhow::Result<()> {
                 .flatten()
                 .map(|s| format!("{}:{}", s["id"].as_str().unwrap_or_default(), s["weight"]))
                 .collect(),
+            honeypot: answer["signals"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|s| s["id"] == "honeypot")
+                .and_then(|s| s["detail"].as_str().map(str::to_string)),
             sell_tax: answer["meta"]["sell_tax"].as_f64(),
             round_trips: proxy.round_trips(),
             requests: proxy.count(),
@@ -197,6 +205,9 @@ async fn main() -> anyhow::Result<()> {
         );
         if verbose {
             println!("    {}", r.weights.join(" "));
+            if let Some(detail) = &r.honeypot {
+                println!("    honeypot: {detail}");
+            }
         }
     }
 

@@ -48,6 +48,9 @@ pub enum Proof {
     Buys,
     /// A sell through the router fails.
     CannotSell,
+    /// A fresh wallet's sell through the router fails; the launch's first
+    /// buyer (who bought through the router too) sells.
+    OnlyFirstBuyersSell,
     /// A fresh wallet's buy fails while the owner's passes.
     OnlyOwnerBuys,
     /// The deployer's call makes it the owner again.
@@ -82,6 +85,8 @@ pub enum Setup {
     WildValidator,
     /// Wild: its last constructor argument is a fresh `RemoteGuard`.
     WildGuard,
+    /// Wild: once its first buyers have bought, the owner makes this call.
+    WildAfterBuyers(&'static str),
 }
 
 impl Setup {

@@ -261,6 +261,18 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
             rig::sell_with_fee(node, chain, trader, token, bought).is_err(),
             "the sell passed"
         ),
+        Proof::OnlyFirstBuyersSell => {
+            ensure!(
+                rig::sell_with_fee(node, chain, trader, token, bought).is_err(),
+                "a fresh wallet's sell passed"
+            );
+            let buyer = super::wild::first_buyer(0);
+            node.impersonate(buyer)?;
+            let held = balance(buyer)?;
+            ensure!(!held.is_zero(), "the first buyer holds nothing");
+            rig::sell_with_fee(node, chain, buyer, token, held / U256::from(2u64))
+                .context("the first buyer could not sell")?;
+        }
     }
     Ok(())
 }

@@ -196,10 +196,20 @@ fn place(
     node.set_code(at, &code)
 }
 
+/// Wallets that buy each wild token after its launch.
+const BUYERS: u64 = 3;
+
+/// The `i`th of the wallets that buy every wild token after its launch
+/// (the same traders buy many tokens, as real ones do).
+pub fn first_buyer(i: u64) -> Address {
+    rig::holder(90_000 + i)
+}
+
 /// Launch a wild token as its creator would: deploy it (its constructor
 /// creates the pair through the router it names), add 400,000 tokens and 10
 /// ETH through the router (LP to the burn address), hand 20,000 to each of
-/// 30 holders, and renounce where the truth says.
+/// 30 holders, let three wallets buy 0.1 ETH each through the router, and
+/// renounce where the truth says.
 fn launch(node: &Node, chain: &mut RigChain, creator: u64, truth: &Truth) -> anyhow::Result<()> {
     let deployer = node.creator(creator, chain.weth)?;
     let mut args = truth.extra.clone();
@@ -245,6 +255,16 @@ fn launch(node: &Node, chain: &mut RigChain, creator: u64, truth: &Truth) -> any
         &[Arg::Addr(token), Arg::Addr(chain.weth)],
     )?;
     rig::distribute(node, deployer, token, 60_000 + 100 * creator)?;
+    // Then its first buyers come, through the router, where it lets them
+    // (a token that refuses a buyer's buy is launched all the same).
+    for i in 0..BUYERS {
+        let buyer = first_buyer(i);
+        node.impersonate(buyer)?;
+        let _refused = rig::buy(node, chain, buyer, token, e18(1) / U256::from(10u64));
+    }
+    if let Setup::WildAfterBuyers(signature) = truth.setup {
+        node.exec(deployer, token, signature, &[])?;
+    }
     if truth.renounce {
         node.exec(deployer, token, "renounceOwnership()", &[])?;
     }

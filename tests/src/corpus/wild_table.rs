@@ -106,6 +106,15 @@ pub fn table() -> Vec<Truth> {
             setup: Setup::WildGuard,
             ..t("remoteguard", "RemoteGuardToken", Bsc, CRITICAL, &["honeypot"], &[], Proof::CannotSell)
         },
+        // Wallets that bought while the "fair launch" ran keep selling
+        // rights; once the owner ends it, new buyers cannot sell. The
+        // pool's earlier buyers sell, so their replayed sells temper the
+        // honeypot to risky: the token chooses who may sell.
+        Truth {
+            setup: Setup::WildAfterBuyers("endFairLaunch()"),
+            ..t("earlybird", "EarlyBirdToken", Eth, &["risky"], &["honeypot"], &[],
+                Proof::OnlyFirstBuyersSell)
+        },
         // The same contract at 8% each way: neither tax reaches 10%, the round trip loses 15.4%.
         Truth {
             extra: vec![Arg::Addr(holder(77_778)), Arg::Uint(U256::from(8u64))],
