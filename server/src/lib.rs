@@ -2,9 +2,7 @@
 
 pub mod accounts;
 pub mod billing;
-pub mod chains;
 pub mod cli;
-pub mod clock;
 pub mod config;
 pub mod connections;
 pub mod feed;
@@ -13,14 +11,15 @@ pub mod keys;
 pub mod logging;
 pub mod market;
 pub mod metering;
-pub mod scoring;
 pub mod sentiment;
-pub mod simulation;
-pub mod store;
 pub mod telemetry;
-pub mod tokens;
-pub mod wallets;
 pub mod webhooks;
+
+// The floors below, under the names the server's modules use.
+pub use riskintel_analysis::{scoring, simulation, tokens, wallets};
+pub use riskintel_chains as chains;
+pub use riskintel_store as store;
+pub use riskintel_store::clock;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -130,6 +129,8 @@ impl RunningServer {
 
 /// Open the store, migrate it, bootstrap the owner if asked, and start serving.
 pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
+    // The recorder first: the floors below record through the facade.
+    telemetry::handle();
     let ServerOptions {
         config,
         clock,
@@ -173,7 +174,8 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         &log.new(slog::o!("component" => "upstream")),
     )?);
     let analyzer = Arc::new(tokens::Analyzer::new(
-        &config,
+        &config.analysis,
+        &config.allowlist,
         chains,
         store.clone(),
         clock.clone(),

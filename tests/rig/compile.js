@@ -16,8 +16,8 @@ for (const file of fs.readdirSync(path.join(here, "contracts"))) {
   }
 }
 // The server's injected contracts (simulators, pool lens): their committed runtime code must be what this compiles to.
-for (const dir of [["simulation", "simulator"], ["chains", "evm", "pools", "lens"]]) {
-  const from = path.join(here, "..", "..", "server", "src", ...dir);
+for (const dir of [["analysis", "src", "simulation", "simulator"], ["chains", "src", "evm", "pools", "lens"]]) {
+  const from = path.join(here, "..", "..", "crates", ...dir);
   for (const file of fs.readdirSync(from)) {
     if (file.endsWith(".sol")) {
       sources[file] = { content: fs.readFileSync(path.join(from, file), "utf8") };

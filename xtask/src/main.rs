@@ -302,8 +302,8 @@ fn rig() -> anyhow::Result<()> {
     let sources = sources.into_iter().chain(fixture_scripts).max();
     // The service's own injected contracts are compiled with the rig too.
     let injected = [
-        "server/src/simulation/simulator",
-        "server/src/chains/evm/pools/lens",
+        "crates/analysis/src/simulation/simulator",
+        "crates/chains/src/evm/pools/lens",
     ]
     .into_iter()
     .filter_map(|d| newest_mtime(&root().join(d)));

@@ -1,32 +1,14 @@
-//! The one place domain errors become wire errors, and the error reference page.
+//! The one place the server's domain errors become wire errors, and the
+//! error reference page. (The floors' own errors, `StoreError` and
+//! `AnalysisError`, convert in their crates: `riskintel-store`'s `wire.rs`
+//! and `riskintel-analysis`'s `tokens/wire.rs`, where the orphan rule lets
+//! them.)
 
 use riskintel_api::{ApiError, ErrorCode};
 
-use crate::chains::rpc::RpcError;
 use crate::keys::KeyError;
 use crate::metering::MeterError;
-use crate::store::StoreError;
-use crate::tokens::AnalysisError;
 use crate::webhooks::WebhookError;
-
-/// Seconds to wait after the database failed to answer.
-const STORE_RETRY_AFTER: u64 = 5;
-
-impl From<StoreError> for ApiError {
-    fn from(error: StoreError) -> Self {
-        match error {
-            StoreError::Unavailable(_) => ApiError::new(
-                ErrorCode::UpstreamUnavailable,
-                "the database is temporarily unavailable; retry shortly",
-            )
-            .with_retry_after(STORE_RETRY_AFTER),
-            StoreError::Conflict(what) => ApiError::new(ErrorCode::Conflict, what),
-            StoreError::UnsupportedUrl(_) | StoreError::Database(_) | StoreError::Corrupt(_) => {
-                ApiError::new(ErrorCode::InternalError, "internal error")
-            }
-        }
-    }
-}
 
 impl From<KeyError> for ApiError {
     fn from(error: KeyError) -> Self {
@@ -79,29 +61,6 @@ impl From<MeterError> for ApiError {
     }
 }
 
-/// Seconds to wait after the chain's node could not be reached.
-const UPSTREAM_RETRY_AFTER: u64 = 5;
-
-impl From<AnalysisError> for ApiError {
-    fn from(error: AnalysisError) -> Self {
-        let message = error.to_string();
-        match error {
-            AnalysisError::Input(_) | AnalysisError::ChainNotServed(_) => {
-                ApiError::new(ErrorCode::ValidationError, message)
-            }
-            AnalysisError::NotFound(_) => ApiError::new(ErrorCode::NotFound, message),
-            AnalysisError::Rpc(RpcError::Upstream(_)) => {
-                ApiError::new(ErrorCode::UpstreamError, message)
-            }
-            AnalysisError::Rpc(RpcError::Unavailable(_)) => {
-                ApiError::new(ErrorCode::UpstreamUnavailable, message)
-                    .with_retry_after(UPSTREAM_RETRY_AFTER)
-            }
-            AnalysisError::Store(store) => store.into(),
-        }
-    }
-}
-
 /// The error reference as an HTML page, one anchored section per code.
 pub fn reference_html() -> String {
     let mut html = String::from(
@@ -130,7 +89,10 @@ mod tests {
 
     use super::*;
     use crate::metering::Meter;
+    use crate::store::wire::STORE_RETRY_AFTER;
     use crate::store::Account;
+    use crate::store::StoreError;
+    use crate::tokens::AnalysisError;
 
     fn account(plan: Plan) -> Account {
         Account {

@@ -15,6 +15,11 @@ use std::sync::{OnceLock, RwLock};
 use std::time::Duration;
 
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+pub use riskintel_analysis::metrics::{analysis, CacheOutcome, ANALYSIS_CACHE};
+pub use riskintel_chains::metrics::{
+    index_lag, upstream_error, upstream_refused, upstream_request, INDEX_LAG, UPSTREAM_CALLS,
+    UPSTREAM_DURATION, UPSTREAM_ERRORS, UPSTREAM_REQUESTS,
+};
 
 /// Histogram buckets, in seconds: from a cached answer (sub-millisecond)
 /// to an analysis at its deadline.
@@ -98,18 +103,6 @@ fn describe() {
 pub const REQUESTS: &str = "riskintel_http_requests_total";
 /// `riskintel_http_request_duration_seconds{operation}`.
 pub const REQUEST_DURATION: &str = "riskintel_http_request_duration_seconds";
-/// `riskintel_upstream_requests_total{chain, method}`.
-pub const UPSTREAM_REQUESTS: &str = "riskintel_upstream_requests_total";
-/// `riskintel_upstream_calls_total{chain, method}`.
-pub const UPSTREAM_CALLS: &str = "riskintel_upstream_calls_total";
-/// `riskintel_upstream_errors_total{chain, method, kind}`.
-pub const UPSTREAM_ERRORS: &str = "riskintel_upstream_errors_total";
-/// `riskintel_upstream_request_duration_seconds{chain, method}`.
-pub const UPSTREAM_DURATION: &str = "riskintel_upstream_request_duration_seconds";
-/// `riskintel_analysis_cache_total{outcome}`.
-pub const ANALYSIS_CACHE: &str = "riskintel_analysis_cache_total";
-/// `riskintel_market_index_lag_blocks{chain}`.
-pub const INDEX_LAG: &str = "riskintel_market_index_lag_blocks";
 /// `riskintel_usage_flush_lag_seconds`.
 pub const FLUSH_LAG: &str = "riskintel_usage_flush_lag_seconds";
 /// `riskintel_open_connections`.
@@ -151,86 +144,6 @@ pub fn request_answered(operation: &str, status: u16, latency: Duration) {
     duration.record(latency.as_secs_f64());
 }
 
-/// The outcome of asking for a token's analysis.
-#[derive(Clone, Copy, Debug)]
-pub enum CacheOutcome {
-    /// Served from this instance's memory.
-    MemoryHit,
-    /// Served from the shared store.
-    StoreHit,
-    /// Analysed now.
-    Miss,
-    /// Joined the same analysis under way.
-    Joined,
-    /// An earlier result, the chain being down.
-    Stale,
-}
-
-/// A token analysis asked for.
-pub fn analysis(outcome: CacheOutcome) {
-    static COUNTERS: OnceLock<[metrics::Counter; 5]> = OnceLock::new();
-    let counters = COUNTERS.get_or_init(|| {
-        handle();
-        ["memory_hit", "store_hit", "miss", "joined", "stale"]
-            .map(|outcome| metrics::counter!(ANALYSIS_CACHE, "outcome" => outcome))
-    });
-    counters[outcome as usize].increment(1);
-}
-
-/// One HTTP request to `chain`'s node carrying `methods`, which took
-/// `latency`; `failed` names the kind of a failure of the whole request.
-pub fn upstream_request(chain: &str, methods: &[&str], latency: Duration, failed: Option<&str>) {
-    handle();
-    let method = request_method(methods);
-    let chain = chain.to_string();
-    metrics::counter!(UPSTREAM_REQUESTS, "chain" => chain.clone(), "method" => method.clone())
-        .increment(1);
-    metrics::histogram!(UPSTREAM_DURATION, "chain" => chain.clone(), "method" => method.clone())
-        .record(latency.as_secs_f64());
-    // A batch is mostly one method many times: one increment per method.
-    let mut counted: Vec<(&str, u64)> = Vec::new();
-    for call in methods {
-        match counted.iter_mut().find(|(method, _)| method == call) {
-            Some((_, n)) => *n += 1,
-            None => counted.push((call, 1)),
-        }
-    }
-    for (call, n) in counted {
-        metrics::counter!(UPSTREAM_CALLS, "chain" => chain.clone(), "method" => call.to_string())
-            .increment(n);
-    }
-    if let Some(kind) = failed {
-        upstream_error(&chain, &method, kind);
-    }
-}
-
-/// A request not sent: `chain`'s node is marked down.
-pub fn upstream_refused(chain: &str, methods: &[&str]) {
-    upstream_error(chain, &request_method(methods), "refused");
-}
-
-/// One JSON-RPC call that the node answered with an error.
-pub fn upstream_error(chain: &str, method: &str, kind: &str) {
-    handle();
-    metrics::counter!(UPSTREAM_ERRORS, "chain" => chain.to_string(), "method" => method.to_string(), "kind" => kind.to_string())
-        .increment(1);
-}
-
-/// The method label of a request: its one method, or `batch`.
-fn request_method(methods: &[&str]) -> String {
-    match methods.split_first() {
-        Some((first, rest)) if rest.iter().all(|m| m == first) => first.to_string(),
-        Some(_) => "batch".to_string(),
-        None => "none".to_string(),
-    }
-}
-
-/// The market index of `chain` is `blocks` behind its head.
-pub fn index_lag(chain: &str, blocks: u64) {
-    handle();
-    metrics::gauge!(INDEX_LAG, "chain" => chain.to_string()).set(blocks as f64);
-}
-
 /// Usage counts were last written `lag` ago.
 pub fn flush_lag(lag: Duration) {
     handle();
@@ -253,13 +166,6 @@ pub fn webhook_attempt(outcome: &'static str, took: Duration) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_request_of_several_methods_is_a_batch() {
-        assert_eq!(request_method(&["eth_call", "eth_call"]), "eth_call");
-        assert_eq!(request_method(&["eth_call", "eth_getCode"]), "batch");
-        assert_eq!(request_method(&[]), "none");
-    }
 
     #[test]
     fn recorded_series_render_in_the_text_format() {

@@ -375,17 +375,17 @@ pub async fn simulator_bytecode_matches_its_source(_backend: Backend) -> anyhow:
         (
             "TradeSimulator",
             riskintel_server::simulation::SIMULATOR_RUNTIME_HEX,
-            "server/src/simulation/simulator/TradeSimulator.runtime.hex",
+            "crates/analysis/src/simulation/simulator/TradeSimulator.runtime.hex",
         ),
         (
             "PrivilegeProbe",
             riskintel_server::simulation::abi::PROBE_RUNTIME_HEX,
-            "server/src/simulation/simulator/PrivilegeProbe.runtime.hex",
+            "crates/analysis/src/simulation/simulator/PrivilegeProbe.runtime.hex",
         ),
         (
             "PoolLens",
             riskintel_server::chains::evm::pools::v3::LENS_RUNTIME_HEX,
-            "server/src/chains/evm/pools/lens/PoolLens.runtime.hex",
+            "crates/chains/src/evm/pools/lens/PoolLens.runtime.hex",
         ),
     ] {
         let compiled = rig::artifact(name)?.deployed.context("runtime code")?;

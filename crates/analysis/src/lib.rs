@@ -1,0 +1,11 @@
+//! The analysis floor: a token's facts read from its chain, its checks,
+//! trade simulation and scoring, wallets, and its creator's history. It
+//! reads the chains and the store below it and knows nothing of HTTP,
+//! keys or metering.
+
+pub mod config;
+pub mod metrics;
+pub mod scoring;
+pub mod simulation;
+pub mod tokens;
+pub mod wallets;

@@ -1,0 +1,25 @@
+//! Token analysis on Solana: `facts` reads the mint and what surrounds it
+//! (metadata, holders, pools of every family, age), `liquidity` values the
+//! pools, `checks` turns the facts into checks, signals and metadata.
+
+pub mod checks;
+pub mod facts;
+pub mod liquidity;
+
+use chrono::{DateTime, Utc};
+use riskintel_api::TokenAnalysis;
+
+use super::AnalysisError;
+use crate::config::AllowlistEntry;
+use riskintel_chains::solana::{Pubkey, SolanaChain};
+
+/// Analyse a mint.
+pub async fn analyze(
+    chain: &SolanaChain,
+    mint: Pubkey,
+    allow: Option<&AllowlistEntry>,
+    now: DateTime<Utc>,
+) -> Result<TokenAnalysis, AnalysisError> {
+    let facts = facts::gather(chain, mint).await?;
+    Ok(checks::analysis(chain, &facts, allow, now))
+}

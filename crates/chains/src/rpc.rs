@@ -1,0 +1,398 @@
+//! The one JSON-RPC client, for EVM and Solana nodes alike: batching,
+//! per-request timeouts, bounded retries with back-off, a concurrency cap,
+//! and error classification (the node's error or nonsense → `Upstream`;
+//! refused, reset or timed out → `Unavailable`).
+//!
+//! A [`Batch`] hands out one typed [`Slot`] per call; each slot carries its
+//! own decoder, so answers are taken by name, never by position.
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+use tokio::sync::Semaphore;
+
+use super::circuit::{Admission, Circuit};
+
+/// What went wrong talking to a node.
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
+pub enum RpcError {
+    /// The node answered with an error, or with something that is not a JSON-RPC answer.
+    #[error("upstream error: {0}")]
+    Upstream(String),
+    /// The node could not be reached, reset the connection, or timed out.
+    #[error("upstream unavailable: {0}")]
+    Unavailable(String),
+}
+
+/// Tuning of a client.
+#[derive(Clone, Debug)]
+pub struct RpcSettings {
+    /// Timeout of one HTTP request.
+    pub timeout: Duration,
+    /// Retries after the first attempt, for unavailability only.
+    pub retries: u32,
+    /// First back-off; doubles each retry.
+    pub backoff: Duration,
+    /// Requests in flight at once.
+    pub concurrency: usize,
+}
+
+/// A JSON-RPC client for one node.
+pub struct RpcClient {
+    http: reqwest::Client,
+    url: String,
+    settings: RpcSettings,
+    circuit: Arc<Circuit>,
+    permits: Semaphore,
+    requests: AtomicU64,
+    next_id: AtomicU64,
+}
+
+impl RpcClient {
+    /// A client for the node at `url`, over a shared HTTP client, behind
+    /// the chain's `circuit`.
+    pub fn new(
+        http: reqwest::Client,
+        url: &str,
+        settings: RpcSettings,
+        circuit: Arc<Circuit>,
+    ) -> RpcClient {
+        RpcClient {
+            http,
+            url: url.to_string(),
+            circuit,
+            permits: Semaphore::new(settings.concurrency.max(1)),
+            settings,
+            requests: AtomicU64::new(0),
+            next_id: AtomicU64::new(1),
+        }
+    }
+
+    /// The chain's circuit.
+    pub fn circuit(&self) -> &Arc<Circuit> {
+        &self.circuit
+    }
+
+    /// HTTP requests made so far (for tests and benchmarks).
+    pub fn requests_made(&self) -> u64 {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    /// One call, its answer decoded as `T`.
+    pub async fn call<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Result<T, RpcError> {
+        let mut batch = Batch::new();
+        let slot = batch.call(method, params);
+        let mut answers = self.send(batch).await?;
+        answers.take(slot)
+    }
+
+    /// Every call of `batch` in one HTTP request. The outer error (the
+    /// node unavailable) fails them all; each slot then yields its own
+    /// answer or error. A batch the node refuses whole (too large, or
+    /// answered with one error) is sent again in halves, down to single
+    /// calls, so each call gets its own answer or the node's words.
+    pub async fn send(&self, batch: Batch) -> Result<Answers, RpcError> {
+        Ok(Answers {
+            results: self
+                .in_parts(batch.calls)
+                .await?
+                .into_iter()
+                .map(Some)
+                .collect(),
+        })
+    }
+
+    /// `raw_batch`, split in halves while the node refuses the batch whole.
+    fn in_parts(
+        &self,
+        mut calls: Vec<(String, Value)>,
+    ) -> futures::future::BoxFuture<'_, Result<Vec<Result<Value, RpcError>>, RpcError>> {
+        Box::pin(async move {
+            match self.raw_batch(&calls).await {
+                Err(RpcError::Upstream(why)) if calls.len() == 1 => {
+                    Ok(vec![Err(RpcError::Upstream(why))])
+                }
+                Err(RpcError::Upstream(_)) if calls.len() > 1 => {
+                    let second = calls.split_off(calls.len() / 2);
+                    let (first, second) =
+                        futures::future::join(self.in_parts(calls), self.in_parts(second)).await;
+                    let mut answers = first?;
+                    answers.extend(second?);
+                    Ok(answers)
+                }
+                other => other,
+            }
+        })
+    }
+
+    /// Several calls in one HTTP request, answered in order.
+    async fn raw_batch(
+        &self,
+        calls: &[(String, Value)],
+    ) -> Result<Vec<Result<Value, RpcError>>, RpcError> {
+        if calls.is_empty() {
+            return Ok(Vec::new());
+        }
+        let first_id = self
+            .next_id
+            .fetch_add(calls.len() as u64, Ordering::Relaxed);
+        let body: Vec<Value> = calls
+            .iter()
+            .enumerate()
+            .map(|(i, (method, params))| {
+                json!({"jsonrpc": "2.0", "id": first_id + i as u64, "method": method, "params": params})
+            })
+            .collect();
+        let methods: Vec<&str> = calls.iter().map(|(method, _)| method.as_str()).collect();
+        let answer = self
+            .post_with_retries(&Value::Array(body), &methods)
+            .await?;
+        let Value::Array(items) = answer else {
+            // Some nodes answer a batch failure with a single error object.
+            if let Some(error) = answer.get("error") {
+                return Err(RpcError::Upstream(format!("node error: {error}")));
+            }
+            return Err(RpcError::Upstream("batch answer is not an array".into()));
+        };
+        let mut results: Vec<Option<Result<Value, RpcError>>> = vec![None; calls.len()];
+        for item in items {
+            let Some(index) = item
+                .get("id")
+                .and_then(Value::as_u64)
+                .and_then(|id| id.checked_sub(first_id))
+            else {
+                continue;
+            };
+            let Some(slot) = results.get_mut(index as usize) else {
+                continue;
+            };
+            *slot = Some(if let Some(error) = item.get("error") {
+                crate::metrics::upstream_error(
+                    self.circuit.chain(),
+                    methods[index as usize],
+                    "upstream",
+                );
+                Err(RpcError::Upstream(node_error_text(error)))
+            } else if let Some(result) = item.get("result") {
+                Ok(result.clone())
+            } else {
+                Err(RpcError::Upstream(
+                    "answer has neither result nor error".into(),
+                ))
+            });
+        }
+        Ok(results
+            .into_iter()
+            .map(|r| {
+                r.unwrap_or_else(|| Err(RpcError::Upstream("node left a call unanswered".into())))
+            })
+            .collect())
+    }
+
+    /// Retries within the caller's deadline (the caller drops this future
+    /// when it passes) and only while the chain is not marked down.
+    async fn post_with_retries(&self, body: &Value, methods: &[&str]) -> Result<Value, RpcError> {
+        let mut attempt = 0;
+        loop {
+            match self.post(body, methods).await {
+                Err(RpcError::Unavailable(_))
+                    if attempt < self.settings.retries && !self.circuit.is_down() =>
+                {
+                    attempt += 1;
+                    let wait = self.settings.backoff * 2u32.saturating_pow(attempt - 1);
+                    tokio::time::sleep(wait).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// One HTTP request, admitted by the circuit (after the concurrency
+    /// wait, so calls queued when the chain went down fail at once).
+    async fn post(&self, body: &Value, methods: &[&str]) -> Result<Value, RpcError> {
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| RpcError::Unavailable("client closed".into()))?;
+        let probe = match self.circuit.admit() {
+            Admission::Go => false,
+            Admission::Probe => true,
+            Admission::Refuse { retry_after, cause } => {
+                crate::metrics::upstream_refused(self.circuit.chain(), methods);
+                return Err(RpcError::Unavailable(format!(
+                    "the node is marked down after repeated failures ({cause}); next check in {} s",
+                    retry_after.as_secs()
+                )));
+            }
+        };
+        let mut call = Call {
+            circuit: &self.circuit,
+            probe,
+            ended: false,
+        };
+        let started = std::time::Instant::now();
+        let outcome = self.post_once(body).await;
+        call.ended = true;
+        let failed = match &outcome {
+            Ok(_) => None,
+            Err(RpcError::Unavailable(_)) => Some("unavailable"),
+            Err(RpcError::Upstream(_)) => Some("upstream"),
+        };
+        crate::metrics::upstream_request(self.circuit.chain(), methods, started.elapsed(), failed);
+        match &outcome {
+            Err(RpcError::Unavailable(cause)) => self.circuit.failed(cause, call.probe),
+            _ => self.circuit.succeeded(),
+        }
+        outcome
+    }
+
+    async fn post_once(&self, body: &Value) -> Result<Value, RpcError> {
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        let request = self
+            .http
+            .post(&self.url)
+            .timeout(self.settings.timeout)
+            .json(body);
+        let response = request.send().await.map_err(|e| {
+            if e.is_timeout() {
+                RpcError::Unavailable("the node timed out".into())
+            } else {
+                RpcError::Unavailable(format!(
+                    "the node could not be reached ({})",
+                    e.without_url()
+                ))
+            }
+        })?;
+        let status = response.status();
+        if status.is_server_error() || status == reqwest::StatusCode::TOO_MANY_REQUESTS {
+            return Err(RpcError::Unavailable(format!(
+                "the node answered HTTP {status}"
+            )));
+        }
+        let text = response.text().await.map_err(|e| {
+            if e.is_timeout() {
+                RpcError::Unavailable("the node timed out".into())
+            } else {
+                RpcError::Unavailable(format!("the connection broke ({})", e.without_url()))
+            }
+        })?;
+        serde_json::from_str(&text).map_err(|_| {
+            let start: String = text.chars().take(80).collect();
+            RpcError::Upstream(format!(
+                "the node answered HTTP {status} with something that is not JSON: {start:?}"
+            ))
+        })
+    }
+}
+
+/// A call under way. A caller that gives up first (its deadline passed)
+/// counts as a failure of the node to answer in time; a probe given up lets
+/// the next one go.
+struct Call<'a> {
+    circuit: &'a Circuit,
+    probe: bool,
+    ended: bool,
+}
+
+impl Drop for Call<'_> {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.circuit
+                .failed("no answer before the caller's deadline", self.probe);
+        }
+    }
+}
+
+/// Calls to send in one HTTP request.
+#[derive(Default)]
+pub struct Batch {
+    calls: Vec<(String, Value)>,
+}
+
+/// Where one call's answer will be, and how to decode it.
+#[must_use = "a slot is how its call's answer is taken"]
+pub struct Slot<T> {
+    index: usize,
+    decode: fn(Value) -> Result<T, RpcError>,
+    _answer: PhantomData<fn() -> T>,
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Batch {
+        Batch::default()
+    }
+
+    /// Whether it has no call.
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty()
+    }
+
+    /// Add a call whose answer decodes as `T` (serde).
+    pub fn call<T: DeserializeOwned>(&mut self, method: &str, params: Value) -> Slot<T> {
+        self.call_with(method, params, decode_json::<T>)
+    }
+
+    /// The calls added so far (method, params), for tests of what is sent.
+    #[cfg(test)]
+    pub(crate) fn calls(&self) -> &[(String, Value)] {
+        &self.calls
+    }
+
+    /// Add a call with its own decoder.
+    pub fn call_with<T>(
+        &mut self,
+        method: &str,
+        params: Value,
+        decode: fn(Value) -> Result<T, RpcError>,
+    ) -> Slot<T> {
+        self.calls.push((method.to_string(), params));
+        Slot {
+            index: self.calls.len() - 1,
+            decode,
+            _answer: PhantomData,
+        }
+    }
+}
+
+fn decode_json<T: DeserializeOwned>(value: Value) -> Result<T, RpcError> {
+    serde_json::from_value(value)
+        .map_err(|e| RpcError::Upstream(format!("undecodable answer: {e}")))
+}
+
+/// The answers of a sent batch.
+pub struct Answers {
+    results: Vec<Option<Result<Value, RpcError>>>,
+}
+
+impl Answers {
+    /// The answer of `slot`'s call, decoded by its decoder.
+    pub fn take<T>(&mut self, slot: Slot<T>) -> Result<T, RpcError> {
+        let answer = self
+            .results
+            .get_mut(slot.index)
+            .and_then(Option::take)
+            .unwrap_or_else(|| Err(RpcError::Upstream("missing answer".into())))?;
+        (slot.decode)(answer)
+    }
+}
+
+fn node_error_text(error: &Value) -> String {
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("unknown error");
+    match error.get("code") {
+        Some(code) => format!("node error {code}: {message}"),
+        None => format!("node error: {message}"),
+    }
+}

@@ -1,0 +1,209 @@
+//! The Solana chain: its node and parsed configuration, and the node's
+//! answers as types (accounts are asked for in base64 and decoded here).
+
+use base64::Engine as _;
+use serde::{Deserialize, Deserializer};
+
+use super::pools::{family_of_program, Family};
+use super::{encode, parse_pubkey, Pubkey};
+use crate::rpc::RpcClient;
+use crate::ChainConfig;
+
+/// The Solana chain, built once at start and shared.
+pub struct SolanaChain {
+    /// The node.
+    pub rpc: RpcClient,
+    /// Wrapped SOL.
+    pub wsol: Pubkey,
+    /// Stablecoins (mint, symbol), counted as $1.
+    pub stables: Vec<(Pubkey, String)>,
+    /// The AMM families searched, each with its program.
+    pub dexes: Vec<SolanaDex>,
+    /// The pools pricing SOL in a stablecoin.
+    pub price_pools: Vec<Pubkey>,
+}
+
+/// A configured family of pools.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolanaDex {
+    /// Its name, as configured.
+    pub name: String,
+    /// Its family.
+    pub family: Family,
+    /// Its program.
+    pub program: Pubkey,
+}
+
+fn key_of(text: &str, what: &str) -> anyhow::Result<Pubkey> {
+    parse_pubkey(text).map_err(|e| anyhow::anyhow!("chains.sol {what}: {e}"))
+}
+
+impl SolanaChain {
+    /// Parse `chains.sol`.
+    pub fn from_config(config: &ChainConfig, rpc: RpcClient) -> anyhow::Result<SolanaChain> {
+        Ok(SolanaChain {
+            rpc,
+            wsol: key_of(&config.wrapped_native.address, "wrapped_native")?,
+            stables: config
+                .stablecoins
+                .iter()
+                .map(|s| Ok((key_of(&s.address, "stablecoin")?, s.symbol.clone())))
+                .collect::<anyhow::Result<_>>()?,
+            dexes: config
+                .dexes
+                .iter()
+                .map(|d| {
+                    let family = Family::of_kind(d.kind).ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "chains.sol dex {}: {:?} is not a Solana family",
+                            d.name,
+                            d.kind
+                        )
+                    })?;
+                    Ok(SolanaDex {
+                        name: d.name.clone(),
+                        family,
+                        program: key_of(&d.factory, "dex program")?,
+                    })
+                })
+                .collect::<anyhow::Result<_>>()?,
+            price_pools: config
+                .price_pools
+                .iter()
+                .chain(Some(&config.price_pool).filter(|p| !p.is_empty()))
+                .map(|p| key_of(p, "price_pools"))
+                .collect::<anyhow::Result<_>>()?,
+        })
+    }
+
+    /// The configured DEX of `family`, when searched.
+    pub fn dex(&self, family: Family) -> Option<&SolanaDex> {
+        self.dexes.iter().find(|d| d.family == family)
+    }
+
+    /// The family of the pool account owned by `owner`: a configured
+    /// program, else a family's mainnet program.
+    pub fn family_of(&self, owner: &str) -> Option<Family> {
+        let owner_key = parse_pubkey(owner).ok()?;
+        self.dexes
+            .iter()
+            .find(|d| d.program == owner_key)
+            .map(|d| d.family)
+            .or_else(|| family_of_program(owner))
+    }
+
+    /// The name a pool of `family` is shown with.
+    pub fn dex_name(&self, family: Family) -> String {
+        self.dex(family)
+            .map_or_else(|| family.name().to_string(), |d| d.name.clone())
+    }
+
+    /// The symbol of a quote mint: SOL, a configured stablecoin, or its address.
+    pub fn symbol_of(&self, mint: &Pubkey) -> String {
+        if *mint == self.wsol {
+            return "SOL".to_string();
+        }
+        self.stables
+            .iter()
+            .find(|(s, _)| s == mint)
+            .map(|(_, s)| s.clone())
+            .unwrap_or_else(|| encode(mint))
+    }
+}
+
+/// The slot an answer was read at.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Context {
+    /// Slot.
+    pub slot: u64,
+}
+
+/// An answer with its context (`getAccountInfo`, `getMultipleAccounts`, …).
+#[derive(Clone, Debug, Deserialize)]
+pub struct WithContext<T> {
+    /// Where it was read.
+    pub context: Context,
+    /// The answer.
+    pub value: T,
+}
+
+/// An account, read with `encoding: base64`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Account {
+    /// Its data.
+    #[serde(deserialize_with = "base64_data")]
+    pub data: Vec<u8>,
+    /// The program that owns it.
+    pub owner: String,
+    /// Its balance in lamports.
+    #[serde(default)]
+    pub lamports: u64,
+    /// Whether it is a program.
+    #[serde(default)]
+    pub executable: bool,
+}
+
+impl Account {
+    /// Whether it is a program or owned by one other than the system program.
+    pub fn is_program_owned(&self) -> bool {
+        self.executable || self.owner != super::SYSTEM_PROGRAM
+    }
+}
+
+fn base64_data<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
+    let (data, _encoding): (String, String) = Deserialize::deserialize(deserializer)?;
+    base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map_err(serde::de::Error::custom)
+}
+
+/// An account with its address (`getProgramAccounts`, `getTokenAccountsByOwner`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct KeyedAccount {
+    /// Its address.
+    pub pubkey: String,
+    /// The account.
+    pub account: Account,
+}
+
+/// One of `getTokenLargestAccounts`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct LargestAccount {
+    /// The token account.
+    pub address: String,
+    /// Its balance, base units, as decimal text.
+    pub amount: String,
+}
+
+/// One of `getSignaturesForAddress`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SignatureInfo {
+    /// The signature.
+    pub signature: String,
+    /// Its slot.
+    pub slot: u64,
+    /// Its time, unix seconds, where known.
+    pub block_time: Option<i64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn accounts_decode_from_base64_answers() {
+        let answer: WithContext<Option<Account>> = serde_json::from_value(json!({
+            "context": {"slot": 7},
+            "value": {"data": ["AQID", "base64"], "owner": "11111111111111111111111111111111", "lamports": 5, "executable": false, "rentEpoch": 0}
+        }))
+        .unwrap();
+        let account = answer.value.unwrap();
+        assert_eq!(
+            (answer.context.slot, &account.data[..], account.lamports),
+            (7, &[1u8, 2, 3][..], 5)
+        );
+        assert!(!account.is_program_owned());
+    }
+}
