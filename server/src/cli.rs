@@ -9,11 +9,11 @@ use riskintel_api::Scope;
 use serde_json::json;
 
 use crate::accounts::{self, parse_plan};
-use crate::clock::{Clock, SystemClock};
 use crate::config::Config;
 use crate::keys::Keys;
 use crate::logging::{self, LogSink};
-use crate::store::{self, Store};
+use riskintel_store::clock::{Clock, SystemClock};
+use riskintel_store::{self as store, Store};
 
 /// Risk Intelligence Service: token risk scores over a JSON HTTP API.
 #[derive(Debug, Parser)]

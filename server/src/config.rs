@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::chains::ChainConfig;
+use riskintel_chains::ChainConfig;
 
 /// Prefix of every environment override.
 pub const ENV_PREFIX: &str = "RISKINTEL_";
@@ -171,8 +171,8 @@ impl Default for Config {
             market: MarketConfig::default(),
             webhooks: Default::default(),
             chains: {
-                let mut chains = crate::chains::defaults::evm_chains();
-                chains.insert("sol".into(), crate::chains::defaults::solana());
+                let mut chains = riskintel_chains::defaults::evm_chains();
+                chains.insert("sol".into(), riskintel_chains::defaults::solana());
                 chains
             },
             allowlist: default_allowlist(),

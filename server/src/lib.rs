@@ -30,10 +30,10 @@ use dropshot::{ConfigDropshot, HandlerTaskMode, HttpServer, ServerBuilder};
 use riskintel_api::risk_intel_api_mod;
 
 use crate::accounts::NewAccount;
-use crate::clock::Clock;
 use crate::config::Config;
 use crate::http::{RiskIntelImpl, ServerContext};
-use crate::store::Store;
+use riskintel_store::clock::Clock;
+use riskintel_store::Store;
 
 /// How to run a server.
 pub struct ServerOptions {

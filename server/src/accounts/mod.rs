@@ -6,9 +6,9 @@ use std::sync::Arc;
 use rand::Rng;
 use riskintel_api::{Plan, Scope};
 
-use crate::clock::Clock;
 use crate::keys::{IssuedKey, KeyError, Keys};
-use crate::store::{Account, Store};
+use riskintel_store::clock::Clock;
+use riskintel_store::{Account, Store};
 
 /// An account with its first key.
 #[derive(Debug)]

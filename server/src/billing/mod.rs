@@ -6,8 +6,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Datelike, TimeZone, Utc};
 use riskintel_api::{BillingStatus, Plan};
 
-use crate::clock::Clock;
-use crate::store::Account;
+use riskintel_store::clock::Clock;
+use riskintel_store::Account;
 
 /// What a plan allows, and how it is named and upgraded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

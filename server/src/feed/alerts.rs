@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use riskintel_api::{Alert, AlertKind, CheckId, RiskLabel, Severity, TokenAnalysis, WireName};
 
-use crate::store::AlertRow;
+use riskintel_store::AlertRow;
 
 /// Rank of a severity, for filtering (info 0 … critical 4).
 pub fn severity_rank(severity: Severity) -> i64 {

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use riskintel_api::{Alert, AlertFilter};
 
-use crate::chains::Chain;
-use crate::store::{AlertQuery, Store};
-use crate::tokens::AnalysisError;
+use riskintel_analysis::tokens::AnalysisError;
+use riskintel_chains::Chain;
+use riskintel_store::{AlertQuery, Store};
 
 /// The feed over the stored alerts.
 #[derive(Clone)]

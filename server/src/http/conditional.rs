@@ -10,7 +10,7 @@ use http::HeaderValue;
 use riskintel_api::Metered;
 
 use super::context::ServerContext;
-use crate::tokens::Analysed;
+use riskintel_analysis::tokens::Analysed;
 
 /// What a view's answer is validated by.
 pub(super) struct Validators {

@@ -13,17 +13,17 @@ use riskintel_api::{ApiError, ErrorCode, Metered, RateLimitHeaders};
 use super::access;
 use super::client_ip::client_ip;
 use crate::billing::Billing;
-use crate::clock::Clock;
 use crate::config::AuthConfig;
 use crate::feed::Feed;
 use crate::keys::{KeyError, Keys};
 use crate::market::Market;
 use crate::metering::{Meter, MeterError, WindowState};
 use crate::sentiment::Sentiment;
-use crate::store::{Account, KeyRecord, Store};
-use crate::tokens::Analyzer;
-use crate::wallets::Wallets;
 use crate::webhooks::Webhooks;
+use riskintel_analysis::tokens::Analyzer;
+use riskintel_analysis::wallets::Wallets;
+use riskintel_store::clock::Clock;
+use riskintel_store::{Account, KeyRecord, Store};
 
 /// Query parameters that would carry a key in the URL; refused.
 const KEY_QUERY_PARAMS: [&str; 5] = ["api_key", "apikey", "x-api-key", "x_api_key", "key"];

@@ -89,10 +89,10 @@ mod tests {
 
     use super::*;
     use crate::metering::Meter;
-    use crate::store::wire::STORE_RETRY_AFTER;
-    use crate::store::Account;
-    use crate::store::StoreError;
-    use crate::tokens::AnalysisError;
+    use riskintel_analysis::tokens::AnalysisError;
+    use riskintel_store::wire::STORE_RETRY_AFTER;
+    use riskintel_store::Account;
+    use riskintel_store::StoreError;
 
     fn account(plan: Plan) -> Account {
         Account {

@@ -3,8 +3,8 @@
 
 use riskintel_api::{ChainHealth, NodeStatus};
 
-use crate::chains::circuit::NodeState;
-use crate::chains::registry::Chains;
+use riskintel_chains::circuit::NodeState;
+use riskintel_chains::registry::Chains;
 
 /// Every served chain's node.
 pub fn chains(chains: &Chains) -> Vec<ChainHealth> {

@@ -37,9 +37,9 @@ pub use errors::reference_html;
 
 use crate::keys;
 use crate::metering::Meter;
-use crate::scoring::{badge, explain};
-use crate::store::KeyRecord;
-use crate::tokens::Analysed;
+use riskintel_analysis::scoring::{badge, explain};
+use riskintel_analysis::tokens::Analysed;
+use riskintel_store::KeyRecord;
 
 /// The analysis of a token, for an authenticated caller.
 async fn token_analysis(

@@ -13,8 +13,8 @@ use riskintel_api::{
 };
 
 use super::{page_limit, page_of, ServerContext};
-use crate::store::SubscriptionRow;
 use crate::webhooks::{delivery_view, view};
+use riskintel_store::SubscriptionRow;
 
 /// A subscription with the secret just issued for it.
 fn secret_view(ctx: &ServerContext, (row, secret): (SubscriptionRow, String)) -> WebhookSecret {

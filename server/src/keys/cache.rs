@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
-use crate::store::KeyWithAccount;
+use riskintel_store::KeyWithAccount;
 
 /// How long an unknown key id is remembered.
 const UNKNOWN_FOR: Duration = Duration::from_secs(5);
@@ -153,8 +153,8 @@ impl KeyCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{Account, KeyRecord};
     use riskintel_api::Plan;
+    use riskintel_store::{Account, KeyRecord};
 
     fn key(id: &str) -> KeyWithAccount {
         let now = Utc::now();

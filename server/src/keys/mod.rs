@@ -15,8 +15,8 @@ use subtle::ConstantTimeEq;
 pub use cache::{KeyCache, Lookup};
 pub use uses::KeyUses;
 
-use crate::clock::Clock;
-use crate::store::{Account, KeyRecord, KeyWithAccount, Revocation, Store, StoreError};
+use riskintel_store::clock::Clock;
+use riskintel_store::{Account, KeyRecord, KeyWithAccount, Revocation, Store, StoreError};
 
 /// Every key starts with this.
 pub const KEY_PREFIX: &str = "ri_live_";

@@ -17,20 +17,19 @@ use alloy_sol_types::SolEvent;
 use serde_json::json;
 
 use super::pool_logs;
-use super::reanalysis::Drop;
-use crate::chains::evm::abi::{units, IBeacon, IERC20};
-use crate::chains::evm::logs::{self, ScanLimits};
-use crate::chains::evm::multicall::Multicall;
-use crate::chains::evm::pools;
-use crate::chains::evm::pools::events::{decode_swap, decode_sync};
-use crate::chains::evm::types::{Block, BlockTag};
-use crate::chains::evm::EvmChain;
-use crate::chains::rpc::{Batch, RpcError};
-use crate::chains::Chain;
-use crate::clock::Clock;
 use crate::config::MarketConfig;
-use crate::store::{Side, Store, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken};
-use crate::tokens::{AnalysisError, Analyzer, TokenRef};
+use riskintel_analysis::tokens::{AnalysisError, Analyzer, TokenRef};
+use riskintel_chains::evm::abi::{units, IBeacon, IERC20};
+use riskintel_chains::evm::logs::{self, ScanLimits};
+use riskintel_chains::evm::multicall::Multicall;
+use riskintel_chains::evm::pools;
+use riskintel_chains::evm::pools::events::{decode_swap, decode_sync};
+use riskintel_chains::evm::types::{Block, BlockTag};
+use riskintel_chains::evm::EvmChain;
+use riskintel_chains::rpc::{Batch, RpcError};
+use riskintel_chains::Chain;
+use riskintel_store::clock::Clock;
+use riskintel_store::{Side, Store, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken};
 
 const SOURCE: &str = "market";
 
@@ -45,7 +44,7 @@ pub enum IndexerError {
     Analysis(#[from] AnalysisError),
     /// Storage.
     #[error(transparent)]
-    Store(#[from] crate::store::StoreError),
+    Store(#[from] riskintel_store::StoreError),
 }
 
 /// The index over every served EVM chain.
@@ -394,7 +393,7 @@ impl Indexer {
                     marked.entry(token).or_insert(false);
                     drops.push((
                         token,
-                        Drop {
+                        pool_logs::LiquidityDrop {
                             pair: pair_address.clone(),
                             before: pair.reserve_quote,
                             after: *reserve,

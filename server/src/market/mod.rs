@@ -14,11 +14,11 @@ use riskintel_api::{
     TopToken, TopTokensFilter, TopTokensSort,
 };
 
-use crate::chains::Chain;
-use crate::clock::Clock;
 use crate::sentiment::price_change;
-use crate::store::{AlertQuery, Store};
-use crate::tokens::{AnalysisError, Analyzer, TokenRef};
+use riskintel_analysis::tokens::{AnalysisError, Analyzer, TokenRef};
+use riskintel_chains::Chain;
+use riskintel_store::clock::Clock;
+use riskintel_store::{AlertQuery, Store};
 
 /// Market queries over the index.
 #[derive(Clone)]

@@ -13,17 +13,29 @@ use alloy_primitives::{Address, B256};
 use alloy_sol_types::SolEvent;
 use serde_json::{json, Value};
 
-use crate::chains::evm::abi::{IUniswapV2Factory, IUniswapV2Pair};
-use crate::chains::evm::logs;
-use crate::chains::evm::pools::solidly::{IAerodromeFactory, ISolidlyFactory, ISolidlyPool};
-use crate::chains::evm::pools::v3::{self, IPancakeV3Pool, IUniswapV3Factory, IUniswapV3Pool};
-use crate::chains::evm::pools::v4::{IPoolManager, PoolKey};
-use crate::chains::evm::pools::Pair;
-use crate::chains::evm::types::{BlockTag, Log};
-use crate::chains::evm::{EvmChain, Quote};
-use crate::chains::rpc::{Batch, RpcError};
-use crate::chains::DexKind;
-use crate::store::TrackedPair;
+use riskintel_chains::evm::abi::{IUniswapV2Factory, IUniswapV2Pair};
+use riskintel_chains::evm::logs;
+use riskintel_chains::evm::pools::solidly::{IAerodromeFactory, ISolidlyFactory, ISolidlyPool};
+use riskintel_chains::evm::pools::v3::{self, IPancakeV3Pool, IUniswapV3Factory, IUniswapV3Pool};
+use riskintel_chains::evm::pools::v4::{IPoolManager, PoolKey};
+use riskintel_chains::evm::pools::Pair;
+use riskintel_chains::evm::types::{BlockTag, Log};
+use riskintel_chains::evm::{EvmChain, Quote};
+use riskintel_chains::rpc::{Batch, RpcError};
+use riskintel_chains::DexKind;
+use riskintel_store::TrackedPair;
+
+/// A pool's quote reserve that fell by half or more between two reads of
+/// its logs, waiting for the re-analysis that reports it.
+pub(super) struct LiquidityDrop {
+    /// The pool.
+    pub(super) pair: String,
+    /// Its quote reserve before, and after.
+    pub(super) before: f64,
+    pub(super) after: f64,
+    /// The block it was read at.
+    pub(super) block: u64,
+}
 
 /// The quote assets the index knows, by address: decimals, and whether a stablecoin.
 pub type Quotes = HashMap<Address, (u8, bool)>;

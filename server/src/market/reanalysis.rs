@@ -8,17 +8,10 @@ use alloy_primitives::Address;
 use riskintel_api::{AlertKind, Severity, TokenAnalysis};
 
 use super::indexer::{Indexer, IndexerError};
-use crate::chains::Chain;
+use super::pool_logs::LiquidityDrop;
 use crate::feed::alerts;
-use crate::tokens::{Target, TokenRef};
-
-/// A liquidity drop waiting for the re-analysis that reports it.
-pub(super) struct Drop {
-    pub(super) pair: String,
-    pub(super) before: f64,
-    pub(super) after: f64,
-    pub(super) block: u64,
-}
+use riskintel_analysis::tokens::{Target, TokenRef};
+use riskintel_chains::Chain;
 
 impl Indexer {
     /// Re-analyse the marked tokens (`true`: newly discovered) and the
@@ -27,7 +20,7 @@ impl Indexer {
         &self,
         chain: Chain,
         mut marked: BTreeMap<Address, bool>,
-        drops: Vec<(Address, Drop)>,
+        drops: Vec<(Address, LiquidityDrop)>,
     ) -> Result<(), IndexerError> {
         let now = self.clock.now_seconds();
         let due = chrono::Duration::seconds(self.settings.reanalyse_interval_seconds as i64);
@@ -75,11 +68,11 @@ impl Indexer {
 }
 
 fn liquidity_alert(
-    drop: &Drop,
+    drop: &LiquidityDrop,
     before: Option<&TokenAnalysis>,
     after: &TokenAnalysis,
     at: chrono::DateTime<chrono::Utc>,
-) -> crate::store::AlertRow {
+) -> riskintel_store::AlertRow {
     let symbol = if after.meta.symbol.is_empty() {
         after.address.clone()
     } else {

@@ -16,9 +16,9 @@ use crate::billing::{billing_period, plan};
 pub use usage::{Admission, UsageCounts};
 pub use windows::RateWindows;
 
-use crate::clock::Clock;
 use crate::keys::KeyUses;
-use crate::store::{Account, Store, StoreError};
+use riskintel_store::clock::Clock;
+use riskintel_store::{Account, Store, StoreError};
 
 /// What metering can refuse, or fail at.
 #[derive(Debug, thiserror::Error)]

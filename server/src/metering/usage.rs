@@ -20,7 +20,7 @@ use std::sync::{Mutex, MutexGuard};
 use chrono::{DateTime, Utc};
 use tokio::sync::Notify;
 
-use crate::store::{Store, StoreError};
+use riskintel_store::{Store, StoreError};
 
 type Key = (String, DateTime<Utc>);
 
@@ -259,7 +259,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_edge_waits_for_requests_in_flight_and_never_overshoots() {
-        let store = crate::store::open("sqlite::memory:").await.unwrap();
+        let store = riskintel_store::open("sqlite::memory:").await.unwrap();
         let usage = std::sync::Arc::new(UsageCounts::new());
         let period = Utc.with_ymd_and_hms(2026, 11, 1, 0, 0, 0).unwrap();
         let reserve = || usage.reserve(store.as_ref(), "a", period, Some(2));

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use chrono::Duration;
 use riskintel_api::{FlowWindow, SentimentComponents, SentimentLabel, TokenSentiment};
 
-use crate::clock::Clock;
-use crate::store::{Side, Store, SwapRow};
-use crate::tokens::{AnalysisError, Analyzer};
+use riskintel_analysis::tokens::{AnalysisError, Analyzer};
+use riskintel_store::clock::Clock;
+use riskintel_store::{Side, Store, SwapRow};
 
 /// Trades needed in 24 hours before sentiment is given as a number.
 pub const MIN_TRADES_FOR_SENTIMENT: usize = 5;

@@ -18,9 +18,9 @@ use riskintel_api::{WebhookEvent, WebhookEventType};
 
 use super::sealing::{SealError, Sealer};
 use super::{guard, signing, WebhooksConfig};
-use crate::clock::Clock;
 use crate::feed::alerts::to_wire;
-use crate::store::{Attempt, EventRow, Outcome, Store, StoreError, SubscriptionRow};
+use riskintel_store::clock::Clock;
+use riskintel_store::{Attempt, EventRow, Outcome, Store, StoreError, SubscriptionRow};
 
 /// The header carrying the event's id.
 pub const EVENT_ID_HEADER: &str = "Riskintel-Event-Id";

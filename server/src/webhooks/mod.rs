@@ -20,10 +20,10 @@ use riskintel_api::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::chains::{parse_evm_address, Chain};
-use crate::clock::Clock;
 use crate::feed::alerts::severity_rank;
-use crate::store::{EventRow, Store, StoreError, SubscriptionRow};
+use riskintel_chains::{parse_evm_address, Chain};
+use riskintel_store::clock::Clock;
+use riskintel_store::{EventRow, Store, StoreError, SubscriptionRow};
 
 /// What a signing secret starts with (the log redactor knows it).
 pub const SECRET_PREFIX: &str = "whsec_";

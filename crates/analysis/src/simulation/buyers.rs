@@ -18,8 +18,8 @@ use alloy_primitives::{Address, U256};
 use riskintel_api::{CheckId, CheckStatus, Severity, SignalCategory};
 use serde_json::json;
 
-use super::checks::HONEYPOT_SELL_TAX;
 use super::route::{read_sell, Route};
+use super::HONEYPOT_SELL_TAX;
 use crate::scoring::{band, Builder};
 use riskintel_chains::evm::simulate::{simulate_v1, SimBlock, SimulatedBlock};
 use riskintel_chains::evm::types::Block;

@@ -6,6 +6,7 @@ use riskintel_api::{CheckId, CheckStatus, Severity, SignalCategory, TradeSimulat
 use serde_json::json;
 
 use super::restrictions::{assess_limits, assess_time, HORIZONS_RPC};
+use super::HONEYPOT_SELL_TAX;
 use crate::scoring::{band, pct, tax_degree, Builder};
 
 /// Every trading check, for recording them as unknown when no simulation ran.
@@ -27,8 +28,6 @@ pub const TRADING_CHECKS: [CheckId; 13] = [
 
 /// A tax under this is rounding, not a tax.
 const TAX_FLOOR: f64 = 0.005;
-/// A sell returning less than this share of its value is a honeypot.
-pub const HONEYPOT_SELL_TAX: f64 = 0.9;
 
 /// Whether a privileged role could buy, for when a fresh wallet could not.
 pub enum PrivilegedBuy {

@@ -17,6 +17,11 @@ pub mod route;
 pub mod trace;
 pub mod wallet;
 
+/// A sell returning less than this share of its value is a honeypot
+/// (every judge of a sell shares it: the simulator's, the wallet's, the
+/// buyers').
+pub const HONEYPOT_SELL_TAX: f64 = 0.9;
+
 use alloy_primitives::aliases::I24;
 use alloy_primitives::{keccak256, Address, Bytes, U256};
 use alloy_sol_types::SolCall;

@@ -5,7 +5,7 @@
 use riskintel_api::{CheckId, Horizon, HorizonSell, Severity, SignalCategory, TradeSimulation};
 use serde_json::json;
 
-use super::checks::HONEYPOT_SELL_TAX;
+use super::HONEYPOT_SELL_TAX;
 use crate::scoring::{band, pct, Builder};
 
 pub const HORIZONS_RPC: &str = "eth_simulateV1: five fresh wallets buy in one block, then sell in it, in the next block (two sellers), one hour and one day later";

@@ -17,8 +17,8 @@ use riskintel_api::{CheckId, CheckStatus, Severity, SignalCategory};
 use serde_json::json;
 
 use super::buyers::{self, BuyerSell};
-use super::checks::HONEYPOT_SELL_TAX;
 use super::route::{self, balance_of, read_sell, word, Route, SELL_CALLS};
+use super::HONEYPOT_SELL_TAX;
 use crate::scoring::{pct, Builder};
 use riskintel_chains::evm::abi::revert_reason;
 use riskintel_chains::evm::pools::PoolState;

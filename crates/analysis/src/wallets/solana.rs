@@ -11,7 +11,7 @@ use super::{Held, IndexView, Wallets};
 use crate::tokens::{AnalysisError, Target};
 use riskintel_chains::rpc::Batch;
 use riskintel_chains::solana::layouts::{self, Mint};
-use riskintel_chains::solana::node::{Account, KeyedAccount, SignatureInfo, WithContext};
+use riskintel_chains::solana::types::{Account, KeyedAccount, SignatureInfo, WithContext};
 use riskintel_chains::solana::{self as sol, Pubkey};
 use riskintel_chains::Chain;
 

@@ -14,6 +14,11 @@ use alloy_primitives::Address;
 use crate::rpc::RpcClient;
 use crate::{parse_evm_address, ChainConfig, ConfiguredToken, DexConfig, DexKind};
 
+/// An address as the API writes it (EIP-55 mixed-case checksum).
+pub fn addr(a: &Address) -> String {
+    a.to_checksum(None)
+}
+
 /// Multicall3's canonical address, the same on every major EVM chain.
 pub const MULTICALL3: &str = "0xcA11bde05977b3631167028862bE2a173976CA11";
 

@@ -7,12 +7,14 @@ pub mod bytes;
 pub mod layouts;
 pub mod node;
 pub mod pools;
+pub mod types;
 
 use curve25519_dalek::edwards::CompressedEdwardsY;
 use sha2::{Digest, Sha256};
 
 use super::InputError;
-pub use node::{Account, SolanaChain};
+pub use node::SolanaChain;
+pub use types::Account;
 
 /// A 32-byte public key.
 pub type Pubkey = [u8; 32];

@@ -9,7 +9,7 @@ use alloy_primitives::Address;
 
 use super::code::CodeFacts;
 use super::control::AdminControl;
-use super::facts::PoolFacts;
+use super::pool_facts::PoolFacts;
 use super::roles::{self, PlannedProbing, Probing};
 use crate::simulation::replay::{self, Replay};
 use crate::simulation::{self, fresh_address};

@@ -7,7 +7,7 @@ use alloy_primitives::Address;
 use riskintel_api::{CheckId, Pool, Severity, SignalCategory, TokenMeta, TradeSimulation};
 use serde_json::json;
 
-use super::facts::{addr, EvmFacts, OwnerFact};
+use super::facts::{EvmFacts, OwnerFact};
 use super::history::{self, CreatorHistory};
 use super::{distribution, hooks, liquidity};
 use super::{impersonation, powers};
@@ -15,6 +15,7 @@ use crate::config::AllowlistEntry;
 use crate::scoring::{band, Builder, Verdict};
 use crate::simulation;
 use riskintel_chains::evm::abi::units;
+use riskintel_chains::evm::addr;
 
 /// The verdict and metadata of one token.
 pub struct Assessment {
@@ -113,7 +114,7 @@ fn sell_tax(simulated: Option<&TradeSimulation>, facts: &EvmFacts) -> Option<f64
         _ => None,
     };
     match (contract, wallet) {
-        (Some(c), Some(w)) if c >= simulation::checks::HONEYPOT_SELL_TAX => Some(w),
+        (Some(c), Some(w)) if c >= simulation::HONEYPOT_SELL_TAX => Some(w),
         (Some(c), _) => Some(c),
         (None, w) => w,
     }

@@ -5,8 +5,9 @@ use alloy_primitives::{Address, U256};
 use riskintel_api::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
-use super::facts::{addr, share, EvmFacts};
+use super::facts::{share, EvmFacts};
 use crate::scoring::{new_token_degree, pct, Builder};
+use riskintel_chains::evm::addr;
 
 /// Record the distribution and age checks.
 pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) {

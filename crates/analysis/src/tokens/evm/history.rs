@@ -10,9 +10,9 @@ use alloy_primitives::Address;
 use riskintel_api::{CheckId, Severity, SignalCategory, TokenAnalysis};
 use serde_json::json;
 
-use super::facts::addr;
 use super::holders::holder_key;
 use crate::scoring::{band, Builder};
+use riskintel_chains::evm::addr;
 use riskintel_store::{Store, StoreError};
 
 /// Other tokens of one creator looked at, at most.

@@ -14,9 +14,10 @@ use riskintel_api::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
 use super::code;
-use super::facts::{addr, PoolFacts};
+use super::pool_facts::PoolFacts;
 use crate::scoring::Builder;
 use riskintel_chains::evm::abi::IERC20;
+use riskintel_chains::evm::addr;
 use riskintel_chains::evm::multicall::{Call, Multicall, Results};
 use riskintel_chains::evm::pools::v4::HookFlags;
 use riskintel_chains::evm::types::{slot_address, BlockTag, IMPLEMENTATION_SLOT};

@@ -8,8 +8,8 @@ use alloy_primitives::Address;
 use riskintel_api::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
-use super::facts::addr;
 use crate::scoring::{band, Builder};
+use riskintel_chains::evm::addr;
 
 /// A letter as the Latin letter it looks like (lower case).
 fn fold(c: char) -> Option<char> {

@@ -6,9 +6,10 @@ use alloy_primitives::{Address, U256};
 use riskintel_api::{CheckId, Pool, PoolKind, Severity, SignalCategory};
 use serde_json::json;
 
-use super::facts::{addr, share, EvmFacts};
+use super::facts::{share, EvmFacts};
 use crate::scoring::{low_liquidity_degree, lp_unlocked_degree, pct, usd, Builder};
 use riskintel_chains::evm::abi::units;
+use riskintel_chains::evm::addr;
 use riskintel_chains::evm::pools::v4;
 use riskintel_chains::evm::DEAD;
 

@@ -16,6 +16,7 @@ pub mod holders;
 pub mod hooks;
 pub mod impersonation;
 pub mod liquidity;
+pub mod pool_facts;
 pub mod powers;
 pub mod proxy;
 pub mod roles;

@@ -9,10 +9,10 @@ use serde_json::json;
 
 use super::code::CodeFacts;
 use super::control::{self, AdminControl, Control};
-use super::facts::addr;
 use crate::simulation::abi::Plan;
 use crate::simulation::probe::{self, Candidate, Probed, Wallets};
 use crate::simulation::{self, fresh_address};
+use riskintel_chains::evm::addr;
 use riskintel_chains::evm::multicall::{Multicall, Pending};
 use riskintel_chains::evm::pools::Pair;
 use riskintel_chains::evm::types::BlockTag;

@@ -15,11 +15,11 @@ use serde_json::json;
 use crate::tokens::AnalysisError;
 use riskintel_chains::rpc::{Batch, RpcError, Slot};
 use riskintel_chains::solana::layouts::{self, Mint};
-use riskintel_chains::solana::node::{
-    Account, KeyedAccount, LargestAccount, SignatureInfo, WithContext,
-};
 use riskintel_chains::solana::pools::positions::{self, Part, Position};
 use riskintel_chains::solana::pools::{self, pump, Accounts, At, Family, Model, PoolState};
+use riskintel_chains::solana::types::{
+    Account, KeyedAccount, LargestAccount, SignatureInfo, WithContext,
+};
 use riskintel_chains::solana::{self as sol, Pubkey, SolanaChain};
 
 /// Signatures fetched per page when dating a mint.

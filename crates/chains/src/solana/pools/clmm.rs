@@ -4,10 +4,7 @@
 //! as `@raydium-io/raydium-sdk-v2`'s `PoolInfoLayout`, `ClmmConfigLayout`
 //! and `TickArrayLayout`, which build the test fixture.
 
-use super::super::bytes::{
-    i128_at, i32_at, i64_at, is_account, pubkey_at, u128_at, u16_at, u32_at, u64_at,
-};
-use super::super::{find_program_address, Pubkey};
+use super::super::bytes::{i32_at, i64_at, is_account, pubkey_at, u128_at, u16_at, u32_at, u64_at};
 use super::ticks::{TickLayout, Ticks};
 use super::{At, Family, Fee, Model, PoolState};
 
@@ -17,10 +14,6 @@ pub const PROGRAM: &str = "CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK";
 pub const SIZE: usize = 1_544;
 /// Offsets of `token_mint_0` and `token_mint_1`.
 pub const MINT_OFFSETS: [usize; 2] = [73, 105];
-/// Ticks in a tick array.
-const TICKS_PER_ARRAY: usize = 60;
-/// Size of one tick in an array.
-const TICK_SIZE: usize = 168;
 
 /// Decode a `PoolState` (exactly its size: Raydium CPMM's pool has the same
 /// discriminator).
@@ -62,24 +55,4 @@ fn config_fee(data: &[u8]) -> Option<f64> {
         return None;
     }
     Some(f64::from(u32_at(data, 47)?) / 100.0)
-}
-
-/// The tick array of `pool` starting at `start` (big-endian in the seed).
-pub fn tick_array_address(pool: &Pubkey, start: i32, program: &Pubkey) -> Option<Pubkey> {
-    find_program_address(&[b"tick_array", pool, &start.to_be_bytes()], program)
-}
-
-/// The initialised ticks of a `TickArrayState` of `pool`: (tick, liquidity_net).
-pub fn decode_ticks(data: &[u8], pool: &Pubkey) -> Option<Vec<(i32, f64)>> {
-    if !is_account(data, "TickArrayState") || pubkey_at(data, 8)? != *pool {
-        return None;
-    }
-    let mut ticks = Vec::new();
-    for i in 0..TICKS_PER_ARRAY {
-        let at = 44 + i * TICK_SIZE;
-        if u128_at(data, at + 20)? != 0 {
-            ticks.push((i32_at(data, at)?, i128_at(data, at + 4)? as f64));
-        }
-    }
-    Some(ticks)
 }

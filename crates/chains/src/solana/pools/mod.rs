@@ -9,6 +9,7 @@
 
 pub mod amm_v4;
 pub mod clmm;
+pub mod clmm_ticks;
 pub mod cpmm;
 pub mod dlmm;
 pub mod positions;
@@ -17,13 +18,14 @@ pub mod pump_swap;
 mod ticks;
 mod value;
 pub mod whirlpool;
+pub mod whirlpool_ticks;
 
 use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
 use super::layouts::{self, Mint};
-use super::node::Account;
+use super::types::Account;
 use super::{encode, Pubkey};
 use crate::DexKind;
 pub use ticks::Ticks;
@@ -334,7 +336,7 @@ pub fn family_of_program(program: &str) -> Option<Family> {
 #[cfg(test)]
 mod tests {
     use super::super::bytes::discriminator;
-    use super::super::node::Account;
+    use super::super::types::Account;
     use super::*;
 
     /// Pseudo-random bytes (a fixed LCG: the same every run).

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use serde_json::{json, Value};
 
 use super::super::bytes::{discriminator, i32_at, pubkey_at, u128_at, u64_at};
-use super::super::node::KeyedAccount;
+use super::super::types::KeyedAccount;
 use super::super::{encode, key, parse_pubkey, Pubkey};
 use super::{dlmm, Accounts, Family, Model, PoolState};
 

@@ -4,7 +4,7 @@
 //! (an array that does not exist holds no initialised tick).
 
 use super::super::Pubkey;
-use super::{clmm, whirlpool, Accounts};
+use super::{clmm_ticks, whirlpool_ticks, Accounts};
 use crate::depth::Concentrated;
 
 /// Ticks read each side of the current one: ±2% is 198 ticks up, 202 down.
@@ -58,8 +58,8 @@ impl Ticks {
 
     fn address(&self, program: &Pubkey, pool: &Pubkey, start: i32) -> Option<Pubkey> {
         match self.layout {
-            TickLayout::Raydium => clmm::tick_array_address(pool, start, program),
-            TickLayout::Orca => whirlpool::tick_array_address(pool, start, program),
+            TickLayout::Raydium => clmm_ticks::tick_array_address(pool, start, program),
+            TickLayout::Orca => whirlpool_ticks::tick_array_address(pool, start, program),
         }
     }
 
@@ -87,8 +87,10 @@ impl Ticks {
                 continue;
             };
             let read = match self.layout {
-                TickLayout::Raydium => clmm::decode_ticks(&account.data, pool),
-                TickLayout::Orca => whirlpool::decode_ticks(&account.data, pool, self.spacing),
+                TickLayout::Raydium => clmm_ticks::decode_ticks(&account.data, pool),
+                TickLayout::Orca => {
+                    whirlpool_ticks::decode_ticks(&account.data, pool, self.spacing)
+                }
             };
             ticks.extend(read.unwrap_or_default());
         }

@@ -46,11 +46,6 @@ const EIP1167_PREFIX: [u8; 10] = [0x36, 0x3d, 0x3d, 0x37, 0x3d, 0x3d, 0x3d, 0x36
 /// Top holders reported.
 const TOP_HOLDERS: usize = 10;
 
-/// An address as the API writes it.
-pub fn addr(a: &Address) -> String {
-    a.to_checksum(None)
-}
-
 fn storage_at(batch: &mut Batch, token: Address, slot: &str) -> riskintel_chains::rpc::Slot<B256> {
     batch.call("eth_getStorageAt", json!([token, slot, "latest"]))
 }

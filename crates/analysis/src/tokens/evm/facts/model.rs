@@ -9,28 +9,13 @@ use super::super::code::CodeFacts;
 use super::super::gaps::Gaps;
 use super::super::holders::HolderIndex;
 use super::super::hooks::HookFacts;
+pub use super::super::pool_facts::PoolFacts;
 pub use super::super::proxy::{OwnerFact, ProxyFacts};
 use super::super::roles::Probing;
 use crate::simulation::callees::Callee;
 use crate::simulation::replay::Replay;
 use crate::simulation::wallet::WalletTrip;
 use riskintel_chains::evm::abi::units;
-use riskintel_chains::evm::pools::PoolState;
-
-/// One pool of the token, with the LP held by those who could pull it.
-#[derive(Clone, Debug)]
-pub struct PoolFacts {
-    /// The pair and its reserves (base = the token).
-    pub state: PoolState,
-    /// LP held by dead + zero.
-    pub lp_burned: U256,
-    /// LP held by configured lockers.
-    pub lp_locked: U256,
-    /// LP held by the owner, if there is one.
-    pub lp_owner: Option<U256>,
-    /// LP held by the creator (the first mint's recipient), where known.
-    pub lp_creator: Option<U256>,
-}
 
 /// A holder and its balance (confirmed with `balanceOf`).
 #[derive(Clone, Debug)]

@@ -8,7 +8,7 @@ use riskintel_api::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
 use super::control::Control;
-use super::facts::{addr, EvmFacts, OwnerFact};
+use super::facts::{EvmFacts, OwnerFact};
 use super::roles::Role;
 use crate::config::AllowlistEntry;
 use crate::scoring::{band, Builder};
@@ -20,6 +20,7 @@ use crate::simulation::checks::PrivilegedBuy;
 use crate::simulation::probe::{Candidate, Probed};
 use crate::simulation::tax;
 use riskintel_chains::evm::abi::units;
+use riskintel_chains::evm::addr;
 
 mod words;
 use words::effect_words;

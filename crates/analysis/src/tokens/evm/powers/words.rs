@@ -4,8 +4,8 @@ use alloy_primitives::U256;
 
 use super::{Exercised, Power};
 use crate::scoring::pct;
-use crate::tokens::evm::facts::addr;
 use riskintel_chains::evm::abi::units;
+use riskintel_chains::evm::addr;
 
 /// What the call did, as the signal's detail says it.
 pub(super) fn effect_words(power: Power, found: &Exercised, decimals: u8) -> String {
