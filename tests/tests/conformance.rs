@@ -19,6 +19,30 @@ use riskintel_tests::{
     arg, check_request_id, err, header, ok, rate_limit, uncalled_operations, Backend, TestServer,
 };
 
+type TestFuture = Pin<Box<dyn Future<Output = anyhow::Result<()>> + Send>>;
+
+/// A conformance test, registered beside its definition with
+/// `conformance!(name);` and run on every backend: no list to keep.
+pub struct Conformance {
+    name: &'static str,
+    run: fn(Backend) -> TestFuture,
+}
+
+inventory::collect!(Conformance);
+
+/// Register the `async fn name(backend: Backend) -> anyhow::Result<()>`
+/// defined next to it.
+macro_rules! conformance {
+    ($name:ident) => {
+        inventory::submit! {
+            $crate::Conformance {
+                name: stringify!($name),
+                run: |backend| Box::pin($name(backend)),
+            }
+        }
+    };
+}
+
 #[path = "conformance/access.rs"]
 mod access;
 #[path = "conformance/batch.rs"]
@@ -46,18 +70,6 @@ mod simulation;
 #[path = "conformance/wallet_trades.rs"]
 mod wallet_trades;
 
-use access::*;
-use batch::*;
-use bounded_time::*;
-use connections::*;
-use detection::*;
-use dex_families::*;
-use dex_solidly::*;
-use dex_v4::*;
-use hot_path::*;
-use market::*;
-use refusals::*;
-use wallet_trades::*;
 #[path = "conformance/conventions.rs"]
 mod conventions;
 #[path = "conformance/key_safety.rs"]
@@ -71,11 +83,6 @@ mod solana_pools;
 #[path = "conformance/tokens.rs"]
 mod tokens;
 
-use conventions::*;
-use key_safety::*;
-use operating::*;
-use solana::*;
-use solana_pools::*;
 #[path = "conformance/wallets.rs"]
 mod wallets;
 #[path = "conformance/webhook_recovery.rs"]
@@ -83,114 +90,15 @@ mod webhook_recovery;
 #[path = "conformance/webhooks.rs"]
 mod webhooks;
 
-use wallets::*;
-use webhook_recovery::*;
-use webhooks::*;
-
-use simulation::*;
-
-use tokens::*;
-
-type TestFuture = Pin<Box<dyn Future<Output = anyhow::Result<()>> + Send>>;
-type TestFn = fn(Backend) -> TestFuture;
-
-macro_rules! tests {
-    ($($name:ident),* $(,)?) => {
-        &[$((stringify!($name), |backend| Box::pin($name(backend)) as TestFuture)),*]
-    };
-}
-
-const TESTS: &[(&str, TestFn)] = tests![
-    key_changes_made_elsewhere_reach_the_cache_within_a_second,
-    rate_limits_hold_across_two_instances,
-    no_early_402_at_the_quota_edge,
-    usage_is_exact_across_two_instances,
-    failed_authentications_are_shared_and_proxies_trusted,
-    health_needs_no_key_and_reports_the_database,
-    billing_status_reports_plan_usage_and_limits,
-    missing_malformed_and_unknown_keys_get_401,
-    key_in_the_query_string_gets_400,
-    key_without_the_scope_gets_403,
-    key_lifecycle_create_list_get_revoke,
-    keys_cannot_lock_their_account_out,
-    answers_read_cleanly_and_pages_end,
-    metrics_show_requests_upstream_calls_and_the_cache,
-    batch_analysis_answers_a_list_in_order,
-    batch_duplicates_are_analysed_once,
-    webhooks_deliver_matching_alerts_signed_and_retry,
-    webhook_deliveries_survive_a_restart_and_two_instances_deliver_once,
-    webhook_secrets_rotate_and_failing_subscriptions_are_disabled,
-    webhook_targets_are_guarded_and_subscriptions_managed,
-    webhook_failed_events_are_recovered_since_a_time,
-    request_ids_sent_by_clients_are_kept,
-    duplicate_key_name_gets_409,
-    another_accounts_key_id_gets_404,
-    bad_key_requests_get_clear_errors,
-    rotation_keeps_the_old_secret_for_24_hours,
-    second_rotation_ends_the_older_grace_at_once,
-    expired_key_gets_401,
-    sixty_first_request_in_a_minute_gets_429,
-    free_quota_exhaustion_gets_402,
-    pro_counts_overage_and_pro_plus_is_unlimited,
-    concurrent_requests_are_counted_exactly,
-    usage_survives_a_restart,
-    failed_authentication_is_limited_per_ip,
-    docs_url_resolves_to_the_error_reference,
-    unknown_routes_keep_the_framework_body,
-    keys_never_reach_the_logs,
-    hostile_inputs_never_get_a_500,
-    token_labels_signals_and_evidence_on_the_rig,
-    token_chains_are_independent,
-    token_both_forms_share_one_cache_entry,
-    token_bad_inputs_get_clear_errors,
-    token_fresh_needs_premium_and_bypasses_the_cache,
-    token_concurrent_requests_share_one_analysis,
-    token_upstream_failures_are_classified,
-    token_cached_result_is_served_stale_when_the_node_stops,
-    slow_nodes_cost_at_most_the_deadline,
-    a_stopped_or_hung_database_costs_at_most_its_timeouts,
-    slow_and_idle_connections_are_closed_and_capped,
-    connections_past_the_cap_are_refused_cleanly,
-    token_explanation_and_badge,
-    token_allowlist_and_lockers_come_from_the_configuration,
-    token_analyses_are_deterministic,
-    access_rules_hold_for_every_operation,
-    a_database_outage_is_503_on_every_operation,
-    simulation_finds_honeypots_and_taxes,
-    a_refused_request_costs_only_the_checks_that_needed_it,
-    wallets_trade_where_the_simulator_contract_is_singled_out,
-    detection_corpus_matches_the_truth,
-    simulation_never_changes_chain_state,
-    simulation_not_run_is_reported_not_passed,
-    simulation_without_later_blocks_stays_conservative,
-    simulator_bytecode_matches_its_source,
-    v3_family_pools_are_found_priced_and_simulated,
-    v3_pools_feed_the_market_index,
-    v4_pools_are_found_priced_and_simulated,
-    v4_pools_feed_the_market_index_and_hooks_are_judged,
-    solidly_pools_are_found_priced_and_simulated,
-    solidly_pools_feed_the_market_index,
-    wallet_exposure_approvals_and_revocation,
-    wallet_fresh_wallet_is_safe_with_honest_coverage,
-    wallet_needs_premium_and_scope,
-    market_alerts_follow_the_chain,
-    market_sentiment_follows_swap_flow,
-    market_feed_pages_are_stable_and_survive_restarts,
-    market_index_survives_a_reorganisation,
-    market_index_survives_a_reorganisation_during_a_poll,
-    solana_mints_extensions_holders_and_liquidity,
-    solana_bad_input_and_node_failures,
-    solana_wallets_hold_and_delegate,
-    solana_pools_of_every_family_are_found_and_valued,
-];
-
 fn main() {
     let args = Arguments::from_args();
     let full_run = args.filter.is_none() && args.skip.is_empty() && !args.list;
     let mut trials = Vec::new();
+    let mut tests: Vec<&Conformance> = inventory::iter::<Conformance>.into_iter().collect();
+    tests.sort_by_key(|t| t.name);
     for backend in Backend::ALL {
-        for (name, test) in TESTS {
-            let test = *test;
+        for test in &tests {
+            let (name, test) = (test.name, test.run);
             trials.push(Trial::test(
                 format!("{name}::{}", backend.name()),
                 move || {
@@ -221,6 +129,7 @@ fn main() {
 
 // ---------------------------------------------------------------------------
 
+conformance!(health_needs_no_key_and_reports_the_database);
 async fn health_needs_no_key_and_reports_the_database(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let health = server.anonymous().health_get().await?;
@@ -236,6 +145,7 @@ async fn health_needs_no_key_and_reports_the_database(backend: Backend) -> anyho
     server.stop().await
 }
 
+conformance!(billing_status_reports_plan_usage_and_limits);
 async fn billing_status_reports_plan_usage_and_limits(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let free = server.account("free co", Plan::Free).await?;
@@ -278,6 +188,7 @@ async fn billing_status_reports_plan_usage_and_limits(backend: Backend) -> anyho
     server.stop().await
 }
 
+conformance!(missing_malformed_and_unknown_keys_get_401);
 async fn missing_malformed_and_unknown_keys_get_401(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let missing = err(
@@ -326,6 +237,7 @@ async fn missing_malformed_and_unknown_keys_get_401(backend: Backend) -> anyhow:
     server.stop().await
 }
 
+conformance!(key_in_the_query_string_gets_400);
 async fn key_in_the_query_string_gets_400(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let key = server.owner_key();
@@ -350,6 +262,7 @@ async fn key_in_the_query_string_gets_400(backend: Backend) -> anyhow::Result<()
     server.stop().await
 }
 
+conformance!(key_without_the_scope_gets_403);
 async fn key_without_the_scope_gets_403(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let owner = server.client(&server.owner_key());
@@ -420,6 +333,7 @@ async fn key_without_the_scope_gets_403(backend: Backend) -> anyhow::Result<()> 
     server.stop().await
 }
 
+conformance!(key_lifecycle_create_list_get_revoke);
 async fn key_lifecycle_create_list_get_revoke(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let owner = server.client(&server.owner_key());
@@ -540,6 +454,7 @@ async fn key_lifecycle_create_list_get_revoke(backend: Backend) -> anyhow::Resul
     server.stop().await
 }
 
+conformance!(duplicate_key_name_gets_409);
 async fn duplicate_key_name_gets_409(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let owner = server.client(&server.owner_key());
@@ -566,6 +481,7 @@ async fn duplicate_key_name_gets_409(backend: Backend) -> anyhow::Result<()> {
     server.stop().await
 }
 
+conformance!(another_accounts_key_id_gets_404);
 async fn another_accounts_key_id_gets_404(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let other = server.account("other", Plan::Pro).await?;
@@ -600,6 +516,7 @@ async fn another_accounts_key_id_gets_404(backend: Backend) -> anyhow::Result<()
     server.stop().await
 }
 
+conformance!(bad_key_requests_get_clear_errors);
 async fn bad_key_requests_get_clear_errors(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let owner = server.client(&server.owner_key());
@@ -698,6 +615,7 @@ async fn bad_key_requests_get_clear_errors(backend: Backend) -> anyhow::Result<(
     server.stop().await
 }
 
+conformance!(rotation_keeps_the_old_secret_for_24_hours);
 async fn rotation_keeps_the_old_secret_for_24_hours(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let owner = server.client(&server.owner_key());
@@ -750,6 +668,7 @@ async fn rotation_keeps_the_old_secret_for_24_hours(backend: Backend) -> anyhow:
     server.stop().await
 }
 
+conformance!(second_rotation_ends_the_older_grace_at_once);
 async fn second_rotation_ends_the_older_grace_at_once(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let owner = server.client(&server.owner_key());
@@ -790,6 +709,7 @@ async fn second_rotation_ends_the_older_grace_at_once(backend: Backend) -> anyho
     server.stop().await
 }
 
+conformance!(expired_key_gets_401);
 async fn expired_key_gets_401(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let owner = server.client(&server.owner_key());
@@ -819,6 +739,7 @@ async fn expired_key_gets_401(backend: Backend) -> anyhow::Result<()> {
     server.stop().await
 }
 
+conformance!(sixty_first_request_in_a_minute_gets_429);
 async fn sixty_first_request_in_a_minute_gets_429(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let free = server.account("free", Plan::Free).await?;
@@ -875,6 +796,7 @@ async fn sixty_first_request_in_a_minute_gets_429(backend: Backend) -> anyhow::R
     server.stop().await
 }
 
+conformance!(free_quota_exhaustion_gets_402);
 async fn free_quota_exhaustion_gets_402(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let free = server.account("free", Plan::Free).await?;
@@ -919,6 +841,7 @@ async fn free_quota_exhaustion_gets_402(backend: Backend) -> anyhow::Result<()> 
     server.stop().await
 }
 
+conformance!(pro_counts_overage_and_pro_plus_is_unlimited);
 async fn pro_counts_overage_and_pro_plus_is_unlimited(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let period = riskintel_server::billing::billing_period(server.clock.now()).0;
@@ -948,6 +871,7 @@ async fn pro_counts_overage_and_pro_plus_is_unlimited(backend: Backend) -> anyho
     server.stop().await
 }
 
+conformance!(concurrent_requests_are_counted_exactly);
 async fn concurrent_requests_are_counted_exactly(backend: Backend) -> anyhow::Result<()> {
     const REQUESTS: u64 = 200;
     let server = TestServer::start(backend).await?;
@@ -975,6 +899,7 @@ async fn concurrent_requests_are_counted_exactly(backend: Backend) -> anyhow::Re
     server.stop().await
 }
 
+conformance!(usage_survives_a_restart);
 async fn usage_survives_a_restart(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let key = server.owner_key();
@@ -1000,6 +925,7 @@ async fn usage_survives_a_restart(backend: Backend) -> anyhow::Result<()> {
     restarted.stop().await
 }
 
+conformance!(failed_authentication_is_limited_per_ip);
 async fn failed_authentication_is_limited_per_ip(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let guess = server.client(&format!("ri_live_guessguess00.{}", "1".repeat(64)));
@@ -1045,6 +971,7 @@ async fn failed_authentication_is_limited_per_ip(backend: Backend) -> anyhow::Re
     server.stop().await
 }
 
+conformance!(docs_url_resolves_to_the_error_reference);
 async fn docs_url_resolves_to_the_error_reference(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let error = err(
@@ -1076,6 +1003,7 @@ async fn docs_url_resolves_to_the_error_reference(backend: Backend) -> anyhow::R
     server.stop().await
 }
 
+conformance!(unknown_routes_keep_the_framework_body);
 async fn unknown_routes_keep_the_framework_body(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let http = reqwest::Client::new();
@@ -1098,6 +1026,7 @@ async fn unknown_routes_keep_the_framework_body(backend: Backend) -> anyhow::Res
     server.stop().await
 }
 
+conformance!(keys_never_reach_the_logs);
 async fn keys_never_reach_the_logs(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let key = server.owner_key();
@@ -1124,6 +1053,7 @@ async fn keys_never_reach_the_logs(backend: Backend) -> anyhow::Result<()> {
     server.stop().await
 }
 
+conformance!(hostile_inputs_never_get_a_500);
 async fn hostile_inputs_never_get_a_500(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let key = server.owner_key();

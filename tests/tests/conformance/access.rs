@@ -88,6 +88,7 @@ async fn expect_error(
         .to_string())
 }
 
+conformance!(access_rules_hold_for_every_operation);
 pub async fn access_rules_hold_for_every_operation(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let http = reqwest::Client::new();
@@ -162,6 +163,7 @@ fn ok_key(
     Ok(riskintel_tests::ok(result)?.into_inner().key)
 }
 
+conformance!(a_database_outage_is_503_on_every_operation);
 /// With the database gone, every metered operation answers 503
 /// `UPSTREAM_UNAVAILABLE` with `Retry-After` (never 500), and health says
 /// `degraded`.

@@ -36,6 +36,7 @@ fn config() -> anyhow::Result<Config> {
     Ok(config)
 }
 
+conformance!(batch_analysis_answers_a_list_in_order);
 pub async fn batch_analysis_answers_a_list_in_order(backend: Backend) -> anyhow::Result<()> {
     let rig = rig::shared()?;
     let server = TestServer::start_with(backend, config()?).await?;
@@ -158,6 +159,7 @@ pub async fn batch_analysis_answers_a_list_in_order(backend: Backend) -> anyhow:
     server.stop().await
 }
 
+conformance!(batch_duplicates_are_analysed_once);
 pub async fn batch_duplicates_are_analysed_once(backend: Backend) -> anyhow::Result<()> {
     let rig = rig::shared()?;
     let proxy = rig.a.token("proxy");

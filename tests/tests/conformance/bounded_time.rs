@@ -15,6 +15,7 @@ use sqlx::Connection as _;
 
 const DEADLINE_MS: u64 = 2_000;
 
+conformance!(slow_nodes_cost_at_most_the_deadline);
 pub async fn slow_nodes_cost_at_most_the_deadline(backend: Backend) -> anyhow::Result<()> {
     let (mut anvil, chain) = rig::own_scenario(31341).await?;
     let proxy = latency_proxy(anvil.url.clone(), Duration::ZERO).await?;
@@ -213,6 +214,7 @@ async fn recovers(client: &riskintel_client::Client, within: Duration) -> anyhow
     }
 }
 
+conformance!(a_stopped_or_hung_database_costs_at_most_its_timeouts);
 pub async fn a_stopped_or_hung_database_costs_at_most_its_timeouts(
     backend: Backend,
 ) -> anyhow::Result<()> {

@@ -56,6 +56,7 @@ async fn trickle(stream: &mut TcpStream, chunks: &[&[u8]], gap: Duration) {
     }
 }
 
+conformance!(slow_and_idle_connections_are_closed_and_capped);
 pub async fn slow_and_idle_connections_are_closed_and_capped(
     backend: Backend,
 ) -> anyhow::Result<()> {
@@ -199,6 +200,7 @@ pub async fn slow_and_idle_connections_are_closed_and_capped(
     Ok(())
 }
 
+conformance!(connections_past_the_cap_are_refused_cleanly);
 pub async fn connections_past_the_cap_are_refused_cleanly(backend: Backend) -> anyhow::Result<()> {
     const CAP: usize = 4;
     let mut config = server_config();

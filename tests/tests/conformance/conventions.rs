@@ -55,6 +55,7 @@ async fn json_of(http: &reqwest::Client, url: &str, key: &str) -> anyhow::Result
         .await?)
 }
 
+conformance!(answers_read_cleanly_and_pages_end);
 pub async fn answers_read_cleanly_and_pages_end(backend: Backend) -> anyhow::Result<()> {
     let fixture = Fixture::load()?;
     let node = solana_node::start(fixture.clone()).await?;

@@ -38,6 +38,7 @@ fn mismatch(truth: &Truth, analysis: &types::TokenAnalysis) -> Option<String> {
     })
 }
 
+conformance!(detection_corpus_matches_the_truth);
 pub async fn detection_corpus_matches_the_truth(backend: Backend) -> anyhow::Result<()> {
     let rig = rig::shared()?;
     let table = corpus::table();

@@ -238,6 +238,7 @@ pub async fn wait_for_three_buys(
     }
 }
 
+conformance!(v3_family_pools_are_found_priced_and_simulated);
 pub async fn v3_family_pools_are_found_priced_and_simulated(
     backend: Backend,
 ) -> anyhow::Result<()> {
@@ -322,6 +323,7 @@ pub async fn v3_family_pools_are_found_priced_and_simulated(
     server.stop().await
 }
 
+conformance!(v3_pools_feed_the_market_index);
 /// A new Uniswap V3 pool and a new PancakeSwap V3 pool each raise a
 /// `new_token` alert, swaps through the V3 router feed the token's flow,
 /// and a position burned from a V3 pool raises `liquidity_removed`.

@@ -86,6 +86,7 @@ fn launch(
     Ok((token, pool))
 }
 
+conformance!(solidly_pools_are_found_priced_and_simulated);
 pub async fn solidly_pools_are_found_priced_and_simulated(backend: Backend) -> anyhow::Result<()> {
     let (anvil, chain) = fresh_chain(31347).await?;
     let (tokens, stable_price) = on_chain(&chain, |node, chain| {
@@ -213,6 +214,7 @@ pub async fn solidly_pools_are_found_priced_and_simulated(backend: Backend) -> a
     server.stop().await
 }
 
+conformance!(solidly_pools_feed_the_market_index);
 /// A new Aerodrome pool raises `new_token` from the factory's
 /// `PoolCreated`; swaps in it feed the token's flow; LP burned out of it
 /// raises `liquidity_removed` from its `Sync`.

@@ -74,6 +74,7 @@ fn age(node: &Node) -> anyhow::Result<()> {
     Ok(())
 }
 
+conformance!(v4_pools_are_found_priced_and_simulated);
 pub async fn v4_pools_are_found_priced_and_simulated(backend: Backend) -> anyhow::Result<()> {
     let (anvil, chain) = fresh_chain(31345).await?;
     let tokens = on_chain(&chain, |node, chain| {
@@ -156,6 +157,7 @@ pub async fn v4_pools_are_found_priced_and_simulated(backend: Backend) -> anyhow
     server.stop().await
 }
 
+conformance!(v4_pools_feed_the_market_index_and_hooks_are_judged);
 /// A new V4 pool raises `new_token` from its `Initialize` event; a pool
 /// with a hook is found that way only, and its hook's 50% cut of every
 /// sell is reported and measured; V4 swaps feed the token's flow, and

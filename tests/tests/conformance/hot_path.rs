@@ -20,6 +20,7 @@ where
     riskintel_tests::within(Duration::from_secs(1), what, check).await
 }
 
+conformance!(key_changes_made_elsewhere_reach_the_cache_within_a_second);
 /// A plan change and a revocation written straight to the store (as the CLI
 /// or another instance would) reach a key the server already holds in
 /// memory within a second; an unknown key is refused all along.
@@ -86,6 +87,7 @@ async fn served(client: &riskintel_client::Client, n: u64) -> anyhow::Result<u64
     Ok(served)
 }
 
+conformance!(rate_limits_hold_across_two_instances);
 /// Two instances on one database share each account's rate window: once
 /// the counts have been shared (two sync intervals), what one instance
 /// served is refused by the other — for a free account (60 a minute) and
@@ -117,6 +119,7 @@ pub async fn rate_limits_hold_across_two_instances(backend: Backend) -> anyhow::
     a.stop().await
 }
 
+conformance!(no_early_402_at_the_quota_edge);
 /// At the edge of a free quota, requests that will fail do not use it up
 /// while in flight: with two requests left, forty failing requests (404)
 /// sent at the same time as two good ones never make the good ones 402;
@@ -163,6 +166,7 @@ pub async fn no_early_402_at_the_quota_edge(backend: Backend) -> anyhow::Result<
     Ok(())
 }
 
+conformance!(usage_is_exact_across_two_instances);
 /// Two instances count one account's usage in memory; after both shut down
 /// gracefully, the database holds exactly the 2xx answers both gave.
 pub async fn usage_is_exact_across_two_instances(backend: Backend) -> anyhow::Result<()> {
@@ -204,6 +208,7 @@ pub async fn usage_is_exact_across_two_instances(backend: Backend) -> anyhow::Re
     Ok(())
 }
 
+conformance!(failed_authentications_are_shared_and_proxies_trusted);
 /// Failed authentications from one address are shared by the instances of
 /// one database (two instances allow 60 a minute, not 120), and behind a
 /// trusted proxy the address is the `X-Forwarded-For` hop it added: other

@@ -52,6 +52,7 @@ fn conflict(
         .message)
 }
 
+conformance!(keys_cannot_lock_their_account_out);
 pub async fn keys_cannot_lock_their_account_out(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start(backend).await?;
     let owner_key = server.owner_key();

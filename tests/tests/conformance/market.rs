@@ -109,6 +109,7 @@ pub async fn wait_for(
     }
 }
 
+conformance!(market_alerts_follow_the_chain);
 pub async fn market_alerts_follow_the_chain(backend: Backend) -> anyhow::Result<()> {
     let (_anvil, chain) = fresh_chain(31500).await?;
     let mut config = market_config(&chain);
@@ -405,6 +406,7 @@ pub async fn market_alerts_follow_the_chain(backend: Backend) -> anyhow::Result<
     server.stop().await
 }
 
+conformance!(market_sentiment_follows_swap_flow);
 pub async fn market_sentiment_follows_swap_flow(backend: Backend) -> anyhow::Result<()> {
     let (_anvil, chain) = fresh_chain(31501).await?;
     let server = TestServer::start_with(backend, market_config(&chain)).await?;
@@ -524,6 +526,7 @@ pub async fn market_sentiment_follows_swap_flow(backend: Backend) -> anyhow::Res
     server.stop().await
 }
 
+conformance!(market_feed_pages_are_stable_and_survive_restarts);
 pub async fn market_feed_pages_are_stable_and_survive_restarts(
     backend: Backend,
 ) -> anyhow::Result<()> {
@@ -639,6 +642,7 @@ fn reorganise(
     Ok(token)
 }
 
+conformance!(market_index_survives_a_reorganisation);
 pub async fn market_index_survives_a_reorganisation(backend: Backend) -> anyhow::Result<()> {
     let (_anvil, chain) = fresh_chain(31503).await?;
     let mut config = market_config(&chain);
@@ -666,6 +670,7 @@ pub async fn market_index_survives_a_reorganisation(backend: Backend) -> anyhow:
     server.stop().await
 }
 
+conformance!(market_index_survives_a_reorganisation_during_a_poll);
 /// The re-organisation lands between the index's check of the block before
 /// its cursor and its read of the logs after it: a proxy in front of the node,
 /// once armed, replaces the blocks just before it forwards the index's

@@ -15,6 +15,7 @@ fn grew(before: &str, after: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
     metric(after, name, labels).unwrap_or(0.0) - metric(before, name, labels).unwrap_or(0.0)
 }
 
+conformance!(metrics_show_requests_upstream_calls_and_the_cache);
 pub async fn metrics_show_requests_upstream_calls_and_the_cache(
     backend: Backend,
 ) -> anyhow::Result<()> {
@@ -204,6 +205,7 @@ fn ids_in(raw: &str) -> Vec<String> {
         .collect()
 }
 
+conformance!(request_ids_sent_by_clients_are_kept);
 pub async fn request_ids_sent_by_clients_are_kept(backend: Backend) -> anyhow::Result<()> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut config = riskintel_server::config::Config::default();

@@ -66,6 +66,7 @@ fn refusals() -> Vec<(&'static str, Refusal)> {
     ]
 }
 
+conformance!(a_refused_request_costs_only_the_checks_that_needed_it);
 pub async fn a_refused_request_costs_only_the_checks_that_needed_it(
     backend: Backend,
 ) -> anyhow::Result<()> {

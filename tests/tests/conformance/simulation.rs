@@ -16,6 +16,7 @@ fn near(value: Option<f64>, truth: f64) -> bool {
     value.is_some_and(|v| (v - truth).abs() <= 0.01)
 }
 
+conformance!(simulation_finds_honeypots_and_taxes);
 pub async fn simulation_finds_honeypots_and_taxes(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start_on_rig(backend).await?;
     let rig = rig::shared()?;
@@ -248,6 +249,7 @@ pub async fn simulation_finds_honeypots_and_taxes(backend: Backend) -> anyhow::R
     server.stop().await
 }
 
+conformance!(simulation_never_changes_chain_state);
 pub async fn simulation_never_changes_chain_state(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start_on_rig(backend).await?;
     let rig = rig::shared()?;
@@ -300,6 +302,7 @@ async fn refusing_node(
     .await
 }
 
+conformance!(simulation_not_run_is_reported_not_passed);
 pub async fn simulation_not_run_is_reported_not_passed(backend: Backend) -> anyhow::Result<()> {
     let rig = rig::shared()?;
     let mut served = rig.a.clone();
@@ -368,6 +371,7 @@ pub async fn simulation_not_run_is_reported_not_passed(backend: Backend) -> anyh
     server.stop().await
 }
 
+conformance!(simulator_bytecode_matches_its_source);
 /// The committed simulator code is what its committed source compiles to.
 pub async fn simulator_bytecode_matches_its_source(_backend: Backend) -> anyhow::Result<()> {
     // Every contract the server injects by state override.
@@ -398,6 +402,7 @@ pub async fn simulator_bytecode_matches_its_source(_backend: Backend) -> anyhow:
     Ok(())
 }
 
+conformance!(simulation_without_later_blocks_stays_conservative);
 /// A node that cannot simulate later blocks (no `eth_simulateV1`): a sell
 /// that fails now is still a honeypot (critical), with the horizons
 /// unknown and the node's words as the reason; a token that sells now is

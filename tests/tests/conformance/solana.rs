@@ -42,6 +42,7 @@ pub(crate) fn signal<'a>(
         .with_context(|| format!("{id} missing from {:?}", ids(a)))
 }
 
+conformance!(solana_mints_extensions_holders_and_liquidity);
 pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> anyhow::Result<()> {
     let fixture = Fixture::load()?;
     let node = solana_node::start(fixture.clone()).await?;
@@ -213,6 +214,7 @@ pub async fn solana_mints_extensions_holders_and_liquidity(backend: Backend) -> 
     server.stop().await
 }
 
+conformance!(solana_bad_input_and_node_failures);
 pub async fn solana_bad_input_and_node_failures(backend: Backend) -> anyhow::Result<()> {
     let fixture = Fixture::load()?;
     let node = solana_node::start(fixture.clone()).await?;
@@ -305,6 +307,7 @@ pub async fn solana_bad_input_and_node_failures(backend: Backend) -> anyhow::Res
     server.stop().await
 }
 
+conformance!(solana_wallets_hold_and_delegate);
 pub async fn solana_wallets_hold_and_delegate(backend: Backend) -> anyhow::Result<()> {
     let fixture = Fixture::load()?;
     let node = solana_node::start(fixture.clone()).await?;

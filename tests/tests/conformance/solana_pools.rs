@@ -45,6 +45,7 @@ fn expect(fixture: &Fixture, name: &str, field: &str) -> anyhow::Result<f64> {
         .with_context(|| format!("expect.{name}.{field}"))
 }
 
+conformance!(solana_pools_of_every_family_are_found_and_valued);
 pub async fn solana_pools_of_every_family_are_found_and_valued(
     backend: Backend,
 ) -> anyhow::Result<()> {

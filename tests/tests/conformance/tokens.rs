@@ -119,6 +119,7 @@ const EXPECTATIONS: &[Expect] = &[
     },
 ];
 
+conformance!(token_labels_signals_and_evidence_on_the_rig);
 pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start_on_rig(backend).await?;
     let rig = rig::shared()?;
@@ -311,6 +312,7 @@ pub async fn token_labels_signals_and_evidence_on_the_rig(backend: Backend) -> a
     server.stop().await
 }
 
+conformance!(token_chains_are_independent);
 pub async fn token_chains_are_independent(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start_on_rig(backend).await?;
     let rig = rig::shared()?;
@@ -352,6 +354,7 @@ pub async fn token_chains_are_independent(backend: Backend) -> anyhow::Result<()
     server.stop().await
 }
 
+conformance!(token_both_forms_share_one_cache_entry);
 pub async fn token_both_forms_share_one_cache_entry(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start_on_rig(backend).await?;
     let rig = rig::shared()?;
@@ -403,6 +406,7 @@ pub async fn token_both_forms_share_one_cache_entry(backend: Backend) -> anyhow:
     server.stop().await
 }
 
+conformance!(token_bad_inputs_get_clear_errors);
 pub async fn token_bad_inputs_get_clear_errors(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start_on_rig(backend).await?;
     let rig = rig::shared()?;
@@ -526,6 +530,7 @@ pub async fn token_bad_inputs_get_clear_errors(backend: Backend) -> anyhow::Resu
     server.stop().await
 }
 
+conformance!(token_fresh_needs_premium_and_bypasses_the_cache);
 pub async fn token_fresh_needs_premium_and_bypasses_the_cache(
     backend: Backend,
 ) -> anyhow::Result<()> {
@@ -564,6 +569,7 @@ pub async fn token_fresh_needs_premium_and_bypasses_the_cache(
     server.stop().await
 }
 
+conformance!(token_concurrent_requests_share_one_analysis);
 pub async fn token_concurrent_requests_share_one_analysis(backend: Backend) -> anyhow::Result<()> {
     let rig = rig::shared()?;
     let address = rig.a.token("proxy");
@@ -629,6 +635,7 @@ async fn garbage_node() -> anyhow::Result<String> {
     Ok(url)
 }
 
+conformance!(token_upstream_failures_are_classified);
 pub async fn token_upstream_failures_are_classified(backend: Backend) -> anyhow::Result<()> {
     let rig = rig::shared()?;
     // Refused: nothing listens on that port.
@@ -686,6 +693,7 @@ pub async fn token_upstream_failures_are_classified(backend: Backend) -> anyhow:
     server.stop().await
 }
 
+conformance!(token_cached_result_is_served_stale_when_the_node_stops);
 pub async fn token_cached_result_is_served_stale_when_the_node_stops(
     backend: Backend,
 ) -> anyhow::Result<()> {
@@ -721,6 +729,7 @@ pub async fn token_cached_result_is_served_stale_when_the_node_stops(
     server.stop().await
 }
 
+conformance!(token_explanation_and_badge);
 pub async fn token_explanation_and_badge(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start_on_rig(backend).await?;
     let rig = rig::shared()?;
@@ -795,6 +804,7 @@ pub async fn token_explanation_and_badge(backend: Backend) -> anyhow::Result<()>
     server.stop().await
 }
 
+conformance!(token_allowlist_and_lockers_come_from_the_configuration);
 pub async fn token_allowlist_and_lockers_come_from_the_configuration(
     backend: Backend,
 ) -> anyhow::Result<()> {
@@ -848,6 +858,7 @@ pub async fn token_allowlist_and_lockers_come_from_the_configuration(
     server.stop().await
 }
 
+conformance!(token_analyses_are_deterministic);
 /// On an unchanged chain, analysing a token again (`fresh=true`, so the
 /// chain is read again and the holder index resumes from what it stored)
 /// gives the same score, label, signals and coverage, for every rig token.

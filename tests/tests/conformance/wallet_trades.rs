@@ -17,6 +17,7 @@ fn check(analysis: &types::TokenAnalysis, id: types::CheckId) -> Option<CheckSta
         .map(|c| c.status)
 }
 
+conformance!(wallets_trade_where_the_simulator_contract_is_singled_out);
 pub async fn wallets_trade_where_the_simulator_contract_is_singled_out(
     backend: Backend,
 ) -> anyhow::Result<()> {

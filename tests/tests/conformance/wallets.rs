@@ -6,6 +6,7 @@ use riskintel_client::types::{self, AccountKind, ErrorCode, RiskLabel, Scope};
 use riskintel_tests::rig::{self, e18, random_address, Arg, Node};
 use riskintel_tests::{arg, err, ok, Backend, TestServer};
 
+conformance!(wallet_exposure_approvals_and_revocation);
 pub async fn wallet_exposure_approvals_and_revocation(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start_on_rig(backend).await?;
     let rig = rig::shared()?;
@@ -168,6 +169,7 @@ pub async fn wallet_exposure_approvals_and_revocation(backend: Backend) -> anyho
     server.stop().await
 }
 
+conformance!(wallet_fresh_wallet_is_safe_with_honest_coverage);
 pub async fn wallet_fresh_wallet_is_safe_with_honest_coverage(
     backend: Backend,
 ) -> anyhow::Result<()> {
@@ -224,6 +226,7 @@ pub async fn wallet_fresh_wallet_is_safe_with_honest_coverage(
     server.stop().await
 }
 
+conformance!(wallet_needs_premium_and_scope);
 pub async fn wallet_needs_premium_and_scope(backend: Backend) -> anyhow::Result<()> {
     let server = TestServer::start_on_rig(backend).await?;
     let wallet = random_address().to_checksum(None);

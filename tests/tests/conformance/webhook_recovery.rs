@@ -13,6 +13,7 @@ use riskintel_tests::{arg, err, ok, within, Backend, TestServer};
 
 use crate::webhooks::{alert, config, deliveries, raise, received, subscription};
 
+conformance!(webhook_failed_events_are_recovered_since_a_time);
 pub async fn webhook_failed_events_are_recovered_since_a_time(
     backend: Backend,
 ) -> anyhow::Result<()> {

@@ -94,6 +94,7 @@ pub(crate) async fn deliveries(
     .items)
 }
 
+conformance!(webhooks_deliver_matching_alerts_signed_and_retry);
 pub async fn webhooks_deliver_matching_alerts_signed_and_retry(
     backend: Backend,
 ) -> anyhow::Result<()> {
@@ -272,6 +273,7 @@ pub async fn webhooks_deliver_matching_alerts_signed_and_retry(
     server.stop().await
 }
 
+conformance!(webhook_deliveries_survive_a_restart_and_two_instances_deliver_once);
 pub async fn webhook_deliveries_survive_a_restart_and_two_instances_deliver_once(
     backend: Backend,
 ) -> anyhow::Result<()> {
@@ -400,6 +402,7 @@ pub async fn webhook_deliveries_survive_a_restart_and_two_instances_deliver_once
     server.stop().await
 }
 
+conformance!(webhook_secrets_rotate_and_failing_subscriptions_are_disabled);
 pub async fn webhook_secrets_rotate_and_failing_subscriptions_are_disabled(
     backend: Backend,
 ) -> anyhow::Result<()> {
@@ -604,6 +607,7 @@ pub async fn webhook_secrets_rotate_and_failing_subscriptions_are_disabled(
     server.stop().await
 }
 
+conformance!(webhook_targets_are_guarded_and_subscriptions_managed);
 pub async fn webhook_targets_are_guarded_and_subscriptions_managed(
     backend: Backend,
 ) -> anyhow::Result<()> {
