@@ -1,6 +1,8 @@
 //! Access rules as data: every metered operation's scope and whether it is
-//! premium, side by side. The authenticate-and-meter step reads this table
-//! by the request's operation id; a test walks it for every operation.
+//! premium, side by side, one constant each. Each handler passes its
+//! operation's constant to the authenticate-and-meter step (so a rule
+//! cannot be missing at run time); a test walks the table for every
+//! operation of the API description.
 
 use riskintel_api::Scope;
 
@@ -31,49 +33,107 @@ const fn premium(operation: &'static str, scope: Scope, feature: &'static str) -
     }
 }
 
+/// `billing_status_get`.
+pub const BILLING_STATUS_GET: Access = open("billing_status_get", Scope::BillingRead);
+/// `api_key_list`.
+pub const API_KEY_LIST: Access = open("api_key_list", Scope::KeysWrite);
+/// `api_key_create`.
+pub const API_KEY_CREATE: Access = open("api_key_create", Scope::KeysWrite);
+/// `api_key_get`.
+pub const API_KEY_GET: Access = open("api_key_get", Scope::KeysWrite);
+/// `api_key_delete`.
+pub const API_KEY_DELETE: Access = open("api_key_delete", Scope::KeysWrite);
+/// `api_key_rotate`.
+pub const API_KEY_ROTATE: Access = open("api_key_rotate", Scope::KeysWrite);
+/// `token_meta_get`.
+pub const TOKEN_META_GET: Access = open("token_meta_get", Scope::TokenRead);
+/// `token_analyze`.
+pub const TOKEN_ANALYZE: Access = open("token_analyze", Scope::TokenRead);
+/// `token_analyze_query`.
+pub const TOKEN_ANALYZE_QUERY: Access = open("token_analyze_query", Scope::TokenRead);
+/// `token_explanation_get`.
+pub const TOKEN_EXPLANATION_GET: Access = open("token_explanation_get", Scope::TokenRead);
+/// `token_badge_get`.
+pub const TOKEN_BADGE_GET: Access = open("token_badge_get", Scope::TokenRead);
+/// `token_sentiment_get` (premium: token sentiment).
+pub const TOKEN_SENTIMENT_GET: Access =
+    premium("token_sentiment_get", Scope::TokenRead, "token sentiment");
+/// `token_batch_analyze` (premium: batch analysis).
+pub const TOKEN_BATCH_ANALYZE: Access =
+    premium("token_batch_analyze", Scope::TokenRead, "batch analysis");
+/// `wallet_analyze` (premium: wallet analysis).
+pub const WALLET_ANALYZE: Access = premium("wallet_analyze", Scope::WalletRead, "wallet analysis");
+/// `market_overview_get`.
+pub const MARKET_OVERVIEW_GET: Access = open("market_overview_get", Scope::MarketRead);
+/// `market_top_tokens_list`.
+pub const MARKET_TOP_TOKENS_LIST: Access = open("market_top_tokens_list", Scope::MarketRead);
+/// `feed_risk_alerts_list` (premium: the risk-alert feed).
+pub const FEED_RISK_ALERTS_LIST: Access = premium(
+    "feed_risk_alerts_list",
+    Scope::FeedRead,
+    "the risk-alert feed",
+);
+/// `webhook_list` (premium: webhooks).
+pub const WEBHOOK_LIST: Access = premium("webhook_list", Scope::WebhooksWrite, "webhooks");
+/// `webhook_create` (premium: webhooks).
+pub const WEBHOOK_CREATE: Access = premium("webhook_create", Scope::WebhooksWrite, "webhooks");
+/// `webhook_get` (premium: webhooks).
+pub const WEBHOOK_GET: Access = premium("webhook_get", Scope::WebhooksWrite, "webhooks");
+/// `webhook_update` (premium: webhooks).
+pub const WEBHOOK_UPDATE: Access = premium("webhook_update", Scope::WebhooksWrite, "webhooks");
+/// `webhook_delete` (premium: webhooks).
+pub const WEBHOOK_DELETE: Access = premium("webhook_delete", Scope::WebhooksWrite, "webhooks");
+/// `webhook_secret_rotate` (premium: webhooks).
+pub const WEBHOOK_SECRET_ROTATE: Access =
+    premium("webhook_secret_rotate", Scope::WebhooksWrite, "webhooks");
+/// `webhook_enable` (premium: webhooks).
+pub const WEBHOOK_ENABLE: Access = premium("webhook_enable", Scope::WebhooksWrite, "webhooks");
+/// `webhook_test_send` (premium: webhooks).
+pub const WEBHOOK_TEST_SEND: Access =
+    premium("webhook_test_send", Scope::WebhooksWrite, "webhooks");
+/// `webhook_delivery_list` (premium: webhooks).
+pub const WEBHOOK_DELIVERY_LIST: Access =
+    premium("webhook_delivery_list", Scope::WebhooksWrite, "webhooks");
+/// `webhook_redeliver` (premium: webhooks).
+pub const WEBHOOK_REDELIVER: Access =
+    premium("webhook_redeliver", Scope::WebhooksWrite, "webhooks");
+/// `webhook_recover` (premium: webhooks).
+pub const WEBHOOK_RECOVER: Access = premium("webhook_recover", Scope::WebhooksWrite, "webhooks");
+
 /// Every metered operation. Health and the error reference need no key.
 pub const OPERATIONS: &[Access] = &[
-    open("billing_status_get", Scope::BillingRead),
-    open("api_key_list", Scope::KeysWrite),
-    open("api_key_create", Scope::KeysWrite),
-    open("api_key_get", Scope::KeysWrite),
-    open("api_key_delete", Scope::KeysWrite),
-    open("api_key_rotate", Scope::KeysWrite),
-    open("token_meta_get", Scope::TokenRead),
-    open("token_analyze", Scope::TokenRead),
-    open("token_analyze_query", Scope::TokenRead),
-    open("token_explanation_get", Scope::TokenRead),
-    open("token_badge_get", Scope::TokenRead),
-    premium("token_sentiment_get", Scope::TokenRead, "token sentiment"),
-    premium("token_batch_analyze", Scope::TokenRead, "batch analysis"),
-    premium("wallet_analyze", Scope::WalletRead, "wallet analysis"),
-    open("market_overview_get", Scope::MarketRead),
-    open("market_top_tokens_list", Scope::MarketRead),
-    premium(
-        "feed_risk_alerts_list",
-        Scope::FeedRead,
-        "the risk-alert feed",
-    ),
-    premium("webhook_list", Scope::WebhooksWrite, "webhooks"),
-    premium("webhook_create", Scope::WebhooksWrite, "webhooks"),
-    premium("webhook_get", Scope::WebhooksWrite, "webhooks"),
-    premium("webhook_update", Scope::WebhooksWrite, "webhooks"),
-    premium("webhook_delete", Scope::WebhooksWrite, "webhooks"),
-    premium("webhook_secret_rotate", Scope::WebhooksWrite, "webhooks"),
-    premium("webhook_enable", Scope::WebhooksWrite, "webhooks"),
-    premium("webhook_test_send", Scope::WebhooksWrite, "webhooks"),
-    premium("webhook_delivery_list", Scope::WebhooksWrite, "webhooks"),
-    premium("webhook_redeliver", Scope::WebhooksWrite, "webhooks"),
-    premium("webhook_recover", Scope::WebhooksWrite, "webhooks"),
+    BILLING_STATUS_GET,
+    API_KEY_LIST,
+    API_KEY_CREATE,
+    API_KEY_GET,
+    API_KEY_DELETE,
+    API_KEY_ROTATE,
+    TOKEN_META_GET,
+    TOKEN_ANALYZE,
+    TOKEN_ANALYZE_QUERY,
+    TOKEN_EXPLANATION_GET,
+    TOKEN_BADGE_GET,
+    TOKEN_SENTIMENT_GET,
+    TOKEN_BATCH_ANALYZE,
+    WALLET_ANALYZE,
+    MARKET_OVERVIEW_GET,
+    MARKET_TOP_TOKENS_LIST,
+    FEED_RISK_ALERTS_LIST,
+    WEBHOOK_LIST,
+    WEBHOOK_CREATE,
+    WEBHOOK_GET,
+    WEBHOOK_UPDATE,
+    WEBHOOK_DELETE,
+    WEBHOOK_SECRET_ROTATE,
+    WEBHOOK_ENABLE,
+    WEBHOOK_TEST_SEND,
+    WEBHOOK_DELIVERY_LIST,
+    WEBHOOK_REDELIVER,
+    WEBHOOK_RECOVER,
 ];
 
 /// The operations that need no key.
 pub const UNMETERED: &[&str] = &["health_get", "error_reference_get"];
-
-/// The rule of `operation`, if it is metered.
-pub fn rule(operation: &str) -> Option<&'static Access> {
-    OPERATIONS.iter().find(|a| a.operation == operation)
-}
 
 #[cfg(test)]
 mod tests {

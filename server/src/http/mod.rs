@@ -121,6 +121,7 @@ fn api_key_view(record: &KeyRecord, now: chrono::DateTime<chrono::Utc>) -> ApiKe
 /// on the analysis's `ETag` for `view` (304 when the client has it).
 async fn analysis_view<R: dropshot::HttpCodedResponse>(
     rqctx: &RequestContext<ServerContext>,
+    access: &'static access::Access,
     path: &TokenPath,
     options: &AnalysisOptions,
     view: &str,
@@ -130,6 +131,7 @@ async fn analysis_view<R: dropshot::HttpCodedResponse>(
     let validators = conditional::Slot::default();
     ctx.metered_with(
         rqctx,
+        access,
         async |caller| {
             let analysed =
                 token_analysis(ctx, &caller, &path.chain, &path.address, options).await?;
@@ -211,7 +213,7 @@ impl RiskIntelApi for RiskIntelImpl {
         rqctx: RequestContext<ServerContext>,
     ) -> Result<Metered<HttpResponseOk<BillingStatus>>, ApiError> {
         let ctx = rqctx.context();
-        ctx.metered(&rqctx, async |caller| {
+        ctx.metered(&rqctx, &access::BILLING_STATUS_GET, async |caller| {
             let used = ctx.meter.used(&caller.account).await?;
             let status = ctx.billing.status(&caller.account, used);
             Ok(HttpResponseOk(status))
@@ -225,7 +227,7 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<ResultsPage<ApiKey>>>, ApiError> {
         let ctx = rqctx.context();
         let query = query.into_inner();
-        ctx.metered(&rqctx, async |caller| {
+        ctx.metered(&rqctx, &access::API_KEY_LIST, async |caller| {
             let limit = page_limit(&rqctx, &query)?;
             let after = match &query.page {
                 WhichPage::First(_) => None,
@@ -251,7 +253,7 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseCreated<ApiKeySecret>>, ApiError> {
         let ctx = rqctx.context();
         let body = body.into_inner();
-        ctx.metered(&rqctx, async |caller| {
+        ctx.metered(&rqctx, &access::API_KEY_CREATE, async |caller| {
             let issued = ctx
                 .keys
                 .create(
@@ -277,7 +279,7 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<ApiKey>>, ApiError> {
         let ctx = rqctx.context();
         let key_id = path.into_inner().key_id;
-        ctx.metered(&rqctx, async |caller| {
+        ctx.metered(&rqctx, &access::API_KEY_GET, async |caller| {
             let record = ctx.keys.get(&caller.account.id, &key_id).await?;
             Ok(HttpResponseOk(api_key_view(&record, ctx.clock.now())))
         })
@@ -290,7 +292,7 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseDeleted>, ApiError> {
         let ctx = rqctx.context();
         let key_id = path.into_inner().key_id;
-        ctx.metered(&rqctx, async |caller| {
+        ctx.metered(&rqctx, &access::API_KEY_DELETE, async |caller| {
             ctx.keys
                 .revoke_by(&caller.account.id, &key_id, &caller.key.id)
                 .await?;
@@ -305,7 +307,7 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<ApiKeySecret>>, ApiError> {
         let ctx = rqctx.context();
         let key_id = path.into_inner().key_id;
-        ctx.metered(&rqctx, async |caller| {
+        ctx.metered(&rqctx, &access::API_KEY_ROTATE, async |caller| {
             let issued = ctx.keys.rotate(&caller.account.id, &key_id).await?;
             let api_key = api_key_view(&issued.record, ctx.clock.now());
             Ok(HttpResponseOk(ApiKeySecret {
@@ -322,17 +324,24 @@ impl RiskIntelApi for RiskIntelImpl {
         query: Query<AnalysisOptions>,
     ) -> Result<Metered<HttpResponseOk<TokenMetaReport>>, ApiError> {
         let (path, options) = (path.into_inner(), query.into_inner());
-        analysis_view(&rqctx, &path, &options, "meta", |analysed| {
-            let analysis = std::sync::Arc::unwrap_or_clone(analysed.analysis);
-            HttpResponseOk(TokenMetaReport {
-                chain: analysis.chain,
-                address: analysis.address,
-                meta: analysis.meta,
-                cached_at: analysis.cached_at,
-                as_of_block: analysis.as_of_block,
-                stale: analysis.stale,
-            })
-        })
+        analysis_view(
+            &rqctx,
+            &access::TOKEN_META_GET,
+            &path,
+            &options,
+            "meta",
+            |analysed| {
+                let analysis = std::sync::Arc::unwrap_or_clone(analysed.analysis);
+                HttpResponseOk(TokenMetaReport {
+                    chain: analysis.chain,
+                    address: analysis.address,
+                    meta: analysis.meta,
+                    cached_at: analysis.cached_at,
+                    as_of_block: analysis.as_of_block,
+                    stale: analysis.stale,
+                })
+            },
+        )
         .await
     }
 
@@ -342,9 +351,14 @@ impl RiskIntelApi for RiskIntelImpl {
         query: Query<AnalysisOptions>,
     ) -> Result<Metered<HttpResponseOk<Serialized<TokenAnalysis>>>, ApiError> {
         let (path, options) = (path.into_inner(), query.into_inner());
-        analysis_view(&rqctx, &path, &options, "analysis", |analysed| {
-            HttpResponseOk(analysed.json)
-        })
+        analysis_view(
+            &rqctx,
+            &access::TOKEN_ANALYZE,
+            &path,
+            &options,
+            "analysis",
+            |analysed| HttpResponseOk(analysed.json),
+        )
         .await
     }
 
@@ -364,6 +378,7 @@ impl RiskIntelApi for RiskIntelImpl {
         let response = ctx
             .metered_with(
                 &rqctx,
+                &access::TOKEN_ANALYZE_QUERY,
                 async |caller| {
                     if route.chain != "analyze" {
                         return Err(ApiError::new(
@@ -406,9 +421,14 @@ impl RiskIntelApi for RiskIntelImpl {
         query: Query<AnalysisOptions>,
     ) -> Result<Metered<HttpResponseOk<TokenExplanation>>, ApiError> {
         let (path, options) = (path.into_inner(), query.into_inner());
-        analysis_view(&rqctx, &path, &options, "explanation", |analysed| {
-            HttpResponseOk(explain::explain(&analysed.analysis))
-        })
+        analysis_view(
+            &rqctx,
+            &access::TOKEN_EXPLANATION_GET,
+            &path,
+            &options,
+            "explanation",
+            |analysed| HttpResponseOk(explain::explain(&analysed.analysis)),
+        )
         .await
     }
 
@@ -417,9 +437,14 @@ impl RiskIntelApi for RiskIntelImpl {
         path: Path<TokenPath>,
     ) -> Result<Metered<HttpResponseOk<FreeformBody>>, ApiError> {
         let path = path.into_inner();
-        let response = analysis_view(&rqctx, &path, &AnalysisOptions::default(), "badge", |a| {
-            HttpResponseOk(FreeformBody(Body::from(badge::render(&a.analysis))))
-        })
+        let response = analysis_view(
+            &rqctx,
+            &access::TOKEN_BADGE_GET,
+            &path,
+            &AnalysisOptions::default(),
+            "badge",
+            |a| HttpResponseOk(FreeformBody(Body::from(badge::render(&a.analysis)))),
+        )
         .await
         .unwrap_or_else(|error| Metered::new(Err(error)))
         // A page embedding the badge shows a grey badge, not a broken image.
@@ -441,7 +466,7 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<WalletAnalysis>>, ApiError> {
         let ctx = rqctx.context();
         let path = path.into_inner();
-        ctx.metered(&rqctx, async |_caller| {
+        ctx.metered(&rqctx, &access::WALLET_ANALYZE, async |_caller| {
             Ok(HttpResponseOk(
                 ctx.wallets.analyze(&path.chain, &path.address).await?,
             ))
@@ -455,7 +480,7 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<TokenSentiment>>, ApiError> {
         let ctx = rqctx.context();
         let path = path.into_inner();
-        ctx.metered(&rqctx, async |_caller| {
+        ctx.metered(&rqctx, &access::TOKEN_SENTIMENT_GET, async |_caller| {
             Ok(HttpResponseOk(
                 ctx.sentiment.of(&path.chain, &path.address).await?,
             ))
@@ -469,7 +494,7 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<MarketOverview>>, ApiError> {
         let ctx = rqctx.context();
         let query = query.into_inner();
-        ctx.metered(&rqctx, async |_caller| {
+        ctx.metered(&rqctx, &access::MARKET_OVERVIEW_GET, async |_caller| {
             Ok(HttpResponseOk(
                 ctx.market.overview(query.chain.as_deref()).await?,
             ))
@@ -483,7 +508,7 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<ResultsPage<TopToken>>>, ApiError> {
         let ctx = rqctx.context();
         let query = query.into_inner();
-        ctx.metered(&rqctx, async |_caller| {
+        ctx.metered(&rqctx, &access::MARKET_TOP_TOKENS_LIST, async |_caller| {
             let limit = page_limit(&rqctx, &query)?;
             let (filter, after) = match &query.page {
                 WhichPage::First(filter) => (filter.clone(), None),
@@ -523,7 +548,7 @@ impl RiskIntelApi for RiskIntelImpl {
     ) -> Result<Metered<HttpResponseOk<ResultsPage<Alert>>>, ApiError> {
         let ctx = rqctx.context();
         let query = query.into_inner();
-        ctx.metered(&rqctx, async |_caller| {
+        ctx.metered(&rqctx, &access::FEED_RISK_ALERTS_LIST, async |_caller| {
             let limit = page_limit(&rqctx, &query)?;
             let (filter, before) = match &query.page {
                 WhichPage::First(filter) => (filter.clone(), None),

@@ -12,7 +12,7 @@ use riskintel_api::{
     WebhookSecret, WebhookTestEvent, WebhookUpdate,
 };
 
-use super::{page_limit, page_of, ServerContext};
+use super::{access, page_limit, page_of, ServerContext};
 use crate::webhooks::{delivery_view, view};
 use riskintel_store::SubscriptionRow;
 
@@ -30,7 +30,7 @@ pub(super) async fn list(
 ) -> Result<Metered<HttpResponseOk<ResultsPage<Webhook>>>, ApiError> {
     let ctx = rqctx.context();
     let query = query.into_inner();
-    ctx.metered(&rqctx, async |caller| {
+    ctx.metered(&rqctx, &access::WEBHOOK_LIST, async |caller| {
         let limit = page_limit(&rqctx, &query)?;
         let after = match &query.page {
             WhichPage::First(_) => None,
@@ -59,7 +59,7 @@ pub(super) async fn create(
 ) -> Result<Metered<HttpResponseCreated<WebhookSecret>>, ApiError> {
     let ctx = rqctx.context();
     let body = body.into_inner();
-    ctx.metered(&rqctx, async |caller| {
+    ctx.metered(&rqctx, &access::WEBHOOK_CREATE, async |caller| {
         let issued = ctx.webhooks.create(&caller.account.id, body).await?;
         Ok(HttpResponseCreated(secret_view(ctx, issued)))
     })
@@ -72,7 +72,7 @@ pub(super) async fn get(
 ) -> Result<Metered<HttpResponseOk<Webhook>>, ApiError> {
     let ctx = rqctx.context();
     let id = path.into_inner().webhook_id;
-    ctx.metered(&rqctx, async |caller| {
+    ctx.metered(&rqctx, &access::WEBHOOK_GET, async |caller| {
         let row = ctx.webhooks.get(&caller.account.id, &id).await?;
         Ok(HttpResponseOk(view(&row, ctx.clock.now())))
     })
@@ -87,7 +87,7 @@ pub(super) async fn update(
     let ctx = rqctx.context();
     let id = path.into_inner().webhook_id;
     let change = body.into_inner();
-    ctx.metered(&rqctx, async |caller| {
+    ctx.metered(&rqctx, &access::WEBHOOK_UPDATE, async |caller| {
         let row = ctx.webhooks.update(&caller.account.id, &id, change).await?;
         Ok(HttpResponseOk(view(&row, ctx.clock.now())))
     })
@@ -100,7 +100,7 @@ pub(super) async fn delete(
 ) -> Result<Metered<HttpResponseDeleted>, ApiError> {
     let ctx = rqctx.context();
     let id = path.into_inner().webhook_id;
-    ctx.metered(&rqctx, async |caller| {
+    ctx.metered(&rqctx, &access::WEBHOOK_DELETE, async |caller| {
         ctx.webhooks.delete(&caller.account.id, &id).await?;
         Ok(HttpResponseDeleted())
     })
@@ -113,7 +113,7 @@ pub(super) async fn rotate(
 ) -> Result<Metered<HttpResponseOk<WebhookSecret>>, ApiError> {
     let ctx = rqctx.context();
     let id = path.into_inner().webhook_id;
-    ctx.metered(&rqctx, async |caller| {
+    ctx.metered(&rqctx, &access::WEBHOOK_SECRET_ROTATE, async |caller| {
         let issued = ctx.webhooks.rotate(&caller.account.id, &id).await?;
         Ok(HttpResponseOk(secret_view(ctx, issued)))
     })
@@ -126,7 +126,7 @@ pub(super) async fn enable(
 ) -> Result<Metered<HttpResponseOk<Webhook>>, ApiError> {
     let ctx = rqctx.context();
     let id = path.into_inner().webhook_id;
-    ctx.metered(&rqctx, async |caller| {
+    ctx.metered(&rqctx, &access::WEBHOOK_ENABLE, async |caller| {
         let row = ctx.webhooks.enable(&caller.account.id, &id).await?;
         Ok(HttpResponseOk(view(&row, ctx.clock.now())))
     })
@@ -139,7 +139,7 @@ pub(super) async fn test_send(
 ) -> Result<Metered<HttpResponseAccepted<WebhookTestEvent>>, ApiError> {
     let ctx = rqctx.context();
     let id = path.into_inner().webhook_id;
-    ctx.metered(&rqctx, async |caller| {
+    ctx.metered(&rqctx, &access::WEBHOOK_TEST_SEND, async |caller| {
         let event_id = ctx.webhooks.ping(&caller.account.id, &id).await?;
         Ok(HttpResponseAccepted(WebhookTestEvent { event_id }))
     })
@@ -154,7 +154,7 @@ pub(super) async fn deliveries(
     let ctx = rqctx.context();
     let id = path.into_inner().webhook_id;
     let query = query.into_inner();
-    ctx.metered(&rqctx, async |caller| {
+    ctx.metered(&rqctx, &access::WEBHOOK_DELIVERY_LIST, async |caller| {
         let limit = page_limit(&rqctx, &query)?;
         let before = match &query.page {
             WhichPage::First(_) => None,
@@ -185,7 +185,7 @@ pub(super) async fn redeliver(
 ) -> Result<Metered<HttpResponseAccepted<WebhookDelivery>>, ApiError> {
     let ctx = rqctx.context();
     let path = path.into_inner();
-    ctx.metered(&rqctx, async |caller| {
+    ctx.metered(&rqctx, &access::WEBHOOK_REDELIVER, async |caller| {
         let event = ctx
             .webhooks
             .redeliver(&caller.account.id, &path.webhook_id, &path.event_id)
@@ -203,7 +203,7 @@ pub(super) async fn recover(
     let ctx = rqctx.context();
     let id = path.into_inner().webhook_id;
     let since = body.into_inner().since;
-    ctx.metered(&rqctx, async |caller| {
+    ctx.metered(&rqctx, &access::WEBHOOK_RECOVER, async |caller| {
         let queued = ctx.webhooks.recover(&caller.account.id, &id, since).await?;
         Ok(HttpResponseAccepted(WebhookRecovery { queued }))
     })
