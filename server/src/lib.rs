@@ -12,6 +12,7 @@ pub mod logging;
 pub mod market;
 pub mod metering;
 pub mod sentiment;
+pub mod tasks;
 pub mod telemetry;
 pub mod webhooks;
 
@@ -55,16 +56,11 @@ pub struct RunningServer {
     /// The open connections, cut when a shutdown runs out of time.
     gate: Arc<connections::Gate>,
     shutdown_timeout: Duration,
-    /// Rate-window sync, usage flush and pruning.
-    metering: [tokio::task::JoinHandle<()>; 3],
-    /// The webhook delivery worker, stopped with metering.
-    webhooks: Option<tokio::task::JoinHandle<()>>,
-    stop_metering: tokio::sync::watch::Sender<bool>,
-    key_sync: tokio::task::JoinHandle<()>,
+    /// The background loops: market index, key sync, rate sync, usage
+    /// flush, webhook worker, pruning.
+    tasks: tasks::Tasks,
     meter: metering::Meter,
     key_uses: Arc<keys::KeyUses>,
-    indexer: Option<tokio::task::JoinHandle<()>>,
-    stop_indexer: tokio::sync::watch::Sender<bool>,
     /// The address it listens on.
     pub local_addr: SocketAddr,
     /// The metrics listener's address, unless `metrics_listen` is empty.
@@ -79,20 +75,10 @@ pub struct RunningServer {
 
 impl RunningServer {
     /// Stop accepting requests, finish those in flight, and close the store.
-    pub async fn close(self) -> anyhow::Result<()> {
-        self.key_sync.abort();
-        // Let the market index finish the poll under way, so what it read is
-        // stored with the alerts it means.
-        let _ = self.stop_indexer.send(true);
-        if let Some(indexer) = self.indexer {
-            let abort = indexer.abort_handle();
-            if tokio::time::timeout(Duration::from_secs(30), indexer)
-                .await
-                .is_err()
-            {
-                abort.abort();
-            }
-        }
+    pub async fn close(mut self) -> anyhow::Result<()> {
+        // Key sync ends; the market index finishes the poll under way, so
+        // what it read is stored with the alerts it means.
+        self.tasks.stop(tasks::Stage::BeforeRequests).await;
         // Stop accepting; idle connections close at once, requests under
         // way are answered (a head or body still arriving within its own
         // limit); what is left when the time is up is cut.
@@ -110,10 +96,7 @@ impl RunningServer {
         // Requests in flight are answered: their usage is written before the
         // database closes, then the last counts of this minute are published
         // for the instances that go on (or a restart).
-        let _ = self.stop_metering.send(true);
-        for task in self.metering.into_iter().chain(self.webhooks) {
-            let _ = task.await;
-        }
+        self.tasks.stop(tasks::Stage::AfterRequests).await;
         let flushed = self.meter.flush_usage(&self.key_uses).await;
         let _ = self.meter.sync_windows().await;
         let result = result.and(flushed.map_err(|e| anyhow::anyhow!("writing monthly usage: {e}")));
@@ -207,12 +190,20 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         slog::warn!(log, "reading the shared rate-window counts failed; this instance counts alone until it works"; "error" => %e);
     }
     let key_uses = context.keys.uses().clone();
-    let key_sync = tokio::spawn(keys::sync(
-        store.clone(),
-        context.keys.cache().clone(),
-        Duration::from_millis(config.auth.key_sync_ms.max(10)),
-        log.new(slog::o!("component" => "keys")),
-    ));
+    let mut tasks = tasks::Tasks::new(log.new(slog::o!("component" => "tasks")));
+    tasks.spawn(
+        "key_sync",
+        tasks::Stage::BeforeRequests,
+        tasks::Ending::Aborted,
+        |_stop| {
+            keys::sync(
+                store.clone(),
+                context.keys.cache().clone(),
+                Duration::from_millis(config.auth.key_sync_ms.max(10)),
+                log.new(slog::o!("component" => "keys")),
+            )
+        },
+    );
     let api = risk_intel_api_mod::api_description::<RiskIntelImpl>()
         .map_err(|e| anyhow::anyhow!("building the API description: {e}"))?;
     let dropshot_config = ConfigDropshot {
@@ -243,8 +234,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         config.docs_base_url.clone()
     });
 
-    let (stop_indexer, stop) = tokio::sync::watch::channel(false);
-    let indexer = if config.market.enabled {
+    if config.market.enabled {
         let indexer = Arc::new(
             market::indexer::Indexer::new(
                 &config.market,
@@ -254,21 +244,21 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             )
             .with_alert_signal(context_wake.clone()),
         );
-        Some(tokio::spawn(
-            indexer.run(log.new(slog::o!("component" => "market-index")), stop),
-        ))
-    } else {
-        None
-    };
-    // Metering's database work, each on its own interval; stopped together
-    // on close (a run under way finishes first).
-    let (stop_metering, stopped) = tokio::sync::watch::channel(false);
-    let metering_log = log.new(slog::o!("component" => "metering"));
+        let log = log.new(slog::o!("component" => "market-index"));
+        tasks.spawn(
+            "market_index",
+            tasks::Stage::BeforeRequests,
+            tasks::Ending::Signalled(Duration::from_secs(30)),
+            |stop| indexer.run(log, stop),
+        );
+    }
+    // Metering's database work, each on its own interval; stopped after
+    // the last request (a run under way finishes first).
     let m = &config.metering;
-    let rate_sync = periodic(
+    tasks.every(
+        "rate_sync",
+        tasks::Stage::AfterRequests,
         Duration::from_millis(m.rate_sync_ms.max(10)),
-        stopped.clone(),
-        metering_log.clone(),
         "sharing rate-window counts failed; this instance counts alone until it works",
         {
             let meter = meter.clone();
@@ -278,10 +268,10 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             }
         },
     );
-    let usage_flush = periodic(
+    tasks.every(
+        "usage_flush",
+        tasks::Stage::AfterRequests,
         Duration::from_millis(m.usage_flush_ms.max(10)),
-        stopped.clone(),
-        metering_log.clone(),
         "writing monthly usage failed; the counts are kept and written when it works",
         {
             let meter = meter.clone();
@@ -295,7 +285,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     // Webhook deliveries, every `poll_ms` and at once when this instance
     // records an alert or a test event; an attempt under way is finished
     // (and recorded) before the store closes.
-    let webhooks = config.webhooks.enabled.then(|| {
+    if config.webhooks.enabled {
         let deliverer = webhooks::deliver::Deliverer::new(
             store.clone(),
             clock.clone(),
@@ -303,16 +293,19 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             context_sealer,
             log.new(slog::o!("component" => "webhooks")),
         );
-        tokio::spawn(deliverer.run(
-            Duration::from_millis(config.webhooks.poll_ms.max(10)),
-            context_wake.clone(),
-            stopped.clone(),
-        ))
-    });
-    let pruner = periodic(
+        let every = Duration::from_millis(config.webhooks.poll_ms.max(10));
+        let wake = context_wake.clone();
+        tasks.spawn(
+            "webhook_worker",
+            tasks::Stage::AfterRequests,
+            tasks::Ending::Signalled(Duration::from_secs(3_600)),
+            |stop| deliverer.run(every, wake, stop),
+        );
+    }
+    tasks.every(
+        "pruning",
+        tasks::Stage::AfterRequests,
         Duration::from_secs(60),
-        stopped,
-        metering_log,
         "pruning rate windows failed",
         {
             let meter = meter.clone();
@@ -324,20 +317,16 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     );
     slog::info!(log, "listening"; "address" => %local_addr, "database" => store.backend(),
         "max_connections" => gate.max_connections,
-        "metrics" => metrics_addr.map(|a| format!("http://{a}/metrics")));
+        "metrics" => metrics_addr.map(|a| format!("http://{a}/metrics")),
+        "background_tasks" => tasks.names().join(","));
     Ok(RunningServer {
         server,
         metrics,
         gate,
         shutdown_timeout: Duration::from_millis(config.connections.shutdown_timeout_ms.max(1)),
-        metering: [rate_sync, usage_flush, pruner],
-        webhooks,
-        stop_metering,
-        key_sync,
+        tasks,
         meter,
         key_uses,
-        indexer,
-        stop_indexer,
         local_addr,
         metrics_addr,
         bootstrapped,
@@ -351,41 +340,6 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
 fn request_deadline(config: &Config) -> Duration {
     let database = config.database_acquire_timeout_ms + config.database_query_timeout_ms;
     Duration::from_millis(config.analysis.deadline_ms.max(database) + 1_000)
-}
-
-/// Run `work` every `every` until `stop` is sent (a run under way finishes
-/// first); a failure is logged with `failed` once, until a run works again.
-fn periodic<F, Fut, E>(
-    every: Duration,
-    mut stop: tokio::sync::watch::Receiver<bool>,
-    log: slog::Logger,
-    failed: &'static str,
-    mut work: F,
-) -> tokio::task::JoinHandle<()>
-where
-    F: FnMut() -> Fut + Send + 'static,
-    Fut: std::future::Future<Output = Result<(), E>> + Send,
-    E: std::fmt::Display,
-{
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(every);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut failing = false;
-        loop {
-            tokio::select! {
-                _ = tick.tick() => {}
-                _ = stop.changed() => return,
-            }
-            match work().await {
-                Ok(()) => failing = false,
-                Err(error) if !failing => {
-                    failing = true;
-                    slog::warn!(log, "{}", failed; "error" => %error);
-                }
-                Err(_) => {}
-            }
-        }
-    })
 }
 
 /// A database URL without its password, for messages.

@@ -88,6 +88,10 @@ fn describe() {
         CONNECTIONS,
         "Client connections open on the public listener"
     );
+    describe_gauge!(
+        BACKGROUND_TASKS,
+        "1 while a background task runs (market index, webhook worker, usage flush, rate sync, key sync, pruning), 0 once it ended"
+    );
     describe_counter!(
         WEBHOOK_DELIVERIES,
         "Webhook delivery attempts, by outcome: delivered (2xx), retry (failed, tried again later), failed (failed, no more attempts)"
@@ -107,6 +111,8 @@ pub const REQUEST_DURATION: &str = "riskintel_http_request_duration_seconds";
 pub const FLUSH_LAG: &str = "riskintel_usage_flush_lag_seconds";
 /// `riskintel_open_connections`.
 pub const CONNECTIONS: &str = "riskintel_open_connections";
+/// `riskintel_background_task_running{task}`.
+pub const BACKGROUND_TASKS: &str = "riskintel_background_task_running";
 /// `riskintel_webhook_deliveries_total{outcome}`.
 pub const WEBHOOK_DELIVERIES: &str = "riskintel_webhook_deliveries_total";
 /// `riskintel_webhook_delivery_duration_seconds`.
@@ -142,6 +148,12 @@ pub fn request_answered(operation: &str, status: u16, latency: Duration) {
     });
     count.increment(1);
     duration.record(latency.as_secs_f64());
+}
+
+/// The background task `task` started (`true`) or ended.
+pub fn background_task(task: &'static str, running: bool) {
+    handle();
+    metrics::gauge!(BACKGROUND_TASKS, "task" => task).set(if running { 1.0 } else { 0.0 });
 }
 
 /// Usage counts were last written `lag` ago.
