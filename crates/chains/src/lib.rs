@@ -17,77 +17,19 @@ pub mod solana;
 use alloy_primitives::Address;
 use serde::{Deserialize, Serialize};
 
-/// A supported chain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Chain {
-    /// Ethereum mainnet.
-    Eth,
-    /// BNB Smart Chain.
-    Bsc,
-    /// Solana.
-    Sol,
-    /// Base.
-    Base,
-    /// Arbitrum One.
-    Arb,
-    /// Polygon PoS.
-    Poly,
-    /// Avalanche C-Chain.
-    Avax,
-    /// Fantom Opera.
-    Ftm,
-}
+/// A supported chain: the API's one list.
+pub use riskintel_api::ChainId as Chain;
 
-impl Chain {
-    /// Every chain.
-    pub const ALL: [Chain; 8] = [
-        Chain::Eth,
-        Chain::Bsc,
-        Chain::Sol,
-        Chain::Base,
-        Chain::Arb,
-        Chain::Poly,
-        Chain::Avax,
-        Chain::Ftm,
-    ];
-
-    /// The chain id as written in paths.
-    pub fn id(self) -> &'static str {
-        match self {
-            Chain::Eth => "eth",
-            Chain::Bsc => "bsc",
-            Chain::Sol => "sol",
-            Chain::Base => "base",
-            Chain::Arb => "arb",
-            Chain::Poly => "poly",
-            Chain::Avax => "avax",
-            Chain::Ftm => "ftm",
-        }
-    }
-
-    /// Parse a chain id.
-    pub fn parse(text: &str) -> Option<Chain> {
-        Chain::ALL.into_iter().find(|c| c.id() == text)
-    }
-
-    /// Parse a chain id given by a user: 422 material when unknown.
-    pub fn from_id(text: &str) -> Result<Chain, InputError> {
-        Chain::parse(text).ok_or_else(|| InputError::UnknownChain(text.to_string()))
-    }
-
-    /// Whether the chain is EVM.
-    pub fn is_evm(self) -> bool {
-        self != Chain::Sol
-    }
+/// Parse a chain id given by a user: 422 material when unknown.
+pub fn chain_from_id(text: &str) -> Result<Chain, InputError> {
+    Chain::parse(text).ok_or_else(|| InputError::UnknownChain(text.to_string()))
 }
 
 /// Why an input was refused.
 #[derive(Clone, Debug, thiserror::Error, PartialEq)]
 pub enum InputError {
     /// Unknown chain id.
-    #[error(
-        "chain: {0:?} is not a supported chain (use eth, bsc, sol, base, arb, poly, avax or ftm)"
-    )]
+    #[error("chain: {0:?} is not a supported chain (use {listed})", listed = Chain::listed())]
     UnknownChain(String),
     /// Bad address.
     #[error("address: {0}")]
@@ -331,6 +273,33 @@ impl Default for ChainConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_document_the_refusal_and_the_defaults_name_the_same_chains() {
+        let ids: Vec<&str> = Chain::ALL.iter().map(|c| c.id()).collect();
+        // The published document's enum, in the same order.
+        let document: serde_json::Value =
+            serde_json::from_str(include_str!("../../../openapi/riskintel.json")).unwrap();
+        let schema = &document["components"]["schemas"]["ChainId"];
+        assert_eq!(schema["enum"], serde_json::json!(ids));
+        let described = schema["description"].as_str().unwrap();
+        let refusal = InputError::UnknownChain("doge".into()).to_string();
+        let mut defaults: Vec<String> = defaults::evm_chains().into_keys().collect();
+        defaults.push("sol".into());
+        for id in &ids {
+            assert!(
+                described.contains(&format!("`{id}`")),
+                "{id} in the description"
+            );
+            assert!(refusal.contains(id), "{id} in {refusal}");
+            assert!(
+                defaults.iter().any(|d| d == id),
+                "{id} has mainnet defaults"
+            );
+            assert_eq!(Chain::parse(id).map(Chain::id), Some(*id));
+        }
+        assert_eq!(defaults.len(), ids.len(), "no default for an unknown chain");
+    }
 
     #[test]
     fn evm_addresses_are_validated_with_checksums() {

@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod billing;
+pub mod chain;
 pub mod checks;
 pub mod error;
 pub mod health;
@@ -27,6 +28,7 @@ use dropshot::{
 
 pub use batch::{BatchAnalysis, BatchAnalysisRequest, BatchEntry, BatchItem, BATCH_MAX_ITEMS};
 pub use billing::{BillingStatus, Plan};
+pub use chain::ChainId;
 pub use checks::CheckId;
 pub use error::{ApiError, ErrorCode, ErrorDetail};
 pub use health::{ChainHealth, DatabaseHealth, Health, HealthStatus, NodeStatus};

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use riskintel_api::{Alert, AlertFilter};
 
 use riskintel_analysis::tokens::AnalysisError;
-use riskintel_chains::Chain;
 use riskintel_store::{AlertQuery, Store};
 
 /// The feed over the stored alerts.
@@ -31,7 +30,7 @@ impl Feed {
         limit: usize,
     ) -> Result<Vec<(Alert, i64)>, AnalysisError> {
         if let Some(chain) = filter.chain.as_deref() {
-            Chain::from_id(chain)?;
+            riskintel_chains::chain_from_id(chain)?;
         }
         let query = AlertQuery {
             chain: filter.chain.clone(),

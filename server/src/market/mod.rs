@@ -49,7 +49,7 @@ impl Market {
 
     fn chain_filter(chain: Option<&str>) -> Result<Option<Chain>, AnalysisError> {
         chain
-            .map(|c| Chain::from_id(c).map_err(AnalysisError::from))
+            .map(|c| riskintel_chains::chain_from_id(c).map_err(AnalysisError::from))
             .transpose()
     }
 

@@ -21,7 +21,7 @@ use riskintel_api::{
 use serde::{Deserialize, Serialize};
 
 use crate::feed::alerts::severity_rank;
-use riskintel_chains::{parse_evm_address, Chain};
+use riskintel_chains::parse_evm_address;
 use riskintel_store::clock::Clock;
 use riskintel_store::{EventRow, Store, StoreError, SubscriptionRow};
 
@@ -344,7 +344,8 @@ impl Webhooks {
         }
         if let Some(chains) = change.chains {
             for chain in &chains {
-                Chain::from_id(chain).map_err(|e| WebhookError::Invalid(format!("chains: {e}")))?;
+                riskintel_chains::chain_from_id(chain)
+                    .map_err(|e| WebhookError::Invalid(format!("chains: {e}")))?;
             }
             row.chains = json_list(&sorted_unique(chains));
         }

@@ -142,7 +142,7 @@ impl Analyzer {
 
     /// Validate an EVM chain and address.
     pub fn token_ref(&self, chain: &str, address: &str) -> Result<TokenRef, AnalysisError> {
-        let chain_id = Chain::from_id(chain)?;
+        let chain_id = riskintel_chains::chain_from_id(chain)?;
         if !chain_id.is_evm() {
             return Err(AnalysisError::ChainNotServed(format!(
                 "chain: analysis on {chain:?} is not available on this server yet"

@@ -5,10 +5,13 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::chain::ChainId;
 use crate::error::ErrorCode;
 
-/// The chain ids, in the order the service lists them.
-pub const CHAIN_IDS: [&str; 8] = ["eth", "bsc", "sol", "base", "arb", "poly", "avax", "ftm"];
+/// The chain ids, in the order the service lists them ([`ChainId::ALL`]).
+pub fn chain_ids() -> Vec<&'static str> {
+    ChainId::ALL.iter().map(|c| c.id()).collect()
+}
 
 /// The largest page a list answers (dropshot's `page_max_nitems`).
 pub const PAGE_MAX: u32 = 100;
@@ -95,7 +98,7 @@ pub(super) fn make_precise(document: &mut Value) {
         json!({
             "description": "A chain the service knows: `eth` (Ethereum), `bsc` (BNB Smart Chain), `sol` (Solana), `base` (Base), `arb` (Arbitrum One), `poly` (Polygon PoS), `avax` (Avalanche C-Chain), `ftm` (Fantom Opera). An instance serves those its operator configured; another answers 422.",
             "type": "string",
-            "enum": CHAIN_IDS,
+            "enum": chain_ids(),
         }),
     );
     if let Some(create) = schemas.get_mut("ApiKeyCreate") {
