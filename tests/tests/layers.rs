@@ -108,6 +108,29 @@ fn the_circle_finder_finds_circles_through_brace_imports() {
     assert_eq!(circles[0].len(), 3);
 }
 
+#[test]
+fn chains_are_typed_past_the_http_edge() {
+    // Users' chain ids are read in `server/src/http` (and the operator's in
+    // the configuration); below, every function takes the typed chain.
+    let mut untyped = Vec::new();
+    for (_, dir, _) in FLOORS {
+        let root = workspace().join(dir).join("src");
+        for file in rust_files(&root) {
+            let relative = file.strip_prefix(&root).unwrap();
+            if relative.starts_with("http") || relative == Path::new("config.rs") {
+                continue;
+            }
+            let source = std::fs::read_to_string(&file).unwrap();
+            for (n, line) in source.lines().enumerate() {
+                if line.contains("chain: &str") || line.contains("chain: Option<&str>") {
+                    untyped.push(format!("{}:{}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(untyped.is_empty(), "chain ids as text: {untyped:#?}");
+}
+
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {

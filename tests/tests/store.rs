@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use chrono::{Duration, TimeZone, Utc};
-use riskintel_api::{AlertKind, Plan, RiskLabel, Scope, Severity, WireName};
+use riskintel_api::{AlertKind, ChainId, Plan, RiskLabel, Scope, Severity, WireName};
 use riskintel_server::store::db::Db;
 use riskintel_server::store::{
     self, Account, AlertQuery, AlertRow, AnalysisRow, ContactKind, CreatorToken, Cursor,
@@ -676,7 +676,10 @@ fn swap(block: i64, log_index: i64) -> SwapRow {
 
 async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
     let (store, db) = open(backend).await;
-    assert_eq!(store.cursor_get("eth", "market").await.unwrap(), None);
+    assert_eq!(
+        store.cursor_get(ChainId::Eth, "market").await.unwrap(),
+        None
+    );
     let sync = |block: i64, reserve: f64| SyncRow {
         chain: "eth".into(),
         pair: "0xpair".into(),
@@ -687,7 +690,7 @@ async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
     };
     assert!(store
         .cursor_advance(
-            "eth",
+            ChainId::Eth,
             "market",
             None,
             11,
@@ -699,16 +702,24 @@ async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
         .unwrap());
     // A second indexer that read the same range loses: nothing is counted twice.
     assert!(!store
-        .cursor_advance("eth", "market", None, 11, "0xa", &[swap(10, 0)], &[])
+        .cursor_advance(ChainId::Eth, "market", None, 11, "0xa", &[swap(10, 0)], &[])
         .await
         .unwrap());
     assert!(!store
-        .cursor_advance("eth", "market", Some(5), 11, "0xa", &[swap(10, 1)], &[])
+        .cursor_advance(
+            ChainId::Eth,
+            "market",
+            Some(5),
+            11,
+            "0xa",
+            &[swap(10, 1)],
+            &[]
+        )
         .await
         .unwrap());
     assert!(store
         .cursor_advance(
-            "eth",
+            ChainId::Eth,
             "market",
             Some(11),
             21,
@@ -719,7 +730,7 @@ async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
         .await
         .unwrap());
     let history = store
-        .liquidity_history("eth", "0xpair", t(0, 0))
+        .liquidity_history(ChainId::Eth, "0xpair", t(0, 0))
         .await
         .unwrap();
     assert_eq!(
@@ -727,7 +738,7 @@ async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
         vec![5.0, 2.0]
     );
     assert_eq!(
-        store.cursor_get("eth", "market").await.unwrap(),
+        store.cursor_get(ChainId::Eth, "market").await.unwrap(),
         Some(Cursor {
             next_block: 21,
             last_hash: "0xb".into()
@@ -735,16 +746,19 @@ async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
     );
     assert_eq!(
         store
-            .swaps_since("eth", "0xToken", t(0, 0))
+            .swaps_since(ChainId::Eth, "0xToken", t(0, 0))
             .await
             .unwrap()
             .len(),
         2
     );
     // A re-organisation rewinds and forgets what it read from there.
-    store.cursor_rewind("eth", "market", 15).await.unwrap();
+    store
+        .cursor_rewind(ChainId::Eth, "market", 15)
+        .await
+        .unwrap();
     assert_eq!(
-        store.cursor_get("eth", "market").await.unwrap(),
+        store.cursor_get(ChainId::Eth, "market").await.unwrap(),
         Some(Cursor {
             next_block: 15,
             last_hash: String::new()
@@ -752,7 +766,7 @@ async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
     );
     assert_eq!(
         store
-            .swaps_since("eth", "0xToken", t(0, 0))
+            .swaps_since(ChainId::Eth, "0xToken", t(0, 0))
             .await
             .unwrap()
             .len(),
@@ -760,7 +774,7 @@ async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
     );
     assert_eq!(
         store
-            .liquidity_history("eth", "0xpair", t(0, 0))
+            .liquidity_history(ChainId::Eth, "0xpair", t(0, 0))
             .await
             .unwrap()
             .len(),
@@ -785,22 +799,22 @@ async fn tracked_pairs_keep_their_baseline(backend: Backend) {
     store.tracked_pair_add(&pair(0.0)).await.unwrap();
     store.tracked_pair_add(&pair(10.0)).await.unwrap();
     assert_eq!(
-        store.tracked_pairs("eth").await.unwrap()[0].reserve_quote,
+        store.tracked_pairs(ChainId::Eth).await.unwrap()[0].reserve_quote,
         10.0,
         "a new pair takes its first baseline"
     );
     store.tracked_pair_add(&pair(3.0)).await.unwrap();
     assert_eq!(
-        store.tracked_pairs("eth").await.unwrap()[0].reserve_quote,
+        store.tracked_pairs(ChainId::Eth).await.unwrap()[0].reserve_quote,
         10.0,
         "an existing baseline stays"
     );
     store
-        .tracked_pair_reserve("eth", "0xpair", 4.0)
+        .tracked_pair_reserve(ChainId::Eth, "0xpair", 4.0)
         .await
         .unwrap();
     assert_eq!(
-        store.tracked_pairs("eth").await.unwrap()[0].reserve_quote,
+        store.tracked_pairs(ChainId::Eth).await.unwrap()[0].reserve_quote,
         4.0
     );
     // A V4 pool keeps the rest of its key, and is found by its token.
@@ -813,12 +827,15 @@ async fn tracked_pairs_keep_their_baseline(backend: Backend) {
     };
     store.tracked_pair_add(&v4).await.unwrap();
     assert_eq!(
-        store.tracked_v4_pools("eth", "0xToken").await.unwrap(),
+        store
+            .tracked_v4_pools(ChainId::Eth, "0xToken")
+            .await
+            .unwrap(),
         vec![v4],
         "only the V4 pool, with its key"
     );
     assert!(store
-        .tracked_v4_pools("eth", "0xOther")
+        .tracked_v4_pools(ChainId::Eth, "0xOther")
         .await
         .unwrap()
         .is_empty());
@@ -866,12 +883,12 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
         member("0xminter", "0xm2", true),
     ];
     assert!(store
-        .holder_index_apply("eth", "0xtoken", None, &state, &balances, &roles)
+        .holder_index_apply(ChainId::Eth, "0xtoken", None, &state, &balances, &roles)
         .await
         .unwrap());
     assert_eq!(
         store
-            .log_index_get("eth", LogIndexKind::Holders, "0xtoken")
+            .log_index_get(ChainId::Eth, LogIndexKind::Holders, "0xtoken")
             .await
             .unwrap(),
         Some(state.clone())
@@ -892,7 +909,7 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
     };
     assert!(store
         .holder_index_apply(
-            "eth",
+            ChainId::Eth,
             "0xtoken",
             Some(11),
             &moved,
@@ -903,7 +920,12 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
         .unwrap());
     // Buyers: positive holders whose first tokens came from a source.
     let buyers = store
-        .holder_buyers("eth", "0xtoken", &["0xpool".into(), "0xrouter".into()], 5)
+        .holder_buyers(
+            ChainId::Eth,
+            "0xtoken",
+            &["0xpool".into(), "0xrouter".into()],
+            5,
+        )
         .await
         .unwrap();
     assert_eq!(
@@ -915,32 +937,32 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
         "0xa bought (its first receipt stands); 0xc was handed its tokens"
     );
     assert!(store
-        .holder_buyers("eth", "0xtoken", &[], 5)
+        .holder_buyers(ChainId::Eth, "0xtoken", &[], 5)
         .await
         .unwrap()
         .is_empty());
     // A revocation in later blocks ends the membership; the other stays.
     assert_eq!(
-        store.role_members("eth", "0xtoken").await.unwrap(),
+        store.role_members(ChainId::Eth, "0xtoken").await.unwrap(),
         vec![member("0xminter", "0xm2", true)]
     );
     assert_eq!(
         store
-            .log_index_get("eth", LogIndexKind::Holders, "0xtoken")
+            .log_index_get(ChainId::Eth, LogIndexKind::Holders, "0xtoken")
             .await
             .unwrap(),
         Some(moved)
     );
     assert!(
         !store
-            .holder_index_apply("eth", "0xtoken", Some(11), &state, &[], &[])
+            .holder_index_apply(ChainId::Eth, "0xtoken", Some(11), &state, &[], &[])
             .await
             .unwrap(),
         "a stale update loses"
     );
     let mut found = store
         .holder_balances_get(
-            "eth",
+            ChainId::Eth,
             "0xtoken",
             &["0xa".into(), "0xb".into(), "0xc".into()],
         )
@@ -952,13 +974,16 @@ async fn log_indexes_round_trip_with_their_first_party(backend: Backend) {
     expected[0].sort_key = 800.0;
     assert_eq!(found, expected);
     assert_eq!(
-        store.holder_top("eth", "0xtoken", 10).await.unwrap(),
+        store.holder_top(ChainId::Eth, "0xtoken", 10).await.unwrap(),
         vec![expected[2].clone(), expected[0].clone()]
     );
-    assert_eq!(store.holder_count("eth", "0xtoken").await.unwrap(), 2);
+    assert_eq!(
+        store.holder_count(ChainId::Eth, "0xtoken").await.unwrap(),
+        2
+    );
     assert_eq!(
         store
-            .log_index_get("eth", LogIndexKind::Wallet, "0xtoken")
+            .log_index_get(ChainId::Eth, LogIndexKind::Wallet, "0xtoken")
             .await
             .unwrap(),
         None,
@@ -988,12 +1013,12 @@ async fn wallet_contacts_round_trip(backend: Backend) {
         },
     ];
     assert!(store
-        .wallet_index_apply("eth", "0xw", None, &state, &contacts)
+        .wallet_index_apply(ChainId::Eth, "0xw", None, &state, &contacts)
         .await
         .unwrap());
     assert!(store
         .wallet_index_apply(
-            "eth",
+            ChainId::Eth,
             "0xw",
             Some(9),
             &LogIndexState {
@@ -1004,14 +1029,14 @@ async fn wallet_contacts_round_trip(backend: Backend) {
         )
         .await
         .unwrap());
-    let mut found = store.wallet_contacts("eth", "0xw").await.unwrap();
+    let mut found = store.wallet_contacts(ChainId::Eth, "0xw").await.unwrap();
     found.sort();
     let mut expected = contacts.clone();
     expected.sort();
     assert_eq!(found, expected, "each contact once, its kind typed");
     assert_eq!(
         store
-            .log_index_get("eth", LogIndexKind::Wallet, "0xw")
+            .log_index_get(ChainId::Eth, LogIndexKind::Wallet, "0xw")
             .await
             .unwrap()
             .map(|s| s.next_block),
@@ -1039,11 +1064,11 @@ async fn tracked_tokens_and_swaps_round_trip(backend: Backend) {
         .await
         .unwrap());
     assert_eq!(
-        store.tracked_tokens(Some("eth")).await.unwrap(),
+        store.tracked_tokens(Some(ChainId::Eth)).await.unwrap(),
         vec![token.clone()]
     );
     store
-        .tracked_token_analysed("eth", "0xToken", t(2, 0))
+        .tracked_token_analysed(ChainId::Eth, "0xToken", t(2, 0))
         .await
         .unwrap();
     assert_eq!(
@@ -1068,7 +1093,7 @@ async fn tracked_tokens_and_swaps_round_trip(backend: Backend) {
     };
     assert!(store
         .cursor_advance(
-            "eth",
+            ChainId::Eth,
             "market",
             None,
             4,
@@ -1079,12 +1104,15 @@ async fn tracked_tokens_and_swaps_round_trip(backend: Backend) {
         .await
         .unwrap());
     assert_eq!(
-        store.swaps_since("eth", "0xToken", t(0, 0)).await.unwrap(),
+        store
+            .swaps_since(ChainId::Eth, "0xToken", t(0, 0))
+            .await
+            .unwrap(),
         vec![swap(3, 2), sell]
     );
     assert_eq!(
         store
-            .liquidity_history("eth", "0xpair", t(0, 0))
+            .liquidity_history(ChainId::Eth, "0xpair", t(0, 0))
             .await
             .unwrap(),
         vec![sync]
@@ -1094,13 +1122,16 @@ async fn tracked_tokens_and_swaps_round_trip(backend: Backend) {
 
 async fn analyses_round_trip(backend: Backend) {
     let (store, db) = open(backend).await;
-    assert_eq!(store.analysis_get("eth", "0xToken").await.unwrap(), None);
+    assert_eq!(
+        store.analysis_get(ChainId::Eth, "0xToken").await.unwrap(),
+        None
+    );
     store
-        .analysis_put("eth", "0xToken", "{\"a\":1}", t(1, 0))
+        .analysis_put(ChainId::Eth, "0xToken", "{\"a\":1}", t(1, 0))
         .await
         .unwrap();
     store
-        .analysis_put("eth", "0xToken", "{\"a\":2}", t(2, 0))
+        .analysis_put(ChainId::Eth, "0xToken", "{\"a\":2}", t(2, 0))
         .await
         .unwrap();
     let row = AnalysisRow {
@@ -1108,7 +1139,7 @@ async fn analyses_round_trip(backend: Backend) {
         analysed_at: t(2, 0),
     };
     assert_eq!(
-        store.analysis_get("eth", "0xToken").await.unwrap(),
+        store.analysis_get(ChainId::Eth, "0xToken").await.unwrap(),
         Some(row)
     );
     close(store, db).await;
@@ -1147,11 +1178,11 @@ async fn creator_tokens_carry_their_analyses_and_alerts(backend: Backend) {
         first_party: Some(creator.into()),
     };
     for (chain, token, creator) in [
-        ("eth", "0xaa", "0xc1"),
-        ("eth", "0xbb", "0xc1"),
-        ("eth", "0xcc", "0xc1"),
-        ("eth", "0xdd", "0xc2"),
-        ("bsc", "0xee", "0xc1"),
+        (ChainId::Eth, "0xaa", "0xc1"),
+        (ChainId::Eth, "0xbb", "0xc1"),
+        (ChainId::Eth, "0xcc", "0xc1"),
+        (ChainId::Eth, "0xdd", "0xc2"),
+        (ChainId::Bsc, "0xee", "0xc1"),
     ] {
         assert!(store
             .holder_index_apply(chain, token, None, &index(creator), &[], &[])
@@ -1159,7 +1190,7 @@ async fn creator_tokens_carry_their_analyses_and_alerts(backend: Backend) {
             .unwrap());
     }
     store
-        .analysis_put("eth", "0xBB", "{\"b\":1}", t(1, 0))
+        .analysis_put(ChainId::Eth, "0xBB", "{\"b\":1}", t(1, 0))
         .await
         .unwrap();
     for (key, kind) in [
@@ -1174,7 +1205,7 @@ async fn creator_tokens_carry_their_analyses_and_alerts(backend: Backend) {
         store.alert_insert(&row).await.unwrap();
     }
     let found = store
-        .creator_tokens("eth", "0xc1", "0xaa", 20)
+        .creator_tokens(ChainId::Eth, "0xc1", "0xaa", 20)
         .await
         .unwrap();
     assert_eq!(
@@ -1194,7 +1225,7 @@ async fn creator_tokens_carry_their_analyses_and_alerts(backend: Backend) {
     );
     assert_eq!(
         store
-            .creator_tokens("eth", "0xc1", "0xaa", 1)
+            .creator_tokens(ChainId::Eth, "0xc1", "0xaa", 1)
             .await
             .unwrap()
             .len(),
@@ -1202,7 +1233,7 @@ async fn creator_tokens_carry_their_analyses_and_alerts(backend: Backend) {
         "limited"
     );
     assert!(store
-        .creator_tokens("eth", "0xc9", "0xaa", 20)
+        .creator_tokens(ChainId::Eth, "0xc9", "0xaa", 20)
         .await
         .unwrap()
         .is_empty());

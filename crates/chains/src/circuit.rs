@@ -4,6 +4,7 @@
 //! state feeds health and the log, which hears of each change once (down,
 //! still down every few minutes with a count, back up).
 
+use crate::Chain;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -76,7 +77,7 @@ struct Down {
 
 /// The circuit of one chain (shared by its clients).
 pub struct Circuit {
-    chain: String,
+    chain: Chain,
     url: String,
     log: slog::Logger,
     state: Mutex<State>,
@@ -84,9 +85,9 @@ pub struct Circuit {
 
 impl Circuit {
     /// The circuit of `chain`'s node at `url` (logged without credentials).
-    pub fn new(chain: &str, url: &str, log: slog::Logger) -> Arc<Circuit> {
+    pub fn new(chain: Chain, url: &str, log: slog::Logger) -> Arc<Circuit> {
         Arc::new(Circuit {
-            chain: chain.to_string(),
+            chain,
             url: public_url(url),
             log,
             state: Mutex::new(State::default()),
@@ -98,8 +99,8 @@ impl Circuit {
     }
 
     /// The chain's id.
-    pub fn chain(&self) -> &str {
-        &self.chain
+    pub fn chain(&self) -> Chain {
+        self.chain
     }
 
     /// Whether the chain is marked down.
@@ -157,7 +158,7 @@ impl Circuit {
         if let Some(down) = state.down.take() {
             let for_seconds = (Utc::now() - down.since).num_seconds();
             slog::info!(self.log, "chain node is back up";
-                "chain" => &self.chain, "url" => &self.url,
+                "chain" => self.chain.id(), "url" => &self.url,
                 "down_for_s" => for_seconds, "failed_calls" => failures);
         }
     }
@@ -180,14 +181,14 @@ impl Circuit {
                 if now.duration_since(down.reminded) >= REMIND_EVERY {
                     down.reminded = now;
                     slog::warn!(self.log, "chain node still down";
-                        "chain" => &self.chain, "url" => &self.url, "cause" => cause,
+                        "chain" => self.chain.id(), "url" => &self.url, "cause" => cause,
                         "failed_calls" => failures,
                         "down_for_s" => (Utc::now() - down.since).num_seconds());
                 }
             }
             None if failures >= FAILURES_TO_OPEN => {
                 slog::warn!(self.log, "chain node down: calls fail at once until a probe gets through";
-                    "chain" => &self.chain, "url" => &self.url, "cause" => cause,
+                    "chain" => self.chain.id(), "url" => &self.url, "cause" => cause,
                     "consecutive_failures" => failures);
                 state.down = Some(Down {
                     since: Utc::now(),
@@ -224,7 +225,7 @@ mod tests {
 
     fn circuit() -> Arc<Circuit> {
         Circuit::new(
-            "eth",
+            Chain::Eth,
             "http://127.0.0.1:1",
             slog::Logger::root(slog::Discard, slog::o!()),
         )

@@ -7,6 +7,7 @@
 //! in the README. Every value can be overridden in the
 //! configuration file; verify before relying on a default in production.
 
+use crate::Chain;
 use std::collections::BTreeMap;
 
 use super::solana::pools::Family;
@@ -342,6 +343,7 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
         ),
     );
     for (id, chain) in chains.iter_mut() {
+        let id = Chain::parse(id).expect("the defaults name known chains");
         chain.lp_lockers = lockers(id).iter().map(|l| l.to_string()).collect();
     }
     chains
@@ -351,9 +353,9 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
 /// Team Finance's lock contract (from the projects' own repositories), and
 /// PinkSale's PinkLock where integrators agree on its address (not
 /// verified against an official list). Sources are in the README.
-fn lockers(chain: &str) -> &'static [&'static str] {
+fn lockers(chain: Chain) -> &'static [&'static str] {
     match chain {
-        "eth" => &[
+        Chain::Eth => &[
             "0x663A5C229c09b049E36dCc11a9B0d4a8Eb9db214",
             "0x59d7D55DdC58494FbBbca29904f108ece82Ac7FB",
             "0xED9180976c2a4742C7A57354FD39d8BEc6cbd8AB",
@@ -363,7 +365,7 @@ fn lockers(chain: &str) -> &'static [&'static str] {
             "0xE2fE530C047f2d85298b07D9333C05737f1435fB",
             "0x71B5759d73262FBb223956913ecF4ecC51057641",
         ],
-        "bsc" => &[
+        Chain::Bsc => &[
             "0xC765bddB93b0D1c1A88282BA0fa6B2d00E3e0c83",
             "0xc8B839b9226965caf1d9fC1551588AaF553a7BE6",
             "0x7229247bD5cf29FA9B0764Aa1568732be024084b",
@@ -374,13 +376,13 @@ fn lockers(chain: &str) -> &'static [&'static str] {
             "0x407993575c91ce7643a4d4cCACc9A98c36eE1BBE",
             "0x7ee058420e5937496F5a2096f04caA7721cF70cc",
         ],
-        "base" => &[
+        Chain::Base => &[
             "0xc4E637D37113192F4F1F060DaEbD7758De7F4131",
             "0xBeddF48499788607B4c2e704e9099561ab38Aae8",
             "0x231278eDd38B00B07fBd52120CEf685B9BaEBCC1",
             "0x4F0Fd563BE89ec8C3e7D595bf3639128C0a7C33A",
         ],
-        "arb" => &[
+        Chain::Arb => &[
             "0x63F4B2C082B1E0bbA38874567E053800379bF8D7",
             "0x275720567E5955F5f2D53A7A1Ab8a0Fc643dE50E",
             "0xa71182392faAa9a123A9e8120e79515117f05Be4",
@@ -389,7 +391,7 @@ fn lockers(chain: &str) -> &'static [&'static str] {
             "0xfA104eb3925A27E6263E05acc88F2e983A890637",
             "0xE0B0D2021293Bee9715e1Db3be31b55C00F72A75",
         ],
-        "poly" => &[
+        Chain::Poly => &[
             "0xaDB2437e6F65682B85F814fBc12FeC0508A7B1D0",
             "0x939d71ADe0Bf94d3F8cf578413bF2a2f248BF58b",
             "0x1F241EF7E9ecDDa8862256fC769FE7ec9240d94C",
@@ -398,15 +400,15 @@ fn lockers(chain: &str) -> &'static [&'static str] {
             "0xC22218406983bF88BB634bb4Bf15fA4E0A1a8c84",
             "0x3eF7442dF454bA6b7C1deEc8DdF29Cfb2d6e56c7",
         ],
-        "avax" => &[
+        Chain::Avax => &[
             "0xa9f6AEfA5d56db1205f36c34E6482A6d4979b3bb",
             "0x07DD74C2dF2bC4eB04cf8eDb2F695AA79Ba590Eb",
             "0xb2b13B648E956B42b1d8c5B2476D87B9CBf48076",
             "0x625e1b2e78DC5b978237f9c29DE2910062D80a05",
             "0xE2fE530C047f2d85298b07D9333C05737f1435fB",
         ],
-        "ftm" => &["0xCCEBbE9e2b8f46C2C6862238e60a396AF790B63e"],
-        _ => &[],
+        Chain::Ftm => &["0xCCEBbE9e2b8f46C2C6862238e60a396AF790B63e"],
+        Chain::Sol => &[],
     }
 }
 

@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use crate::Chain;
+
 /// `riskintel_upstream_requests_total{chain, method}`.
 pub const UPSTREAM_REQUESTS: &str = "riskintel_upstream_requests_total";
 /// `riskintel_upstream_calls_total{chain, method}`.
@@ -18,12 +20,11 @@ pub const INDEX_LAG: &str = "riskintel_market_index_lag_blocks";
 
 /// One HTTP request to `chain`'s node carrying `methods`, which took
 /// `latency`; `failed` names the kind of a failure of the whole request.
-pub fn upstream_request(chain: &str, methods: &[&str], latency: Duration, failed: Option<&str>) {
+pub fn upstream_request(chain: Chain, methods: &[&str], latency: Duration, failed: Option<&str>) {
     let method = request_method(methods);
-    let chain = chain.to_string();
-    metrics::counter!(UPSTREAM_REQUESTS, "chain" => chain.clone(), "method" => method.clone())
-        .increment(1);
-    metrics::histogram!(UPSTREAM_DURATION, "chain" => chain.clone(), "method" => method.clone())
+    let label = chain.id();
+    metrics::counter!(UPSTREAM_REQUESTS, "chain" => label, "method" => method.clone()).increment(1);
+    metrics::histogram!(UPSTREAM_DURATION, "chain" => label, "method" => method.clone())
         .record(latency.as_secs_f64());
     // A batch is mostly one method many times: one increment per method.
     let mut counted: Vec<(&str, u64)> = Vec::new();
@@ -34,22 +35,22 @@ pub fn upstream_request(chain: &str, methods: &[&str], latency: Duration, failed
         }
     }
     for (call, n) in counted {
-        metrics::counter!(UPSTREAM_CALLS, "chain" => chain.clone(), "method" => call.to_string())
+        metrics::counter!(UPSTREAM_CALLS, "chain" => label, "method" => call.to_string())
             .increment(n);
     }
     if let Some(kind) = failed {
-        upstream_error(&chain, &method, kind);
+        upstream_error(chain, &method, kind);
     }
 }
 
 /// A request not sent: `chain`'s node is marked down.
-pub fn upstream_refused(chain: &str, methods: &[&str]) {
+pub fn upstream_refused(chain: Chain, methods: &[&str]) {
     upstream_error(chain, &request_method(methods), "refused");
 }
 
-/// One JSON-RPC call that the node answered with an error.
-pub fn upstream_error(chain: &str, method: &str, kind: &str) {
-    metrics::counter!(UPSTREAM_ERRORS, "chain" => chain.to_string(), "method" => method.to_string(), "kind" => kind.to_string())
+/// One JSON-RPC call that `chain`'s node answered with an error.
+pub fn upstream_error(chain: Chain, method: &str, kind: &str) {
+    metrics::counter!(UPSTREAM_ERRORS, "chain" => chain.id(), "method" => method.to_string(), "kind" => kind.to_string())
         .increment(1);
 }
 
@@ -63,8 +64,8 @@ fn request_method(methods: &[&str]) -> String {
 }
 
 /// The market index of `chain` is `blocks` behind its head.
-pub fn index_lag(chain: &str, blocks: u64) {
-    metrics::gauge!(INDEX_LAG, "chain" => chain.to_string()).set(blocks as f64);
+pub fn index_lag(chain: Chain, blocks: u64) {
+    metrics::gauge!(INDEX_LAG, "chain" => chain.id()).set(blocks as f64);
 }
 
 #[cfg(test)]

@@ -51,7 +51,7 @@ impl Chains {
                 continue;
             }
             // One circuit per chain, shared by its clients.
-            let circuit = Circuit::new(id, &chain_config.rpc_url, log.clone());
+            let circuit = Circuit::new(chain, &chain_config.rpc_url, log.clone());
             let client = |concurrency: usize| {
                 RpcClient::new(
                     http.clone(),
@@ -65,7 +65,7 @@ impl Chains {
             };
             if chain.is_evm() {
                 let node = EvmChain::from_config(
-                    id,
+                    chain,
                     chain_config,
                     client(settings.concurrency),
                     client(background_concurrency as usize),

@@ -3,6 +3,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use riskintel_api::ChainId;
 
 use super::{SqlStore, StoreError};
 use crate::db::on_db;
@@ -33,7 +34,7 @@ pub trait AnalysisStore {
     /// The cached analysis of a token.
     async fn analysis_get(
         &self,
-        chain: &str,
+        chain: ChainId,
         address: &str,
     ) -> Result<Option<AnalysisRow>, StoreError>;
     /// Other tokens whose holder index names `creator` as the first mint's
@@ -42,7 +43,7 @@ pub trait AnalysisStore {
     /// honeypot or of liquidity removed.
     async fn creator_tokens(
         &self,
-        chain: &str,
+        chain: ChainId,
         creator: &str,
         except: &str,
         limit: i64,
@@ -50,7 +51,7 @@ pub trait AnalysisStore {
     /// Store an analysis, replacing the previous one.
     async fn analysis_put(
         &self,
-        chain: &str,
+        chain: ChainId,
         address: &str,
         result: &str,
         analysed_at: DateTime<Utc>,
@@ -61,12 +62,12 @@ pub trait AnalysisStore {
 impl AnalysisStore for SqlStore {
     async fn analysis_get(
         &self,
-        chain: &str,
+        chain: ChainId,
         address: &str,
     ) -> Result<Option<AnalysisRow>, StoreError> {
         Ok(
             on_db!(self.pool(), p => sqlx::query_as("SELECT result, analysed_at FROM token_analyses WHERE chain = $1 AND address = $2")
-            .bind(chain)
+            .bind(chain.id())
             .bind(address)
             .fetch_optional(p)
             .await)?,
@@ -75,7 +76,7 @@ impl AnalysisStore for SqlStore {
 
     async fn creator_tokens(
         &self,
-        chain: &str,
+        chain: ChainId,
         creator: &str,
         except: &str,
         limit: i64,
@@ -88,7 +89,7 @@ impl AnalysisStore for SqlStore {
              WHERE l.chain = $1 AND l.kind = 'holders' AND l.first_party = $2 AND l.subject <> $3 \
              ORDER BY l.subject LIMIT $4",
         )
-        .bind(chain)
+        .bind(chain.id())
         .bind(creator)
         .bind(except)
         .bind(limit)
@@ -98,7 +99,7 @@ impl AnalysisStore for SqlStore {
 
     async fn analysis_put(
         &self,
-        chain: &str,
+        chain: ChainId,
         address: &str,
         result: &str,
         analysed_at: DateTime<Utc>,
@@ -107,7 +108,7 @@ impl AnalysisStore for SqlStore {
             "INSERT INTO token_analyses (chain, address, result, analysed_at) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (chain, address) DO UPDATE SET result = $3, analysed_at = $4",
         )
-        .bind(chain)
+        .bind(chain.id())
         .bind(address)
         .bind(result)
         .bind(analysed_at)

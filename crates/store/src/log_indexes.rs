@@ -5,6 +5,7 @@
 //! one transaction, guarded on the progress read before indexing.
 
 use async_trait::async_trait;
+use riskintel_api::ChainId;
 use riskintel_api::{text_column, wire_names};
 
 use super::{SqlStore, StoreError};
@@ -91,14 +92,14 @@ pub trait LogIndexStore {
     /// Progress of a log index.
     async fn log_index_get(
         &self,
-        chain: &str,
+        chain: ChainId,
         kind: LogIndexKind,
         subject: &str,
     ) -> Result<Option<LogIndexState>, StoreError>;
     /// Current net balances of these holders (absent ones are zero).
     async fn holder_balances_get(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
         holders: &[String],
     ) -> Result<Vec<HolderBalance>, StoreError>;
@@ -108,7 +109,7 @@ pub trait LogIndexStore {
     /// false, and nothing written, when another indexer got there first.
     async fn holder_index_apply(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
         expected_next: Option<i64>,
         state: &LogIndexState,
@@ -116,11 +117,15 @@ pub trait LogIndexStore {
         roles: &[RoleMember],
     ) -> Result<bool, StoreError>;
     /// The token's current role members (granted and not revoked since).
-    async fn role_members(&self, chain: &str, token: &str) -> Result<Vec<RoleMember>, StoreError>;
+    async fn role_members(
+        &self,
+        chain: ChainId,
+        token: &str,
+    ) -> Result<Vec<RoleMember>, StoreError>;
     /// The largest positive balances, largest first.
     async fn holder_top(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
         limit: i64,
     ) -> Result<Vec<HolderBalance>, StoreError>;
@@ -128,18 +133,18 @@ pub trait LogIndexStore {
     /// from one of `sources` (pools and routers: they bought), largest first.
     async fn holder_buyers(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
         sources: &[String],
         limit: i64,
     ) -> Result<Vec<HolderBalance>, StoreError>;
     /// Holders with a positive balance.
-    async fn holder_count(&self, chain: &str, token: &str) -> Result<i64, StoreError>;
+    async fn holder_count(&self, chain: ChainId, token: &str) -> Result<i64, StoreError>;
     /// Record newly indexed blocks of a wallet's index and the contacts they
     /// showed, atomically, as `holder_index_apply` does.
     async fn wallet_index_apply(
         &self,
-        chain: &str,
+        chain: ChainId,
         wallet: &str,
         expected_next: Option<i64>,
         state: &LogIndexState,
@@ -148,7 +153,7 @@ pub trait LogIndexStore {
     /// Every contact of a wallet.
     async fn wallet_contacts(
         &self,
-        chain: &str,
+        chain: ChainId,
         wallet: &str,
     ) -> Result<Vec<WalletContact>, StoreError>;
 }
@@ -164,7 +169,7 @@ macro_rules! claim_log_index {
                 "INSERT INTO log_indexes (chain, kind, subject, start_block, next_block, first_block, first_party) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (chain, kind, subject) DO NOTHING",
             )
-            .bind($chain)
+            .bind($chain.id())
             .bind($kind)
             .bind($subject)
             .bind(state.start_block)
@@ -180,7 +185,7 @@ macro_rules! claim_log_index {
             .bind(state.next_block)
             .bind(state.first_block)
             .bind(&state.first_party)
-            .bind($chain)
+            .bind($chain.id())
             .bind($kind)
             .bind($subject)
             .bind(expected)
@@ -195,14 +200,14 @@ macro_rules! claim_log_index {
 impl LogIndexStore for SqlStore {
     async fn log_index_get(
         &self,
-        chain: &str,
+        chain: ChainId,
         kind: LogIndexKind,
         subject: &str,
     ) -> Result<Option<LogIndexState>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT start_block, next_block, first_block, first_party FROM log_indexes WHERE chain = $1 AND kind = $2 AND subject = $3",
         )
-        .bind(chain)
+        .bind(chain.id())
         .bind(kind)
         .bind(subject)
         .fetch_optional(p)
@@ -211,7 +216,7 @@ impl LogIndexStore for SqlStore {
 
     async fn holder_balances_get(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
         holders: &[String],
     ) -> Result<Vec<HolderBalance>, StoreError> {
@@ -225,7 +230,7 @@ impl LogIndexStore for SqlStore {
                 placeholders.join(", ")
             );
             let rows: Vec<HolderBalance> = on_db!(self.pool(), p => {
-                let mut query = sqlx::query_as(&sql).bind(chain).bind(token);
+                let mut query = sqlx::query_as(&sql).bind(chain.id()).bind(token);
                 for holder in chunk {
                     query = query.bind(holder);
                 }
@@ -238,7 +243,7 @@ impl LogIndexStore for SqlStore {
 
     async fn holder_index_apply(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
         expected_next: Option<i64>,
         state: &LogIndexState,
@@ -259,7 +264,7 @@ impl LogIndexStore for SqlStore {
                      first_from = COALESCE(holder_balances.first_from, $6), \
                      first_block = COALESCE(holder_balances.first_block, $7)",
                 )
-                .bind(chain)
+                .bind(chain.id())
                 .bind(token)
                 .bind(&b.holder)
                 .bind(&b.balance)
@@ -274,7 +279,7 @@ impl LogIndexStore for SqlStore {
                     "INSERT INTO role_members (chain, token, role, member, granted) VALUES ($1, $2, $3, $4, $5) \
                      ON CONFLICT (chain, token, role, member) DO UPDATE SET granted = $5",
                 )
-                .bind(chain)
+                .bind(chain.id())
                 .bind(token)
                 .bind(&r.role)
                 .bind(&r.member)
@@ -289,7 +294,7 @@ impl LogIndexStore for SqlStore {
 
     async fn holder_top(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
         limit: i64,
     ) -> Result<Vec<HolderBalance>, StoreError> {
@@ -297,7 +302,7 @@ impl LogIndexStore for SqlStore {
             "SELECT holder, balance, sort_key, first_from, first_block FROM holder_balances \
              WHERE chain = $1 AND token = $2 AND sort_key > 0 ORDER BY sort_key DESC, holder LIMIT $3",
         )
-        .bind(chain)
+        .bind(chain.id())
         .bind(token)
         .bind(limit)
         .fetch_all(p)
@@ -306,7 +311,7 @@ impl LogIndexStore for SqlStore {
 
     async fn holder_buyers(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
         sources: &[String],
         limit: i64,
@@ -323,7 +328,7 @@ impl LogIndexStore for SqlStore {
             placeholders.join(", ")
         );
         Ok(on_db!(self.pool(), p => {
-            let mut query = sqlx::query_as(&sql).bind(chain).bind(token).bind(limit);
+            let mut query = sqlx::query_as(&sql).bind(chain.id()).bind(token).bind(limit);
             for source in sources {
                 query = query.bind(source);
             }
@@ -331,22 +336,26 @@ impl LogIndexStore for SqlStore {
         })?)
     }
 
-    async fn role_members(&self, chain: &str, token: &str) -> Result<Vec<RoleMember>, StoreError> {
+    async fn role_members(
+        &self,
+        chain: ChainId,
+        token: &str,
+    ) -> Result<Vec<RoleMember>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT role, member, granted FROM role_members \
              WHERE chain = $1 AND token = $2 AND granted ORDER BY role, member",
         )
-        .bind(chain)
+        .bind(chain.id())
         .bind(token)
         .fetch_all(p)
         .await)?)
     }
 
-    async fn holder_count(&self, chain: &str, token: &str) -> Result<i64, StoreError> {
+    async fn holder_count(&self, chain: ChainId, token: &str) -> Result<i64, StoreError> {
         let (count,): (i64,) = on_db!(self.pool(), p => sqlx::query_as(
             "SELECT COUNT(*) FROM holder_balances WHERE chain = $1 AND token = $2 AND sort_key > 0",
         )
-        .bind(chain)
+        .bind(chain.id())
         .bind(token)
         .fetch_one(p)
         .await)?;
@@ -355,7 +364,7 @@ impl LogIndexStore for SqlStore {
 
     async fn wallet_index_apply(
         &self,
-        chain: &str,
+        chain: ChainId,
         wallet: &str,
         expected_next: Option<i64>,
         state: &LogIndexState,
@@ -372,7 +381,7 @@ impl LogIndexStore for SqlStore {
                     "INSERT INTO wallet_contacts (chain, wallet, kind, token, spender) VALUES ($1, $2, $3, $4, $5) \
                      ON CONFLICT (chain, wallet, kind, token, spender) DO NOTHING",
                 )
-                .bind(chain)
+                .bind(chain.id())
                 .bind(wallet)
                 .bind(c.kind)
                 .bind(&c.token)
@@ -387,13 +396,13 @@ impl LogIndexStore for SqlStore {
 
     async fn wallet_contacts(
         &self,
-        chain: &str,
+        chain: ChainId,
         wallet: &str,
     ) -> Result<Vec<WalletContact>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT kind, token, spender FROM wallet_contacts WHERE chain = $1 AND wallet = $2 ORDER BY kind, token, spender",
         )
-        .bind(chain)
+        .bind(chain.id())
         .bind(wallet)
         .fetch_all(p)
         .await)?)

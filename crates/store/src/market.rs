@@ -4,6 +4,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use riskintel_api::ChainId;
 use riskintel_api::{text_column, wire_names};
 
 use super::{SqlStore, StoreError};
@@ -133,11 +134,12 @@ pub trait MarketStore {
     /// Watch a token; true when it was not watched before.
     async fn tracked_token_add(&self, token: &TrackedToken) -> Result<bool, StoreError>;
     /// Watched tokens, of one chain or all.
-    async fn tracked_tokens(&self, chain: Option<&str>) -> Result<Vec<TrackedToken>, StoreError>;
+    async fn tracked_tokens(&self, chain: Option<ChainId>)
+        -> Result<Vec<TrackedToken>, StoreError>;
     /// Record that the index analysed a token.
     async fn tracked_token_analysed(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
         at: DateTime<Utc>,
     ) -> Result<(), StoreError>;
@@ -145,28 +147,28 @@ pub trait MarketStore {
     /// baseline (it was just created), set the baseline.
     async fn tracked_pair_add(&self, pair: &TrackedPair) -> Result<(), StoreError>;
     /// Watched pairs of a chain.
-    async fn tracked_pairs(&self, chain: &str) -> Result<Vec<TrackedPair>, StoreError>;
+    async fn tracked_pairs(&self, chain: ChainId) -> Result<Vec<TrackedPair>, StoreError>;
     /// Watched Uniswap V4 pools of one token (checksummed).
     async fn tracked_v4_pools(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
     ) -> Result<Vec<TrackedPair>, StoreError>;
     /// Set a pair's liquidity baseline.
     async fn tracked_pair_reserve(
         &self,
-        chain: &str,
+        chain: ChainId,
         pair: &str,
         reserve_quote: f64,
     ) -> Result<(), StoreError>;
     /// The index's cursor on a chain.
-    async fn cursor_get(&self, chain: &str, source: &str) -> Result<Option<Cursor>, StoreError>;
+    async fn cursor_get(&self, chain: ChainId, source: &str) -> Result<Option<Cursor>, StoreError>;
     /// Advance the cursor from `expected_next` (None: create) and store the
     /// swaps and syncs read, atomically; false when another indexer moved it first.
     #[allow(clippy::too_many_arguments)]
     async fn cursor_advance(
         &self,
-        chain: &str,
+        chain: ChainId,
         source: &str,
         expected_next: Option<i64>,
         next: i64,
@@ -175,18 +177,23 @@ pub trait MarketStore {
         syncs: &[SyncRow],
     ) -> Result<bool, StoreError>;
     /// Rewind the cursor to `block` after a re-organisation, forgetting swaps and syncs from it on.
-    async fn cursor_rewind(&self, chain: &str, source: &str, block: i64) -> Result<(), StoreError>;
+    async fn cursor_rewind(
+        &self,
+        chain: ChainId,
+        source: &str,
+        block: i64,
+    ) -> Result<(), StoreError>;
     /// A pair's liquidity history (quote reserve per Sync) since `since`, oldest first.
     async fn liquidity_history(
         &self,
-        chain: &str,
+        chain: ChainId,
         pair: &str,
         since: DateTime<Utc>,
     ) -> Result<Vec<SyncRow>, StoreError>;
     /// Swaps of a token observed at or after `since`, oldest first.
     async fn swaps_since(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
         since: DateTime<Utc>,
     ) -> Result<Vec<SwapRow>, StoreError>;
@@ -211,25 +218,28 @@ impl MarketStore for SqlStore {
         Ok(done == 1)
     }
 
-    async fn tracked_tokens(&self, chain: Option<&str>) -> Result<Vec<TrackedToken>, StoreError> {
+    async fn tracked_tokens(
+        &self,
+        chain: Option<ChainId>,
+    ) -> Result<Vec<TrackedToken>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT chain, token, source, first_seen_block, added_at, last_analysed_at FROM tracked_tokens \
              WHERE ($1 IS NULL OR chain = $1) ORDER BY chain, token",
         )
-        .bind(chain)
+        .bind(chain.map(ChainId::id))
         .fetch_all(p)
         .await)?)
     }
 
     async fn tracked_token_analysed(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
         at: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         on_db!(self.writer(), p => sqlx::query("UPDATE tracked_tokens SET last_analysed_at = $1 WHERE chain = $2 AND token = $3")
             .bind(at)
-            .bind(chain)
+            .bind(chain.id())
             .bind(token)
             .execute(p)
             .await
@@ -258,26 +268,26 @@ impl MarketStore for SqlStore {
         Ok(())
     }
 
-    async fn tracked_pairs(&self, chain: &str) -> Result<Vec<TrackedPair>, StoreError> {
+    async fn tracked_pairs(&self, chain: ChainId) -> Result<Vec<TrackedPair>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT chain, pair, token, quote, dex, reserve_quote, fee, tick_spacing, hooks FROM tracked_pairs \
              WHERE chain = $1 ORDER BY pair",
         )
-        .bind(chain)
+        .bind(chain.id())
         .fetch_all(p)
         .await)?)
     }
 
     async fn tracked_v4_pools(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
     ) -> Result<Vec<TrackedPair>, StoreError> {
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT chain, pair, token, quote, dex, reserve_quote, fee, tick_spacing, hooks FROM tracked_pairs \
              WHERE chain = $1 AND token = $2 AND hooks IS NOT NULL ORDER BY pair",
         )
-        .bind(chain)
+        .bind(chain.id())
         .bind(token)
         .fetch_all(p)
         .await)?)
@@ -285,13 +295,13 @@ impl MarketStore for SqlStore {
 
     async fn tracked_pair_reserve(
         &self,
-        chain: &str,
+        chain: ChainId,
         pair: &str,
         reserve_quote: f64,
     ) -> Result<(), StoreError> {
         on_db!(self.writer(), p => sqlx::query("UPDATE tracked_pairs SET reserve_quote = $1 WHERE chain = $2 AND pair = $3")
             .bind(reserve_quote)
-            .bind(chain)
+            .bind(chain.id())
             .bind(pair)
             .execute(p)
             .await
@@ -299,10 +309,10 @@ impl MarketStore for SqlStore {
         Ok(())
     }
 
-    async fn cursor_get(&self, chain: &str, source: &str) -> Result<Option<Cursor>, StoreError> {
+    async fn cursor_get(&self, chain: ChainId, source: &str) -> Result<Option<Cursor>, StoreError> {
         Ok(
             on_db!(self.pool(), p => sqlx::query_as("SELECT next_block, last_hash FROM index_cursors WHERE chain = $1 AND source = $2")
-            .bind(chain)
+            .bind(chain.id())
             .bind(source)
             .fetch_optional(p)
             .await)?,
@@ -311,7 +321,7 @@ impl MarketStore for SqlStore {
 
     async fn cursor_advance(
         &self,
-        chain: &str,
+        chain: ChainId,
         source: &str,
         expected_next: Option<i64>,
         next: i64,
@@ -326,7 +336,7 @@ impl MarketStore for SqlStore {
                     "INSERT INTO index_cursors (chain, source, next_block, last_hash) VALUES ($1, $2, $3, $4) \
                      ON CONFLICT (chain, source) DO NOTHING",
                 )
-                .bind(chain)
+                .bind(chain.id())
                 .bind(source)
                 .bind(next)
                 .bind(last_hash)
@@ -337,7 +347,7 @@ impl MarketStore for SqlStore {
                 )
                 .bind(next)
                 .bind(last_hash)
-                .bind(chain)
+                .bind(chain.id())
                 .bind(source)
                 .bind(expected)
                 .execute(&mut *tx)
@@ -385,17 +395,22 @@ impl MarketStore for SqlStore {
         Ok(true)
     }
 
-    async fn cursor_rewind(&self, chain: &str, source: &str, block: i64) -> Result<(), StoreError> {
+    async fn cursor_rewind(
+        &self,
+        chain: ChainId,
+        source: &str,
+        block: i64,
+    ) -> Result<(), StoreError> {
         on_db!(self.writer(), p => {
             let mut tx = p.begin().await?;
             sqlx::query("UPDATE index_cursors SET next_block = $1, last_hash = '' WHERE chain = $2 AND source = $3 AND next_block > $1")
                 .bind(block)
-                .bind(chain)
+                .bind(chain.id())
                 .bind(source)
                 .execute(&mut *tx)
                 .await?;
             for sql in ["DELETE FROM swaps WHERE chain = $1 AND block >= $2", "DELETE FROM liquidity_history WHERE chain = $1 AND block >= $2"] {
-                sqlx::query(sql).bind(chain).bind(block).execute(&mut *tx).await?;
+                sqlx::query(sql).bind(chain.id()).bind(block).execute(&mut *tx).await?;
             }
             tx.commit().await?;
         });
@@ -404,7 +419,7 @@ impl MarketStore for SqlStore {
 
     async fn liquidity_history(
         &self,
-        chain: &str,
+        chain: ChainId,
         pair: &str,
         since: DateTime<Utc>,
     ) -> Result<Vec<SyncRow>, StoreError> {
@@ -412,7 +427,7 @@ impl MarketStore for SqlStore {
             "SELECT chain, pair, block, log_index, reserve_quote, observed_at FROM liquidity_history \
              WHERE chain = $1 AND pair = $2 AND observed_at >= $3 ORDER BY block, log_index",
         )
-        .bind(chain)
+        .bind(chain.id())
         .bind(pair)
         .bind(since)
         .fetch_all(p)
@@ -421,7 +436,7 @@ impl MarketStore for SqlStore {
 
     async fn swaps_since(
         &self,
-        chain: &str,
+        chain: ChainId,
         token: &str,
         since: DateTime<Utc>,
     ) -> Result<Vec<SwapRow>, StoreError> {
@@ -429,7 +444,7 @@ impl MarketStore for SqlStore {
             "SELECT chain, pair, block, log_index, token, trader, side, amount_token, amount_usd, price_usd, observed_at \
              FROM swaps WHERE chain = $1 AND token = $2 AND observed_at >= $3 ORDER BY block, log_index",
         )
-        .bind(chain)
+        .bind(chain.id())
         .bind(token)
         .bind(since)
         .fetch_all(p)

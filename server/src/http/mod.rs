@@ -38,8 +38,14 @@ pub use errors::reference_html;
 use crate::keys;
 use crate::metering::Meter;
 use riskintel_analysis::scoring::{badge, explain};
-use riskintel_analysis::tokens::Analysed;
+use riskintel_analysis::tokens::{Analysed, AnalysisError};
 use riskintel_store::KeyRecord;
+
+/// A chain id as a user wrote it, read at the edge: every floor below
+/// takes the typed chain (422 when unknown).
+fn chain_id(text: &str) -> Result<riskintel_chains::Chain, ApiError> {
+    riskintel_chains::chain_from_id(text).map_err(|e| AnalysisError::from(e).into())
+}
 
 /// The analysis of a token, for an authenticated caller.
 async fn token_analysis(
@@ -49,7 +55,7 @@ async fn token_analysis(
     address: &str,
     options: &AnalysisOptions,
 ) -> Result<Analysed, ApiError> {
-    let target = ctx.analyzer.target(chain, address)?;
+    let target = ctx.analyzer.target(chain_id(chain)?, address)?;
     let fresh = options.fresh.unwrap_or(false);
     if fresh {
         Meter::require_premium(&caller.account, "fresh=true")?;
@@ -468,7 +474,9 @@ impl RiskIntelApi for RiskIntelImpl {
         let path = path.into_inner();
         ctx.metered(&rqctx, &access::WALLET_ANALYZE, async |_caller| {
             Ok(HttpResponseOk(
-                ctx.wallets.analyze(&path.chain, &path.address).await?,
+                ctx.wallets
+                    .analyze(chain_id(&path.chain)?, &path.address)
+                    .await?,
             ))
         })
         .await
@@ -482,7 +490,9 @@ impl RiskIntelApi for RiskIntelImpl {
         let path = path.into_inner();
         ctx.metered(&rqctx, &access::TOKEN_SENTIMENT_GET, async |_caller| {
             Ok(HttpResponseOk(
-                ctx.sentiment.of(&path.chain, &path.address).await?,
+                ctx.sentiment
+                    .of(chain_id(&path.chain)?, &path.address)
+                    .await?,
             ))
         })
         .await
@@ -496,7 +506,9 @@ impl RiskIntelApi for RiskIntelImpl {
         let query = query.into_inner();
         ctx.metered(&rqctx, &access::MARKET_OVERVIEW_GET, async |_caller| {
             Ok(HttpResponseOk(
-                ctx.market.overview(query.chain.as_deref()).await?,
+                ctx.market
+                    .overview(query.chain.as_deref().map(chain_id).transpose()?)
+                    .await?,
             ))
         })
         .await

@@ -173,7 +173,7 @@ impl Indexer {
             .call("eth_getBlockByNumber", json!(["latest", false]))
             .await?;
         let latest = head.number();
-        let cursor = self.store.cursor_get(chain.id(), SOURCE).await?;
+        let cursor = self.store.cursor_get(chain, SOURCE).await?;
         let (next, expected, last_hash) = match cursor {
             Some(c) => (c.next_block as u64, Some(c.next_block), c.last_hash),
             None => (
@@ -194,17 +194,15 @@ impl Indexer {
         // A re-organisation before it: the block we stopped at is no longer on the chain.
         if !cursor_on_chain(evm, next, &last_hash).await? {
             let to = next.saturating_sub(self.settings.reorg_depth + 1);
-            self.store
-                .cursor_rewind(chain.id(), SOURCE, to as i64)
-                .await?;
+            self.store.cursor_rewind(chain, SOURCE, to as i64).await?;
             return Ok(());
         }
         if next > latest {
             evm.set_index_lag(0);
             return self.reanalyse(chain, BTreeMap::new(), Vec::new()).await;
         }
-        let pairs = self.store.tracked_pairs(chain.id()).await?;
-        let tokens = self.store.tracked_tokens(Some(chain.id())).await?;
+        let pairs = self.store.tracked_pairs(chain).await?;
+        let tokens = self.store.tracked_tokens(Some(chain)).await?;
         let mut filters = vec![pool_logs::creation_filter(evm)];
         filters.extend(pool_logs::swap_filters(
             evm,
@@ -248,7 +246,7 @@ impl Indexer {
         let mut pair_map: HashMap<String, TrackedPair> =
             pairs.into_iter().map(|p| (p.pair.clone(), p)).collect();
         for log in &logs {
-            let Some(tracked) = pool_logs::created(log, evm, chain.id(), &quotes) else {
+            let Some(tracked) = pool_logs::created(log, evm, &quotes) else {
                 continue;
             };
             let block = log.block_number.map_or(next, |_| log.block());
@@ -402,7 +400,7 @@ impl Indexer {
                     ));
                 }
                 self.store
-                    .tracked_pair_reserve(chain.id(), pair_address, *reserve)
+                    .tracked_pair_reserve(chain, pair_address, *reserve)
                     .await?;
             } else if *reserve > pair.reserve_quote {
                 if pair.reserve_quote == 0.0 {
@@ -412,7 +410,7 @@ impl Indexer {
                     }
                 }
                 self.store
-                    .tracked_pair_reserve(chain.id(), pair_address, *reserve)
+                    .tracked_pair_reserve(chain, pair_address, *reserve)
                     .await?;
             }
         }
@@ -432,7 +430,7 @@ impl Indexer {
         if !self
             .store
             .cursor_advance(
-                chain.id(),
+                chain,
                 SOURCE,
                 expected,
                 scan.next as i64,

@@ -47,13 +47,14 @@ impl Market {
         }
     }
 
-    fn chain_filter(chain: Option<&str>) -> Result<Option<Chain>, AnalysisError> {
-        chain
+    /// The filter's chain, if it names one (422 when unknown).
+    fn chain_filter(filter: &TopTokensFilter) -> Result<Option<Chain>, AnalysisError> {
+        (filter.chain.as_deref())
             .map(|c| riskintel_chains::chain_from_id(c).map_err(AnalysisError::from))
             .transpose()
     }
 
-    async fn rows(&self, chain: Option<&str>) -> Result<Vec<Row>, AnalysisError> {
+    async fn rows(&self, chain: Option<Chain>) -> Result<Vec<Row>, AnalysisError> {
         let since = self.clock.now() - Duration::hours(24);
         let mut rows = Vec::new();
         for tracked in self.store.tracked_tokens(chain).await? {
@@ -75,7 +76,7 @@ impl Market {
             };
             let swaps = self
                 .store
-                .swaps_since(&tracked.chain, &tracked.token, since)
+                .swaps_since(chain_id, &tracked.token, since)
                 .await?;
             rows.push(Row {
                 chain: tracked.chain.clone(),
@@ -89,15 +90,14 @@ impl Market {
     }
 
     /// Per chain and in total.
-    pub async fn overview(&self, chain: Option<&str>) -> Result<MarketOverview, AnalysisError> {
-        Self::chain_filter(chain)?;
+    pub async fn overview(&self, chain: Option<Chain>) -> Result<MarketOverview, AnalysisError> {
         let now = self.clock.now();
         let since = now - Duration::hours(24);
         let rows = self.rows(chain).await?;
         let alerts = self
             .store
             .alerts(&AlertQuery {
-                chain: chain.map(String::from),
+                chain: chain.map(|c| c.id().to_string()),
                 since: Some(since),
                 limit: i64::MAX >> 1,
                 ..Default::default()
@@ -110,7 +110,7 @@ impl Market {
             .map(|(c, _)| c.id().to_string())
             .collect();
         if let Some(c) = chain {
-            chains.retain(|x| x == c);
+            chains.retain(|x| x == c.id());
         }
         let summarise = |name: &str, rows: Vec<&Row>, alerts: usize, native: Option<f64>| {
             let mut labels = LabelCounts::default();
@@ -190,10 +190,10 @@ impl Market {
         after: Option<(f64, String, String)>,
         limit: usize,
     ) -> Result<Vec<(TopToken, f64)>, AnalysisError> {
-        Self::chain_filter(filter.chain.as_deref())?;
+        let typed = Self::chain_filter(filter)?;
         let sort = filter.sort.unwrap_or_default();
         let mut rows: Vec<(TopToken, f64)> = self
-            .rows(filter.chain.as_deref())
+            .rows(typed)
             .await?
             .into_iter()
             .filter(|r| filter.label.is_none_or(|l| r.analysis.label == l))

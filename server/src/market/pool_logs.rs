@@ -210,7 +210,7 @@ fn pair_of(evm: &EvmChain, tracked: &TrackedPair, quotes: &Quotes) -> Option<Pai
 
 /// A pool a creation log announces, with one of `quotes` against a token;
 /// None for any other log, or a pool of two quotes or of none.
-pub fn created(log: &Log, evm: &EvmChain, chain: &str, quotes: &Quotes) -> Option<TrackedPair> {
+pub fn created(log: &Log, evm: &EvmChain, quotes: &Quotes) -> Option<TrackedPair> {
     let dex = evm.dexes.iter().find(|d| d.factory == log.address)?;
     let (token0, token1, pair, fee, v4) = announced(log)?;
     let (token, quote) = match (quotes.contains_key(&token0), quotes.contains_key(&token1)) {
@@ -219,7 +219,7 @@ pub fn created(log: &Log, evm: &EvmChain, chain: &str, quotes: &Quotes) -> Optio
         _ => return None,
     };
     Some(TrackedPair {
-        chain: chain.into(),
+        chain: evm.id.id().into(),
         pair,
         token: token.to_checksum(None),
         quote: format!("{quote:#x}"),

@@ -24,7 +24,7 @@ impl Indexer {
     ) -> Result<(), IndexerError> {
         let now = self.clock.now_seconds();
         let due = chrono::Duration::seconds(self.settings.reanalyse_interval_seconds as i64);
-        for tracked in self.store.tracked_tokens(Some(chain.id())).await? {
+        for tracked in self.store.tracked_tokens(Some(chain)).await? {
             if tracked.last_analysed_at.is_none_or(|at| now - at >= due) {
                 if let Ok(token) = tracked.token.parse::<Address>() {
                     marked
@@ -60,7 +60,7 @@ impl Indexer {
                 }
             }
             self.store
-                .tracked_token_analysed(chain.id(), &after.address, at)
+                .tracked_token_analysed(chain, &after.address, at)
                 .await?;
         }
         Ok(())

@@ -8,6 +8,7 @@ use chrono::Duration;
 use riskintel_api::{FlowWindow, SentimentComponents, SentimentLabel, TokenSentiment};
 
 use riskintel_analysis::tokens::{AnalysisError, Analyzer};
+use riskintel_chains::Chain;
 use riskintel_store::clock::Clock;
 use riskintel_store::{Side, Store, SwapRow};
 
@@ -74,13 +75,13 @@ impl Sentiment {
     }
 
     /// Sentiment of a token from its swaps.
-    pub async fn of(&self, chain: &str, address: &str) -> Result<TokenSentiment, AnalysisError> {
+    pub async fn of(&self, chain: Chain, address: &str) -> Result<TokenSentiment, AnalysisError> {
         let token = self.analyzer.token_ref(chain, address)?;
         let checksummed = token.address.to_checksum(None);
         let now = self.clock.now();
         let day = self
             .store
-            .swaps_since(chain, &checksummed, now - Duration::hours(24))
+            .swaps_since(token.chain, &checksummed, now - Duration::hours(24))
             .await?;
         let hour: Vec<SwapRow> = day
             .iter()

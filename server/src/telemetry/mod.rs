@@ -183,7 +183,7 @@ mod tests {
     fn recorded_series_render_in_the_text_format() {
         request_answered("token_analyze", 200, Duration::from_millis(3));
         upstream_request(
-            "eth",
+            riskintel_chains::Chain::Eth,
             &["eth_call", "eth_getCode"],
             Duration::from_millis(5),
             Some("unavailable"),

@@ -21,7 +21,10 @@ impl Analyzer {
     ) -> Vec<Result<Analysed, AnalysisError>> {
         let targets: Vec<Result<Target, AnalysisError>> = items
             .into_iter()
-            .map(|(chain, address)| self.target(chain, address))
+            .map(|(chain, address)| {
+                let chain = riskintel_chains::chain_from_id(chain)?;
+                self.target(chain, address)
+            })
             .collect();
         let mut distinct = Vec::new();
         let mut index: HashMap<Target, usize> = HashMap::new();

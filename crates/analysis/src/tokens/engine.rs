@@ -140,25 +140,22 @@ impl Analyzer {
         self.wallet_max_analyses
     }
 
-    /// Validate an EVM chain and address.
-    pub fn token_ref(&self, chain: &str, address: &str) -> Result<TokenRef, AnalysisError> {
-        let chain_id = riskintel_chains::chain_from_id(chain)?;
-        if !chain_id.is_evm() {
+    /// Validate an address on an EVM chain, and that the chain is served.
+    pub fn token_ref(&self, chain: Chain, address: &str) -> Result<TokenRef, AnalysisError> {
+        if !chain.is_evm() {
             return Err(AnalysisError::ChainNotServed(format!(
-                "chain: analysis on {chain:?} is not available on this server yet"
+                "chain: analysis on {:?} is not available on this server yet",
+                chain.id()
             )));
         }
         let address = parse_evm_address(address)?;
-        self.chains.evm(chain_id)?;
-        Ok(TokenRef {
-            chain: chain_id,
-            address,
-        })
+        self.chains.evm(chain)?;
+        Ok(TokenRef { chain, address })
     }
 
-    /// Validate a chain and address of any chain, Solana included.
-    pub fn target(&self, chain: &str, address: &str) -> Result<Target, AnalysisError> {
-        if chain == Chain::Sol.id() {
+    /// Validate an address of any chain, Solana included.
+    pub fn target(&self, chain: Chain, address: &str) -> Result<Target, AnalysisError> {
+        if chain == Chain::Sol {
             let key = riskintel_chains::solana::parse_pubkey(address)?;
             self.chains.solana()?;
             return Ok(Target::Sol(key));
@@ -290,7 +287,7 @@ impl Analyzer {
     ) -> Result<Option<(TokenAnalysis, DateTime<Utc>)>, AnalysisError> {
         let Some(row) = self
             .store
-            .analysis_get(target.chain().id(), &target.address())
+            .analysis_get(target.chain(), &target.address())
             .await?
         else {
             return Ok(None);
@@ -354,7 +351,7 @@ impl Analyzer {
                 // Only a chain with a V4 DEX has pools the index alone can find.
                 let known = if chain.dexes.iter().any(|d| d.kind == DexKind::V4) {
                     self.store
-                        .tracked_v4_pools(&chain.id, &token.address.to_checksum(None))
+                        .tracked_v4_pools(chain.id, &token.address.to_checksum(None))
                         .await?
                 } else {
                     Vec::new()
@@ -379,7 +376,7 @@ impl Analyzer {
                 .await?;
                 let history = evm::history::read(
                     self.store.as_ref(),
-                    chain.id.as_str(),
+                    chain.id,
                     token.address,
                     facts.index.creator,
                 )
@@ -399,7 +396,7 @@ impl Analyzer {
         let analysis = &analysed.analysis;
         self.store
             .analysis_put(
-                &analysis.chain,
+                target.chain(),
                 &analysis.address,
                 analysed.json.json(),
                 analysis.cached_at,

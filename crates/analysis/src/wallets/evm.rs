@@ -44,7 +44,7 @@ pub(super) async fn analyze(
     // The index of the wallet's Transfer and Approval logs.
     let store = wallets.analyzer.store();
     let view = index::update(store.as_ref(), &evm, w, block, wallets.analyzer.limits()).await?;
-    let contacts = store.wallet_contacts(&evm.id, &format!("{w:#x}")).await?;
+    let contacts = store.wallet_contacts(evm.id, &format!("{w:#x}")).await?;
     let tokens: Vec<Address> = contacts
         .iter()
         .filter(|c| c.kind == ContactKind::Token)

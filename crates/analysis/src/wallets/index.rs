@@ -26,7 +26,7 @@ pub(super) async fn update(
 ) -> Result<IndexView, AnalysisError> {
     let key = format!("{wallet:#x}");
     let existing = store
-        .log_index_get(&evm.id, LogIndexKind::Wallet, &key)
+        .log_index_get(evm.id, LogIndexKind::Wallet, &key)
         .await?;
     let (start, next, expected) = match &existing {
         Some(s) => (
@@ -80,7 +80,7 @@ pub(super) async fn update(
     };
     let contacts: Vec<WalletContact> = contacts.into_iter().collect();
     store
-        .wallet_index_apply(&evm.id, &key, expected, &state, &contacts)
+        .wallet_index_apply(evm.id, &key, expected, &state, &contacts)
         .await?;
     Ok(IndexView {
         complete: start == 0 && scan.next > latest,

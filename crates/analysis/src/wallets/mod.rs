@@ -52,7 +52,7 @@ impl Wallets {
     /// analyses share it).
     pub async fn analyze(
         &self,
-        chain: &str,
+        chain: Chain,
         address: &str,
     ) -> Result<WalletAnalysis, AnalysisError> {
         let deadline = self.analyzer.deadline();
@@ -67,10 +67,10 @@ impl Wallets {
 
     async fn analyze_now(
         &self,
-        chain: &str,
+        chain: Chain,
         address: &str,
     ) -> Result<WalletAnalysis, AnalysisError> {
-        if chain == Chain::Sol.id() {
+        if chain == Chain::Sol {
             let Target::Sol(owner) = self.analyzer.target(chain, address)? else {
                 unreachable!("sol targets are Solana keys")
             };

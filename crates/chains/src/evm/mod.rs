@@ -12,7 +12,7 @@ pub mod types;
 use alloy_primitives::Address;
 
 use crate::rpc::RpcClient;
-use crate::{parse_evm_address, ChainConfig, ConfiguredToken, DexConfig, DexKind};
+use crate::{parse_evm_address, Chain, ChainConfig, ConfiguredToken, DexConfig, DexKind};
 
 /// An address as the API writes it (EIP-55 mixed-case checksum).
 pub fn addr(a: &Address) -> String {
@@ -58,7 +58,7 @@ pub struct Dex {
 }
 
 impl Dex {
-    fn from_config(chain: &str, d: &DexConfig) -> anyhow::Result<Dex> {
+    fn from_config(chain: Chain, d: &DexConfig) -> anyhow::Result<Dex> {
         let what = |field: &str| format!("chains.{chain} dex {} {field}", d.name);
         if d.kind.is_solana() {
             anyhow::bail!("{}: {:?} is a Solana family", what("kind"), d.kind);
@@ -107,8 +107,8 @@ impl Dex {
 /// One EVM chain: its nodes and parsed configuration, built once at start
 /// and shared by every user of the chain.
 pub struct EvmChain {
-    /// Chain id (`eth`, `bsc`, …).
-    pub id: String,
+    /// Which chain.
+    pub id: Chain,
     /// The node, for requests made on behalf of users.
     pub rpc: RpcClient,
     /// The same node for background work (the market index), with its own
@@ -142,7 +142,7 @@ impl EvmChain {
 
     /// Record the market index's lag.
     pub fn set_index_lag(&self, blocks: u64) {
-        crate::metrics::index_lag(&self.id, blocks);
+        crate::metrics::index_lag(self.id, blocks);
         self.index_lag.store(
             blocks.min(u64::MAX - 1),
             std::sync::atomic::Ordering::Relaxed,
@@ -151,7 +151,7 @@ impl EvmChain {
 
     /// Parse a chain's configuration.
     pub fn from_config(
-        id: &str,
+        id: Chain,
         config: &ChainConfig,
         rpc: RpcClient,
         background: RpcClient,
@@ -165,7 +165,7 @@ impl EvmChain {
             })
         };
         Ok(EvmChain {
-            id: id.to_string(),
+            id,
             index_lag: std::sync::atomic::AtomicU64::new(u64::MAX),
             rpc,
             background,

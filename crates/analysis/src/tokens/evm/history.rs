@@ -13,6 +13,7 @@ use serde_json::json;
 use super::holders::holder_key;
 use crate::scoring::{band, Builder};
 use riskintel_chains::evm::addr;
+use riskintel_chains::Chain;
 use riskintel_store::{Store, StoreError};
 
 /// Other tokens of one creator looked at, at most.
@@ -54,7 +55,7 @@ pub enum CreatorHistory {
 /// Read the record of `token`'s creator from the store.
 pub async fn read(
     store: &dyn Store,
-    chain: &str,
+    chain: Chain,
     token: Address,
     creator: Option<Address>,
 ) -> Result<CreatorHistory, StoreError> {

@@ -78,7 +78,7 @@ pub async fn update(
 ) -> Result<HolderIndex, IndexError> {
     let token_key = holder_key(&token);
     let existing = store
-        .log_index_get(&chain.id, LogIndexKind::Holders, &token_key)
+        .log_index_get(chain.id, LogIndexKind::Holders, &token_key)
         .await?;
     let (start_block, next, expected) = match &existing {
         Some(s) => (
@@ -147,7 +147,7 @@ pub async fn update(
     if next > start_block || expected.is_none() {
         let touched: Vec<String> = deltas.keys().map(holder_key).collect();
         let current: HashMap<String, I256> = store
-            .holder_balances_get(&chain.id, &token_key, &touched)
+            .holder_balances_get(chain.id, &token_key, &touched)
             .await?
             .into_iter()
             .filter_map(|b| b.balance.parse::<I256>().ok().map(|v| (b.holder, v)))
@@ -183,25 +183,25 @@ pub async fn update(
             .collect();
         // If another instance indexed the same blocks first, its result stands.
         store
-            .holder_index_apply(&chain.id, &token_key, expected, &state, &balances, &roles)
+            .holder_index_apply(chain.id, &token_key, expected, &state, &balances, &roles)
             .await?;
     }
     let largest = store
-        .holder_top(&chain.id, &token_key, largest as i64)
+        .holder_top(chain.id, &token_key, largest as i64)
         .await?
         .into_iter()
         .filter_map(|b| b.holder.parse::<Address>().ok())
         .collect();
     let sources: Vec<String> = sources.iter().map(holder_key).collect();
     let buyers = store
-        .holder_buyers(&chain.id, &token_key, &sources, BUYERS as i64)
+        .holder_buyers(chain.id, &token_key, &sources, BUYERS as i64)
         .await?
         .into_iter()
         .filter_map(|b| Some((b.holder.parse().ok()?, b.balance.parse().ok()?)))
         .collect();
-    let holder_count = store.holder_count(&chain.id, &token_key).await? as u64;
+    let holder_count = store.holder_count(chain.id, &token_key).await? as u64;
     let role_members = store
-        .role_members(&chain.id, &token_key)
+        .role_members(chain.id, &token_key)
         .await?
         .into_iter()
         .filter_map(|m| Some((m.role.parse().ok()?, m.member.parse().ok()?)))
