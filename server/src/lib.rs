@@ -168,6 +168,12 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         clock.clone(),
         &config.auth,
         analyzer.clone(),
+        wallets::Wallets::new(
+            analyzer.clone(),
+            store.clone(),
+            clock.clone(),
+            &config.analysis,
+        ),
         request_deadline(&config),
         &config.webhooks,
     )?;

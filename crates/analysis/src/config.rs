@@ -67,3 +67,14 @@ pub struct AllowlistEntry {
     /// Why its powers are expected, shown with each signal it turns to `info`.
     pub reason: String,
 }
+
+impl From<&AnalysisConfig> for riskintel_chains::evm::logs::ScanLimits {
+    /// The log scans' look-back and chunking, from the settings.
+    fn from(a: &AnalysisConfig) -> Self {
+        riskintel_chains::evm::logs::ScanLimits {
+            lookback_blocks: a.holder_lookback_blocks,
+            chunk_blocks: a.log_chunk_blocks,
+            max_requests: a.max_log_requests,
+        }
+    }
+}

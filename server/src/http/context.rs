@@ -76,6 +76,7 @@ impl ServerContext {
         clock: Arc<dyn Clock>,
         auth: &AuthConfig,
         analyzer: Arc<Analyzer>,
+        wallets: Wallets,
         request_deadline: Duration,
         webhooks: &crate::webhooks::WebhooksConfig,
     ) -> anyhow::Result<Self> {
@@ -92,7 +93,7 @@ impl ServerContext {
             keys: Keys::new(store.clone(), clock.clone()),
             meter: Meter::new(store.clone(), clock.clone(), auth.failed_auth_per_minute),
             market: Market::new(analyzer.clone(), store.clone(), clock.clone()),
-            wallets: Wallets::new(analyzer.clone()),
+            wallets,
             sentiment: Sentiment::new(analyzer.clone(), store.clone(), clock.clone()),
             feed: Feed::new(store.clone()),
             billing: Billing::new(clock.clone()),

@@ -64,7 +64,6 @@ pub struct Analyzer {
     deadline: std::time::Duration,
     limits: ScanLimits,
     simulate_trades: bool,
-    wallet_max_analyses: usize,
     allowlist: HashMap<(Chain, String), AllowlistEntry>,
     inflight: Mutex<HashMap<Target, Flight>>,
     /// Recent analyses in memory, in front of the store's cache.
@@ -102,13 +101,8 @@ impl Analyzer {
             clock,
             ttl: chrono::Duration::seconds(a.cache_ttl_seconds as i64),
             deadline: std::time::Duration::from_millis(a.deadline_ms.max(1)),
-            limits: ScanLimits {
-                lookback_blocks: a.holder_lookback_blocks,
-                chunk_blocks: a.log_chunk_blocks,
-                max_requests: a.max_log_requests,
-            },
+            limits: ScanLimits::from(a),
             simulate_trades: a.simulate_trades,
-            wallet_max_analyses: a.wallet_max_analyses as usize,
             allowlist,
             inflight: Mutex::new(HashMap::new()),
             recent: Mutex::new(HashMap::new()),
@@ -118,26 +112,6 @@ impl Analyzer {
     /// The chains it analyses.
     pub fn chains(&self) -> &Arc<Chains> {
         &self.chains
-    }
-
-    /// Its store.
-    pub(crate) fn store(&self) -> &Arc<dyn Store> {
-        &self.store
-    }
-
-    /// Its clock.
-    pub(crate) fn clock(&self) -> &Arc<dyn Clock> {
-        &self.clock
-    }
-
-    /// Log scanning limits (holder and wallet indexes).
-    pub(crate) fn limits(&self) -> ScanLimits {
-        self.limits
-    }
-
-    /// Most unknown holdings a wallet analysis analyses itself.
-    pub(crate) fn wallet_max_analyses(&self) -> usize {
-        self.wallet_max_analyses
     }
 
     /// Validate an address on an EVM chain, and that the chain is served.

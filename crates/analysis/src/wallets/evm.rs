@@ -42,9 +42,10 @@ pub(super) async fn analyze(
     let at = BlockTag::Number(block);
 
     // The index of the wallet's Transfer and Approval logs.
-    let store = wallets.analyzer.store();
-    let view = index::update(store.as_ref(), &evm, w, block, wallets.analyzer.limits()).await?;
-    let contacts = store.wallet_contacts(evm.id, &format!("{w:#x}")).await?;
+    let view = index::update(wallets.store.as_ref(), &evm, w, block, wallets.limits).await?;
+    let contacts = (wallets.store)
+        .wallet_contacts(evm.id, &format!("{w:#x}"))
+        .await?;
     let tokens: Vec<Address> = contacts
         .iter()
         .filter(|c| c.kind == ContactKind::Token)

@@ -16,14 +16,22 @@ use riskintel_api::{
 };
 use serde_json::json;
 
+use crate::config::AnalysisConfig;
 use crate::scoring::Builder;
 use crate::tokens::{AnalysisError, Analyzer, Target};
+use riskintel_chains::evm::logs::ScanLimits;
 use riskintel_chains::Chain;
+use riskintel_store::clock::Clock;
+use riskintel_store::Store;
 
 /// Wallet analysis over the token analysis engine.
 #[derive(Clone)]
 pub struct Wallets {
     analyzer: Arc<Analyzer>,
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+    limits: ScanLimits,
+    max_analyses: usize,
 }
 
 /// A token a wallet holds, before its risk is looked up.
@@ -43,9 +51,22 @@ struct IndexView {
 }
 
 impl Wallets {
-    /// Wallet analysis on `analyzer`'s chains.
-    pub fn new(analyzer: Arc<Analyzer>) -> Wallets {
-        Wallets { analyzer }
+    /// Wallet analysis on `analyzer`'s chains, indexing wallets in `store`
+    /// within the `[analysis]` settings' look-back, and analysing at most
+    /// `wallet_max_analyses` of a wallet's tokens per request.
+    pub fn new(
+        analyzer: Arc<Analyzer>,
+        store: Arc<dyn Store>,
+        clock: Arc<dyn Clock>,
+        settings: &AnalysisConfig,
+    ) -> Wallets {
+        Wallets {
+            analyzer,
+            store,
+            clock,
+            limits: ScanLimits::from(settings),
+            max_analyses: settings.wallet_max_analyses as usize,
+        }
     }
 
     /// Analyse a wallet, within the analysis deadline (the holdings'
@@ -106,7 +127,7 @@ impl Wallets {
         unknown.sort_by(|a, b| b.1.total_cmp(&a.1));
         let to_analyse: Vec<Target> = unknown
             .iter()
-            .take(self.analyzer.wallet_max_analyses())
+            .take(self.max_analyses)
             .map(|(t, _)| *t)
             .collect();
         let outcomes =
@@ -173,7 +194,7 @@ impl Wallets {
             approvals: approval_list,
             explanation,
             as_of_block: block,
-            analysed_at: self.analyzer.clock().now_seconds(),
+            analysed_at: self.clock.now_seconds(),
         };
         riskintel_api::tidy::tidy(analysis)
             .map_err(|e| riskintel_store::StoreError::Corrupt(e.to_string()).into())
