@@ -18,7 +18,7 @@ use alloy_primitives::{Address, U256};
 use riskintel_api::{CheckId, CheckStatus, Severity, SignalCategory};
 use serde_json::json;
 
-use super::route::{read_sell, Route};
+use super::route::{read_sell, Route, Sell};
 use super::HONEYPOT_SELL_TAX;
 use crate::scoring::{band, Builder};
 use riskintel_chains::evm::simulate::{simulate_v1, SimBlock, SimulatedBlock};
@@ -38,32 +38,25 @@ pub struct BuyerSell {
     pub holder: Address,
     /// Its balance as the holder index counts it.
     pub balance: U256,
-    /// Tokens offered.
-    pub amount: U256,
-    /// Tokens it held just before.
-    pub held: Option<U256>,
-    /// What the router quoted for it.
-    pub quoted: Option<U256>,
-    /// What arrived; why it did not.
-    pub received: Result<U256, String>,
+    /// How its sell went; None when the node could not simulate it (why).
+    pub sell: Result<Sell, String>,
 }
 
 impl BuyerSell {
-    /// The share of the quote kept back.
-    pub fn tax(&self) -> Option<f64> {
-        super::route::tax(self.quoted, &self.received)
-    }
-
-    /// Whether the sell says anything: the holder held what it offered,
-    /// and the sell was answered (a revert, or a quote to measure against).
+    /// Whether the sell says anything: it was simulated, the holder held
+    /// what it offered, and it was answered (a revert, or a quote to
+    /// measure against).
     fn tried(&self) -> bool {
-        self.held.is_none_or(|h| h >= self.amount)
-            && (self.received.is_err() || self.tax().is_some())
+        self.sell
+            .as_ref()
+            .is_ok_and(|s| !s.unheld() && (s.received.is_err() || s.tax().is_some()))
     }
 
     /// Whether it sold and kept more than a critical tax leaves.
     pub fn sold(&self) -> bool {
-        self.tax().is_some_and(|t| t < HONEYPOT_SELL_TAX)
+        (self.sell.as_ref().ok())
+            .and_then(Sell::tax)
+            .is_some_and(|t| t < HONEYPOT_SELL_TAX)
     }
 }
 
@@ -98,41 +91,24 @@ pub fn plan(route: &Route, buyers: &[(Address, U256)], head: &Block, batch: &mut
 }
 
 impl Planned {
-    /// The buyers' sells; one the node could not simulate is a failure
-    /// with its words, and proves nothing ([`BuyerSell::tried`]).
+    /// The buyers' sells; one the node could not simulate says why, and
+    /// proves nothing ([`BuyerSell::tried`]).
     pub fn take(self, answers: &mut Answers) -> Vec<BuyerSell> {
         self.sells
             .into_iter()
-            .map(|(holder, balance, amount, slot)| {
-                let read = answers
+            .map(|(holder, balance, amount, slot)| BuyerSell {
+                holder,
+                balance,
+                sell: answers
                     .take(slot)
                     .map_err(|e| format!("eth_simulateV1: {e}"))
                     .and_then(|blocks| {
                         let calls = blocks.first().map(|b| b.calls.as_slice()).unwrap_or(&[]);
                         calls
                             .get(1..)
-                            .and_then(read_sell)
+                            .and_then(|calls| read_sell(calls, amount))
                             .ok_or_else(|| "the node's answer lacks calls".to_string())
-                    });
-                match read {
-                    Ok(read) => BuyerSell {
-                        holder,
-                        balance,
-                        amount,
-                        held: read.held,
-                        quoted: read.quoted,
-                        received: read.received,
-                    },
-                    // Not simulated: no quote and no balance, so not tried.
-                    Err(e) => BuyerSell {
-                        holder,
-                        balance,
-                        amount,
-                        held: Some(U256::ZERO),
-                        quoted: None,
-                        received: Err(e),
-                    },
-                }
+                    }),
             })
             .collect()
     }
@@ -142,15 +118,20 @@ impl Planned {
 pub fn evidence(sells: &[BuyerSell]) -> serde_json::Value {
     json!(sells
         .iter()
-        .map(|s| json!({
-            "holder": format!("{:#x}", s.holder),
-            "balance": s.balance.to_string(),
-            "amount": s.amount.to_string(),
-            "held": s.held.map(|h| h.to_string()),
-            "quoted": s.quoted.map(|q| q.to_string()),
-            "received": match &s.received { Ok(r) => r.to_string(), Err(e) => format!("failed: {e}") },
-            "tax": s.tax(),
-        }))
+        .map(|s| {
+            let seller = serde_json::Map::from_iter([
+                ("holder".into(), json!(format!("{:#x}", s.holder))),
+                ("balance".into(), json!(s.balance.to_string())),
+            ]);
+            match &s.sell {
+                Ok(sell) => sell.evidence(seller),
+                Err(e) => {
+                    let mut failed = seller;
+                    failed.insert("received".into(), json!(format!("failed: {e}")));
+                    serde_json::Value::Object(failed)
+                }
+            }
+        })
         .collect::<Vec<_>>())
 }
 
@@ -212,13 +193,15 @@ mod tests {
         BuyerSell {
             holder: Address::repeat_byte(7),
             balance: U256::from(10_000u64),
-            amount: U256::from(100u64),
-            held: Some(U256::from(held)),
-            quoted: Some(U256::from(1_000u64)),
-            // Kept per mille of the quote, or a revert.
-            received: tax
-                .map(|t| U256::from(1_000 - t))
-                .ok_or("refused".to_string()),
+            sell: Ok(Sell {
+                amount: U256::from(100u64),
+                held: Some(U256::from(held)),
+                quoted: Some(U256::from(1_000u64)),
+                // Kept per mille of the quote, or a revert.
+                received: tax
+                    .map(|t| U256::from(1_000 - t))
+                    .ok_or("refused".to_string()),
+            }),
         }
     }
 

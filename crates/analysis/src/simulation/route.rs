@@ -8,6 +8,7 @@
 
 use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::{sol, SolCall};
+use serde_json::{json, Value};
 
 use riskintel_chains::evm::abi::{revert_reason, IERC20};
 use riskintel_chains::evm::simulate::{SimCall, SimulatedCall};
@@ -69,15 +70,47 @@ pub fn word(call: &SimulatedCall) -> Option<U256> {
         .then(|| U256::from_be_slice(&call.return_data[..32]))
 }
 
-/// How one sell went.
+/// One sell along a route, as it went.
 #[derive(Clone, Debug)]
-pub struct SellRead {
-    /// The seller's token balance just before it.
+pub struct Sell {
+    /// Tokens offered.
+    pub amount: U256,
+    /// The seller's token balance just before it (a rebasing or reflection
+    /// token's balance moves by itself).
     pub held: Option<U256>,
     /// What the router quoted for it (no tax counted).
     pub quoted: Option<U256>,
     /// What arrived; the revert reason if the sell failed.
     pub received: Result<U256, String>,
+}
+
+impl Sell {
+    /// The share of the quote kept back (the sell tax, price impact aside).
+    pub fn tax(&self) -> Option<f64> {
+        super::tax(self.quoted?, *self.received.as_ref().ok()?)
+    }
+
+    /// Whether the seller held less than it offered: a revert then proves
+    /// nothing of the token.
+    pub fn unheld(&self) -> bool {
+        self.held.is_some_and(|h| h < self.amount)
+    }
+
+    /// The sell as evidence, with `more` fields of its seller's.
+    pub fn evidence(&self, mut more: serde_json::Map<String, Value>) -> Value {
+        let received = match &self.received {
+            Ok(r) => r.to_string(),
+            Err(e) => format!("failed: {e}"),
+        };
+        more.extend([
+            ("amount".into(), json!(self.amount.to_string())),
+            ("held".into(), json!(self.held.map(|h| h.to_string()))),
+            ("quoted".into(), json!(self.quoted.map(|q| q.to_string()))),
+            ("received".into(), json!(received)),
+            ("tax".into(), json!(self.tax())),
+        ]);
+        Value::Object(more)
+    }
 }
 
 impl Route {
@@ -135,9 +168,9 @@ impl Route {
     }
 }
 
-/// Read a sell's calls, as [`Route::sell`] made them; None when the
-/// node's answer lacks some.
-pub fn read_sell(calls: &[SimulatedCall]) -> Option<SellRead> {
+/// Read the calls of a sell of `amount`, as [`Route::sell`] made them;
+/// None when the node's answer lacks some.
+pub fn read_sell(calls: &[SimulatedCall], amount: U256) -> Option<Sell> {
     let [held, before, quote, sell, after] = calls else {
         return None;
     };
@@ -156,20 +189,10 @@ pub fn read_sell(calls: &[SimulatedCall]) -> Option<SellRead> {
     } else {
         Err(revert_reason(&sell.return_data))
     };
-    Some(SellRead {
+    Some(Sell {
+        amount,
         held: word(held),
         quoted,
         received,
     })
-}
-
-/// The share of `quoted` kept back when `received` arrived (the sell tax,
-/// price impact aside).
-pub fn tax(quoted: Option<U256>, received: &Result<U256, String>) -> Option<f64> {
-    let (quoted, received) = (quoted?, received.as_ref().ok()?);
-    if quoted.is_zero() {
-        return None;
-    }
-    let kept = f64::from(*received) / f64::from(quoted);
-    Some((1.0 - kept).clamp(0.0, 1.0))
 }

@@ -17,7 +17,7 @@ use riskintel_api::{CheckId, CheckStatus, Severity, SignalCategory};
 use serde_json::json;
 
 use super::buyers::{self, BuyerSell};
-use super::route::{self, balance_of, read_sell, word, Route, SELL_CALLS};
+use super::route::{balance_of, read_sell, word, Route, Sell, SELL_CALLS};
 use super::HONEYPOT_SELL_TAX;
 use crate::scoring::{pct, Builder};
 use riskintel_chains::evm::abi::revert_reason;
@@ -78,27 +78,14 @@ pub struct WalletTrip {
 pub struct WalletSell {
     /// Seconds after the buy.
     pub after_seconds: u64,
-    /// Tokens offered.
-    pub amount: U256,
-    /// Tokens held just before (a rebasing or reflection token's balance
-    /// moves by itself between the buy and the sell).
-    pub held: Option<U256>,
-    /// What the router quoted for it (no tax counted).
-    pub quoted: Option<U256>,
-    /// What arrived; the revert reason if the sell failed.
-    pub received: Result<U256, String>,
+    /// How it went.
+    pub sell: Sell,
 }
 
 impl WalletSell {
     /// The share of the quote kept back (the sell tax, price impact aside).
     pub fn tax(&self) -> Option<f64> {
-        route::tax(self.quoted, &self.received)
-    }
-
-    /// Whether the wallet held less than it offered (its balance fell by
-    /// itself since the buy): a revert then proves nothing of the token.
-    pub fn unheld(&self) -> bool {
-        self.held.is_some_and(|h| h < self.amount)
+        self.sell.tax()
     }
 }
 
@@ -108,7 +95,7 @@ impl WalletTrip {
     fn held_enough(&self) -> bool {
         self.approved.is_ok()
             && self.bought.as_ref().is_ok_and(|b| !b.is_zero())
-            && self.sells.iter().any(|s| !s.unheld())
+            && self.sells.iter().any(|s| !s.sell.unheld())
     }
 
     /// The best sell: the one that kept the most of its quote.
@@ -124,7 +111,7 @@ impl WalletTrip {
     /// move even the first sell: the token does not record its buyers'
     /// approvals, so no router (no wallet, no aggregator) can sell for them.
     pub fn approval_ignored(&self) -> bool {
-        let first = self.sells.first().map_or(U256::ZERO, |s| s.amount);
+        let first = self.sells.first().map_or(U256::ZERO, |s| s.sell.amount);
         self.approved.is_ok() && self.allowance.is_some_and(|a| a < first)
     }
 
@@ -145,12 +132,12 @@ impl WalletTrip {
     pub fn failures(&self) -> Vec<String> {
         self.sells
             .iter()
-            .map(|s| match (&s.received, s.tax()) {
-                (Err(_), _) if s.unheld() => format!(
+            .map(|s| match (&s.sell.received, s.tax()) {
+                (Err(_), _) if s.sell.unheld() => format!(
                     "after {} s it held only {} of the {} it offered (its balance fell by itself)",
                     s.after_seconds,
-                    s.held.unwrap_or_default(),
-                    s.amount
+                    s.sell.held.unwrap_or_default(),
+                    s.sell.amount
                 ),
                 (Err(reason), _) => format!("after {} s it reverted ({reason})", s.after_seconds),
                 (Ok(_), Some(tax)) => {
@@ -173,14 +160,9 @@ impl WalletTrip {
             "bought": match &self.bought { Ok(b) => b.to_string(), Err(e) => format!("failed: {e}") },
             "approved": match &self.approved { Ok(()) => "yes".to_string(), Err(e) => format!("failed: {e}") },
             "allowance_after_approval": self.allowance.map(|a| a.to_string()),
-            "sells": self.sells.iter().map(|s| json!({
-                "after_seconds": s.after_seconds,
-                "amount": s.amount.to_string(),
-                "held": s.held.map(|h| h.to_string()),
-                "quoted": s.quoted.map(|q| q.to_string()),
-                "received": match &s.received { Ok(r) => r.to_string(), Err(e) => format!("failed: {e}") },
-                "tax": s.tax(),
-            })).collect::<Vec<_>>(),
+            "sells": self.sells.iter().map(|s| {
+                s.sell.evidence(serde_json::Map::from_iter([("after_seconds".into(), json!(s.after_seconds))]))
+            }).collect::<Vec<_>>(),
             "pool_buyers": buyers::evidence(&self.buyers),
         })
     }
@@ -331,13 +313,9 @@ impl Planned {
             .skip(1)
             .flat_map(|b| b.calls.chunks(SELL_CALLS));
         for (chunk, (after, amount)) in calls.zip(self.amounts) {
-            let read = read_sell(chunk).ok_or_else(missing)?;
             sells.push(WalletSell {
                 after_seconds: after,
-                amount,
-                held: read.held,
-                quoted: read.quoted,
-                received: read.received,
+                sell: read_sell(chunk, amount).ok_or_else(missing)?,
             });
         }
         Ok(WalletTrip {
@@ -451,10 +429,12 @@ mod tests {
     fn reverted(held: u64) -> WalletSell {
         WalletSell {
             after_seconds: 3_600,
-            amount: U256::from(125u64),
-            held: Some(U256::from(held)),
-            quoted: Some(U256::from(50u64)),
-            received: Err("ERC20: transfer amount exceeds balance".into()),
+            sell: Sell {
+                amount: U256::from(125u64),
+                held: Some(U256::from(held)),
+                quoted: Some(U256::from(50u64)),
+                received: Err("ERC20: transfer amount exceeds balance".into()),
+            },
         }
     }
 
