@@ -13,6 +13,7 @@ pub mod keys;
 pub mod market;
 pub mod metered;
 pub mod openapi;
+pub mod operation;
 pub mod serialized;
 pub mod stored;
 pub mod tidy;
@@ -40,6 +41,7 @@ pub use market::{
 };
 pub use metered::{Metered, RateLimitHeaders};
 pub use openapi::{openapi_document, OPENAPI_TITLE, OPENAPI_VERSION};
+pub use operation::Operation;
 pub use serialized::Serialized;
 pub use stored::WireName;
 pub use token::{

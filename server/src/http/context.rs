@@ -163,7 +163,7 @@ impl ServerContext {
     ) -> Result<Metered<R>, ApiError> {
         // The handler passes its own operation's rule (the conformance
         // suite calls every operation, so a handler passing another's fails it).
-        debug_assert_eq!(rule.operation, rqctx.endpoint.operation_id);
+        debug_assert_eq!(rule.operation.id(), rqctx.endpoint.operation_id);
         let started = Instant::now();
         let account = std::sync::Mutex::new(None);
         let answer = self

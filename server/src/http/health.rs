@@ -1,13 +1,50 @@
-//! What `GET /v1/health` shows of the chains: each node's circuit and the
-//! market index's lag, read from memory (no node is called).
+//! `GET /v1/health`: the database's reachability, and each chain's node
+//! circuit and market index lag, read from memory (no node is called).
 
-use riskintel_api::{ChainHealth, NodeStatus};
+use std::time::{Duration, Instant};
+
+use dropshot::{HttpResponseOk, RequestContext};
+use riskintel_api::{ApiError, ChainHealth, DatabaseHealth, Health, HealthStatus, NodeStatus};
 
 use riskintel_chains::circuit::NodeState;
 use riskintel_chains::registry::Chains;
 
+use super::ServerContext;
+
+/// The longest health waits for the database.
+const DATABASE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// The service's health: never metered, never refused.
+pub(super) async fn get(
+    rqctx: RequestContext<ServerContext>,
+) -> Result<HttpResponseOk<Health>, ApiError> {
+    let ctx = rqctx.context();
+    let started = Instant::now();
+    let reachable = tokio::time::timeout(DATABASE_TIMEOUT, ctx.store.ping())
+        .await
+        .is_ok_and(|pinged| pinged.is_ok());
+    let chains = chains(ctx.analyzer.chains());
+    let all_up = chains.iter().all(|c| c.status != NodeStatus::Down);
+    crate::telemetry::request_answered(&rqctx.endpoint.operation_id, 200, started.elapsed());
+    Ok(HttpResponseOk(Health {
+        status: if reachable && all_up {
+            HealthStatus::Ok
+        } else {
+            HealthStatus::Degraded
+        },
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        database: DatabaseHealth {
+            backend: ctx.store.backend().to_string(),
+            reachable,
+            latency_ms: started.elapsed().as_secs_f64() * 1000.0,
+        },
+        chains,
+        time: ctx.clock.now(),
+    }))
+}
+
 /// Every served chain's node.
-pub fn chains(chains: &Chains) -> Vec<ChainHealth> {
+fn chains(chains: &Chains) -> Vec<ChainHealth> {
     chains
         .health()
         .into_iter()

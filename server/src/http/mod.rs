@@ -4,15 +4,15 @@
 //! map errors.
 
 pub mod access;
+mod api_keys;
 mod batch;
 mod client_ip;
 mod conditional;
 mod context;
 mod errors;
 mod health;
+mod pages;
 mod webhooks;
-
-use std::time::Instant;
 
 use dropshot::{
     Body, EmptyScanParams, FreeformBody, HttpResponseCreated, HttpResponseDeleted, HttpResponseOk,
@@ -21,25 +21,21 @@ use dropshot::{
 use riskintel_api::token::{TokenQueryParams, TokenQueryRoute};
 use riskintel_api::{
     Alert, AlertFilter, AlertPageSelector, AnalysisOptions, ApiError, ApiKey, ApiKeyCreate,
-    ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, BillingStatus, DatabaseHealth, ErrorCode, Health,
-    HealthStatus, MarketOverview, Metered, NodeStatus, OverviewQuery, RiskIntelApi, Serialized,
-    TokenAnalysis, TokenExplanation, TokenMetaReport, TokenPath, TokenSentiment, TopToken,
-    TopTokensFilter, TopTokensPageSelector, WalletAnalysis, WalletPath, Webhook, WebhookCreate,
-    WebhookDelivery, WebhookDeliveryPageSelector, WebhookPageSelector, WebhookPath, WebhookSecret,
-    WebhookTestEvent,
+    ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, BillingStatus, ErrorCode, Health, MarketOverview,
+    Metered, OverviewQuery, RiskIntelApi, Serialized, TokenAnalysis, TokenExplanation,
+    TokenMetaReport, TokenPath, TokenSentiment, TopToken, TopTokensFilter, TopTokensPageSelector,
+    WalletAnalysis, WalletPath, Webhook, WebhookCreate, WebhookDelivery,
+    WebhookDeliveryPageSelector, WebhookPageSelector, WebhookPath, WebhookSecret, WebhookTestEvent,
 };
 
 pub use context::{Caller, ServerContext};
+use pages::{page_limit, page_of};
 
-/// The longest health waits for the database.
-const HEALTH_DATABASE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
 pub use errors::reference_html;
 
-use crate::keys;
 use crate::metering::Meter;
 use riskintel_analysis::scoring::{badge, explain};
 use riskintel_analysis::tokens::{Analysed, AnalysisError};
-use riskintel_store::KeyRecord;
 
 /// A chain id as a user wrote it, read at the edge: every floor below
 /// takes the typed chain (422 when unknown).
@@ -61,66 +57,6 @@ async fn token_analysis(
         Meter::require_premium(&caller.account, "fresh=true")?;
     }
     Ok(ctx.analyzer.analysed(target, fresh).await?)
-}
-
-/// A page's size as asked (dropshot's default when not), refused past
-/// [`riskintel_api::openapi::precise::PAGE_MAX`], as the document says.
-fn page_limit<S, P>(
-    rqctx: &RequestContext<ServerContext>,
-    query: &PaginationParams<S, P>,
-) -> Result<usize, ApiError>
-where
-    S: serde::de::DeserializeOwned,
-    P: serde::de::DeserializeOwned + serde::Serialize,
-{
-    use riskintel_api::openapi::precise::PAGE_MAX;
-    let limit = rqctx.page_limit(query)?;
-    if limit.get() > PAGE_MAX {
-        return Err(ApiError::new(
-            ErrorCode::BadRequest,
-            format!("limit: must be at most {PAGE_MAX}"),
-        ));
-    }
-    // A page token is readable JSON: one edited to a time no page of this
-    // service starts at (and that a database may not hold) is refused.
-    if let dropshot::WhichPage::Next(selector) = &query.page {
-        if !times_in_range(&serde_json::to_value(selector).unwrap_or_default()) {
-            return Err(ApiError::new(
-                ErrorCode::BadRequest,
-                "page_token: not a token this service issued",
-            ));
-        }
-    }
-    Ok(limit.get() as usize)
-}
-
-/// Whether every time in `value` (a string of a date and time) is within 1970–9999.
-fn times_in_range(value: &serde_json::Value) -> bool {
-    use chrono::Datelike as _;
-    match value {
-        // Parsed as the selectors are, extended years included.
-        serde_json::Value::String(text) => text
-            .parse::<chrono::DateTime<chrono::Utc>>()
-            .map_or(true, |t| (1970..=9999).contains(&t.year())),
-        serde_json::Value::Array(items) => items.iter().all(times_in_range),
-        serde_json::Value::Object(fields) => fields.values().all(times_in_range),
-        _ => true,
-    }
-}
-
-/// The record of a key as the API shows it.
-fn api_key_view(record: &KeyRecord, now: chrono::DateTime<chrono::Utc>) -> ApiKey {
-    ApiKey {
-        id: record.id.clone(),
-        name: record.name.clone(),
-        display: keys::display_key(&record.id),
-        scopes: record.scopes.clone(),
-        created_at: record.created_at,
-        expires_at: record.expires_at,
-        last_used_at: record.last_used_at,
-        rotated_at: record.rotated_at,
-        previous_valid_until: record.previous_valid_until.filter(|until| *until > now),
-    }
 }
 
 /// A view of a token's analysis, made by `make`: metered, and conditional
@@ -149,27 +85,6 @@ async fn analysis_view<R: dropshot::HttpCodedResponse>(
     .await
 }
 
-/// A page of `items`, read with one more than `limit`: the first `limit`,
-/// and a `next_page` token only when there was more (so a client stops at
-/// the last page without asking for an empty one).
-fn page_of<T, S, P>(
-    mut items: Vec<T>,
-    limit: usize,
-    scan: &S,
-    selector: impl Fn(&T, &S) -> P,
-) -> Result<ResultsPage<T>, dropshot::HttpError>
-where
-    P: serde::Serialize,
-{
-    let more = items.len() > limit;
-    items.truncate(limit);
-    let mut page = ResultsPage::new(items, scan, selector)?;
-    if !more {
-        page.next_page = None;
-    }
-    Ok(page)
-}
-
 /// The implementation of [`RiskIntelApi`].
 pub enum RiskIntelImpl {}
 
@@ -179,29 +94,7 @@ impl RiskIntelApi for RiskIntelImpl {
     async fn health_get(
         rqctx: RequestContext<ServerContext>,
     ) -> Result<HttpResponseOk<Health>, ApiError> {
-        let ctx = rqctx.context();
-        let started = Instant::now();
-        let reachable = tokio::time::timeout(HEALTH_DATABASE_TIMEOUT, ctx.store.ping())
-            .await
-            .is_ok_and(|pinged| pinged.is_ok());
-        let chains = health::chains(ctx.analyzer.chains());
-        let all_up = chains.iter().all(|c| c.status != NodeStatus::Down);
-        crate::telemetry::request_answered(&rqctx.endpoint.operation_id, 200, started.elapsed());
-        Ok(HttpResponseOk(Health {
-            status: if reachable && all_up {
-                HealthStatus::Ok
-            } else {
-                HealthStatus::Degraded
-            },
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            database: DatabaseHealth {
-                backend: ctx.store.backend().to_string(),
-                reachable,
-                latency_ms: started.elapsed().as_secs_f64() * 1000.0,
-            },
-            chains,
-            time: ctx.clock.now(),
-        }))
+        health::get(rqctx).await
     }
 
     async fn error_reference_get(
@@ -231,97 +124,35 @@ impl RiskIntelApi for RiskIntelImpl {
         rqctx: RequestContext<ServerContext>,
         query: Query<PaginationParams<EmptyScanParams, ApiKeyPageSelector>>,
     ) -> Result<Metered<HttpResponseOk<ResultsPage<ApiKey>>>, ApiError> {
-        let ctx = rqctx.context();
-        let query = query.into_inner();
-        ctx.metered(&rqctx, &access::API_KEY_LIST, async |caller| {
-            let limit = page_limit(&rqctx, &query)?;
-            let after = match &query.page {
-                WhichPage::First(_) => None,
-                WhichPage::Next(selector) => Some((selector.created_at, selector.id.clone())),
-            };
-            let records = ctx.keys.list(&caller.account.id, after, limit + 1).await?;
-            let now = ctx.clock.now();
-            let items = records.iter().map(|r| api_key_view(r, now)).collect();
-            let page = page_of(items, limit, &EmptyScanParams {}, |key: &ApiKey, _| {
-                ApiKeyPageSelector {
-                    created_at: key.created_at,
-                    id: key.id.clone(),
-                }
-            })?;
-            Ok(HttpResponseOk(page))
-        })
-        .await
+        api_keys::list(rqctx, query).await
     }
 
     async fn api_key_create(
         rqctx: RequestContext<ServerContext>,
         body: TypedBody<ApiKeyCreate>,
     ) -> Result<Metered<HttpResponseCreated<ApiKeySecret>>, ApiError> {
-        let ctx = rqctx.context();
-        let body = body.into_inner();
-        ctx.metered(&rqctx, &access::API_KEY_CREATE, async |caller| {
-            let issued = ctx
-                .keys
-                .create(
-                    &caller.account,
-                    &body.name,
-                    body.scopes,
-                    body.expires_at,
-                    Some(&caller.key),
-                )
-                .await?;
-            let api_key = api_key_view(&issued.record, ctx.clock.now());
-            Ok(HttpResponseCreated(ApiKeySecret {
-                key: issued.key,
-                api_key,
-            }))
-        })
-        .await
+        api_keys::create(rqctx, body).await
     }
 
     async fn api_key_get(
         rqctx: RequestContext<ServerContext>,
         path: Path<ApiKeyPath>,
     ) -> Result<Metered<HttpResponseOk<ApiKey>>, ApiError> {
-        let ctx = rqctx.context();
-        let key_id = path.into_inner().key_id;
-        ctx.metered(&rqctx, &access::API_KEY_GET, async |caller| {
-            let record = ctx.keys.get(&caller.account.id, &key_id).await?;
-            Ok(HttpResponseOk(api_key_view(&record, ctx.clock.now())))
-        })
-        .await
+        api_keys::get(rqctx, path).await
     }
 
     async fn api_key_delete(
         rqctx: RequestContext<ServerContext>,
         path: Path<ApiKeyPath>,
     ) -> Result<Metered<HttpResponseDeleted>, ApiError> {
-        let ctx = rqctx.context();
-        let key_id = path.into_inner().key_id;
-        ctx.metered(&rqctx, &access::API_KEY_DELETE, async |caller| {
-            ctx.keys
-                .revoke_by(&caller.account.id, &key_id, &caller.key.id)
-                .await?;
-            Ok(HttpResponseDeleted())
-        })
-        .await
+        api_keys::delete(rqctx, path).await
     }
 
     async fn api_key_rotate(
         rqctx: RequestContext<ServerContext>,
         path: Path<ApiKeyPath>,
     ) -> Result<Metered<HttpResponseOk<ApiKeySecret>>, ApiError> {
-        let ctx = rqctx.context();
-        let key_id = path.into_inner().key_id;
-        ctx.metered(&rqctx, &access::API_KEY_ROTATE, async |caller| {
-            let issued = ctx.keys.rotate(&caller.account.id, &key_id).await?;
-            let api_key = api_key_view(&issued.record, ctx.clock.now());
-            Ok(HttpResponseOk(ApiKeySecret {
-                key: issued.key,
-                api_key,
-            }))
-        })
-        .await
+        api_keys::rotate(rqctx, path).await
     }
 
     async fn token_meta_get(

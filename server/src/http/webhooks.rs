@@ -12,7 +12,8 @@ use riskintel_api::{
     WebhookSecret, WebhookTestEvent, WebhookUpdate,
 };
 
-use super::{access, page_limit, page_of, ServerContext};
+use super::pages::{page_limit, page_of};
+use super::{access, ServerContext};
 use crate::webhooks::{delivery_view, view};
 use riskintel_store::SubscriptionRow;
 

@@ -98,7 +98,7 @@ pub async fn access_rules_hold_for_every_operation(backend: Backend) -> anyhow::
     for rule in OPERATIONS {
         let (_, method, template) = routes
             .iter()
-            .find(|(id, _, _)| id == rule.operation)
+            .find(|(id, _, _)| id == rule.operation.id())
             .context("operation in the document")?;
         let what = format!("{method} {template} ({})", rule.operation);
 
@@ -176,7 +176,7 @@ pub async fn a_database_outage_is_503_on_every_operation(backend: Backend) -> an
     for rule in OPERATIONS {
         let (_, method, template) = routes
             .iter()
-            .find(|(id, _, _)| id == rule.operation)
+            .find(|(id, _, _)| id == rule.operation.id())
             .context("operation in the document")?;
         let what = format!("{method} {template} ({})", rule.operation);
         let response = request(&http, &server.base_url, method, template, Some(&key))

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 
 use crate::chain::ChainId;
 use crate::error::ErrorCode;
+use crate::operation::Operation;
 
 /// The chain ids, in the order the service lists them ([`ChainId::ALL`]).
 pub fn chain_ids() -> Vec<&'static str> {
@@ -40,29 +41,28 @@ pub const KEY_NAME_PATTERN: &str =
 /// answering in time.
 const AUTHENTICATED: [u16; 7] = [400, 401, 402, 403, 429, 500, 503];
 
-/// The error statuses operation `id` can return beyond [`AUTHENTICATED`].
-fn own_statuses(id: &str) -> &'static [u16] {
-    match id {
-        "health_get" => &[500],
-        "api_key_create" => &[409, 422],
-        "api_key_get" => &[404],
-        "api_key_delete" => &[404, 409],
-        "api_key_rotate" => &[404],
-        "token_meta_get"
-        | "token_analyze"
-        | "token_analyze_query"
-        | "token_explanation_get"
-        | "token_badge_get"
-        | "token_sentiment_get" => &[404, 422, 502],
-        "wallet_analyze" => &[422, 502],
-        "token_batch_analyze" => &[422],
-        "market_overview_get" | "market_top_tokens_list" | "feed_risk_alerts_list" => &[422],
-        "webhook_create" => &[409, 422],
-        "webhook_get" | "webhook_delete" | "webhook_secret_rotate" | "webhook_enable" => &[404],
-        "webhook_update" => &[404, 422],
-        "webhook_delivery_list" => &[404],
-        "webhook_test_send" | "webhook_redeliver" | "webhook_recover" => &[404, 409],
-        _ => &[],
+/// The error statuses `operation` can return beyond [`AUTHENTICATED`].
+fn own_statuses(operation: Operation) -> &'static [u16] {
+    use Operation as O;
+    match operation {
+        O::HealthGet => &[500],
+        O::ErrorReferenceGet | O::BillingStatusGet | O::ApiKeyList | O::WebhookList => &[],
+        O::ApiKeyCreate | O::WebhookCreate => &[409, 422],
+        O::ApiKeyGet | O::ApiKeyRotate => &[404],
+        O::ApiKeyDelete => &[404, 409],
+        O::TokenMetaGet
+        | O::TokenAnalyze
+        | O::TokenAnalyzeQuery
+        | O::TokenExplanationGet
+        | O::TokenBadgeGet
+        | O::TokenSentimentGet => &[404, 422, 502],
+        O::WalletAnalyze => &[422, 502],
+        O::TokenBatchAnalyze => &[422],
+        O::MarketOverviewGet | O::MarketTopTokensList | O::FeedRiskAlertsList => &[422],
+        O::WebhookGet | O::WebhookDelete | O::WebhookSecretRotate | O::WebhookEnable => &[404],
+        O::WebhookUpdate => &[404, 422],
+        O::WebhookDeliveryList => &[404],
+        O::WebhookTestSend | O::WebhookRedeliver | O::WebhookRecover => &[404, 409],
     }
 }
 
@@ -143,12 +143,11 @@ pub(super) fn make_precise(document: &mut Value) {
             continue;
         };
         for operation in item.values_mut() {
-            let id = operation["operationId"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string();
+            let id = operation["operationId"].as_str().unwrap_or_default();
+            let op = Operation::from_id(id)
+                .unwrap_or_else(|| panic!("operation {id:?} is not an Operation"));
             precise_parameters(operation);
-            list_error_statuses(operation, &id, path != "/v1/health", &rate_limit);
+            list_error_statuses(operation, op, path != "/v1/health", &rate_limit);
         }
     }
 }
@@ -189,7 +188,12 @@ fn precise_parameters(operation: &mut Value) {
 /// Replace the `4XX` and `5XX` ranges with the statuses the operation can
 /// actually return, each the shared response of its status (the badge's
 /// keep their SVG bodies).
-fn list_error_statuses(operation: &mut Value, id: &str, authenticated: bool, rate_limit: &Value) {
+fn list_error_statuses(
+    operation: &mut Value,
+    op: Operation,
+    authenticated: bool,
+    rate_limit: &Value,
+) {
     let Some(responses) = operation
         .get_mut("responses")
         .and_then(Value::as_object_mut)
@@ -198,7 +202,7 @@ fn list_error_statuses(operation: &mut Value, id: &str, authenticated: bool, rat
     };
     let badge = responses.remove("4XX");
     responses.remove("5XX");
-    let mut statuses: Vec<u16> = own_statuses(id).to_vec();
+    let mut statuses: Vec<u16> = own_statuses(op).to_vec();
     if authenticated {
         statuses.extend(AUTHENTICATED);
     }
@@ -206,7 +210,7 @@ fn list_error_statuses(operation: &mut Value, id: &str, authenticated: bool, rat
     statuses.dedup();
     for status in statuses {
         let response = match &badge {
-            Some(svg) if id == "token_badge_get" => {
+            Some(svg) if op == Operation::TokenBadgeGet => {
                 let mut svg = svg.clone();
                 if !matches!(status, 429 | 503) {
                     if let Some(Value::Object(headers)) = svg.get_mut("headers") {
@@ -219,7 +223,7 @@ fn list_error_statuses(operation: &mut Value, id: &str, authenticated: bool, rat
         };
         responses.insert(status.to_string(), response);
     }
-    if responses.contains_key("200") && operation_is_conditional(id) {
+    if responses.contains_key("200") && op.is_conditional() {
         responses.insert(
             "304".into(),
             json!({
@@ -228,17 +232,6 @@ fn list_error_statuses(operation: &mut Value, id: &str, authenticated: bool, rat
             }),
         );
     }
-}
-
-fn operation_is_conditional(id: &str) -> bool {
-    matches!(
-        id,
-        "token_analyze"
-            | "token_analyze_query"
-            | "token_meta_get"
-            | "token_explanation_get"
-            | "token_badge_get"
-    )
 }
 
 fn rate_limit_only(headers: &Value) -> Value {
