@@ -559,7 +559,7 @@ fn alert(key: &str, chain: &str, kind: &str, rank: i64, minute: u32) -> AlertRow
     AlertRow {
         id: 0,
         event_key: key.into(),
-        chain: chain.into(),
+        chain: ChainId::parse(chain).expect("a chain"),
         token: "0xToken".into(),
         kind,
         severity: Severity::High,
@@ -620,7 +620,7 @@ async fn alerts_are_unique_and_listed_newest_first(backend: Backend) {
     assert_eq!(page.iter().map(|r| r.id).collect::<Vec<_>>(), vec![b, a]);
     let eth = store
         .alerts(&AlertQuery {
-            chain: Some("eth".into()),
+            chain: Some(ChainId::Eth),
             limit: 10,
             ..Default::default()
         })
@@ -660,7 +660,7 @@ async fn alerts_are_unique_and_listed_newest_first(backend: Backend) {
 
 fn swap(block: i64, log_index: i64) -> SwapRow {
     SwapRow {
-        chain: "eth".into(),
+        chain: ChainId::Eth,
         pair: "0xpair".into(),
         block,
         log_index,
@@ -681,7 +681,7 @@ async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
         None
     );
     let sync = |block: i64, reserve: f64| SyncRow {
-        chain: "eth".into(),
+        chain: ChainId::Eth,
         pair: "0xpair".into(),
         block,
         log_index: 1,
@@ -786,7 +786,7 @@ async fn market_cursor_and_swaps_are_exactly_once(backend: Backend) {
 async fn tracked_pairs_keep_their_baseline(backend: Backend) {
     let (store, db) = open(backend).await;
     let pair = |reserve: f64| TrackedPair {
-        chain: "eth".into(),
+        chain: ChainId::Eth,
         pair: "0xpair".into(),
         token: "0xToken".into(),
         quote: "0xweth".into(),
@@ -1048,7 +1048,7 @@ async fn wallet_contacts_round_trip(backend: Backend) {
 async fn tracked_tokens_and_swaps_round_trip(backend: Backend) {
     let (store, db) = open(backend).await;
     let token = TrackedToken {
-        chain: "eth".into(),
+        chain: ChainId::Eth,
         token: "0xToken".into(),
         source: TrackedSource::PairCreated,
         first_seen_block: 7,
@@ -1084,7 +1084,7 @@ async fn tracked_tokens_and_swaps_round_trip(backend: Backend) {
         ..swap(3, 4)
     };
     let sync = SyncRow {
-        chain: "eth".into(),
+        chain: ChainId::Eth,
         pair: "0xpair".into(),
         block: 3,
         log_index: 5,

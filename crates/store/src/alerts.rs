@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use riskintel_api::{AlertKind, RiskLabel, Severity};
+use riskintel_api::{AlertKind, ChainId, RiskLabel, Severity};
 
 use super::outbox::{alert_event_id, enqueue_alert};
 use super::webhooks::{SubscriptionRow, SUBSCRIPTION_COLUMNS};
@@ -18,7 +18,7 @@ pub struct AlertRow {
     /// Unique key of the event: one alert per event, across restarts and instances.
     pub event_key: String,
     /// Chain id.
-    pub chain: String,
+    pub chain: ChainId,
     /// Token (checksummed).
     pub token: String,
     /// Kind.
@@ -49,7 +49,7 @@ pub struct AlertRow {
 #[derive(Clone, Debug, Default)]
 pub struct AlertQuery {
     /// Chain id.
-    pub chain: Option<String>,
+    pub chain: Option<ChainId>,
     /// Minimum severity rank.
     pub min_rank: i64,
     /// Kind.

@@ -38,7 +38,7 @@ text_column!(Side);
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct TrackedToken {
     /// Chain id.
-    pub chain: String,
+    pub chain: ChainId,
     /// Token address (checksummed).
     pub token: String,
     /// How it came to be tracked.
@@ -55,7 +55,7 @@ pub struct TrackedToken {
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct TrackedPair {
     /// Chain id.
-    pub chain: String,
+    pub chain: ChainId,
     /// Pair address (lower-case); a Uniswap V4 pool's id.
     pub pair: String,
     /// The tracked token (checksummed).
@@ -79,7 +79,7 @@ pub struct TrackedPair {
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct SwapRow {
     /// Chain id.
-    pub chain: String,
+    pub chain: ChainId,
     /// Pair (lower-case).
     pub pair: String,
     /// Block.
@@ -106,7 +106,7 @@ pub struct SwapRow {
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct SyncRow {
     /// Chain id.
-    pub chain: String,
+    pub chain: ChainId,
     /// Pair (lower-case).
     pub pair: String,
     /// Block.

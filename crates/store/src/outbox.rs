@@ -184,7 +184,7 @@ macro_rules! enqueue_alert {
              AND account_id IN (SELECT id FROM accounts WHERE plan <> 'free')"
         ))
         .bind($alert.severity_rank)
-        .bind(quoted(&$alert.chain))
+        .bind(quoted($alert.chain.id()))
         .bind(quoted(riskintel_api::WireName::wire_name($alert.kind)))
         .bind(quoted(&$alert.token))
         .fetch_all(&mut *$tx)

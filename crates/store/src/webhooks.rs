@@ -71,7 +71,7 @@ impl SubscriptionRow {
         let admits =
             |list: Vec<String>, value: &str| list.is_empty() || list.iter().any(|v| v == value);
         alert.severity_rank >= self.min_severity_rank
-            && admits(self.chain_ids(), &alert.chain)
+            && admits(self.chain_ids(), alert.chain.id())
             && admits(self.kind_names(), alert.kind.wire_name())
             && admits(self.token_addresses(), &alert.token)
     }

@@ -94,6 +94,13 @@ wire_names!(WebhookState { Active = "active", Disabled = "disabled" });
 wire_names!(WebhookEventType { RiskAlert = "risk_alert", Ping = "ping" });
 wire_names!(DeliveryState { Pending = "pending", Delivered = "delivered", Failed = "failed" });
 
+impl WireName for crate::ChainId {
+    const VARIANTS: &'static [Self] = &crate::ChainId::ALL;
+    fn wire_name(self) -> &'static str {
+        self.id()
+    }
+}
+
 impl WireName for Scope {
     const VARIANTS: &'static [Self] = &Scope::ALL;
     fn wire_name(self) -> &'static str {
@@ -103,6 +110,7 @@ impl WireName for Scope {
 
 #[cfg(feature = "sqlx")]
 text_column!(
+    crate::ChainId,
     Plan,
     Severity,
     RiskLabel,

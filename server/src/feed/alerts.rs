@@ -1,7 +1,9 @@
 //! Alerts from what changed between two analyses of a token, and their wire form.
 
 use chrono::{DateTime, Utc};
-use riskintel_api::{Alert, AlertKind, CheckId, RiskLabel, Severity, TokenAnalysis, WireName};
+use riskintel_api::{
+    Alert, AlertKind, ChainId, CheckId, RiskLabel, Severity, TokenAnalysis, WireName,
+};
 
 use riskintel_store::AlertRow;
 
@@ -16,9 +18,10 @@ pub fn severity_rank(severity: Severity) -> i64 {
     }
 }
 
-/// An alert about `after`'s token, keyed by `event` (unique per event).
+/// An alert about `after`'s token (on `chain`), keyed by `event` (unique per event).
 #[allow(clippy::too_many_arguments)]
 pub fn row(
+    chain: ChainId,
     kind: AlertKind,
     severity: Severity,
     event: &str,
@@ -31,13 +34,8 @@ pub fn row(
 ) -> AlertRow {
     AlertRow {
         id: 0,
-        event_key: format!(
-            "{}:{}:{}:{event}",
-            after.chain,
-            after.address,
-            kind.wire_name()
-        ),
-        chain: after.chain.clone(),
+        event_key: format!("{}:{}:{}:{event}", chain, after.address, kind.wire_name()),
+        chain,
         token: after.address.clone(),
         kind,
         severity,
@@ -70,9 +68,10 @@ fn label_severity(label: RiskLabel) -> Severity {
     }
 }
 
-/// The alerts that going from `before` to `after` raises. `new` marks a
+/// The alerts that going from `before` to `after` (a token on `chain`) raises. `new` marks a
 /// token just discovered (a `new_token` alert with its first label).
 pub fn diff(
+    chain: ChainId,
     before: Option<&TokenAnalysis>,
     after: &TokenAnalysis,
     new: bool,
@@ -87,6 +86,7 @@ pub fn diff(
     let mut alerts = Vec::new();
     if new {
         alerts.push(row(
+            chain,
             AlertKind::NewToken,
             label_severity(after.label),
             "first",
@@ -110,6 +110,7 @@ pub fn diff(
             .map(|s| s.detail.clone())
             .unwrap_or_default();
         alerts.push(row(
+            chain,
             AlertKind::HoneypotDetected,
             Severity::Critical,
             &format!("{block}"),
@@ -125,6 +126,7 @@ pub fn diff(
     if before.label != after.label {
         let worse = after.label > before.label;
         alerts.push(row(
+            chain,
             AlertKind::LabelChanged,
             if worse {
                 label_severity(after.label)
@@ -160,6 +162,7 @@ pub fn diff(
         let renounced = new_owner == "0x0000000000000000000000000000000000000000"
             || new_owner.eq_ignore_ascii_case("0x000000000000000000000000000000000000dEaD");
         alerts.push(row(
+            chain,
             AlertKind::OwnershipChanged,
             if renounced {
                 Severity::Info
@@ -184,6 +187,7 @@ pub fn diff(
     {
         let implementation = after.meta.implementation.clone().unwrap_or_default();
         alerts.push(row(
+            chain,
             AlertKind::ProxyUpgraded,
             Severity::High,
             &implementation,
@@ -211,6 +215,7 @@ pub fn diff(
     if let (Some(old), Some(new_supply)) = (supply(before), supply(after)) {
         if new_supply > old {
             alerts.push(row(
+                chain,
                 AlertKind::SupplyMinted,
                 Severity::High,
                 after.meta.total_supply.as_deref().unwrap_or_default(),
@@ -235,7 +240,7 @@ pub fn diff(
 pub fn to_wire(row: &AlertRow) -> Alert {
     Alert {
         id: row.id.to_string(),
-        chain: row.chain.clone(),
+        chain: row.chain.to_string(),
         address: row.token.clone(),
         kind: row.kind,
         severity: row.severity,
@@ -294,7 +299,7 @@ mod tests {
             "1500",
             &["honeypot"],
         );
-        let rows = diff(Some(&before), &after, false, at);
+        let rows = diff(ChainId::Eth, Some(&before), &after, false, at);
         assert_eq!(
             kinds(&rows),
             [
@@ -313,14 +318,15 @@ mod tests {
         assert_eq!(label.severity, Severity::Critical);
         assert!(rows[4].detail.contains("50.0%"));
         // The same change seen again has the same event keys: stored once.
-        let again = diff(Some(&before), &after, false, at);
+        let again = diff(ChainId::Eth, Some(&before), &after, false, at);
         assert_eq!(
             rows.iter().map(|r| &r.event_key).collect::<Vec<_>>(),
             again.iter().map(|r| &r.event_key).collect::<Vec<_>>()
         );
         // Nothing changed, nothing to say; a better label is news of low severity.
-        assert!(diff(Some(&after), &after, false, at).is_empty());
+        assert!(diff(ChainId::Eth, Some(&after), &after, false, at).is_empty());
         let better = diff(
+            ChainId::Eth,
             Some(&after),
             &analysis("safe", 5.0, "0xbb", Some("0x02"), "1500", &[]),
             false,
@@ -329,11 +335,12 @@ mod tests {
         assert_eq!(kinds(&better), ["label_changed"]);
         assert_eq!(better[0].severity, Severity::Info);
         // A new token: its first label.
-        let new = diff(None, &before, true, at);
+        let new = diff(ChainId::Eth, None, &before, true, at);
         assert_eq!(kinds(&new), ["new_token"]);
         assert!(new[0].label_before.is_none() && new[0].label_after == Some(RiskLabel::Caution));
         // Renouncing is reported, as info.
         let renounced = diff(
+            ChainId::Eth,
             Some(&before),
             &analysis(
                 "caution",

@@ -29,11 +29,11 @@ impl Feed {
         before_id: Option<i64>,
         limit: usize,
     ) -> Result<Vec<(Alert, i64)>, AnalysisError> {
-        if let Some(chain) = filter.chain.as_deref() {
-            riskintel_chains::chain_from_id(chain)?;
-        }
+        let chain = (filter.chain.as_deref())
+            .map(riskintel_chains::chain_from_id)
+            .transpose()?;
         let query = AlertQuery {
-            chain: filter.chain.clone(),
+            chain,
             min_rank: filter.min_severity.map_or(0, alerts::severity_rank),
             kind: filter.kind,
             // No alert is older than 1970, and no database need see a

@@ -254,7 +254,7 @@ impl Indexer {
             let new = self
                 .store
                 .tracked_token_add(&TrackedToken {
-                    chain: chain.id().into(),
+                    chain,
                     token: tracked.token.clone(),
                     source: TrackedSource::PairCreated,
                     first_seen_block: block as i64,
@@ -326,7 +326,7 @@ impl Indexer {
                     units(if token_is_0 { reserve1 } else { reserve0 }, quote_decimals);
                 reserves.insert(pair.pair.clone(), (quote_reserve, block));
                 syncs.push(SyncRow {
-                    chain: chain.id().into(),
+                    chain,
                     pair: pair.pair.clone(),
                     block: block as i64,
                     log_index: log.index() as i64,
@@ -362,7 +362,7 @@ impl Indexer {
                 continue;
             }
             swaps.push(SwapRow {
-                chain: chain.id().into(),
+                chain,
                 pair: pair.pair.clone(),
                 block: block as i64,
                 log_index: log.index() as i64,

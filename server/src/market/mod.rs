@@ -30,7 +30,7 @@ pub struct Market {
 
 /// A tracked token with what the market views need.
 struct Row {
-    chain: String,
+    chain: Chain,
     analysis: TokenAnalysis,
     added_at: DateTime<Utc>,
     volume_24h: f64,
@@ -58,10 +58,8 @@ impl Market {
         let since = self.clock.now() - Duration::hours(24);
         let mut rows = Vec::new();
         for tracked in self.store.tracked_tokens(chain).await? {
-            let (Some(chain_id), Ok(address)) = (
-                Chain::parse(&tracked.chain),
-                tracked.token.parse::<Address>(),
-            ) else {
+            let chain_id = tracked.chain;
+            let Ok(address) = tracked.token.parse::<Address>() else {
                 continue;
             };
             let Some(analysis) = self
@@ -79,7 +77,7 @@ impl Market {
                 .swaps_since(chain_id, &tracked.token, since)
                 .await?;
             rows.push(Row {
-                chain: tracked.chain.clone(),
+                chain: tracked.chain,
                 added_at: tracked.added_at,
                 volume_24h: swaps.iter().map(|s| s.amount_usd).sum(),
                 change_24h: price_change(&swaps),
@@ -97,20 +95,20 @@ impl Market {
         let alerts = self
             .store
             .alerts(&AlertQuery {
-                chain: chain.map(|c| c.id().to_string()),
+                chain,
                 since: Some(since),
                 limit: i64::MAX >> 1,
                 ..Default::default()
             })
             .await?;
-        let mut chains: Vec<String> = self
+        let mut chains: Vec<Chain> = self
             .analyzer
             .chains()
             .evm_chains()
-            .map(|(c, _)| c.id().to_string())
+            .map(|(c, _)| c)
             .collect();
         if let Some(c) = chain {
-            chains.retain(|x| x == c.id());
+            chains.retain(|x| *x == c);
         }
         let summarise = |name: &str, rows: Vec<&Row>, alerts: usize, native: Option<f64>| {
             let mut labels = LabelCounts::default();
@@ -126,7 +124,7 @@ impl Market {
                 .iter()
                 .filter_map(|r| {
                     Some(Mover {
-                        chain: r.chain.clone(),
+                        chain: r.chain.to_string(),
                         address: r.analysis.address.clone(),
                         symbol: r.analysis.meta.symbol.clone(),
                         price_usd: r.analysis.meta.price_usd,
@@ -157,11 +155,9 @@ impl Market {
             }
         };
         let mut per_chain = Vec::new();
-        for name in &chains {
-            let chain_rows: Vec<&Row> = rows.iter().filter(|r| &r.chain == name).collect();
-            let wrapped = Chain::parse(name)
-                .and_then(|c| self.analyzer.wrapped_native(c))
-                .map(|a| a.to_checksum(None));
+        for &chain in &chains {
+            let chain_rows: Vec<&Row> = rows.iter().filter(|r| r.chain == chain).collect();
+            let wrapped = (self.analyzer.wrapped_native(chain)).map(|a| a.to_checksum(None));
             let native = chain_rows.iter().find_map(|r| {
                 // Any priced constant-product pool against the wrapped native
                 // gives its price: its liquidity is twice its side.
@@ -172,8 +168,8 @@ impl Market {
                 })?;
                 pool.liquidity_usd.map(|l| l / 2.0 / pool.reserve_quote)
             });
-            let chain_alerts = alerts.iter().filter(|a| &a.chain == name).count();
-            per_chain.push(summarise(name, chain_rows, chain_alerts, native));
+            let chain_alerts = alerts.iter().filter(|a| a.chain == chain).count();
+            per_chain.push(summarise(chain.id(), chain_rows, chain_alerts, native));
         }
         let total = summarise("all", rows.iter().collect(), alerts.len(), None);
         Ok(MarketOverview {
@@ -199,7 +195,7 @@ impl Market {
             .filter(|r| filter.label.is_none_or(|l| r.analysis.label == l))
             .map(|r| {
                 let token = TopToken {
-                    chain: r.chain.clone(),
+                    chain: r.chain.to_string(),
                     address: r.analysis.address.clone(),
                     name: r.analysis.meta.name.clone(),
                     symbol: r.analysis.meta.symbol.clone(),

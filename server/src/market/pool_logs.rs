@@ -219,7 +219,7 @@ pub fn created(log: &Log, evm: &EvmChain, quotes: &Quotes) -> Option<TrackedPair
         _ => return None,
     };
     Some(TrackedPair {
-        chain: evm.id.id().into(),
+        chain: evm.id,
         pair,
         token: token.to_checksum(None),
         quote: format!("{quote:#x}"),

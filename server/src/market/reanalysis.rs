@@ -48,9 +48,15 @@ impl Indexer {
                 Err(_) => continue,
             };
             let at = self.clock.now_seconds();
-            let mut rows = alerts::diff(if new { None } else { before.as_ref() }, &after, new, at);
+            let mut rows = alerts::diff(
+                chain,
+                if new { None } else { before.as_ref() },
+                &after,
+                new,
+                at,
+            );
             for (_, drop) in drops.iter().filter(|(t, _)| *t == token) {
-                rows.push(liquidity_alert(drop, before.as_ref(), &after, at));
+                rows.push(liquidity_alert(chain, drop, before.as_ref(), &after, at));
             }
             for row in rows {
                 if self.store.alert_insert(&row).await?.is_some() {
@@ -68,6 +74,7 @@ impl Indexer {
 }
 
 fn liquidity_alert(
+    chain: Chain,
     drop: &LiquidityDrop,
     before: Option<&TokenAnalysis>,
     after: &TokenAnalysis,
@@ -80,6 +87,7 @@ fn liquidity_alert(
     };
     let fall = 1.0 - drop.after / drop.before;
     alerts::row(
+        chain,
         AlertKind::LiquidityRemoved,
         if fall >= 0.9 {
             Severity::Critical

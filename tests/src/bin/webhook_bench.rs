@@ -99,7 +99,7 @@ async fn measure(name: &str, database_url: &str) -> anyhow::Result<()> {
             .alert_insert(&AlertRow {
                 id: 0,
                 event_key: format!("bench:{n}"),
-                chain: "eth".into(),
+                chain: riskintel_api::ChainId::Eth,
                 token: "0x6B175474E89094C44Da98b954EedeAC495271d0F".into(),
                 kind: AlertKind::LabelChanged,
                 severity: Severity::High,

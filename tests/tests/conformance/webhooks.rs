@@ -38,7 +38,7 @@ pub(crate) fn alert(server: &TestServer, key: &str, chain: &str, severity: Sever
     AlertRow {
         id: 0,
         event_key: key.into(),
-        chain: chain.into(),
+        chain: riskintel_api::ChainId::parse(chain).expect("a chain"),
         token: TOKEN.into(),
         kind: AlertKind::HoneypotDetected,
         severity,

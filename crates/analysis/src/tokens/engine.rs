@@ -356,7 +356,7 @@ impl Analyzer {
                 )
                 .await?;
                 let analysis = evm::analysis(token, &facts, &history, allow, now);
-                self.track(&analysis, &facts).await?;
+                self.track(chain.id, &analysis, &facts).await?;
                 analysis
             }
             Target::Sol(mint) => {
@@ -382,12 +382,13 @@ impl Analyzer {
     /// Every analysed EVM token joins the market index, with its pools.
     async fn track(
         &self,
+        chain: Chain,
         analysis: &TokenAnalysis,
         facts: &evm::facts::EvmFacts,
     ) -> Result<(), AnalysisError> {
         self.store
             .tracked_token_add(&TrackedToken {
-                chain: analysis.chain.clone(),
+                chain,
                 token: analysis.address.clone(),
                 source: TrackedSource::Analysed,
                 first_seen_block: facts.index.first_transfer_block.unwrap_or(facts.block) as i64,
@@ -402,7 +403,7 @@ impl Analyzer {
             let concentrated = pair.kind().is_concentrated();
             self.store
                 .tracked_pair_add(&TrackedPair {
-                    chain: analysis.chain.clone(),
+                    chain,
                     pair: pair.index_key(),
                     token: analysis.address.clone(),
                     quote: format!("{:#x}", pair.quote.address),
