@@ -34,6 +34,13 @@ pub struct AnalysisConfig {
     /// Most unknown holdings a wallet analysis analyses itself (the largest);
     /// the rest are listed as not yet analysed.
     pub wallet_max_analyses: u32,
+    /// Blocks before a token's first pool opened that are read with their
+    /// transactions, to find the wallets its creator funded to buy at the
+    /// opening (`bundled_launch`); each is one more call in the last round's batch.
+    pub launch_window_blocks: u64,
+    /// Most holders whose first tokens came by the end of the opening blocks
+    /// looked at for the launch cluster (the earliest).
+    pub launch_holders: u32,
 }
 
 impl Default for AnalysisConfig {
@@ -50,6 +57,8 @@ impl Default for AnalysisConfig {
             max_log_requests: 16,
             simulate_trades: true,
             wallet_max_analyses: 5,
+            launch_window_blocks: 25,
+            launch_holders: 500,
         }
     }
 }
@@ -66,6 +75,16 @@ pub struct AllowlistEntry {
     pub issuer: String,
     /// Why its powers are expected, shown with each signal it turns to `info`.
     pub reason: String,
+}
+
+impl From<&AnalysisConfig> for crate::tokens::evm::launch::LaunchLimits {
+    /// The launch reads' bounds, from the settings.
+    fn from(a: &AnalysisConfig) -> Self {
+        crate::tokens::evm::launch::LaunchLimits {
+            window_blocks: a.launch_window_blocks,
+            holders: a.launch_holders as usize,
+        }
+    }
 }
 
 impl From<&AnalysisConfig> for riskintel_chains::evm::logs::ScanLimits {

@@ -138,6 +138,15 @@ pub trait LogIndexStore {
         sources: &[String],
         limit: i64,
     ) -> Result<Vec<HolderBalance>, StoreError>;
+    /// The holders whose first tokens came by `block`, earliest first
+    /// (any balance: one that has sold is still listed), at most `limit`.
+    async fn holder_first_by(
+        &self,
+        chain: ChainId,
+        token: &str,
+        block: i64,
+        limit: i64,
+    ) -> Result<Vec<HolderBalance>, StoreError>;
     /// Holders with a positive balance.
     async fn holder_count(&self, chain: ChainId, token: &str) -> Result<i64, StoreError>;
     /// Record newly indexed blocks of a wallet's index and the contacts they
@@ -334,6 +343,26 @@ impl LogIndexStore for SqlStore {
             }
             query.fetch_all(p).await
         })?)
+    }
+
+    async fn holder_first_by(
+        &self,
+        chain: ChainId,
+        token: &str,
+        block: i64,
+        limit: i64,
+    ) -> Result<Vec<HolderBalance>, StoreError> {
+        Ok(on_db!(self.pool(), p => sqlx::query_as(
+            "SELECT holder, balance, sort_key, first_from, first_block FROM holder_balances \
+             WHERE chain = $1 AND token = $2 AND first_block <= $3 \
+             ORDER BY first_block, holder LIMIT $4",
+        )
+        .bind(chain.id())
+        .bind(token)
+        .bind(block)
+        .bind(limit)
+        .fetch_all(p)
+        .await)?)
     }
 
     async fn role_members(

@@ -79,6 +79,12 @@ check_ids! {
     WhaleConcentration = "whale_concentration",
     /// One holder holds a large share of the supply.
     SingleHolderDominance = "single_holder_dominance",
+    /// EVM: the creator and the wallets it handed tokens before the first pool opened, or funded to buy in the opening blocks, still hold 15% of the supply or more (30%: high).
+    LaunchCluster = "launch_cluster",
+    /// EVM: the creator's cluster bought in the block the first pool opened or the next two; or other wallets (snipers) did, and still hold 30% or more.
+    BundledLaunch = "bundled_launch",
+    /// EVM: the creator sold most of what it held after the first pool opened within a day of the launch.
+    CreatorSold = "creator_sold",
     /// EVM: the owner holds a large share of the supply.
     OwnerBalanceHigh = "owner_balance_high",
     /// The token is young.

@@ -284,6 +284,7 @@ mod tests {
             data: data.data,
             block_number: None,
             log_index: None,
+            transaction_hash: None,
         }
     }
 

@@ -12,6 +12,7 @@ use futures::future::{BoxFuture, FutureExt, Shared};
 use riskintel_api::{Serialized, TokenAnalysis};
 use sha2::Digest as _;
 
+use super::evm::launch::LaunchLimits;
 use super::{evm, solana, AnalysisError, Target, TokenRef};
 use crate::config::{AllowlistEntry, AnalysisConfig};
 use crate::metrics::{self as telemetry, CacheOutcome};
@@ -63,6 +64,7 @@ pub struct Analyzer {
     ttl: chrono::Duration,
     deadline: std::time::Duration,
     limits: ScanLimits,
+    launch: LaunchLimits,
     simulate_trades: bool,
     allowlist: HashMap<(Chain, String), AllowlistEntry>,
     inflight: Mutex<HashMap<Target, Flight>>,
@@ -102,6 +104,7 @@ impl Analyzer {
             ttl: chrono::Duration::seconds(a.cache_ttl_seconds as i64),
             deadline: std::time::Duration::from_millis(a.deadline_ms.max(1)),
             limits: ScanLimits::from(a),
+            launch: LaunchLimits::from(a),
             simulate_trades: a.simulate_trades,
             allowlist,
             inflight: Mutex::new(HashMap::new()),
@@ -335,6 +338,7 @@ impl Analyzer {
                     token.address,
                     &known_pools(&known),
                     self.simulate_trades,
+                    self.launch,
                     |block, largest, sources| {
                         evm::holders::update(
                             self.store.as_ref(),
@@ -344,6 +348,7 @@ impl Analyzer {
                             self.limits,
                             largest,
                             sources,
+                            self.launch.holders,
                         )
                     },
                 )

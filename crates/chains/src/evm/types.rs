@@ -1,7 +1,7 @@
 //! Typed answers of EVM nodes: blocks, logs, quantities. Decoded with
 //! serde at the edge, so nothing above reads raw JSON.
 
-use alloy_primitives::{Address, Bytes, B256, U64};
+use alloy_primitives::{Address, Bytes, B256, U256, U64};
 use serde::{Deserialize, Serialize};
 
 /// A block as `eth_getBlockByNumber(…, false)` answers it (the fields we use).
@@ -25,6 +25,43 @@ impl Block {
     pub fn time(&self) -> i64 {
         self.timestamp.to::<u64>() as i64
     }
+}
+
+/// A block with its transactions, as `eth_getBlockByNumber(…, true)`
+/// answers it (the fields we use).
+#[derive(Clone, Debug, Deserialize)]
+pub struct FullBlock {
+    /// Its number.
+    pub number: U64,
+    /// Its time, unix seconds.
+    pub timestamp: U64,
+    /// Its transactions, in order.
+    pub transactions: Vec<Transaction>,
+}
+
+impl FullBlock {
+    /// Its number as a `u64`.
+    pub fn number(&self) -> u64 {
+        self.number.to()
+    }
+
+    /// Its time as unix seconds.
+    pub fn time(&self) -> i64 {
+        self.timestamp.to::<u64>() as i64
+    }
+}
+
+/// A transaction of a [`FullBlock`] (the fields we use).
+#[derive(Clone, Debug, Deserialize)]
+pub struct Transaction {
+    /// Its hash.
+    pub hash: B256,
+    /// Its sender.
+    pub from: Address,
+    /// Its recipient (none for a contract creation).
+    pub to: Option<Address>,
+    /// The native currency it sends.
+    pub value: U256,
 }
 
 /// A block number or tag, as a request parameter.
@@ -59,6 +96,9 @@ pub struct Log {
     pub block_number: Option<U64>,
     /// Its position in the block.
     pub log_index: Option<U64>,
+    /// The transaction that emitted it.
+    #[serde(default)]
+    pub transaction_hash: Option<B256>,
 }
 
 impl Log {

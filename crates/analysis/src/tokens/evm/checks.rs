@@ -67,6 +67,7 @@ pub fn assess(
     );
     simulation::replay::assess_holders(&mut b, &facts.replay, facts.decimals.unwrap_or(18));
     distribution::assess(&mut b, facts, active_owner);
+    super::launch::assess(&mut b, facts);
     facts.gaps.apply(&mut b);
     let meta = TokenMeta {
         name: facts.name.clone().unwrap_or_default(),

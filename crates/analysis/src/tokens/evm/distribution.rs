@@ -1,5 +1,6 @@
 //! Distribution checks of an EVM token: holder concentration from the
-//! holder index, the owner's share, and the token's age.
+//! holder index (the creator's launch cluster counted as one holder), the
+//! owner's share, and the token's age.
 
 use alloy_primitives::{Address, U256};
 use riskintel_api::{CheckId, Severity, SignalCategory};
@@ -8,6 +9,53 @@ use serde_json::json;
 use super::facts::{share, EvmFacts};
 use crate::scoring::{new_token_degree, pct, Builder};
 use riskintel_chains::evm::addr;
+
+/// A holder as concentration counts it: one wallet, or the launch cluster.
+struct Counted {
+    name: String,
+    wallets: usize,
+    balance: U256,
+}
+
+/// The largest holders, largest first, with the creator's launch cluster
+/// (the creator and the wallets it fed at the launch) as one holder.
+fn holders(facts: &EvmFacts) -> Vec<Counted> {
+    let cluster = match &facts.launch {
+        Ok(launch) if !launch.members().is_empty() => {
+            let mut wallets = launch.member_addresses();
+            wallets.push(launch.creator);
+            Some((launch, wallets))
+        }
+        _ => None,
+    };
+    let mut counted: Vec<Counted> = facts
+        .top_holders
+        .iter()
+        .filter(|h| {
+            !cluster
+                .as_ref()
+                .is_some_and(|(_, w)| w.contains(&h.address))
+        })
+        .map(|h| Counted {
+            name: addr(&h.address),
+            wallets: 1,
+            balance: h.balance,
+        })
+        .collect();
+    if let Some((launch, wallets)) = cluster {
+        counted.push(Counted {
+            name: format!(
+                "The creator's launch cluster ({} and {} wallets)",
+                addr(&launch.creator),
+                wallets.len() - 1
+            ),
+            wallets: wallets.len(),
+            balance: launch.cluster_held(),
+        });
+    }
+    counted.sort_by_key(|h| std::cmp::Reverse(h.balance));
+    counted
+}
 
 /// Record the distribution and age checks.
 pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) {
@@ -21,18 +69,17 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
         b.unknown(CheckId::WhaleConcentration, reason.clone());
         b.unknown(CheckId::SingleHolderDominance, reason);
     } else {
-        let top10: U256 = facts
-            .top_holders
+        let holders = holders(facts);
+        let top10: U256 = holders
             .iter()
             .take(10)
             .map(|h| h.balance)
             .fold(U256::ZERO, |a, c| a + c);
         let top10_share = share(top10, facts.total_supply);
-        let raw_top: Vec<_> = facts
-            .top_holders
+        let raw_top: Vec<_> = holders
             .iter()
             .take(10)
-            .map(|h| json!({"address": addr(&h.address), "balance": h.balance.to_string(), "share": share(h.balance, facts.total_supply)}))
+            .map(|h| json!({"address": h.name, "balance": h.balance.to_string(), "share": share(h.balance, facts.total_supply)}))
             .collect();
         if top10_share > 0.5 {
             let (severity, weight) = if top10_share > 0.7 {
@@ -53,7 +100,7 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
         } else {
             b.clear(CheckId::WhaleConcentration);
         }
-        match facts.top_holders.first() {
+        match holders.first() {
             Some(top) if share(top.balance, facts.total_supply) > 0.2 => {
                 let s = share(top.balance, facts.total_supply);
                 let (severity, weight) = if s > 0.5 {
@@ -67,9 +114,9 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, active_owner: Option<Address>) 
                     severity,
                     weight,
                     "One wallet holds a large share",
-                    format!("{} holds {} of the supply; selling it would crash the price.", addr(&top.address), pct(s)),
+                    format!("{} {} {} of the supply; selling it would crash the price.", top.name, if top.wallets > 1 { "hold" } else { "holds" }, pct(s)),
                     holders_rpc,
-                    json!({"holder": addr(&top.address), "balance": top.balance.to_string(), "share": s}),
+                    json!({"holder": top.name, "wallets": top.wallets, "balance": top.balance.to_string(), "share": s}),
                 );
             }
             _ => b.clear(CheckId::SingleHolderDominance),

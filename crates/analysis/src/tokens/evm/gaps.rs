@@ -48,6 +48,10 @@ pub const HOLDERS: &[CheckId] = &[
     CheckId::SingleHolderDominance,
     CheckId::CreatorHoldsLp,
 ];
+/// The launch: the opening blocks' transfers and the window's transactions.
+pub const LAUNCH: &[CheckId] = &[CheckId::LaunchCluster, CheckId::BundledLaunch];
+/// The creator's transfers since the launch.
+pub const CREATOR_SALES: &[CheckId] = &[CheckId::CreatorSold];
 /// When the token first moved.
 pub const AGE: &[CheckId] = &[CheckId::NewToken];
 

@@ -18,6 +18,8 @@ use riskintel_chains::evm::EvmChain;
 use riskintel_chains::rpc::RpcError;
 use riskintel_store::{HolderBalance, LogIndexKind, LogIndexState, RoleMember, Store, StoreError};
 
+use super::launch::{EarlyHolder, LaunchRows, OPENING_BLOCKS};
+
 /// What the index knows after an update.
 #[derive(Clone, Debug)]
 pub struct HolderIndex {
@@ -42,6 +44,9 @@ pub struct HolderIndex {
     /// (they bought, rather than being handed tokens), with their indexed
     /// balances, largest first.
     pub buyers: Vec<(Address, U256)>,
+    /// When a pool first received the token, and who got tokens by the end
+    /// of the opening blocks; None before any pool has.
+    pub launch: Option<LaunchRows>,
 }
 
 /// Holders of tokens bought from a pool looked up, at most.
@@ -66,7 +71,8 @@ pub fn holder_key(address: &Address) -> String {
 /// Bring the index of `token` up to `latest` (within the limits) and
 /// report it, with the `largest` holders asked for and the largest of
 /// those whose first tokens came from one of `sources` (its pools and the
-/// chain's routers).
+/// chain's routers), and the launch's first `launch_holders` holders.
+#[allow(clippy::too_many_arguments)]
 pub async fn update(
     store: &dyn Store,
     chain: &EvmChain,
@@ -75,6 +81,7 @@ pub async fn update(
     limits: ScanLimits,
     largest: usize,
     sources: Vec<Address>,
+    launch_holders: usize,
 ) -> Result<HolderIndex, IndexError> {
     let token_key = holder_key(&token);
     let existing = store
@@ -199,6 +206,7 @@ pub async fn update(
         .into_iter()
         .filter_map(|b| Some((b.holder.parse().ok()?, b.balance.parse().ok()?)))
         .collect();
+    let launch = launch_rows(store, chain, &token_key, &sources, launch_holders).await?;
     let holder_count = store.holder_count(chain.id, &token_key).await? as u64;
     let role_members = store
         .role_members(chain.id, &token_key)
@@ -222,5 +230,50 @@ pub async fn update(
         holder_count,
         role_members,
         buyers,
+        launch,
     })
+}
+
+/// The block a pool (or router) of `sources` first received the token, and
+/// the holders whose first tokens came by the end of the opening blocks,
+/// earliest first.
+async fn launch_rows(
+    store: &dyn Store,
+    chain: &EvmChain,
+    token_key: &str,
+    sources: &[String],
+    cap: usize,
+) -> Result<Option<LaunchRows>, StoreError> {
+    let opened = (store
+        .holder_balances_get(chain.id, token_key, sources)
+        .await?)
+        .into_iter()
+        .filter_map(|b| b.first_block)
+        .min();
+    let Some(opened) = opened else {
+        return Ok(None);
+    };
+    let last = opened + OPENING_BLOCKS as i64 - 1;
+    let early = (store
+        .holder_first_by(chain.id, token_key, last, cap as i64)
+        .await?)
+        .into_iter()
+        .filter_map(|b| {
+            let held = b.balance.parse::<I256>().ok()?;
+            Some(EarlyHolder {
+                address: b.holder.parse().ok()?,
+                held: if held.is_positive() {
+                    held.into_raw()
+                } else {
+                    U256::ZERO
+                },
+                first_from: b.first_from?.parse().ok()?,
+                first_block: b.first_block? as u64,
+            })
+        })
+        .collect();
+    Ok(Some(LaunchRows {
+        opened: opened as u64,
+        early,
+    }))
 }

@@ -15,6 +15,7 @@ pub mod history;
 pub mod holders;
 pub mod hooks;
 pub mod impersonation;
+pub mod launch;
 pub mod liquidity;
 pub mod pool_facts;
 pub mod powers;

@@ -25,6 +25,7 @@ use super::gaps::{self, Gaps};
 use super::gatekeepers;
 use super::holders::{HolderIndex, IndexError};
 use super::hooks;
+use super::launch::{self, LaunchLimits, Parties};
 use super::roles;
 use crate::simulation;
 use crate::tokens::AnalysisError;
@@ -57,6 +58,7 @@ pub async fn gather<F, Fut>(
     token: Address,
     known_pools: &[KnownPool],
     simulate_trades: bool,
+    launch_limits: LaunchLimits,
     index: F,
 ) -> Result<EvmFacts, AnalysisError>
 where
@@ -222,7 +224,7 @@ where
     let (answers, traced, index) = tokio::join!(
         chain.rpc.send(batch),
         chain.rpc.send(traces),
-        index(block, TOP_HOLDERS + pairs.token.len() + 3, sources)
+        index(block, TOP_HOLDERS + pairs.token.len() + 3, sources.clone())
     );
     let mut traced = traced.map_err(|e| e.to_string());
     let mut answers = answers?;
@@ -395,6 +397,12 @@ where
             )
         })
         .flatten();
+    let (launch_plan, launch_unknown) =
+        match launch::plan(token, &index, block, launch_limits, &mut batch) {
+            Ok(planned) => (Some(planned), None),
+            Err(reason) => (None, Some(reason)),
+        };
+    let mut launch_reads = None;
     let mut wallet = None;
     let callee_reads = simulation::callees::plan(&simulations, &at, &mut batch);
     let mut callees = Vec::new();
@@ -427,6 +435,9 @@ where
         }
         behaviour = planned.take().map(|p| p.take(&mut answers));
         wallet = wallet_trades.map(|p| p.take(&mut answers));
+        if let Some(planned) = launch_plan {
+            launch_reads = Some(planned.take(&mut answers, &mut gaps)?);
+        }
         callees = simulation::callees::take(callee_reads, &mut answers);
         if let Some(slot) = dated {
             let what = || "eth_getBlockByNumber(the first transfer's block)".to_string();
@@ -450,6 +461,25 @@ where
     if !behaviour.admin_control.is_some_and(|a| a.via_owner) {
         proxy.admin_owner = None;
     }
+    let excluded: Vec<Address> = [DEAD, Address::ZERO]
+        .into_iter()
+        .chain(chain.lockers.iter().copied())
+        .collect();
+    let launch = match (launch_unknown, launch_reads, &index.launch, index.creator) {
+        (Some(reason), ..) => Err(reason),
+        (None, Some(reads), Some(rows), Some(creator)) => {
+            let parties = Parties {
+                token,
+                creator,
+                owner: owner_address,
+                sources: &sources,
+                excluded: &excluded,
+                cap: launch_limits.holders,
+            };
+            Ok(launch::classify(&parties, rows, &reads))
+        }
+        _ => Err("the last round was not sent".into()),
+    };
     let (first_transfer_time, index_start_time) = if index.complete {
         (dated_time, None)
     } else {
@@ -488,5 +518,6 @@ where
         gaps,
         wallet,
         callees,
+        launch,
     })
 }

@@ -9,6 +9,7 @@ use super::super::code::CodeFacts;
 use super::super::gaps::Gaps;
 use super::super::holders::HolderIndex;
 use super::super::hooks::HookFacts;
+use super::super::launch::Launch;
 pub use super::super::pool_facts::PoolFacts;
 pub use super::super::proxy::{OwnerFact, ProxyFacts};
 use super::super::roles::Probing;
@@ -88,6 +89,8 @@ pub struct EvmFacts {
     pub wallet: Option<Result<WalletTrip, String>>,
     /// The contracts the token called while its tokens moved (last round).
     pub callees: Vec<Callee>,
+    /// Who holds the supply since the launch; or why that is not known.
+    pub launch: Result<Launch, String>,
 }
 
 impl EvmFacts {

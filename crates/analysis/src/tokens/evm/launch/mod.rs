@@ -1,0 +1,135 @@
+//! Who really holds the supply since the launch: the creator's cluster
+//! (wallets it handed tokens before the first pool opened, wallets it
+//! funded that bought in the opening blocks, buys it sent for others),
+//! the snipers beside it, and what the creator sold.
+//!
+//! The holder index gives the opening block (when a pool first received
+//! the token) and the holders whose first tokens came by the end of the
+//! opening blocks. The last round adds, in the same batch as the rest (no
+//! extra round trip): the opening blocks' transfers, the launch window's
+//! blocks with their transactions (bounded by `launch_window_blocks`, never
+//! the whole chain), and the creator's transfers since the opening.
+
+mod classify;
+mod reads;
+mod signals;
+
+use alloy_primitives::{Address, U256};
+
+pub use classify::{classify, Parties};
+pub use reads::{plan, Planned, Reads};
+pub use signals::assess;
+
+/// The blocks a launch opens with: the pool's first and the next two.
+pub const OPENING_BLOCKS: u64 = 3;
+
+/// The bounds of the launch reads (the `[analysis]` settings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchLimits {
+    /// Blocks before the opening read with their transactions, for the
+    /// creator's funding of the wallets that bought.
+    pub window_blocks: u64,
+    /// Holders whose first tokens came by the end of the opening blocks
+    /// looked at, earliest first.
+    pub holders: usize,
+}
+
+/// A holder whose first tokens came by the end of the opening blocks (the index's row).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EarlyHolder {
+    /// The holder.
+    pub address: Address,
+    /// What it holds now, by the index (zero when it has sent more than it got).
+    pub held: U256,
+    /// Who sent its first tokens.
+    pub first_from: Address,
+    /// In which block.
+    pub first_block: u64,
+}
+
+/// What the holder index knows of the launch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaunchRows {
+    /// The block a pool first received the token.
+    pub opened: u64,
+    /// The holders whose first tokens came by the end of the opening
+    /// blocks, earliest first (at most [`LaunchLimits::holders`]).
+    pub early: Vec<EarlyHolder>,
+}
+
+/// A wallet of the launch: an insider, a bundled buyer or a sniper.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    /// The wallet.
+    pub address: Address,
+    /// What it holds now.
+    pub held: U256,
+    /// Its first tokens' block (an insider) or its first buy's (a buyer).
+    pub block: u64,
+    /// What it bought in the opening blocks.
+    pub bought: U256,
+    /// Whoever of the cluster sent its first tokens, funded it or sent its buy.
+    pub via: Option<Address>,
+    /// How it joined the cluster (`handed`, `funded`, `bought_for`), or `sniper`.
+    pub how: &'static str,
+}
+
+/// The creator's sells since the opening, against what it kept then.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sales {
+    /// Its balance at the end of the opening block.
+    pub allocation: U256,
+    /// Each transfer it made to a pool or router since then: (block, amount).
+    pub sells: Vec<(u64, U256)>,
+}
+
+/// What is known of the launch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    /// The block a pool first received the token.
+    pub opened: u64,
+    /// That block's time, when it was read.
+    pub opened_time: Option<i64>,
+    /// The creator (the first mint's recipient).
+    pub creator: Address,
+    /// What the creator's side (the creator, the owner, the token itself) holds now.
+    pub creator_held: U256,
+    /// Wallets handed tokens by the creator's side before the opening.
+    pub insiders: Vec<Member>,
+    /// Cluster wallets that bought in the opening blocks (funded by the
+    /// cluster, or whose buy the cluster sent).
+    pub bundlers: Vec<Member>,
+    /// Whether the creator's side itself bought in the opening blocks.
+    pub creator_bought: U256,
+    /// Other buyers of the opening blocks.
+    pub snipers: Vec<Member>,
+    /// The creator's sells; None when they could not be read (a gap).
+    pub sales: Option<Sales>,
+    /// How many early holders the index listed, and whether that was its cap.
+    pub early_listed: (usize, bool),
+}
+
+impl Launch {
+    /// The cluster beyond the creator's side: insiders and bundled buyers, each once.
+    pub fn members(&self) -> Vec<&Member> {
+        let mut members: Vec<&Member> = self.insiders.iter().collect();
+        for m in &self.bundlers {
+            if !members.iter().any(|x| x.address == m.address) {
+                members.push(m);
+            }
+        }
+        members
+    }
+
+    /// What the cluster holds now, the creator's side included.
+    pub fn cluster_held(&self) -> U256 {
+        self.members()
+            .iter()
+            .fold(self.creator_held, |sum, m| sum + m.held)
+    }
+
+    /// Every address of the cluster beyond the creator's side.
+    pub fn member_addresses(&self) -> Vec<Address> {
+        self.members().iter().map(|m| m.address).collect()
+    }
+}
