@@ -460,12 +460,24 @@ pub fn distribute(
     token: Address,
     first_holder: u64,
 ) -> anyhow::Result<()> {
+    distribute_each(node, from, token, first_holder, e18(20_000))
+}
+
+/// Hand `each` of `token` from `from` to each of 30 synthetic holders,
+/// numbered from `first_holder`.
+pub fn distribute_each(
+    node: &Node,
+    from: Address,
+    token: Address,
+    first_holder: u64,
+    each: U256,
+) -> anyhow::Result<()> {
     for i in 0..30 {
         node.exec(
             from,
             token,
             "transfer(address,uint256)",
-            &[Arg::Addr(holder(first_holder + i)), Arg::Uint(e18(20_000))],
+            &[Arg::Addr(holder(first_holder + i)), Arg::Uint(each)],
         )?;
     }
     Ok(())

@@ -5,6 +5,7 @@
 //! (`table`). One table serves the conformance test and `cargo xtask
 //! detection`.
 
+mod launches;
 mod proof;
 mod table;
 mod wild;
@@ -87,6 +88,23 @@ pub enum Setup {
     WildGuard,
     /// Wild: once its first buyers have bought, the owner makes this call.
     WildAfterBuyers(&'static str),
+    /// Wild launch: the creator puts `pool` tokens in the pool, and before
+    /// it opens hands `each` tokens to `wallets` fresh wallets (insiders).
+    Airdrop { pool: u64, wallets: u64, each: u64 },
+    /// Wild launch: the creator funds `wallets` fresh wallets with ETH,
+    /// which buy `tenths` tenths of an ETH each in the block it opens the
+    /// pool with `pool` tokens (a bundled launch).
+    Bundled {
+        pool: u64,
+        wallets: u64,
+        tenths: u64,
+    },
+    /// Wild launch: `wallets` wallets the creator never touched buy
+    /// `tenths` tenths of an ETH each in the block the pool opens (snipers).
+    Snipers { wallets: u64, tenths: u64 },
+    /// Wild launch: the creator keeps `kept` tokens, hands out the rest
+    /// after the pool opens, then sells `percent`% of what it kept.
+    CreatorSells { kept: u64, percent: u64 },
 }
 
 impl Setup {

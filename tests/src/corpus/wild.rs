@@ -14,8 +14,8 @@ use alloy_primitives::{Address, U256};
 use anyhow::Context as _;
 use serde_json::json;
 
-use super::{creator_number, table, Setup, Truth, Venue};
-use crate::rig::{self, e18, Anvil, Arg, Node, RigChain, DEAD};
+use super::{creator_number, launches, table, Setup, Truth, Venue};
+use crate::rig::{self, e18, Anvil, Arg, Node, RigChain};
 
 /// Where a mainnet's canonical contracts sit.
 struct Canon {
@@ -233,28 +233,14 @@ fn launch(node: &Node, chain: &mut RigChain, creator: u64, truth: &Truth) -> any
         "approve(address,uint256)",
         &[Arg::Addr(chain.router), Arg::Uint(U256::MAX)],
     )?;
-    node.send(
-        deployer,
-        Some(chain.router),
-        rig::calldata(
-            "addLiquidityETH(address,uint256,uint256,uint256,address,uint256)",
-            &[
-                Arg::Addr(token),
-                Arg::Uint(e18(400_000)),
-                Arg::Uint(U256::ZERO),
-                Arg::Uint(U256::ZERO),
-                Arg::Addr(DEAD.parse()?),
-                Arg::Uint(U256::from(u64::MAX)),
-            ],
-        ),
-        e18(10),
-    )?;
+    if !launches::launch(node, chain, creator, deployer, token, truth.setup)? {
+        open_and_distribute(node, chain, creator, deployer, token)?;
+    }
     let pair = node.view_address(
         chain.factory,
         "getPair(address,address)",
         &[Arg::Addr(token), Arg::Addr(chain.weth)],
     )?;
-    rig::distribute(node, deployer, token, 60_000 + 100 * creator)?;
     // Then its first buyers come, through the router, where it lets them
     // (a token that refuses a buyer's buy is launched all the same).
     for i in 0..BUYERS {
@@ -272,4 +258,17 @@ fn launch(node: &Node, chain: &mut RigChain, creator: u64, truth: &Truth) -> any
     chain.pairs.insert(truth.name, pair);
     chain.creators.insert(truth.name, deployer);
     Ok(())
+}
+
+/// The usual launch: 400,000 tokens and 10 ETH through the router (LP to
+/// the burn address), then 20,000 to each of 30 holders.
+fn open_and_distribute(
+    node: &Node,
+    chain: &RigChain,
+    creator: u64,
+    deployer: Address,
+    token: Address,
+) -> anyhow::Result<()> {
+    launches::opening(node, chain, deployer, token, (e18(400_000), e18(10)), &[])?;
+    rig::distribute(node, deployer, token, 60_000 + 100 * creator)
 }

@@ -127,5 +127,33 @@ pub fn table() -> Vec<Truth> {
             ..taxed(0.04, renounced(t("marketingfee", "MarketingFeeToken", Bsc, FINE, &[], &["honeypot"],
                 Proof::Trades)))
         },
+        // Launches, one plain token: who got the supply is the whole story.
+        // A fair launch: the pool opens, then holders and buyers come.
+        renounced(t("fairlaunch", "FairLaunchToken", Eth, FINE, &[],
+            &["honeypot", "launch_cluster", "bundled_launch", "creator_sold"], Proof::Trades)),
+        // 20 fresh wallets handed 45% before the pool opens: one person's supply.
+        Truth {
+            setup: Setup::Airdrop { pool: 450_000, wallets: 20, each: 22_500 },
+            ..renounced(t("insiders", "FairLaunchToken", Eth, &["risky"], &["launch_cluster"],
+                &["honeypot", "bundled_launch"], Proof::Trades))
+        },
+        // 12 wallets the creator funds buy about 35% in the opening block.
+        Truth {
+            setup: Setup::Bundled { pool: 600_000, wallets: 12, tenths: 12 },
+            ..renounced(t("bundled", "FairLaunchToken", Eth, &["risky"],
+                &["launch_cluster", "bundled_launch"], &["honeypot"], Proof::Trades))
+        },
+        // Five strangers buy about 13% in the opening block: reported, not the creator's.
+        Truth {
+            setup: Setup::Snipers { wallets: 5, tenths: 10 },
+            ..renounced(t("snipers", "FairLaunchToken", Eth, FINE, &["bundled_launch"],
+                &["honeypot", "launch_cluster", "creator_sold"], Proof::Trades))
+        },
+        // The creator keeps 30%, then sells 80% of it into the pool.
+        Truth {
+            setup: Setup::CreatorSells { kept: 300_000, percent: 80 },
+            ..renounced(t("creatorsold", "FairLaunchToken", Eth, &["caution"], &["creator_sold"],
+                &["honeypot", "launch_cluster"], Proof::Trades))
+        },
     ]
 }

@@ -141,29 +141,22 @@ pub fn classify(parties: &Parties<'_>, rows: &LaunchRows, reads: &Reads) -> Laun
     }
 
     let creator = parties.creator;
-    let sales = reads.creator.as_ref().map(|(out, into)| {
-        if creator == parties.token {
-            // A token that minted to itself sells its own fees: no wallet's sells.
-            return Sales {
-                allocation: U256::ZERO,
-                sells: Vec::new(),
-            };
-        }
-        let sum = |logs: &[Log]| {
-            logs.iter()
-                .filter_map(transfer)
-                .fold(U256::ZERO, |a, (_, _, v)| a + v)
-        };
-        let sells = out
-            .iter()
-            .filter_map(|log| Some((log.block(), transfer(log)?)))
-            .filter(|(_, (_, to, _))| parties.sources.contains(to))
-            .map(|(block, (_, _, value))| (block, value))
-            .collect();
-        Sales {
-            allocation: (held_by(&creator) + sum(out)).saturating_sub(sum(into)),
-            sells,
-        }
+    let sales = reads.creator.as_ref().map(|out| Sales {
+        // A token that minted to itself sells its own fees: no wallet's sells.
+        held: if creator == parties.token {
+            U256::ZERO
+        } else {
+            held_by(&creator)
+        },
+        sells: if creator == parties.token {
+            Vec::new()
+        } else {
+            out.iter()
+                .filter_map(|log| Some((log.block(), transfer(log)?)))
+                .filter(|(_, (_, to, _))| parties.sources.contains(to))
+                .map(|(block, (_, _, value))| (block, value))
+                .collect()
+        },
     });
 
     Launch {

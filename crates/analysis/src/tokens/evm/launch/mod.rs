@@ -74,11 +74,11 @@ pub struct Member {
     pub how: &'static str,
 }
 
-/// The creator's sells since the opening, against what it kept then.
+/// The creator's sells since the opening, and what it still holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sales {
-    /// Its balance at the end of the opening block.
-    pub allocation: U256,
+    /// What it holds now.
+    pub held: U256,
     /// Each transfer it made to a pool or router since then: (block, amount).
     pub sells: Vec<(u64, U256)>,
 }

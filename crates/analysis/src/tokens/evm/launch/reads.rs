@@ -2,7 +2,7 @@
 //! blocks' transfers, the launch window's blocks with their transactions,
 //! and the creator's transfers since the opening.
 
-use alloy_primitives::{Address, B256};
+use alloy_primitives::Address;
 use alloy_sol_types::SolEvent;
 use serde_json::{json, Value};
 
@@ -19,7 +19,7 @@ pub struct Planned {
     creator: Address,
     opening: Slot<Vec<Log>>,
     blocks: Vec<Slot<FullBlock>>,
-    creator_logs: Option<(Slot<Vec<Log>>, Slot<Vec<Log>>)>,
+    creator_logs: Option<Slot<Vec<Log>>>,
 }
 
 /// What the launch reads found; a refused read is None (its checks are a gap).
@@ -29,8 +29,8 @@ pub struct Reads {
     pub opening: Option<Vec<Log>>,
     /// The launch window's blocks, with their transactions.
     pub blocks: Option<Vec<FullBlock>>,
-    /// The creator's transfers out, then in, since the opening block.
-    pub creator: Option<(Vec<Log>, Vec<Log>)>,
+    /// The creator's transfers out since the opening block.
+    pub creator: Option<Vec<Log>>,
 }
 
 fn transfers(token: Address, topics: Value, from: u64, to: u64) -> Value {
@@ -74,18 +74,10 @@ pub fn plan(
         .map(|n| batch.call("eth_getBlockByNumber", json!([BlockTag::Number(n), true])))
         .collect();
     let creator_logs = (opened < latest).then(|| {
-        let who: B256 = address_topic(creator);
-        let out = json!([transfer, who]);
-        let into = json!([transfer, null, who]);
-        (
-            batch.call(
-                "eth_getLogs",
-                json!([transfers(token, out, opened + 1, latest)]),
-            ),
-            batch.call(
-                "eth_getLogs",
-                json!([transfers(token, into, opened + 1, latest)]),
-            ),
+        let out = json!([transfer, address_topic(creator)]);
+        batch.call(
+            "eth_getLogs",
+            json!([transfers(token, out, opened + 1, latest)]),
         )
     });
     Ok(Planned {
@@ -119,15 +111,13 @@ impl Planned {
             });
         }
         let creator = match self.creator_logs {
-            None => Some((Vec::new(), Vec::new())),
-            Some((out, into)) => {
+            None => Some(Vec::new()),
+            Some(out) => {
                 let creator = self.creator;
                 let what = || {
-                    format!("eth_getLogs(Transfer) of the creator {creator:#x} since the opening")
+                    format!("eth_getLogs(Transfer) from the creator {creator:#x} since the opening")
                 };
-                let out = gaps.keep(answers.take(out), what, &[gaps::CREATOR_SALES])?;
-                let into = gaps.keep(answers.take(into), what, &[gaps::CREATOR_SALES])?;
-                out.zip(into)
+                gaps.keep(answers.take(out), what, &[gaps::CREATOR_SALES])?
             }
         };
         Ok(Reads {

@@ -17,8 +17,11 @@ pub const CLUSTER_CAUTION: f64 = 0.15;
 pub const CLUSTER_RISKY: f64 = 0.30;
 /// What snipers still hold that makes a token `caution` (policy).
 pub const SNIPERS_CAUTION: f64 = 0.30;
-/// The share of its allocation a creator sold within a day that is `caution` (policy: most).
+/// The share of its tokens a creator sold within a day that is `caution`
+/// (policy: most), of what it sold since the opening and still holds.
 pub const CREATOR_SOLD: f64 = 0.5;
+/// Sells under this share of the supply are not judged (dust).
+const CREATOR_SOLD_MATERIAL: f64 = 0.01;
 /// Wallets listed in a signal's evidence, at most.
 const LISTED: usize = 50;
 
@@ -179,10 +182,6 @@ fn sold(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
         );
         return;
     };
-    if sales.allocation.is_zero() {
-        b.clear(CheckId::CreatorSold);
-        return;
-    }
     // A day in blocks, at the chain's pace since the opening.
     let day_end = match launch.opened_time {
         Some(t) if facts.block > launch.opened && facts.block_time > t => {
@@ -197,8 +196,9 @@ fn sold(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
             .fold(U256::ZERO, |a, (_, v)| a + *v)
     };
     let (in_day, all) = (sum(true), sum(false));
-    let s = share(in_day, sales.allocation);
-    if s < CREATOR_SOLD {
+    let allocation = sales.held + all;
+    let s = share(in_day, allocation);
+    if s < CREATOR_SOLD || share(in_day, facts.total_supply) < CREATOR_SOLD_MATERIAL {
         b.clear(CheckId::CreatorSold);
         return;
     }
@@ -209,7 +209,7 @@ fn sold(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
         band::CAUTION,
         "The creator sold most of its tokens",
         format!(
-            "The creator {} sold {} of what it held after the first pool opened within a day of the launch ({} sells into the pools).",
+            "The creator {} sold {} of its tokens within a day of the launch ({} sells into the pools; of what it sold since the first pool opened and still holds).",
             addr(&launch.creator),
             pct(s),
             sales.sells.len(),
@@ -218,7 +218,7 @@ fn sold(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
         json!({
             "creator": addr(&launch.creator),
             "opened_block": launch.opened,
-            "allocation": sales.allocation.to_string(),
+            "held": sales.held.to_string(),
             "sold_first_day": in_day.to_string(),
             "sold_since_launch": all.to_string(),
             "share_first_day": s,
