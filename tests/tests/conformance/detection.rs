@@ -4,10 +4,10 @@
 use std::collections::BTreeSet;
 
 use anyhow::{ensure, Context as _};
-use riskintel_client::types;
+use riskintel_client::{types, Client};
 use riskintel_server::config::Config;
 use riskintel_tests::corpus::{self, Truth, Venue};
-use riskintel_tests::rig;
+use riskintel_tests::rig::{self, RigChain};
 use riskintel_tests::{arg, ok, Backend, TestServer};
 
 fn label_name(label: types::RiskLabel) -> &'static str {
@@ -89,6 +89,7 @@ pub async fn detection_corpus_matches_the_truth(backend: Backend) -> anyhow::Res
         sell_tax.weight,
         sell_tax.evidence.raw
     );
+    launches_are_explained(&wild_client, &wild.eth).await?;
     wild_server.stop().await?;
     ensure!(
         wrong.is_empty(),
@@ -128,4 +129,87 @@ pub async fn detection_corpus_matches_the_truth(backend: Backend) -> anyhow::Res
         .filter(|h| h.horizon == types::Horizon::NextBlock)
         .all(|h| !h.ok));
     server.stop().await
+}
+
+/// The launch signals name their wallets: who handed, funded or bought for
+/// whom, and what each still holds; the explanation carries them.
+async fn launches_are_explained(client: &Client, eth: &RigChain) -> anyhow::Result<()> {
+    let signal = |analysis: &types::TokenAnalysis, id: types::CheckId| {
+        analysis
+            .signals
+            .iter()
+            .find(|s| s.id == id)
+            .cloned()
+            .with_context(|| format!("{id:?} in {:?}", analysis.signals))
+    };
+    let analyse = |name: &'static str| async move {
+        ok(client
+            .token_analyze(arg("eth"), &arg(&eth.token(name)), None)
+            .await)
+        .map(|r| r.into_inner())
+    };
+    let insiders = signal(&analyse("insiders").await?, types::CheckId::LaunchCluster)?;
+    let raw = &insiders.evidence.raw;
+    ensure!(
+        raw["insiders"] == 20
+            && raw["members"]
+                .as_array()
+                .is_some_and(|m| m.iter().all(|m| m["how"] == "handed"))
+            && raw["share"]
+                .as_f64()
+                .is_some_and(|s| (0.44..0.46).contains(&s))
+            && insiders.severity == types::Severity::High,
+        "{raw}"
+    );
+    let bundled = analyse("bundled").await?;
+    let raw = signal(&bundled, types::CheckId::BundledLaunch)?
+        .evidence
+        .raw;
+    ensure!(
+        raw["bundlers"].as_array().is_some_and(|b| b.len() == 12
+            && b.iter()
+                .all(|m| m["how"] == "funded" && m["via"] == raw_creator(&bundled)))
+            && raw["bundled_share"]
+                .as_f64()
+                .is_some_and(|s| (0.33..0.37).contains(&s)),
+        "{raw}"
+    );
+    let snipers = signal(&analyse("snipers").await?, types::CheckId::BundledLaunch)?;
+    ensure!(
+        snipers.severity == types::Severity::Info
+            && snipers.evidence.raw["snipers"]
+                .as_array()
+                .is_some_and(|s| s.len() == 5)
+            && snipers.evidence.raw["bundlers"]
+                .as_array()
+                .is_some_and(Vec::is_empty),
+        "{:?}",
+        snipers
+    );
+    let sold = signal(&analyse("creatorsold").await?, types::CheckId::CreatorSold)?;
+    ensure!(
+        sold.evidence.raw["share_first_day"]
+            .as_f64()
+            .is_some_and(|s| (0.79..0.81).contains(&s)),
+        "{}",
+        sold.evidence.raw
+    );
+    let explained = ok(client
+        .token_explanation_get(arg("eth"), &arg(&eth.token("insiders")), None)
+        .await)?
+    .into_inner();
+    ensure!(
+        explained
+            .signals
+            .iter()
+            .any(|s| s.id == types::CheckId::LaunchCluster && s.numbers.contains("45.0%")),
+        "{:?}",
+        explained.signals
+    );
+    Ok(())
+}
+
+/// The creator named in an analysis's metadata.
+fn raw_creator(analysis: &types::TokenAnalysis) -> serde_json::Value {
+    serde_json::json!(analysis.meta.creator)
 }
