@@ -51,7 +51,8 @@ pub use token::{
     UncheckedItem,
 };
 pub use wallet::{
-    AccountKind, Approval, Exposure, Holding, HoldingRisk, WalletAnalysis, WalletFacts, WalletPath,
+    AccountKind, Approval, Exposure, Holding, HoldingRisk, LaunchRole, WalletAnalysis, WalletFacts,
+    WalletPath,
 };
 pub use webhooks::{
     DeliveryState, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,

@@ -49,6 +49,23 @@ pub struct HoldingRisk {
     pub label: RiskLabel,
     /// Its detected signal ids.
     pub signals: Vec<crate::CheckId>,
+    /// The wallet's part in the token's launch, as the token's analysis
+    /// found it (EVM; among the wallets its launch signals list); absent when it had none.
+    pub launch_role: Option<LaunchRole>,
+}
+
+/// A wallet's part in a token's launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LaunchRole {
+    /// It created the token (received the first mint).
+    Creator,
+    /// The creator's side handed it tokens before the first pool opened.
+    Insider,
+    /// It bought in the opening blocks with the creator's funding, or the creator sent its buy.
+    BundledBuyer,
+    /// It bought in the opening blocks, not linked to the creator.
+    Sniper,
 }
 
 /// A token the wallet holds.

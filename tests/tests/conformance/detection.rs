@@ -161,6 +161,16 @@ async fn launches_are_explained(client: &Client, eth: &RigChain) -> anyhow::Resu
             && insiders.severity == types::Severity::High,
         "{raw}"
     );
+    // The insider's wallet analysis says what it is in the token it holds.
+    let insider = raw["members"][0]["address"].as_str().context("a member")?;
+    let wallet = ok(client.wallet_analyze(arg("eth"), &arg(insider)).await)?.into_inner();
+    let holding = (wallet.holdings.iter())
+        .find(|h| h.token.eq_ignore_ascii_case(&eth.token("insiders")))
+        .context("the insiders token among the holdings")?;
+    ensure!(
+        holding.risk.as_ref().and_then(|r| r.launch_role) == Some(types::LaunchRole::Insider),
+        "{holding:?}"
+    );
     let bundled = analyse("bundled").await?;
     let raw = signal(&bundled, types::CheckId::BundledLaunch)?
         .evidence

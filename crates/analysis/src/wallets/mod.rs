@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use riskintel_api::{
-    AccountKind, Approval, CheckId, Exposure, Holding, HoldingRisk, RiskLabel, Severity,
-    SignalCategory, TokenAnalysis, WalletAnalysis, WalletFacts,
+    AccountKind, Approval, CheckId, Exposure, Holding, HoldingRisk, LaunchRole, RiskLabel,
+    Severity, SignalCategory, TokenAnalysis, WalletAnalysis, WalletFacts,
 };
 use serde_json::json;
 
@@ -157,6 +157,7 @@ impl Wallets {
                         score: a.score,
                         label: a.label,
                         signals: a.signals.iter().map(|s| s.id).collect(),
+                        launch_role: launch_role(a, &address),
                     }),
                 }
             })
@@ -400,4 +401,35 @@ fn explain(
         text.push_str(&format!(" Not checked: {}.", unknown.join("; ")));
     }
     text
+}
+
+/// `wallet`'s part in the launch of `analysis`'s token, from the wallets its
+/// launch signals list.
+fn launch_role(analysis: &TokenAnalysis, wallet: &str) -> Option<LaunchRole> {
+    let is = |v: &serde_json::Value| v.as_str().is_some_and(|a| a.eq_ignore_ascii_case(wallet));
+    if analysis
+        .meta
+        .creator
+        .as_deref()
+        .is_some_and(|c| c.eq_ignore_ascii_case(wallet))
+    {
+        return Some(LaunchRole::Creator);
+    }
+    let listed = |id: CheckId, list: &str| {
+        (analysis.signals.iter())
+            .filter(|s| s.id == id)
+            .filter_map(|s| s.evidence.raw[list].as_array())
+            .flatten()
+            .find(|m| is(&m["address"]))
+            .map(|m| m["how"].as_str().unwrap_or_default().to_string())
+    };
+    match listed(CheckId::LaunchCluster, "members").as_deref() {
+        Some("handed") => return Some(LaunchRole::Insider),
+        Some(_) => return Some(LaunchRole::BundledBuyer),
+        None => {}
+    }
+    if listed(CheckId::BundledLaunch, "bundlers").is_some() {
+        return Some(LaunchRole::BundledBuyer);
+    }
+    listed(CheckId::BundledLaunch, "snipers").map(|_| LaunchRole::Sniper)
 }
