@@ -398,7 +398,7 @@ where
         })
         .flatten();
     let (launch_plan, launch_unknown) =
-        match launch::plan(token, &index, block, launch_limits, &mut batch) {
+        match launch::plan(token, &index, &sources, block, launch_limits, &mut batch) {
             Ok(planned) => (Some(planned), None),
             Err(reason) => (None, Some(reason)),
         };

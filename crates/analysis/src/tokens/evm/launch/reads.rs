@@ -42,11 +42,14 @@ fn transfers(token: Address, topics: Value, from: u64, to: u64) -> Value {
     })
 }
 
-/// Plan the launch reads of `token` up to `latest`; or why the launch
-/// cannot be judged (the checks are then `unknown` with that reason).
+/// Plan the launch reads of `token` up to `latest` (`sources`: its pools
+/// and routers); or why the launch cannot be judged (the checks are then
+/// `unknown` with that reason). When the index shows nobody bought in the
+/// opening blocks, only the opening block is read (its time).
 pub fn plan(
     token: Address,
     index: &HolderIndex,
+    sources: &[Address],
     latest: u64,
     limits: LaunchLimits,
     batch: &mut Batch,
@@ -70,7 +73,14 @@ pub fn plan(
         "eth_getLogs",
         json!([transfers(token, json!([transfer]), opened, last_opening)]),
     );
-    let blocks = (opened.saturating_sub(limits.window_blocks)..=last_opening)
+    let bought =
+        (rows.early.iter()).any(|h| h.first_block >= opened && sources.contains(&h.first_from));
+    let window = if bought {
+        opened.saturating_sub(limits.window_blocks)..=last_opening
+    } else {
+        opened..=opened
+    };
+    let blocks = window
         .map(|n| batch.call("eth_getBlockByNumber", json!([BlockTag::Number(n), true])))
         .collect();
     let creator_logs = (opened < latest).then(|| {
