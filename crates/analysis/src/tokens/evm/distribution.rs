@@ -18,24 +18,22 @@ struct Counted {
 }
 
 /// The largest holders, largest first, with the creator's launch cluster
-/// (the creator and the wallets it fed at the launch) as one holder.
+/// (the creator's side and the wallets it fed at the launch) as one holder:
+/// each wallet's confirmed balance where it is a top holder, else the index's.
 fn holders(facts: &EvmFacts) -> Vec<Counted> {
     let cluster = match &facts.launch {
-        Ok(launch) if !launch.members().is_empty() => {
-            let mut wallets = launch.member_addresses();
-            wallets.push(launch.creator);
-            Some((launch, wallets))
-        }
+        Ok(launch) if !launch.members().is_empty() => Some((launch, launch.wallets())),
         _ => None,
+    };
+    let in_cluster = |a: &Address| {
+        cluster
+            .as_ref()
+            .is_some_and(|(_, w)| w.iter().any(|(x, _)| x == a))
     };
     let mut counted: Vec<Counted> = facts
         .top_holders
         .iter()
-        .filter(|h| {
-            !cluster
-                .as_ref()
-                .is_some_and(|(_, w)| w.contains(&h.address))
-        })
+        .filter(|h| !in_cluster(&h.address))
         .map(|h| Counted {
             name: addr(&h.address),
             wallets: 1,
@@ -43,14 +41,18 @@ fn holders(facts: &EvmFacts) -> Vec<Counted> {
         })
         .collect();
     if let Some((launch, wallets)) = cluster {
+        let balance = wallets.iter().fold(U256::ZERO, |sum, (a, indexed)| {
+            let confirmed = facts.top_holders.iter().find(|h| h.address == *a);
+            sum.saturating_add(confirmed.map_or(*indexed, |h| h.balance))
+        });
         counted.push(Counted {
             name: format!(
                 "The creator's launch cluster ({} and {} wallets)",
                 addr(&launch.creator),
-                wallets.len() - 1
+                wallets.len().saturating_sub(1)
             ),
             wallets: wallets.len(),
-            balance: launch.cluster_held(),
+            balance,
         });
     }
     counted.sort_by_key(|h| std::cmp::Reverse(h.balance));

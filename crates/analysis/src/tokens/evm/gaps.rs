@@ -83,6 +83,17 @@ impl Gaps {
         }
     }
 
+    /// Record that reads needed by `checks` failed, for `reason`.
+    pub fn refused(&mut self, checks: &[&[CheckId]], reason: String) {
+        let checks = checks.iter().flat_map(|c| c.iter().copied()).collect();
+        self.0.push((checks, reason));
+    }
+
+    /// Take in the gaps of reads made apart.
+    pub fn merge(&mut self, other: Gaps) {
+        self.0.extend(other.0);
+    }
+
     /// Withdraw what each refused read's checks concluded: they are
     /// recorded unknown with the node's words, and their signals dropped.
     pub fn apply(&self, b: &mut Builder) {

@@ -139,9 +139,12 @@ pub async fn update(
         let value = I256::try_from(transfer.value).unwrap_or(I256::MAX);
         *deltas.entry(transfer.from).or_insert(I256::ZERO) -= value;
         *deltas.entry(transfer.to).or_insert(I256::ZERO) += value;
-        received
-            .entry(transfer.to)
-            .or_insert((transfer.from, log.block()));
+        // A transfer of nothing (anyone may make one to anyone) is no first receipt.
+        if !transfer.value.is_zero() {
+            received
+                .entry(transfer.to)
+                .or_insert((transfer.from, log.block()));
+        }
         if log.block_number.is_some() {
             first_transfer = Some(first_transfer.map_or(log.block(), |f| f.min(log.block())));
         }

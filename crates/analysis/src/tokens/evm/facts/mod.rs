@@ -25,7 +25,7 @@ use super::gaps::{self, Gaps};
 use super::gatekeepers;
 use super::holders::{HolderIndex, IndexError};
 use super::hooks;
-use super::launch::{self, LaunchLimits, Parties};
+use super::launch::{self, LaunchLimits};
 use super::roles;
 use crate::simulation;
 use crate::tokens::AnalysisError;
@@ -397,20 +397,33 @@ where
             )
         })
         .flatten();
-    let (launch_plan, launch_unknown) =
-        match launch::plan(token, &index, &sources, block, launch_limits, &mut batch) {
-            Ok(planned) => (Some(planned), None),
-            Err(reason) => (None, Some(reason)),
-        };
-    let mut launch_reads = None;
     let mut wallet = None;
     let callee_reads = simulation::callees::plan(&simulations, &at, &mut batch);
     let mut callees = Vec::new();
     let mut behaviour = None;
     let mut top_holders = Vec::new();
     let mut dated_time = None;
-    if !batch.is_empty() {
-        let mut answers = chain.rpc.send(batch).await?;
+    // The launch reads go beside the batch, as a request of their own.
+    let launching = launch::read(
+        chain,
+        token,
+        &index,
+        &sources,
+        owner_address,
+        block,
+        launch_limits,
+    );
+    let sending = async {
+        if batch.is_empty() {
+            None
+        } else {
+            Some(chain.rpc.send(batch).await)
+        }
+    };
+    let (sent, (launch, launch_gaps)) = tokio::join!(sending, launching);
+    gaps.merge(launch_gaps);
+    if let Some(sent) = sent {
+        let mut answers = sent?;
         let third = match third {
             Some(third) => gaps.keep(
                 third.take(&mut answers),
@@ -435,9 +448,6 @@ where
         }
         behaviour = planned.take().map(|p| p.take(&mut answers));
         wallet = wallet_trades.map(|p| p.take(&mut answers));
-        if let Some(planned) = launch_plan {
-            launch_reads = Some(planned.take(&mut answers, &mut gaps)?);
-        }
         callees = simulation::callees::take(callee_reads, &mut answers);
         if let Some(slot) = dated {
             let what = || "eth_getBlockByNumber(the first transfer's block)".to_string();
@@ -461,25 +471,6 @@ where
     if !behaviour.admin_control.is_some_and(|a| a.via_owner) {
         proxy.admin_owner = None;
     }
-    let excluded: Vec<Address> = [DEAD, Address::ZERO]
-        .into_iter()
-        .chain(chain.lockers.iter().copied())
-        .collect();
-    let launch = match (launch_unknown, launch_reads, &index.launch, index.creator) {
-        (Some(reason), ..) => Err(reason),
-        (None, Some(reads), Some(rows), Some(creator)) => {
-            let parties = Parties {
-                token,
-                creator,
-                owner: owner_address,
-                sources: &sources,
-                excluded: &excluded,
-                cap: launch_limits.holders,
-            };
-            Ok(launch::classify(&parties, rows, &reads))
-        }
-        _ => Err("the last round was not sent".into()),
-    };
     let (first_transfer_time, index_start_time) = if index.complete {
         (dated_time, None)
     } else {

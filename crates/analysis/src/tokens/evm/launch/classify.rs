@@ -20,20 +20,13 @@ pub struct Parties<'a> {
     pub owner: Option<Address>,
     /// The token's pools and their routers (a transfer from one is a buy, to one a sell).
     pub sources: &'a [Address],
-    /// Never members: burn addresses, lockers.
+    /// Never members: burn addresses, lockers, the DEXes' own contracts.
     pub excluded: &'a [Address],
     /// The cap on early holders the index listed.
     pub cap: usize,
 }
 
 impl Parties<'_> {
-    /// The creator's side: the creator and the owner.
-    fn side(&self) -> Vec<Address> {
-        let mut side = vec![self.creator];
-        side.extend(self.owner.filter(|o| *o != self.creator));
-        side
-    }
-
     /// Never a member: pools, routers, burn addresses, lockers, the token.
     fn outside(&self, a: &Address) -> bool {
         *a == self.token || self.sources.contains(a) || self.excluded.contains(a)
@@ -42,61 +35,68 @@ impl Parties<'_> {
 
 fn transfer(log: &Log) -> Option<(Address, Address, U256)> {
     let t = log.decode::<Transfer>().filter(|_| log.topics.len() == 3)?;
-    Some((t.from, t.to, t.value))
+    // A transfer of nothing (anyone may make one to anyone) moves no supply.
+    (!t.value.is_zero()).then_some((t.from, t.to, t.value))
 }
 
 /// The launch, from the index's early holders and the reads.
 pub fn classify(parties: &Parties<'_>, rows: &LaunchRows, reads: &Reads) -> Launch {
     let opened = rows.opened;
-    let side = parties.side();
+    // A creator that is a contract (a launchpad's curve, a presale) sold
+    // its tokens before the pool: who got them from it bought them. Nor is
+    // the token itself anyone's wallet.
+    let seller = reads.creator_is_contract == Some(true);
+    let creator_is_wallet = !seller && parties.creator != parties.token;
+    let mut side: Vec<Address> = Vec::new();
+    side.extend(Some(parties.creator).filter(|_| creator_is_wallet));
+    side.extend(
+        parties
+            .owner
+            .filter(|o| *o != parties.creator && *o != parties.token),
+    );
     let held: HashMap<Address, &EarlyHolder> = rows.early.iter().map(|h| (h.address, h)).collect();
     let held_by = |a: &Address| held.get(a).map_or(U256::ZERO, |h| h.held);
 
-    // Insiders: handed tokens before the opening by the creator's side, the
-    // token itself, a mint, or an insider already found.
+    // Insiders: handed tokens by the opening (not by a pool) by the
+    // creator's side, the token itself, a mint, or an insider already
+    // found; repeated until nobody new is found (one may hand tokens on in
+    // the same block).
     let mut insiders: Vec<Member> = Vec::new();
-    for h in rows.early.iter().filter(|h| h.first_block < opened) {
-        if parties.outside(&h.address) || side.contains(&h.address) {
-            continue;
+    loop {
+        let before = insiders.len();
+        for h in rows.early.iter().filter(|h| h.first_block <= opened) {
+            let from = h.first_from;
+            if parties.outside(&h.address)
+                || parties.sources.contains(&from)
+                || h.address == parties.creator
+                || side.contains(&h.address)
+                || insiders.iter().any(|m| m.address == h.address)
+            {
+                continue;
+            }
+            let handed = side.contains(&from)
+                || (from == parties.creator && !seller)
+                || from == parties.token
+                || from.is_zero()
+                || insiders.iter().any(|m| m.address == from);
+            if handed {
+                insiders.push(Member {
+                    address: h.address,
+                    held: h.held,
+                    block: h.first_block,
+                    bought: U256::ZERO,
+                    via: (!from.is_zero()).then_some(from),
+                    how: "handed",
+                });
+            }
         }
-        let from = h.first_from;
-        let handed = side.contains(&from)
-            || from == parties.token
-            || from.is_zero()
-            || insiders.iter().any(|m| m.address == from);
-        if handed {
-            insiders.push(Member {
-                address: h.address,
-                held: h.held,
-                block: h.first_block,
-                bought: U256::ZERO,
-                via: (!from.is_zero()).then_some(from),
-                how: "handed",
-            });
-        }
-    }
-
-    // The opening blocks' buys, per buyer: amount, first block, first transaction.
-    let mut creator_bought = U256::ZERO;
-    let mut buys: Vec<(Address, U256, u64, Option<B256>)> = Vec::new();
-    for log in reads.opening.iter().flatten() {
-        let Some((from, to, value)) = transfer(log) else {
-            continue;
-        };
-        if !parties.sources.contains(&from) || parties.outside(&to) {
-            continue;
-        }
-        if side.contains(&to) {
-            creator_bought += value;
-        } else if let Some(buy) = buys.iter_mut().find(|b| b.0 == to) {
-            buy.1 += value;
-        } else {
-            buys.push((to, value, log.block(), log.transaction_hash));
+        if insiders.len() == before {
+            break;
         }
     }
 
-    // Who sent each transaction, and who the cluster funded, in the window.
-    let cluster_sender = |a: &Address, insiders: &[Member]| {
+    // Who sent each transaction, and whom the cluster funded, in the window.
+    let in_cluster = |a: &Address, insiders: &[Member]| {
         side.contains(a) || insiders.iter().any(|m| m.address == *a)
     };
     let mut sender: HashMap<B256, Address> = HashMap::new();
@@ -104,21 +104,50 @@ pub fn classify(parties: &Parties<'_>, rows: &LaunchRows, reads: &Reads) -> Laun
     for tx in reads.blocks.iter().flatten().flat_map(|b| &b.transactions) {
         sender.insert(tx.hash, tx.from);
         if let Some(to) = tx.to {
-            if !tx.value.is_zero() && cluster_sender(&tx.from, &insiders) {
+            if !tx.value.is_zero() && in_cluster(&tx.from, &insiders) {
                 funded.entry(to).or_insert(tx.from);
             }
         }
     }
+
+    // The opening blocks' buys: in each transaction, the largest transfer
+    // out of a pool or router (a fee the token takes on the way is not a buy).
+    let mut largest: Vec<(B256, Address, U256, u64)> = Vec::new();
+    for log in reads.opening.iter().flatten() {
+        let (Some((from, to, value)), Some(hash)) = (transfer(log), log.transaction_hash) else {
+            continue;
+        };
+        if !parties.sources.contains(&from) || parties.outside(&to) {
+            continue;
+        }
+        match largest.iter_mut().find(|(h, ..)| *h == hash) {
+            Some(entry) if entry.2 >= value => {}
+            Some(entry) => *entry = (hash, to, value, log.block()),
+            None => largest.push((hash, to, value, log.block())),
+        }
+    }
+    let mut creator_bought = U256::ZERO;
+    let mut buys: Vec<(Address, U256, u64, Option<Address>)> = Vec::new();
+    for (hash, to, value, block) in largest {
+        let sent_by = sender.get(&hash).copied();
+        if side.contains(&to) || to == parties.creator {
+            // The creator's own buy, when it sent it.
+            if sent_by.is_some_and(|s| side.contains(&s)) {
+                creator_bought = creator_bought.saturating_add(value);
+            }
+        } else if let Some(buy) = buys.iter_mut().find(|b| b.0 == to) {
+            buy.1 = buy.1.saturating_add(value);
+        } else {
+            buys.push((to, value, block, sent_by));
+        }
+    }
     let mut bundlers = Vec::new();
     let mut snipers = Vec::new();
-    for (address, bought, block, hash) in buys {
-        let sent_by = hash.and_then(|h| sender.get(&h)).copied();
+    for (address, bought, block, sent_by) in buys {
         let insider = insiders.iter().find(|m| m.address == address);
         let (how, via) = if let Some(m) = insider {
             ("handed", m.via)
-        } else if let Some(by) =
-            sent_by.filter(|by| *by != address && cluster_sender(by, &insiders))
-        {
+        } else if let Some(by) = sent_by.filter(|by| *by != address && in_cluster(by, &insiders)) {
             ("bought_for", Some(by))
         } else if let Some(by) = funded.get(&address) {
             ("funded", Some(*by))
@@ -142,22 +171,23 @@ pub fn classify(parties: &Parties<'_>, rows: &LaunchRows, reads: &Reads) -> Laun
 
     let creator = parties.creator;
     let sales = reads.creator.as_ref().map(|out| Sales {
-        // A token that minted to itself sells its own fees: no wallet's sells.
-        held: if creator == parties.token {
-            U256::ZERO
-        } else {
+        held: if creator_is_wallet {
             held_by(&creator)
-        },
-        sells: if creator == parties.token {
-            Vec::new()
         } else {
+            U256::ZERO
+        },
+        // A launchpad's or the token's own transfers are its sales and fees.
+        sells: if creator_is_wallet {
             out.iter()
                 .filter_map(|log| Some((log.block(), transfer(log)?)))
                 .filter(|(_, (_, to, _))| parties.sources.contains(to))
                 .map(|(block, (_, _, value))| (block, value))
                 .collect()
+        } else {
+            Vec::new()
         },
     });
+    let side: Vec<(Address, U256)> = side.iter().map(|a| (*a, held_by(a))).collect();
 
     Launch {
         opened,
@@ -168,7 +198,10 @@ pub fn classify(parties: &Parties<'_>, rows: &LaunchRows, reads: &Reads) -> Laun
             .find(|b| b.number() == opened)
             .map(|b| b.time()),
         creator,
-        creator_held: side.iter().map(held_by).fold(U256::ZERO, |a, b| a + b),
+        creator_held: side
+            .iter()
+            .fold(U256::ZERO, |a, (_, h)| a.saturating_add(*h)),
+        side,
         insiders,
         bundlers,
         creator_bought,

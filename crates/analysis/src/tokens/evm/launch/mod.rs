@@ -17,7 +17,7 @@ mod signals;
 use alloy_primitives::{Address, U256};
 
 pub use classify::{classify, Parties};
-pub use reads::{plan, Planned, Reads};
+pub use reads::{read, Reads};
 pub use signals::assess;
 
 /// The blocks a launch opens with: the pool's first and the next two.
@@ -92,7 +92,10 @@ pub struct Launch {
     pub opened_time: Option<i64>,
     /// The creator (the first mint's recipient).
     pub creator: Address,
-    /// What the creator's side (the creator, the owner, the token itself) holds now.
+    /// The creator's side (the creator and the owner; not a contract that
+    /// sold the token before its pool, nor the token itself) and what each holds now.
+    pub side: Vec<(Address, U256)>,
+    /// What the creator's side holds now.
     pub creator_held: U256,
     /// Wallets handed tokens by the creator's side before the opening.
     pub insiders: Vec<Member>,
@@ -125,11 +128,19 @@ impl Launch {
     pub fn cluster_held(&self) -> U256 {
         self.members()
             .iter()
-            .fold(self.creator_held, |sum, m| sum + m.held)
+            .fold(self.creator_held, |sum, m| sum.saturating_add(m.held))
     }
 
-    /// Every address of the cluster beyond the creator's side.
-    pub fn member_addresses(&self) -> Vec<Address> {
-        self.members().iter().map(|m| m.address).collect()
+    /// What the cluster holds beyond the creator's side.
+    pub fn members_held(&self) -> U256 {
+        (self.members().iter()).fold(U256::ZERO, |sum, m| sum.saturating_add(m.held))
+    }
+
+    /// Every wallet of the cluster, the creator's side included, with what
+    /// the index says it holds.
+    pub fn wallets(&self) -> Vec<(Address, U256)> {
+        let mut wallets = self.side.clone();
+        wallets.extend(self.members().iter().map(|m| (m.address, m.held)));
+        wallets
     }
 }

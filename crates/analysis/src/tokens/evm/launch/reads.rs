@@ -1,26 +1,21 @@
-//! The launch's reads, planned into the last round's batch: the opening
-//! blocks' transfers, the launch window's blocks with their transactions,
-//! and the creator's transfers since the opening.
+//! The launch's reads, sent beside the last round's batch (no extra round
+//! trip) as a request of their own, so that a slow or refused launch read
+//! costs only the launch checks: the opening blocks' transfers, the launch
+//! window's blocks with their transactions, the creator's code, and the
+//! creator's transfers and the pools' liquidity adds since the opening.
 
-use alloy_primitives::Address;
+use alloy_primitives::{Address, Bytes, B256};
 use alloy_sol_types::SolEvent;
 use serde_json::{json, Value};
 
-use super::{LaunchLimits, OPENING_BLOCKS};
+use super::classify::{classify, Parties};
+use super::{Launch, LaunchLimits, OPENING_BLOCKS};
 use crate::tokens::evm::gaps::{self, Gaps};
 use crate::tokens::evm::holders::HolderIndex;
 use riskintel_chains::evm::abi::IERC20::Transfer;
 use riskintel_chains::evm::types::{address_topic, BlockTag, FullBlock, Log};
+use riskintel_chains::evm::{EvmChain, DEAD};
 use riskintel_chains::rpc::{Answers, Batch, RpcError, Slot};
-
-/// The launch reads in a batch.
-pub struct Planned {
-    opened: u64,
-    creator: Address,
-    opening: Slot<Vec<Log>>,
-    blocks: Vec<Slot<FullBlock>>,
-    creator_logs: Option<Slot<Vec<Log>>>,
-}
 
 /// What the launch reads found; a refused read is None (its checks are a gap).
 #[derive(Clone, Debug, Default)]
@@ -29,24 +24,98 @@ pub struct Reads {
     pub opening: Option<Vec<Log>>,
     /// The launch window's blocks, with their transactions.
     pub blocks: Option<Vec<FullBlock>>,
-    /// The creator's transfers out since the opening block.
+    /// Whether the creator is a contract (a launchpad, a sale): its transfers are sales.
+    pub creator_is_contract: Option<bool>,
+    /// The creator's transfers out since the opening block, less those of
+    /// transactions that added liquidity to a pool.
     pub creator: Option<Vec<Log>>,
 }
 
-fn transfers(token: Address, topics: Value, from: u64, to: u64) -> Value {
-    json!({
-        "address": token,
+/// The launch reads in a batch.
+struct Planned {
+    opened: u64,
+    creator: Address,
+    opening: Slot<Vec<Log>>,
+    blocks: Vec<Slot<FullBlock>>,
+    code: Slot<Bytes>,
+    creator_logs: Option<(Slot<Vec<Log>>, Slot<Vec<Log>>)>,
+}
+
+/// The events a pool logs when liquidity is added: V2 `Mint`, V3 `Mint`, V4 `ModifyLiquidity`.
+fn liquidity_topics() -> [B256; 3] {
+    [
+        "Mint(address,uint256,uint256)",
+        "Mint(address,address,int24,int24,uint128,uint256,uint256)",
+        "ModifyLiquidity(bytes32,address,int24,int24,int256,bytes32)",
+    ]
+    .map(|s| alloy_primitives::keccak256(s.as_bytes()))
+}
+
+fn logs(address: Value, topics: Value, from: u64, to: u64) -> Value {
+    json!([{
+        "address": address,
         "topics": topics,
         "fromBlock": BlockTag::Number(from),
         "toBlock": BlockTag::Number(to),
-    })
+    }])
 }
 
-/// Plan the launch reads of `token` up to `latest` (`sources`: its pools
-/// and routers); or why the launch cannot be judged (the checks are then
-/// `unknown` with that reason). When the index shows nobody bought in the
-/// opening blocks, only the opening block is read (its time).
-pub fn plan(
+/// Who holds the supply since `token`'s launch, as of block `latest`
+/// (`sources`: its pools and routers; `owner`: its active owner); or why
+/// that cannot be judged. The reads the node refused are in the gaps.
+#[allow(clippy::too_many_arguments)]
+pub async fn read(
+    chain: &EvmChain,
+    token: Address,
+    index: &HolderIndex,
+    sources: &[Address],
+    owner: Option<Address>,
+    latest: u64,
+    limits: LaunchLimits,
+) -> (Result<Launch, String>, Gaps) {
+    let mut gaps = Gaps::default();
+    let mut batch = Batch::new();
+    let planned = match plan(token, index, sources, latest, limits, &mut batch) {
+        Ok(planned) => planned,
+        Err(reason) => return (Err(reason), gaps),
+    };
+    let reads = match chain.rpc.send(batch).await {
+        Ok(mut answers) => planned.take(&mut answers, &mut gaps),
+        Err(e) => Err(e),
+    };
+    let reads = reads.unwrap_or_else(|e| {
+        gaps.refused(
+            &[gaps::LAUNCH, gaps::CREATOR_SALES],
+            format!("the launch reads failed ({e})"),
+        );
+        Reads::default()
+    });
+    // Contracts a DEX runs (factories, the V4 PoolManager, routers,
+    // position managers) and lockers are never members.
+    let mut excluded: Vec<Address> = [DEAD, Address::ZERO].into();
+    excluded.extend(&chain.lockers);
+    for dex in &chain.dexes {
+        excluded.extend([dex.factory, dex.router]);
+        excluded.extend(dex.position_manager);
+    }
+    let (Some(rows), Some(creator)) = (&index.launch, index.creator) else {
+        return (Err("the holder index names no launch".into()), gaps);
+    };
+    let parties = Parties {
+        token,
+        creator,
+        owner,
+        sources,
+        excluded: &excluded,
+        cap: limits.holders,
+    };
+    (Ok(classify(&parties, rows, &reads)), gaps)
+}
+
+/// Plan the launch reads; or why the launch cannot be judged (the checks
+/// are then `unknown` with that reason). When the index shows nobody
+/// bought in the opening blocks, only the opening block is read (its time).
+fn plan(
     token: Address,
     index: &HolderIndex,
     sources: &[Address],
@@ -63,18 +132,20 @@ pub fn plan(
     let Some(creator) = index.creator else {
         return Err("no mint was found, so the creator is not known".into());
     };
-    let Some(rows) = &index.launch else {
-        return Err("no pool has received the token yet: it has not launched".into());
+    let rows = match &index.launch {
+        Some(rows) if rows.opened <= latest => rows,
+        _ => return Err("no pool has received the token yet: it has not launched".into()),
     };
     let opened = rows.opened;
     let last_opening = (opened + OPENING_BLOCKS - 1).min(latest);
     let transfer = Transfer::SIGNATURE_HASH;
     let opening = batch.call(
         "eth_getLogs",
-        json!([transfers(token, json!([transfer]), opened, last_opening)]),
+        logs(json!(token), json!([transfer]), opened, last_opening),
     );
-    let bought =
-        (rows.early.iter()).any(|h| h.first_block >= opened && sources.contains(&h.first_from));
+    // A full list may hide buyers behind the earliest holders.
+    let bought = rows.early.len() >= limits.holders
+        || (rows.early.iter()).any(|h| h.first_block >= opened && sources.contains(&h.first_from));
     let window = if bought {
         opened.saturating_sub(limits.window_blocks)..=last_opening
     } else {
@@ -83,11 +154,16 @@ pub fn plan(
     let blocks = window
         .map(|n| batch.call("eth_getBlockByNumber", json!([BlockTag::Number(n), true])))
         .collect();
+    let code = batch.call("eth_getCode", json!([creator, BlockTag::Number(latest)]));
     let creator_logs = (opened < latest).then(|| {
         let out = json!([transfer, address_topic(creator)]);
-        batch.call(
-            "eth_getLogs",
-            json!([transfers(token, out, opened + 1, latest)]),
+        let adds = json!([liquidity_topics()]);
+        (
+            batch.call("eth_getLogs", logs(json!(token), out, opened + 1, latest)),
+            batch.call(
+                "eth_getLogs",
+                logs(json!(sources), adds, opened + 1, latest),
+            ),
         )
     });
     Ok(Planned {
@@ -95,13 +171,14 @@ pub fn plan(
         creator,
         opening,
         blocks,
+        code,
         creator_logs,
     })
 }
 
 impl Planned {
     /// The answers; a refusal is recorded against the checks it costs.
-    pub fn take(self, answers: &mut Answers, gaps: &mut Gaps) -> Result<Reads, RpcError> {
+    fn take(self, answers: &mut Answers, gaps: &mut Gaps) -> Result<Reads, RpcError> {
         let opened = self.opened;
         let opening = gaps.keep(
             answers.take(self.opening),
@@ -110,30 +187,44 @@ impl Planned {
         )?;
         let mut blocks = Some(Vec::new());
         for slot in self.blocks {
+            // The opening block's time dates the creator's sells too.
             let block = gaps.keep(
                 answers.take(slot),
                 || "eth_getBlockByNumber(the launch window, with transactions)".into(),
-                &[gaps::LAUNCH],
+                &[gaps::LAUNCH, gaps::CREATOR_SALES],
             )?;
             blocks = blocks.zip(block).map(|(mut all, b)| {
                 all.push(b);
                 all
             });
         }
-        let creator = match self.creator_logs {
+        let creator = self.creator;
+        let code = gaps.keep(
+            answers.take(self.code),
+            || format!("eth_getCode(the creator {creator:#x})"),
+            &[gaps::LAUNCH, gaps::CREATOR_SALES],
+        )?;
+        let sells = match self.creator_logs {
             None => Some(Vec::new()),
-            Some(out) => {
-                let creator = self.creator;
+            Some((out, adds)) => {
                 let what = || {
-                    format!("eth_getLogs(Transfer) from the creator {creator:#x} since the opening")
+                    format!("eth_getLogs(Transfer) from the creator {creator:#x} and the pools' liquidity adds since the opening")
                 };
-                gaps.keep(answers.take(out), what, &[gaps::CREATOR_SALES])?
+                let out = gaps.keep(answers.take(out), what, &[gaps::CREATOR_SALES])?;
+                let adds = gaps.keep(answers.take(adds), what, &[gaps::CREATOR_SALES])?;
+                out.zip(adds).map(|(out, adds)| {
+                    let added: Vec<_> = adds.iter().filter_map(|l| l.transaction_hash).collect();
+                    out.into_iter()
+                        .filter(|l| !l.transaction_hash.is_some_and(|h| added.contains(&h)))
+                        .collect()
+                })
             }
         };
         Ok(Reads {
             opening,
             blocks,
-            creator,
+            creator_is_contract: code.map(|c| !c.is_empty()),
+            creator: sells,
         })
     }
 }

@@ -22,6 +22,8 @@ pub const SNIPERS_CAUTION: f64 = 0.30;
 pub const CREATOR_SOLD: f64 = 0.5;
 /// Sells under this share of the supply are not judged (dust).
 const CREATOR_SOLD_MATERIAL: f64 = 0.01;
+/// What the cluster beyond the creator must hold (or have bought) to count.
+const MEMBERS_MATERIAL: f64 = 0.01;
 /// Wallets listed in a signal's evidence, at most.
 const LISTED: usize = 50;
 
@@ -68,7 +70,11 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts) {
 fn cluster(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
     let supply = facts.total_supply;
     let members = launch.members();
-    if members.is_empty() {
+    // Wallets that hold next to nothing make no cluster beyond the creator,
+    // whose own share the concentration checks judge.
+    let bought = (members.iter()).fold(U256::ZERO, |a, m| a.saturating_add(m.bought));
+    let material = share(launch.members_held().max(bought), supply) >= MEMBERS_MATERIAL;
+    if members.is_empty() || !material {
         b.clear(CheckId::LaunchCluster);
         return;
     }
@@ -113,12 +119,12 @@ fn cluster(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
 fn bundled(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
     let supply = facts.total_supply;
     let snipers: Vec<&Member> = launch.snipers.iter().collect();
-    let sniper_bought = snipers.iter().fold(U256::ZERO, |a, m| a + m.bought);
-    let sniper_held = snipers.iter().fold(U256::ZERO, |a, m| a + m.held);
+    let sniper_bought = (snipers.iter()).fold(U256::ZERO, |a, m| a.saturating_add(m.bought));
+    let sniper_held = (snipers.iter()).fold(U256::ZERO, |a, m| a.saturating_add(m.held));
     let bundlers: Vec<&Member> = launch.bundlers.iter().collect();
     let bundled = bundlers
         .iter()
-        .fold(launch.creator_bought, |a, m| a + m.bought);
+        .fold(launch.creator_bought, |a, m| a.saturating_add(m.bought));
     let raw = json!({
         "opened_block": launch.opened,
         "bundled_bought": bundled.to_string(),
@@ -183,20 +189,27 @@ fn sold(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
         return;
     };
     // A day in blocks, at the chain's pace since the opening.
-    let day_end = match launch.opened_time {
-        Some(t) if facts.block > launch.opened && facts.block_time > t => {
-            let per_block = (facts.block_time - t) as f64 / (facts.block - launch.opened) as f64;
-            launch.opened + (86_400.0 / per_block).ceil() as u64
-        }
-        _ => u64::MAX,
+    let Some(opened_time) = launch.opened_time else {
+        b.unknown(
+            CheckId::CreatorSold,
+            "the opening block's time could not be read",
+        );
+        return;
+    };
+    let day_end = if facts.block > launch.opened && facts.block_time > opened_time {
+        let per_block =
+            (facts.block_time - opened_time) as f64 / (facts.block - launch.opened) as f64;
+        launch.opened + (86_400.0 / per_block).ceil() as u64
+    } else {
+        u64::MAX
     };
     let sum = |day: bool| {
         (sales.sells.iter())
             .filter(|(block, _)| !day || *block <= day_end)
-            .fold(U256::ZERO, |a, (_, v)| a + *v)
+            .fold(U256::ZERO, |a, (_, v)| a.saturating_add(*v))
     };
     let (in_day, all) = (sum(true), sum(false));
-    let allocation = sales.held + all;
+    let allocation = sales.held.saturating_add(all);
     let s = share(in_day, allocation);
     if s < CREATOR_SOLD || share(in_day, facts.total_supply) < CREATOR_SOLD_MATERIAL {
         b.clear(CheckId::CreatorSold);

@@ -117,6 +117,7 @@ fn handed_funded_bought_for_and_snipers_are_told_apart() {
                 vec![tx(0xa4, 0x06, ROUTER, 1), tx(0xa5, 0x02, ROUTER, 1)],
             ),
         ]),
+        creator_is_contract: Some(false),
         creator: Some(vec![
             transfer(CREATOR, POOL, 60, 30, 0xc1),
             transfer(CREATOR, 0x07, 10, 31, 0xc2),
@@ -161,4 +162,34 @@ fn a_plain_launch_has_no_cluster_and_unread_reads_find_nothing() {
     assert!(launch.snipers.is_empty());
     assert_eq!(launch.sales, None);
     assert_eq!(launch.opened_time, None);
+}
+
+#[test]
+fn a_launchpad_creator_sold_before_the_pool_and_its_buyers_are_not_insiders() {
+    let sources = [a(POOL)];
+    // The creator is a curve contract: it sold to 0x01 and 0x02 before the
+    // pool opened, then moved the rest into the pool.
+    let rows = LaunchRows {
+        opened: 20,
+        early: vec![
+            early(CREATOR, 0, 0, 10),
+            early(0x01, 40, CREATOR, 11),
+            early(0x02, 30, CREATOR, 12),
+            early(POOL, 400, CREATOR, 20),
+        ],
+    };
+    let reads = Reads {
+        creator_is_contract: Some(true),
+        creator: Some(vec![transfer(CREATOR, POOL, 60, 30, 0xc1)]),
+        ..Reads::default()
+    };
+    let launch = classify(&parties(&sources, &[]), &rows, &reads);
+    assert!(launch.members().is_empty());
+    assert!(launch.side.iter().all(|(a, _)| *a != a_creator()));
+    let sales = launch.sales.expect("sales read");
+    assert!(sales.sells.is_empty());
+}
+
+fn a_creator() -> Address {
+    a(CREATOR)
 }
