@@ -51,12 +51,9 @@ pub fn launch(
             wallets,
             tenths: spend,
         } => {
-            let buyers: Vec<(Address, U256)> = (0..wallets)
-                .map(|k| (wallet(creator, k), tenths(spend)))
-                .collect();
+            let buyers = buyers(node, creator, wallets, spend)?;
             for (buyer, eth) in &buyers {
                 // Only the creator's ETH: no balance of its own.
-                node.impersonate(*buyer)?;
                 node.call("anvil_setBalance", json!([format!("{buyer:#x}"), "0x0"]))?;
                 node.send(deployer, Some(*buyer), Vec::new(), *eth + e18(1))?;
             }
@@ -66,12 +63,7 @@ pub fn launch(
             wallets,
             tenths: spend,
         } => {
-            let buyers: Vec<(Address, U256)> = (0..wallets)
-                .map(|k| (wallet(creator, k), tenths(spend)))
-                .collect();
-            for (buyer, _) in &buyers {
-                node.impersonate(*buyer)?;
-            }
+            let buyers = buyers(node, creator, wallets, spend)?;
             opening(
                 node,
                 chain,
@@ -95,6 +87,23 @@ pub fn launch(
         rig::sell(node, chain, deployer, token, amount)?;
     }
     Ok(true)
+}
+
+/// Creator `creator`'s first `wallets` launch wallets, unlocked, each to
+/// spend `spend` tenths of an ETH.
+fn buyers(
+    node: &Node,
+    creator: u64,
+    wallets: u64,
+    spend: u64,
+) -> anyhow::Result<Vec<(Address, U256)>> {
+    (0..wallets)
+        .map(|k| {
+            let buyer = wallet(creator, k);
+            node.impersonate(buyer)?;
+            Ok((buyer, tenths(spend)))
+        })
+        .collect()
 }
 
 fn transfer(
