@@ -31,6 +31,9 @@ const payer = await generateKeyPairSigner();
 svm.airdrop(payer.address, lamports(100_000_000_000_000n));
 const dumped = new Set();
 const signatures = {};
+// Canned getTransaction answers (jsonParsed), by signature: what no program
+// here can run (pump.fun create and buy) written in the node's own shape.
+const transactions = {};
 let txCount = 0;
 
 async function send(ixs) {
@@ -263,5 +266,5 @@ for (const a of dumped) {
 }
 const out = path.join(here, "build");
 fs.mkdirSync(out, { recursive: true });
-fs.writeFileSync(path.join(out, "solana.json"), JSON.stringify({ slot: 2000, now, scenario, expect, accounts, signatures }, null, 1));
+fs.writeFileSync(path.join(out, "solana.json"), JSON.stringify({ slot: 2000, now, scenario, expect, accounts, signatures, transactions }, null, 1));
 console.log(`solana fixture: ${Object.keys(accounts).length} accounts from ${txCount} transactions`);

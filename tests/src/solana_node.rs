@@ -28,6 +28,8 @@ pub struct Fixture {
     pub expect: Value,
     accounts: BTreeMap<String, Value>,
     signatures: BTreeMap<String, Value>,
+    /// Canned `getTransaction` answers (jsonParsed), by signature.
+    transactions: BTreeMap<String, Value>,
 }
 
 impl Fixture {
@@ -52,6 +54,7 @@ impl Fixture {
             expect: json["expect"].clone(),
             accounts: map(&json["accounts"]),
             signatures: map(&json["signatures"]),
+            transactions: map(&json["transactions"]),
         })
     }
 
@@ -157,6 +160,12 @@ impl Fixture {
                 ))
             }
             "getBlockTime" => Ok(json!(self.now)),
+            // A node answers null for a transaction it does not know.
+            "getTransaction" => Ok(self
+                .transactions
+                .get(params[0].as_str().unwrap_or_default())
+                .cloned()
+                .unwrap_or(Value::Null)),
             "getBalance" => Ok(
                 json!({"context": context, "value": self.accounts.get(params[0].as_str().unwrap_or_default()).map_or(json!(0), |a| a["lamports"].clone())}),
             ),
@@ -260,4 +269,29 @@ pub async fn start(fixture: Fixture) -> anyhow::Result<String> {
         Box::pin(async move { fixture.answer(&method, &params) })
     }))
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canned_transactions_are_served_and_unknown_ones_are_null() {
+        let fixture = Fixture {
+            slot: 2000,
+            now: 1_800_000_000,
+            scenario: BTreeMap::new(),
+            expect: Value::Null,
+            accounts: BTreeMap::new(),
+            signatures: BTreeMap::new(),
+            transactions: [("Sig1".to_string(), json!({"slot": 1000}))].into(),
+        };
+        let known = fixture.answer(
+            "getTransaction",
+            &json!(["Sig1", {"encoding": "jsonParsed"}]),
+        );
+        assert_eq!(known.ok(), Some(json!({"slot": 1000})));
+        let unknown = fixture.answer("getTransaction", &json!(["Sig2"]));
+        assert_eq!(unknown.ok(), Some(Value::Null));
+    }
 }

@@ -7,6 +7,7 @@ pub mod bytes;
 pub mod layouts;
 pub mod node;
 pub mod pools;
+pub mod transaction;
 pub mod types;
 
 use curve25519_dalek::edwards::CompressedEdwardsY;
