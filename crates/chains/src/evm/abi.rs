@@ -65,6 +65,7 @@ sol! {
         function totalSupply() external view returns (uint256);
         function balanceOf(address holder) external view returns (uint256);
 
+        event Mint(address indexed sender, uint256 amount0, uint256 amount1);
         event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to);
         event Sync(uint112 reserve0, uint112 reserve1);
     }

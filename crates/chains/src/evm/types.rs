@@ -31,24 +31,11 @@ impl Block {
 /// answers it (the fields we use).
 #[derive(Clone, Debug, Deserialize)]
 pub struct FullBlock {
-    /// Its number.
-    pub number: U64,
-    /// Its time, unix seconds.
-    pub timestamp: U64,
+    /// Its header's fields.
+    #[serde(flatten)]
+    pub header: Block,
     /// Its transactions, in order.
     pub transactions: Vec<Transaction>,
-}
-
-impl FullBlock {
-    /// Its number as a `u64`.
-    pub fn number(&self) -> u64 {
-        self.number.to()
-    }
-
-    /// Its time as unix seconds.
-    pub fn time(&self) -> i64 {
-        self.timestamp.to::<u64>() as i64
-    }
 }
 
 /// A transaction of a [`FullBlock`] (the fields we use).

@@ -195,12 +195,9 @@ pub fn classify(parties: &Parties<'_>, rows: &LaunchRows, reads: &Reads) -> Laun
             .blocks
             .iter()
             .flatten()
-            .find(|b| b.number() == opened)
-            .map(|b| b.time()),
+            .find(|b| b.header.number() == opened)
+            .map(|b| b.header.time()),
         creator,
-        creator_held: side
-            .iter()
-            .fold(U256::ZERO, |a, (_, h)| a.saturating_add(*h)),
         side,
         insiders,
         bundlers,

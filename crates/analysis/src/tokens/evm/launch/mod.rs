@@ -95,8 +95,6 @@ pub struct Launch {
     /// The creator's side (the creator and the owner; not a contract that
     /// sold the token before its pool, nor the token itself) and what each holds now.
     pub side: Vec<(Address, U256)>,
-    /// What the creator's side holds now.
-    pub creator_held: U256,
     /// Wallets handed tokens by the creator's side before the opening.
     pub insiders: Vec<Member>,
     /// Cluster wallets that bought in the opening blocks (funded by the
@@ -124,16 +122,19 @@ impl Launch {
         members
     }
 
+    /// What the creator's side holds now.
+    pub fn creator_held(&self) -> U256 {
+        total(&self.side, |(_, held)| *held)
+    }
+
     /// What the cluster holds now, the creator's side included.
     pub fn cluster_held(&self) -> U256 {
-        self.members()
-            .iter()
-            .fold(self.creator_held, |sum, m| sum.saturating_add(m.held))
+        self.creator_held().saturating_add(self.members_held())
     }
 
     /// What the cluster holds beyond the creator's side.
     pub fn members_held(&self) -> U256 {
-        (self.members().iter()).fold(U256::ZERO, |sum, m| sum.saturating_add(m.held))
+        total(self.members(), |m| m.held)
     }
 
     /// Every wallet of the cluster, the creator's side included, with what
@@ -143,4 +144,9 @@ impl Launch {
         wallets.extend(self.members().iter().map(|m| (m.address, m.held)));
         wallets
     }
+}
+
+/// The sum of `amount` over `items` (saturating: a token's logs may claim any amount).
+pub fn total<T>(items: impl IntoIterator<Item = T>, amount: impl Fn(&T) -> U256) -> U256 {
+    (items.into_iter()).fold(U256::ZERO, |sum, item| sum.saturating_add(amount(&item)))
 }

@@ -12,7 +12,11 @@ use super::classify::{classify, Parties};
 use super::{Launch, LaunchLimits, OPENING_BLOCKS};
 use crate::tokens::evm::gaps::{self, Gaps};
 use crate::tokens::evm::holders::HolderIndex;
+use riskintel_chains::evm::abi::IUniswapV2Pair;
 use riskintel_chains::evm::abi::IERC20::Transfer;
+use riskintel_chains::evm::logs::filter;
+use riskintel_chains::evm::pools::v3::IUniswapV3Pool;
+use riskintel_chains::evm::pools::v4::IPoolManager;
 use riskintel_chains::evm::types::{address_topic, BlockTag, FullBlock, Log};
 use riskintel_chains::evm::{EvmChain, DEAD};
 use riskintel_chains::rpc::{Answers, Batch, RpcError, Slot};
@@ -44,20 +48,18 @@ struct Planned {
 /// The events a pool logs when liquidity is added: V2 `Mint`, V3 `Mint`, V4 `ModifyLiquidity`.
 fn liquidity_topics() -> [B256; 3] {
     [
-        "Mint(address,uint256,uint256)",
-        "Mint(address,address,int24,int24,uint128,uint256,uint256)",
-        "ModifyLiquidity(bytes32,address,int24,int24,int256,bytes32)",
+        IUniswapV2Pair::Mint::SIGNATURE_HASH,
+        IUniswapV3Pool::Mint::SIGNATURE_HASH,
+        IPoolManager::ModifyLiquidity::SIGNATURE_HASH,
     ]
-    .map(|s| alloy_primitives::keccak256(s.as_bytes()))
 }
 
+/// `eth_getLogs`'s parameters: `address`'s logs with `topics` over `from..=to`.
 fn logs(address: Value, topics: Value, from: u64, to: u64) -> Value {
-    json!([{
-        "address": address,
-        "topics": topics,
-        "fromBlock": BlockTag::Number(from),
-        "toBlock": BlockTag::Number(to),
-    }])
+    let mut filter = filter(Some(address), topics);
+    filter["fromBlock"] = json!(BlockTag::Number(from));
+    filter["toBlock"] = json!(BlockTag::Number(to));
+    json!([filter])
 }
 
 /// Who holds the supply since `token`'s launch, as of block `latest`

@@ -6,7 +6,7 @@ use alloy_primitives::U256;
 use riskintel_api::{CheckId, Severity, SignalCategory};
 use serde_json::{json, Value};
 
-use super::{Launch, Member};
+use super::{total, Launch, Member};
 use crate::scoring::{band, pct, Builder};
 use crate::tokens::evm::facts::{share, EvmFacts};
 use riskintel_chains::evm::addr;
@@ -72,7 +72,7 @@ fn cluster(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
     let members = launch.members();
     // Wallets that hold next to nothing make no cluster beyond the creator,
     // whose own share the concentration checks judge.
-    let bought = (members.iter()).fold(U256::ZERO, |a, m| a.saturating_add(m.bought));
+    let bought = total(&members, |m| m.bought);
     let material = share(launch.members_held().max(bought), supply) >= MEMBERS_MATERIAL;
     if members.is_empty() || !material {
         b.clear(CheckId::LaunchCluster);
@@ -105,7 +105,7 @@ fn cluster(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
         json!({
             "opened_block": launch.opened,
             "creator": addr(&launch.creator),
-            "creator_held": launch.creator_held.to_string(),
+            "creator_held": launch.creator_held().to_string(),
             "held": held.to_string(),
             "share": s,
             "insiders": launch.insiders.len(),
@@ -119,12 +119,12 @@ fn cluster(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
 fn bundled(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
     let supply = facts.total_supply;
     let snipers: Vec<&Member> = launch.snipers.iter().collect();
-    let sniper_bought = (snipers.iter()).fold(U256::ZERO, |a, m| a.saturating_add(m.bought));
-    let sniper_held = (snipers.iter()).fold(U256::ZERO, |a, m| a.saturating_add(m.held));
+    let sniper_bought = total(&snipers, |m| m.bought);
+    let sniper_held = total(&snipers, |m| m.held);
     let bundlers: Vec<&Member> = launch.bundlers.iter().collect();
-    let bundled = bundlers
-        .iter()
-        .fold(launch.creator_bought, |a, m| a.saturating_add(m.bought));
+    let bundled = launch
+        .creator_bought
+        .saturating_add(total(&bundlers, |m| m.bought));
     let raw = json!({
         "opened_block": launch.opened,
         "bundled_bought": bundled.to_string(),
@@ -203,12 +203,11 @@ fn sold(b: &mut Builder, facts: &EvmFacts, launch: &Launch) {
     } else {
         u64::MAX
     };
-    let sum = |day: bool| {
-        (sales.sells.iter())
-            .filter(|(block, _)| !day || *block <= day_end)
-            .fold(U256::ZERO, |a, (_, v)| a.saturating_add(*v))
-    };
-    let (in_day, all) = (sum(true), sum(false));
+    let in_day = total(
+        sales.sells.iter().filter(|(block, _)| *block <= day_end),
+        |(_, sold)| *sold,
+    );
+    let all = total(&sales.sells, |(_, sold)| *sold);
     let allocation = sales.held.saturating_add(all);
     let s = share(in_day, allocation);
     if s < CREATOR_SOLD || share(in_day, facts.total_supply) < CREATOR_SOLD_MATERIAL {

@@ -2,7 +2,7 @@ use alloy_primitives::{Address, Bytes, B256, U256, U64};
 use alloy_sol_types::SolEvent;
 
 use super::*;
-use riskintel_chains::evm::types::{FullBlock, Transaction};
+use riskintel_chains::evm::types::{Block, FullBlock, Transaction};
 
 fn a(n: u8) -> Address {
     Address::repeat_byte(n)
@@ -52,8 +52,11 @@ fn tx(hash: u8, from: u8, to: u8, value: u64) -> Transaction {
 
 fn block(number: u64, transactions: Vec<Transaction>) -> FullBlock {
     FullBlock {
-        number: U64::from(number),
-        timestamp: U64::from(1_000 + number * 12),
+        header: Block {
+            number: U64::from(number),
+            hash: h(number as u8),
+            timestamp: U64::from(1_000 + number * 12),
+        },
         transactions,
     }
 }
@@ -140,7 +143,7 @@ fn handed_funded_bought_for_and_snipers_are_told_apart() {
     );
     let snipers: Vec<_> = launch.snipers.iter().map(|m| m.address).collect();
     assert_eq!(snipers, vec![a(0x05), a(0x06)]);
-    assert_eq!(launch.creator_held, U256::from(100));
+    assert_eq!(launch.creator_held(), U256::from(100));
     // 100 (creator) + 40 + 30 (insiders) + 50 + 60 (bundled buyers).
     assert_eq!(launch.cluster_held(), U256::from(280));
     assert_eq!(launch.opened_time, Some(1_000 + 20 * 12));
