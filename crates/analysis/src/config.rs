@@ -41,6 +41,14 @@ pub struct AnalysisConfig {
     /// Most holders whose first tokens came by the end of the opening blocks
     /// looked at for the launch cluster (the earliest).
     pub launch_holders: u32,
+    /// Solana: slots before a mint opened for trading in which its
+    /// creator's SOL transfers count as funding the wallets that bought at
+    /// the opening (9,000 slots: about an hour).
+    pub launch_window_slots: u64,
+    /// Solana: transactions read at most for the launch checks, of the
+    /// mint's opening and of the creator's around it (each one call in the
+    /// launch's batches).
+    pub launch_transactions: u32,
 }
 
 impl Default for AnalysisConfig {
@@ -59,6 +67,8 @@ impl Default for AnalysisConfig {
             wallet_max_analyses: 5,
             launch_window_blocks: 25,
             launch_holders: 500,
+            launch_window_slots: 9_000,
+            launch_transactions: 100,
         }
     }
 }
@@ -77,12 +87,14 @@ pub struct AllowlistEntry {
     pub reason: String,
 }
 
-impl From<&AnalysisConfig> for crate::tokens::evm::launch::LaunchLimits {
+impl From<&AnalysisConfig> for crate::tokens::launch::LaunchLimits {
     /// The launch reads' bounds, from the settings.
     fn from(a: &AnalysisConfig) -> Self {
-        crate::tokens::evm::launch::LaunchLimits {
+        crate::tokens::launch::LaunchLimits {
             window_blocks: a.launch_window_blocks,
             holders: a.launch_holders as usize,
+            window_slots: a.launch_window_slots,
+            transactions: a.launch_transactions as usize,
         }
     }
 }

@@ -365,8 +365,14 @@ impl Analyzer {
                 analysis
             }
             Target::Sol(mint) => {
-                let mut analysis =
-                    solana::analyze(self.chains.solana()?, mint, allow, self.clock.now()).await?;
+                let mut analysis = solana::analyze(
+                    self.chains.solana()?,
+                    mint,
+                    allow,
+                    self.clock.now(),
+                    self.launch,
+                )
+                .await?;
                 analysis.cached_at = now;
                 analysis
             }

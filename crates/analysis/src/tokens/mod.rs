@@ -6,6 +6,7 @@
 mod batch;
 pub mod engine;
 pub mod evm;
+pub mod launch;
 pub mod solana;
 mod wire;
 

@@ -86,6 +86,19 @@ pub struct Message {
     pub instructions: Vec<Value>,
 }
 
+/// A token account a transaction touched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenAccountChange {
+    /// The token account.
+    pub account: String,
+    /// Its owner, where the node names it.
+    pub owner: Option<String>,
+    /// Its balance before, base units.
+    pub before: u64,
+    /// And after.
+    pub after: u64,
+}
+
 /// An account of a message.
 #[derive(Clone, Debug, Deserialize)]
 pub struct AccountKey {
@@ -113,28 +126,62 @@ impl ParsedTransaction {
             .map(|k| k.pubkey.as_str())
     }
 
-    /// How each owner's balance of `mint` changed, in base units
-    /// (owners whose balance did not change are left out).
-    pub fn token_changes(&self, mint: &str) -> Vec<(String, i128)> {
+    /// Each token account of `mint` it touched, with its owner and its
+    /// balance before and after (zero where the account did not exist).
+    pub fn token_accounts(&self, mint: &str) -> Vec<TokenAccountChange> {
         let Some(meta) = self.meta.as_ref() else {
             return Vec::new();
         };
-        let mut changes: Vec<(String, i128)> = Vec::new();
-        let mut add = |balances: &[TokenBalance], sign: i128| {
+        let keys = &self.transaction.message.account_keys;
+        let mut accounts: Vec<TokenAccountChange> = Vec::new();
+        let sides = [
+            (&meta.pre_token_balances, false),
+            (&meta.post_token_balances, true),
+        ];
+        for (balances, after) in sides {
             for b in balances.iter().filter(|b| b.mint == mint) {
-                let (Some(owner), Ok(amount)) =
-                    (&b.owner, b.ui_token_amount.amount.parse::<i128>())
-                else {
+                let (Some(key), Ok(amount)) = (
+                    keys.get(b.account_index),
+                    b.ui_token_amount.amount.parse::<u64>(),
+                ) else {
                     continue;
                 };
-                match changes.iter_mut().find(|(o, _)| o == owner) {
-                    Some((_, change)) => *change += sign * amount,
-                    None => changes.push((owner.clone(), sign * amount)),
+                let at = match accounts.iter().position(|a| a.account == key.pubkey) {
+                    Some(at) => at,
+                    None => {
+                        accounts.push(TokenAccountChange {
+                            account: key.pubkey.clone(),
+                            owner: b.owner.clone(),
+                            before: 0,
+                            after: 0,
+                        });
+                        accounts.len() - 1
+                    }
+                };
+                let entry = &mut accounts[at];
+                entry.owner = entry.owner.take().or_else(|| b.owner.clone());
+                if after {
+                    entry.after = amount;
+                } else {
+                    entry.before = amount;
                 }
             }
-        };
-        add(&meta.pre_token_balances, -1);
-        add(&meta.post_token_balances, 1);
+        }
+        accounts
+    }
+
+    /// How each owner's balance of `mint` changed, in base units
+    /// (owners whose balance did not change are left out).
+    pub fn token_changes(&self, mint: &str) -> Vec<(String, i128)> {
+        let mut changes: Vec<(String, i128)> = Vec::new();
+        for a in self.token_accounts(mint) {
+            let Some(owner) = a.owner else { continue };
+            let change = a.after as i128 - a.before as i128;
+            match changes.iter_mut().find(|(o, _)| *o == owner) {
+                Some((_, sum)) => *sum += change,
+                None => changes.push((owner, change)),
+            }
+        }
         changes.retain(|(_, change)| *change != 0);
         changes
     }
@@ -198,7 +245,10 @@ mod tests {
                     "accountKeys": [
                         {"pubkey": "Creator1", "signer": true, "writable": true, "source": "transaction"},
                         {"pubkey": "Curve1", "signer": false, "writable": true, "source": "transaction"},
-                        {"pubkey": "Mint1", "signer": true, "writable": true, "source": "transaction"}
+                        {"pubkey": "Mint1", "signer": true, "writable": true, "source": "transaction"},
+                        {"pubkey": "CurveVault1", "signer": false, "writable": true, "source": "transaction"},
+                        {"pubkey": "CreatorAta1", "signer": false, "writable": true, "source": "transaction"},
+                        {"pubkey": "CreatorOther1", "signer": false, "writable": true, "source": "transaction"}
                     ],
                     "instructions": [
                         {"programId": "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P", "accounts": [], "data": "3Bxs"},
@@ -213,6 +263,19 @@ mod tests {
         assert!(tx.succeeded());
         assert_eq!(tx.fee_payer(), Some("Creator1"));
         assert_eq!(tx.signers().collect::<Vec<_>>(), vec!["Creator1", "Mint1"]);
+        let vault = TokenAccountChange {
+            account: "CurveVault1".into(),
+            owner: Some("Curve1".into()),
+            before: 1_000_000,
+            after: 700_000,
+        };
+        let ata = TokenAccountChange {
+            account: "CreatorAta1".into(),
+            owner: Some("Creator1".into()),
+            before: 0,
+            after: 300_000,
+        };
+        assert_eq!(tx.token_accounts("Mint1"), vec![vault, ata]);
         assert_eq!(
             tx.token_changes("Mint1"),
             vec![

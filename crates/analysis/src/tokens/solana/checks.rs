@@ -1,16 +1,15 @@
 //! From a Solana mint's facts to its checks, signals and metadata.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use riskintel_api::{CheckId, Severity, SignalCategory, TokenAnalysis, TokenMeta};
 use serde_json::{json, Value};
 
 use super::facts::SolanaFacts;
-use super::liquidity;
+use super::{holders, launch, liquidity};
 use crate::config::AllowlistEntry;
 use crate::scoring::{band, new_token_degree, pct, tax_degree, Builder};
-use riskintel_chains::solana::layouts;
 use riskintel_chains::solana::{self as sol, Pubkey, SolanaChain};
 
 fn amount_units(amount: u64, decimals: u8) -> f64 {
@@ -236,37 +235,26 @@ pub fn analysis(
     // Liquidity.
     let young = age.is_some_and(|a| a < 7 * 86_400);
     let liquidity = liquidity::assess(chain, f, &usd, young, &mut b);
-    let vaults: HashSet<Pubkey> = liquidity.pool_accounts.iter().copied().collect();
 
-    // Holders: the largest token accounts, resolved to their owners; pool vaults and the incinerator excluded.
-    let incinerator = sol::key(sol::INCINERATOR);
-    let mut by_owner: BTreeMap<Pubkey, u64> = BTreeMap::new();
-    for (address, amount) in f.largest.iter().flatten() {
-        let Ok(account_key) = sol::parse_pubkey(address) else {
-            continue;
-        };
-        if vaults.contains(&account_key) {
-            continue;
-        }
-        let Some(account) = f
-            .accounts
-            .get(&account_key)
-            .and_then(|a| layouts::decode_token_account(&a.data))
-        else {
-            continue;
-        };
-        // Burned, in a pool (a curve owns its token account), or the
-        // creator's while the curve still sells the token.
-        if account.owner == incinerator
-            || vaults.contains(&account.owner)
-            || Some(account.owner) == liquidity.curve_creator
-        {
-            continue;
-        }
-        *by_owner.entry(account.owner).or_default() += amount;
+    // Holders: the largest token accounts, resolved to their owners (pools
+    // and the incinerator left out); the launch cluster counts as one
+    // holder with its creator.
+    let pool_accounts = launch::pool_accounts(&f.pools);
+    let largest = f.largest.as_deref().unwrap_or_default();
+    let mut owners = holders::owners(&f.accounts, largest, &pool_accounts);
+    let cluster = (f.launch.as_ref().ok()).filter(|l| !l.members().is_empty());
+    if let Some(launch) = cluster {
+        let wallets = launch.wallets();
+        owners.retain(|(o, _)| !wallets.iter().any(|(w, _)| w == o));
+        let held = (wallets.iter()).fold(0u64, |sum, (_, h)| sum.saturating_add(*h));
+        owners.push((launch.creator.clone(), held));
+        owners.sort_by_key(|o| std::cmp::Reverse(o.1));
     }
-    let mut owners: Vec<(Pubkey, u64)> = by_owner.into_iter().collect();
-    owners.sort_by_key(|o| std::cmp::Reverse(o.1));
+    let cluster_of = |owner: &str| {
+        cluster
+            .filter(|l| l.creator == owner)
+            .map(|l| l.members().len())
+    };
     let supply = f.mint.supply;
     let holders_rpc = "getTokenLargestAccounts, getMultipleAccounts(token accounts → owners)";
     if f.largest.is_none() {
@@ -284,7 +272,7 @@ pub fn analysis(
     } else {
         let share = |amount: u64| amount as f64 / supply as f64;
         let top10: u64 = owners.iter().take(10).map(|(_, a)| a).sum();
-        let top = owners.iter().take(10).map(|(o, a)| json!({"owner": sol::encode(o), "amount": a.to_string(), "share": share(*a)})).collect::<Vec<_>>();
+        let top = owners.iter().take(10).map(|(o, a)| json!({"owner": o, "amount": a.to_string(), "share": share(*a), "launch_cluster_wallets": cluster_of(o)})).collect::<Vec<_>>();
         if share(top10) > 0.5 {
             let (severity, weight) = if share(top10) > 0.7 {
                 (Severity::Critical, 0.5)
@@ -314,10 +302,26 @@ pub fn analysis(
                 } else {
                     (Severity::High, 0.25)
                 };
-                b.detected(CheckId::SingleHolderDominance, SignalCategory::Distribution, severity, weight, "One owner holds a large share", format!("{} holds {} of the supply across its token accounts.", sol::encode(owner), pct(share(*amount))), holders_rpc, json!({"owner": sol::encode(owner), "amount": amount.to_string(), "share": share(*amount)}));
+                let who = match cluster_of(owner) {
+                    Some(n) => format!(
+                        "The creator {owner} and the {n} wallets of its launch cluster hold"
+                    ),
+                    None => format!("{owner} holds"),
+                };
+                b.detected(CheckId::SingleHolderDominance, SignalCategory::Distribution, severity, weight, "One owner holds a large share", format!("{who} {} of the supply across their token accounts.", pct(share(*amount))), holders_rpc, json!({"owner": owner, "amount": amount.to_string(), "share": share(*amount), "launch_cluster_wallets": cluster_of(owner)}));
             }
             _ => b.clear(CheckId::SingleHolderDominance),
         }
+    }
+
+    // The launch: the creator's cluster, bundled buys, the creator's sells.
+    match &f.launch {
+        Ok(l) => {
+            let (findings, selling) = launch::findings(l, supply);
+            let selling = selling.as_ref().map_err(String::as_str);
+            crate::tokens::launch::assess(&mut b, Ok(&findings), selling);
+        }
+        Err(why) => crate::tokens::launch::assess(&mut b, Err(why), Err(why)),
     }
 
     // The deepest live pool's opening, where its layout records it.
@@ -389,7 +393,8 @@ pub fn analysis(
             liquidity_usd: liquidity.total_usd,
             pools: liquidity.pools,
             owner: f.mint.mint_authority.map(|a| sol::encode(&a)),
-            creator: None,
+            creator: (f.launch.as_ref().ok().map(|l| l.creator.clone()))
+                .or_else(|| launch::creator_of(&f.pools).map(|c| sol::encode(&c))),
             is_proxy: false,
             implementation: None,
             token_program: Some(

@@ -6,12 +6,16 @@
 //! holders' token accounts, pool vaults, LP mints and the LP accounts of
 //! the mint authority and pool creators, fee configurations, tick and bin
 //! arrays around each price; and the chain time. Older signature pages are
-//! read alongside round 2, one round trip each.
+//! read alongside round 2, one round trip each, followed by the launch's
+//! first reads; the launch's last reads are one more round trip (`launch`).
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::json;
 
+use super::holders;
+use super::launch::{self, SolLaunch};
+use crate::tokens::launch::LaunchLimits;
 use crate::tokens::AnalysisError;
 use riskintel_chains::rpc::{Batch, RpcError, Slot};
 use riskintel_chains::solana::layouts::{self, Mint};
@@ -90,6 +94,8 @@ pub struct SolanaFacts {
     pub held_mints: HashMap<Pubkey, HashSet<Pubkey>>,
     /// The chain's time at `slot`.
     pub chain_time: Option<i64>,
+    /// Who holds the supply since the launch, or why that could not be judged.
+    pub launch: Result<SolLaunch, String>,
 }
 
 impl SolanaFacts {
@@ -112,7 +118,11 @@ enum Known {
 }
 
 /// Read every fact about `mint`.
-pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, AnalysisError> {
+pub async fn gather(
+    chain: &SolanaChain,
+    mint: Pubkey,
+    limits: LaunchLimits,
+) -> Result<SolanaFacts, AnalysisError> {
     let m = sol::encode(&mint);
     let b64 = json!({"encoding": "base64", "commitment": "confirmed"});
     let metaplex = layouts::metaplex_address(&mint);
@@ -319,10 +329,26 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
         })
         .collect();
     let time = slot.map(|slot| batch.call::<Option<i64>>("getBlockTime", json!([slot])));
-    // Older pages of signatures need nothing round 2 reads: they go alongside.
-    let ((signatures, complete_history), answers) = tokio::join!(
+    // Older pages of signatures need nothing round 2 reads: they go
+    // alongside, and so do the launch's first reads, from the first page
+    // (so that the launch costs one round trip more, never one per page).
+    let first_page = match &first_signatures {
+        Ok(list) => Ok(list.clone()),
+        Err(e) => Err(format!("the mint's signatures could not be read: {e}")),
+    };
+    let complete_page = first_page
+        .as_ref()
+        .is_ok_and(|l| (l.len() as u64) < SIGNATURE_PAGE);
+    let ((signatures, complete_history), answers, started) = tokio::join!(
         page_signatures(chain, &m, first_signatures),
-        chain.rpc.send(batch)
+        chain.rpc.send(batch),
+        launch::open(
+            chain,
+            &pools,
+            first_page.as_deref().map_err(String::clone),
+            complete_page,
+            limits
+        ),
     );
     let mut answers = answers?;
     for (keys, slot) in lists {
@@ -366,6 +392,33 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
         }
     }
     held_mints.retain(|holder, _| !unreadable.contains(holder));
+    // The launch's last reads: one more round trip.
+    let pool_accounts = launch::pool_accounts(&pools);
+    let largest_owners = holders::owners(
+        &accounts,
+        largest.as_deref().unwrap_or_default(),
+        &pool_accounts,
+    );
+    let token_program = if mint_info.token_2022 {
+        sol::TOKEN_2022_PROGRAM
+    } else {
+        sol::TOKEN_PROGRAM
+    };
+    let launch = match started {
+        Ok(started) => {
+            launch::finish(
+                chain,
+                started,
+                &mint,
+                token_program,
+                &pool_accounts,
+                &largest_owners,
+                limits,
+            )
+            .await
+        }
+        Err(why) => Err(why),
+    };
     Ok(SolanaFacts {
         mint_address: mint,
         slot,
@@ -381,6 +434,7 @@ pub async fn gather(chain: &SolanaChain, mint: Pubkey) -> Result<SolanaFacts, An
         positions,
         held_mints,
         chain_time,
+        launch,
     })
 }
 

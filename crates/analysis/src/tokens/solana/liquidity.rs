@@ -25,10 +25,6 @@ pub struct Liquidity {
     pub total_usd: Option<f64>,
     /// The token's price from its deepest priced live pool.
     pub price_usd: Option<f64>,
-    /// Token accounts and owners that are pools' (left out of holder concentration).
-    pub pool_accounts: Vec<Pubkey>,
-    /// The creator of a bonding curve still selling the token.
-    pub curve_creator: Option<Pubkey>,
     /// When the deepest live pool opened (unix seconds), where recorded.
     pub opened_at: Option<i64>,
 }
@@ -112,10 +108,7 @@ pub fn assess(
 ) -> Liquidity {
     let mint = f.mint_address;
     let mut rows: Vec<Row> = Vec::new();
-    let mut pool_accounts = Vec::new();
     for pool in &f.pools {
-        pool_accounts.push(pool.address);
-        pool_accounts.extend(pool.vaults.iter().flatten());
         let Some(value) = pool.value(&mint, &f.accounts) else {
             continue;
         };
@@ -253,10 +246,8 @@ pub fn assess(
 
     // A token still sold by its bonding curve.
     let curve = rows.iter().find(|r| r.value.curve.is_some());
-    let mut curve_creator = None;
     match curve.and_then(|r| Some((r, r.value.curve.as_ref()?))) {
         Some((r, progress)) if !progress.complete => {
-            curve_creator = r.pool.creator;
             let sold = progress
                 .sold
                 .map(pct)
@@ -288,8 +279,6 @@ pub fn assess(
         pools: rows.into_iter().map(|r| r.row).collect(),
         total_usd,
         price_usd,
-        pool_accounts,
-        curve_creator,
         opened_at,
     }
 }

@@ -1,9 +1,13 @@
 //! Token analysis on Solana: `facts` reads the mint and what surrounds it
-//! (metadata, holders, pools of every family, age), `liquidity` values the
-//! pools, `checks` turns the facts into checks, signals and metadata.
+//! (metadata, holders, pools of every family, age), `holders` groups the
+//! largest accounts by owner, `launch` finds who bought and was funded at
+//! the launch, `liquidity` values the pools, `checks` turns the facts into
+//! checks, signals and metadata.
 
 pub mod checks;
 pub mod facts;
+pub mod holders;
+pub mod launch;
 pub mod liquidity;
 
 use chrono::{DateTime, Utc};
@@ -11,6 +15,7 @@ use riskintel_api::TokenAnalysis;
 
 use super::AnalysisError;
 use crate::config::AllowlistEntry;
+use crate::tokens::launch::LaunchLimits;
 use riskintel_chains::solana::{Pubkey, SolanaChain};
 
 /// Analyse a mint.
@@ -19,7 +24,8 @@ pub async fn analyze(
     mint: Pubkey,
     allow: Option<&AllowlistEntry>,
     now: DateTime<Utc>,
+    limits: LaunchLimits,
 ) -> Result<TokenAnalysis, AnalysisError> {
-    let facts = facts::gather(chain, mint).await?;
+    let facts = facts::gather(chain, mint, limits).await?;
     Ok(checks::analysis(chain, &facts, allow, now))
 }

@@ -16,23 +16,13 @@ mod signals;
 
 use alloy_primitives::{Address, U256};
 
+pub use crate::tokens::launch::LaunchLimits;
 pub use classify::{classify, Parties};
 pub use reads::{read, Reads};
 pub use signals::assess;
 
 /// The blocks a launch opens with: the pool's first and the next two.
 pub const OPENING_BLOCKS: u64 = 3;
-
-/// The bounds of the launch reads (the `[analysis]` settings).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LaunchLimits {
-    /// Blocks before the opening read with their transactions, for the
-    /// creator's funding of the wallets that bought.
-    pub window_blocks: u64,
-    /// Holders whose first tokens came by the end of the opening blocks
-    /// looked at, earliest first.
-    pub holders: usize,
-}
 
 /// A holder whose first tokens came by the end of the opening blocks (the index's row).
 #[derive(Clone, Debug, PartialEq, Eq)]

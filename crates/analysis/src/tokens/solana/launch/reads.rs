@@ -1,0 +1,336 @@
+//! The launch's reads. [`open`] runs beside round 2 (its own request, so a
+//! refused launch read costs only the launch checks): the opening's
+//! transactions and the creator's signatures. [`finish`] is the one extra
+//! round trip: the creator's transactions around the opening and what each
+//! wallet of the launch holds now.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::json;
+
+use super::classify::{self, Judged};
+use super::{SolLaunch, OPENING_SLOTS};
+use crate::tokens::launch::LaunchLimits;
+use riskintel_chains::rpc::{Batch, Slot};
+use riskintel_chains::solana::pools::{self, Family, PoolState};
+use riskintel_chains::solana::transaction::ParsedTransaction;
+use riskintel_chains::solana::types::{Account, SignatureInfo, WithContext};
+use riskintel_chains::solana::{self as sol, layouts, Pubkey, SolanaChain};
+
+/// Signatures of the creator read: one page.
+const CREATOR_SIGNATURES: u64 = 1000;
+/// Keys a node answers in one `getMultipleAccounts`.
+const KEYS_PER_CALL: usize = 100;
+
+/// When the mint opened for trading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The slot.
+    pub slot: u64,
+    /// Its time.
+    pub time: Option<i64>,
+    /// The transaction that created the mint, when that opened it (a bonding curve's launch).
+    pub create: Option<String>,
+}
+
+/// The creator a pool's layout records: a bonding curve's, PumpSwap's coin
+/// creator, else the first pool's that records one.
+pub fn creator_of(pools: &[PoolState]) -> Option<Pubkey> {
+    let of = |family: Family| {
+        pools
+            .iter()
+            .find(|p| p.family == family)
+            .and_then(|p| p.creator)
+    };
+    of(Family::PumpFun)
+        .or_else(|| of(Family::PumpSwap))
+        .or_else(|| pools.iter().find_map(|p| p.creator))
+}
+
+/// Where the launch opened: a bonding curve's mint at its first
+/// transaction; otherwise at the first transaction at or after its
+/// earliest pool's recorded opening time. `signatures` are newest first.
+pub fn opening(
+    pools: &[PoolState],
+    signatures: &[SignatureInfo],
+    complete: bool,
+) -> Result<Opening, String> {
+    if pools.iter().any(|p| p.family == Family::PumpFun) {
+        if !complete {
+            return Err(format!("the mint has more than {} transactions, so its first one (its launch) is further back than the launch reads go", signatures.len()));
+        }
+        let first = signatures.last().ok_or("the mint has no transactions")?;
+        return Ok(Opening {
+            slot: first.slot,
+            time: first.block_time,
+            create: Some(first.signature.clone()),
+        });
+    }
+    let opened_at = (pools.iter().filter_map(|p| p.opened_at))
+        .min()
+        .ok_or("the mint's pools do not record when they opened")?;
+    let reached = complete
+        || signatures
+            .last()
+            .and_then(|s| s.block_time)
+            .is_some_and(|t| t < opened_at);
+    if !reached {
+        return Err(
+            "the mint has more history than is read, so its opening was not reached".into(),
+        );
+    }
+    let first = (signatures.iter().rev())
+        .find(|s| s.block_time.is_some_and(|t| t >= opened_at))
+        .ok_or("no transaction of the mint since its pool opened is read")?;
+    Ok(Opening {
+        slot: first.slot,
+        time: first.block_time,
+        create: None,
+    })
+}
+
+fn get_transaction(batch: &mut Batch, signature: &str) -> Slot<Option<ParsedTransaction>> {
+    batch.call(
+        "getTransaction",
+        json!([signature, {"encoding": "jsonParsed", "maxSupportedTransactionVersion": 0, "commitment": "confirmed"}]),
+    )
+}
+
+/// What the first launch reads found.
+pub struct Started {
+    opening: Opening,
+    creator: String,
+    /// The opening's transactions and those before it, oldest first.
+    transactions: Vec<ParsedTransaction>,
+    /// The creator's signatures, newest first, or why not read.
+    creator_signatures: Result<Vec<SignatureInfo>, String>,
+    partial: Vec<String>,
+}
+
+impl Started {
+    /// The creator.
+    pub fn creator(&self) -> &str {
+        &self.creator
+    }
+}
+
+/// The first launch reads, beside round 2: the transactions of `signatures`
+/// (the mint's first page, newest first; `complete` when it holds them all)
+/// up to the opening's last slot, and the signatures of the creator `pools` record.
+pub async fn open(
+    chain: &SolanaChain,
+    pools: &[PoolState],
+    signatures: Result<&[SignatureInfo], String>,
+    complete: bool,
+    limits: LaunchLimits,
+) -> Result<Started, String> {
+    let signatures = signatures?;
+    let opening = opening(pools, signatures, complete)?;
+    let mut partial = Vec::new();
+    let mut wanted: Vec<&SignatureInfo> = (signatures.iter().rev())
+        .filter(|s| s.slot < opening.slot + OPENING_SLOTS)
+        .collect();
+    if wanted.len() > limits.transactions {
+        partial.push(format!(
+            "the first {} of the mint's {} transactions up to its opening slots",
+            limits.transactions,
+            wanted.len()
+        ));
+        wanted.truncate(limits.transactions);
+    }
+    let mut batch = Batch::new();
+    let slots: Vec<_> = (wanted.iter())
+        .map(|s| get_transaction(&mut batch, &s.signature))
+        .collect();
+    let layout_creator = creator_of(pools).map(|c| sol::encode(&c));
+    let creator_slot = layout_creator.as_ref().map(|c| {
+        batch.call::<Vec<SignatureInfo>>(
+            "getSignaturesForAddress",
+            json!([c, {"limit": CREATOR_SIGNATURES}]),
+        )
+    });
+    let mut answers = (chain.rpc.send(batch).await)
+        .map_err(|e| format!("the launch's transactions could not be read: {e}"))?;
+    let mut transactions = Vec::new();
+    let mut pruned = 0;
+    for slot in slots {
+        match answers.take(slot) {
+            Ok(Some(tx)) => transactions.push(tx),
+            Ok(None) => pruned += 1,
+            Err(e) => return Err(format!("the launch's transactions could not be read: {e}")),
+        }
+    }
+    if pruned > 0 {
+        partial.push(format!(
+            "{pruned} of the opening's transactions are no longer kept by the node"
+        ));
+    }
+    let create_payer = (transactions.first())
+        .filter(|t| {
+            opening.create.is_some() && t.transaction.signatures.first() == opening.create.as_ref()
+        })
+        .and_then(|t| t.fee_payer().map(str::to_string));
+    let creator_signatures = match creator_slot {
+        Some(slot) => answers
+            .take(slot)
+            .map_err(|e| format!("the creator's transactions could not be read: {e}")),
+        None => Err("the mint's pools do not record its creator, so its creator's transactions were not read".into()),
+    };
+    let creator = (layout_creator.or(create_payer))
+        .ok_or("the mint's creator is not recorded by its pools or its first transaction")?;
+    Ok(Started {
+        opening,
+        creator,
+        transactions,
+        creator_signatures,
+        partial,
+    })
+}
+
+/// The launch's last reads (one round trip): the creator's transactions
+/// from `limits.window_slots` before the opening, and what the creator and
+/// each wallet of the opening hold now; then the launch judged. `pools`:
+/// the pools' addresses and vaults; `largest`: the largest holders by owner.
+pub async fn finish(
+    chain: &SolanaChain,
+    started: Started,
+    mint: &Pubkey,
+    token_program: &str,
+    pools: &HashSet<String>,
+    largest: &[(String, u64)],
+    limits: LaunchLimits,
+) -> Result<SolLaunch, String> {
+    let m = sol::encode(mint);
+    let Started {
+        opening,
+        creator,
+        transactions,
+        creator_signatures,
+        mut partial,
+    } = started;
+    let opened = classify::opened(
+        &m,
+        opening.slot,
+        opening.create.as_deref(),
+        &creator,
+        &transactions,
+        pools,
+    );
+    let from = opening.slot.saturating_sub(limits.window_slots);
+    let mut batch = Batch::new();
+    let (creator_slots, creator_reads) = match &creator_signatures {
+        Ok(list) => {
+            let mut reads = Ok(());
+            if list.len() as u64 >= CREATOR_SIGNATURES && list.last().is_some_and(|s| s.slot > from)
+            {
+                partial.push(format!(
+                    "the creator's transactions before slot {} were not read",
+                    list.last().map_or(0, |s| s.slot)
+                ));
+                if list.last().is_some_and(|s| s.slot > opening.slot) {
+                    reads = Err(
+                        "the creator has more transactions since the launch than are read"
+                            .to_string(),
+                    );
+                }
+            }
+            let mut wanted: Vec<&SignatureInfo> =
+                list.iter().rev().filter(|s| s.slot >= from).collect();
+            if wanted.len() > limits.transactions {
+                partial.push(format!(
+                    "the creator's first {} transactions since slot {from}",
+                    limits.transactions
+                ));
+                wanted.truncate(limits.transactions);
+            }
+            let slots: Vec<_> = wanted
+                .iter()
+                .map(|s| get_transaction(&mut batch, &s.signature))
+                .collect();
+            (slots, reads)
+        }
+        Err(e) => {
+            partial.push("the creator's funding was not read".into());
+            (Vec::new(), Err(e.clone()))
+        }
+    };
+    let wallets: Vec<String> = std::iter::once(creator.as_str())
+        .chain(opened.wallets())
+        .map(str::to_string)
+        .collect();
+    let atas: Vec<(String, Pubkey)> = (wallets.iter())
+        .filter_map(|w| {
+            let owner = sol::parse_pubkey(w).ok()?;
+            Some((
+                w.clone(),
+                sol::associated_token_address(&owner, mint, token_program)?,
+            ))
+        })
+        .collect();
+    let keys: Vec<Pubkey> = atas.iter().map(|(_, a)| *a).collect();
+    let lists: Vec<(Vec<String>, Slot<WithContext<Vec<Option<Account>>>>)> =
+        pools::chunks(&keys, KEYS_PER_CALL)
+            .into_iter()
+            .map(|keys| {
+                let slot = batch.call(
+                    "getMultipleAccounts",
+                    json!([keys, {"encoding": "base64", "commitment": "confirmed"}]),
+                );
+                (keys, slot)
+            })
+            .collect();
+    let mut answers = (chain.rpc.send(batch).await)
+        .map_err(|e| format!("the launch's holders could not be read: {e}"))?;
+    let mut holdings: HashMap<String, u64> = HashMap::new();
+    let by_ata: HashMap<String, &String> = atas.iter().map(|(w, a)| (sol::encode(a), w)).collect();
+    for (keys, slot) in lists {
+        let list = (answers.take(slot))
+            .map_err(|e| format!("the launch's holders could not be read: {e}"))?;
+        for (key, account) in keys.iter().zip(list.value) {
+            let amount = (account.as_ref())
+                .and_then(|a| layouts::decode_token_account(&a.data))
+                .map_or(0, |t| t.amount);
+            if let Some(wallet) = by_ata.get(key) {
+                holdings.insert((*wallet).clone(), amount);
+            }
+        }
+    }
+    let activity = creator_reads.and_then(|()| {
+        let mut txs = Vec::new();
+        for slot in creator_slots {
+            match answers.take(slot) {
+                Ok(Some(tx)) => txs.push(tx),
+                Ok(None) => {}
+                Err(e) => return Err(format!("the creator's transactions could not be read: {e}")),
+            }
+        }
+        Ok(classify::activity(
+            &m,
+            &creator,
+            opening.slot,
+            limits.window_slots,
+            &txs,
+            pools,
+        ))
+    });
+    if activity.is_err() && !partial.iter().any(|p| p.contains("funding")) {
+        partial.push("the creator's funding was not read".into());
+    }
+    Ok(classify::classify(Judged {
+        opened: (opening.slot, opening.time),
+        creator,
+        opening: opened,
+        activity,
+        holdings: &holdings,
+        largest,
+        partial: (!partial.is_empty()).then(|| partial.join("; ")),
+    }))
+}
+
+/// Keys as strings, for matching a transaction's accounts.
+pub fn pool_accounts(pools: &[PoolState]) -> HashSet<String> {
+    (pools.iter())
+        .flat_map(|p| std::iter::once(p.address).chain(p.vaults.iter().flatten().copied()))
+        .map(|k| sol::encode(&k))
+        .collect()
+}
