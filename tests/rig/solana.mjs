@@ -17,6 +17,7 @@ import { getCreateAccountInstruction, getTransferSolInstruction } from "@solana-
 import * as spl from "@solana-program/token";
 import * as t22 from "@solana-program/token-2022";
 import { buildMarkets } from "./solana_markets.mjs";
+import { buildLaunches } from "./solana_launches.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SPL = spl.TOKEN_PROGRAM_ADDRESS;
@@ -232,11 +233,12 @@ async function wallet() {
 const ages = {};
 const renounceLater = [];
 const expect = await buildMarkets({ svm, send, payer, scenario, createMint, tokenAccount, ata, mintTo, holders, renounce, randomOwner, setAccount, wallet, ages, renounceLater, holder: holderWallet.address, WSOL, SPL });
+const now = 1_800_000_000;
+await buildLaunches({ scenario, expect, createMint, ata, mintTo, renounce, randomOwner, setAccount, signatures, transactions, now, SPL });
 // Authorities given up once the pools are funded.
 for (const mint of [scenario.launch, scenario.whale, ...renounceLater]) await renounce(SPL, mint, spl.AuthorityType.MintTokens);
 
 // Signature histories (newest first): the launch token is two hours old, the rest a month.
-const now = 1_800_000_000;
 for (const [name, age] of [["usdc", 30 * 86400], ["launch", 2 * 3600], ["t22", 30 * 86400], ["mutable", 30 * 86400], ["whale", 30 * 86400], ["frozen", 30 * 86400], ...Object.entries(ages)]) {
   const mint = scenario[name];
   signatures[mint] = [
@@ -252,6 +254,9 @@ signatures[scenario.whale] = Array.from({ length: 2500 }, (_, i) => ({
   blockTime: now - 60 - i * 1000,
   err: null,
 }));
+
+// Newest first, as a node lists them.
+for (const list of Object.values(signatures)) list.reverse().sort((a, b) => b.slot - a.slot);
 
 const accounts = {};
 for (const a of dumped) {

@@ -78,6 +78,8 @@ mod key_safety;
 mod operating;
 #[path = "conformance/solana.rs"]
 mod solana;
+#[path = "conformance/solana_launches.rs"]
+mod solana_launches;
 #[path = "conformance/solana_pools.rs"]
 mod solana_pools;
 #[path = "conformance/tokens.rs"]

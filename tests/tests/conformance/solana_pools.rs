@@ -59,7 +59,8 @@ pub async fn solana_pools_of_every_family_are_found_and_valued(
     // Each analysis is cold: pool discovery, the pools' vaults, configs,
     // arrays and positions ride in two round trips; a mint with a long
     // history pages its signatures alongside round 2 (the whale token's
-    // 2,500: two pages, so three round trips), within the budget of four.
+    // 2,500: two pages, so three round trips), within the budget of four;
+    // the launch's last reads are one more where the launch can be read.
     let analyse = |name: &str| {
         let address = fixture.named(name);
         let long_history = name == "whale";
@@ -73,8 +74,15 @@ pub async fn solana_pools_of_every_family_are_found_and_valued(
                 "{address}: {round_trips} round trips, {} requests",
                 proxy.count()
             );
+            // Two rounds, one more where the launch can be read (a bonding
+            // curve's, or a pool recording its opening); a long history's
+            // pages ride beside round 2 and leave the launch unknown.
             ensure!(
-                round_trips == if long_history { 3 } else { 2 },
+                if long_history {
+                    round_trips == 3
+                } else {
+                    round_trips <= 3
+                },
                 "{address}: a cold analysis took {round_trips} round trips"
             );
             anyhow::Ok(analysis)
@@ -160,7 +168,7 @@ pub async fn solana_pools_of_every_family_are_found_and_valued(
     );
 
     // pump.fun: a curve 59.6% of the way, priced by its virtual reserves;
-    // the curve's tokens and its creator's are not holder concentration.
+    // the curve's tokens are not holder concentration.
     let curve = analyse("curve_mid").await?;
     let p = pool(&curve, &fixture, "curve_mid_curve")?;
     let progress = 1.0 - 320.1 / 793.1;

@@ -421,12 +421,17 @@ fn launch_role(analysis: &TokenAnalysis, wallet: &str) -> Option<LaunchRole> {
             .filter_map(|s| s.evidence.raw[list].as_array())
             .flatten()
             .find(|m| is(&m["address"]))
-            .map(|m| m["how"].as_str().unwrap_or_default().to_string())
+            .cloned()
     };
-    match listed(CheckId::LaunchCluster, "members").as_deref() {
-        Some("handed") => return Some(LaunchRole::Insider),
-        Some(_) => return Some(LaunchRole::BundledBuyer),
-        None => {}
+    // A member that bought at the opening is a bundled buyer; one handed
+    // tokens, or funded without buying then, an insider.
+    if let Some(member) = listed(CheckId::LaunchCluster, "members") {
+        let bought = member["bought"].as_str().is_some_and(|b| b != "0");
+        return Some(if member["how"] != "handed" && bought {
+            LaunchRole::BundledBuyer
+        } else {
+            LaunchRole::Insider
+        });
     }
     if listed(CheckId::BundledLaunch, "bundlers").is_some() {
         return Some(LaunchRole::BundledBuyer);

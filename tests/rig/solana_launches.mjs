@@ -1,0 +1,175 @@
+// pump.fun launches for the Solana fixture: real mints and token accounts
+// (the SPL Token program in LiteSVM) holding what each wallet holds now,
+// the bonding curve by pump.fun's own IDL, and the launch's history as a
+// node answers getTransaction (jsonParsed) and getSignaturesForAddress:
+// what no program here can run (pump.fun's create, buy and sell).
+//
+//   launch_bundle  the creator buys in its create transaction with a
+//                  co-signer, pays for three more buys in the same slot,
+//                  and sells 80% of its own within the hour;
+//   launch_funded  the creator funds ten fresh wallets with SOL five slots
+//                  before its create, and they buy 35% in the first three slots;
+//   launch_clean   strangers buy a little in the next slot; nobody is funded.
+import * as pools from "./solana_pools.mjs";
+
+const D6 = 10n ** 6n;
+const M = 1_000_000n * D6; // a million tokens
+const SUPPLY = 1_000n * M;
+const SYSTEM = "11111111111111111111111111111111";
+const PUMP_FEE_RECIPIENT = "CebN5WGQ4jvEPvsVU4EoHEpgzq1VV7AbicfhtW4xC9iM";
+
+export async function buildLaunches(rig) {
+  const { scenario, expect, createMint, ata, mintTo, renounce, randomOwner, setAccount, signatures, transactions, now, SPL } = rig;
+  const time = (slot) => now - 7200 + Math.round((slot - 1000) * 0.4);
+
+  // Each canned transaction is listed under every address it names.
+  const canned = (signature, tx, addresses) => {
+    transactions[signature] = tx;
+    for (const a of new Set(addresses)) {
+      (signatures[a] ??= []).push({ signature, slot: tx.slot, blockTime: tx.blockTime, err: null, memo: null, confirmationStatus: "finalized" });
+    }
+  };
+
+  const launch = async (name, { creator, sold, holdings, history }) => {
+    const mint = await createMint({ decimals: 6 });
+    const pdas = pools.pumpPdas(mint);
+    // The curve after `sold` tokens: pump.fun's constant product from 30
+    // virtual SOL and 1,073M virtual tokens; 206.9M kept for migration.
+    const virtualToken = 1_073n * M - sold;
+    const virtualSol = (30_000_000_000n * 1_073n * M) / virtualToken;
+    setAccount(pdas.bondingCurve, pools.pumpBondingCurve({
+      virtualTokenReserves: virtualToken, virtualQuoteReserves: virtualSol, realTokenReserves: 793_100_000n * D6 - sold,
+      realQuoteReserves: virtualSol - 30_000_000_000n, tokenTotalSupply: SUPPLY, complete: false, creator,
+    }), pools.PROGRAMS.pump);
+    const accounts = { [pdas.bondingCurve]: await ata(SPL, mint, pdas.bondingCurve) };
+    await mintTo(SPL, mint, accounts[pdas.bondingCurve], SUPPLY - sold);
+    for (const [owner, amount] of holdings) {
+      accounts[owner] = await ata(SPL, mint, owner);
+      if (amount > 0n) await mintTo(SPL, mint, accounts[owner], amount);
+    }
+    await renounce(SPL, mint, 0 /* MintTokens */);
+    signatures[mint] = [];
+    scenario[name] = mint;
+    scenario[`${name}_creator`] = creator;
+    scenario[`${name}_curve`] = pdas.bondingCurve;
+
+    // Balances as the history goes; each transaction's moves are [owner, change].
+    const balance = {};
+    const account = (owner) => accounts[owner] ?? `${owner.slice(0, 20)}TokenAccount`;
+    let n = 0;
+    for (const step of history(pdas.bondingCurve)) {
+      const { slot, payer, signers = [payer], moves = [], sol = [], lamportsToCurve = 0n } = step;
+      const signature = `${name}${step.label ?? "Tx"}${String(n++).padStart(3, "0")}`.padEnd(88, "1");
+      const keys = [];
+      const index = (pubkey, signer = false) => {
+        let i = keys.findIndex((k) => k.pubkey === pubkey);
+        if (i < 0) {
+          keys.push({ pubkey, signer, writable: true, source: "transaction" });
+          i = keys.length - 1;
+        }
+        if (signer) keys[i].signer = true;
+        return i;
+      };
+      for (const s of signers) index(s, true);
+      const tokenBalance = (owner, amount) => ({
+        accountIndex: index(account(owner)), mint, owner, programId: SPL,
+        uiTokenAmount: { amount: amount.toString(), decimals: 6, uiAmount: Number(amount) / 1e6, uiAmountString: (Number(amount) / 1e6).toString() },
+      });
+      const pre = [], post = [];
+      for (const [owner, change] of moves) {
+        const before = balance[owner];
+        if (before !== undefined) pre.push(tokenBalance(owner, before));
+        balance[owner] = (before ?? 0n) + change;
+        post.push(tokenBalance(owner, balance[owner]));
+      }
+      const transfer = (source, destination, lamports) => ({
+        program: "system", programId: SYSTEM, stackHeight: 2,
+        parsed: { type: "transfer", info: { source, destination, lamports: Number(lamports) } },
+      });
+      const top = sol.map(([to, lamports]) => ({ ...transfer(payer, to, lamports), stackHeight: null }));
+      const pump = moves.length > 0 ? [{ programId: pools.PROGRAMS.pump, accounts: [mint, pdas.bondingCurve, account(pdas.bondingCurve), payer], data: "AJTQ2h9DXrBkwnW8", stackHeight: null }] : [];
+      const inner = lamportsToCurve > 0n
+        ? [{ index: top.length, instructions: [transfer(payer, pdas.bondingCurve, lamportsToCurve), transfer(payer, PUMP_FEE_RECIPIENT, lamportsToCurve / 100n)] }]
+        : [];
+      const tx = {
+        slot, blockTime: time(slot), version: 0,
+        meta: {
+          err: null, status: { Ok: null }, fee: 5000, computeUnitsConsumed: 60_000,
+          preBalances: keys.map(() => 0), postBalances: keys.map(() => 0),
+          preTokenBalances: pre, postTokenBalances: post, innerInstructions: inner, logMessages: [],
+          loadedAddresses: { readonly: [], writable: [] }, rewards: [],
+        },
+        transaction: {
+          signatures: [signature, ...signers.slice(1).map((_, i) => `${signature.slice(0, 80)}Co${i}`.padEnd(88, "1"))],
+          message: { accountKeys: keys, instructions: [...top, ...pump], recentBlockhash: "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N", addressTableLookups: [] },
+        },
+      };
+      const named = keys.map((k) => k.pubkey);
+      if (moves.length > 0) {
+        index(mint);
+        named.push(mint);
+      }
+      canned(signature, tx, named);
+    }
+    return mint;
+  };
+  const wallets = async (count) => Promise.all(Array.from({ length: count }, () => randomOwner()));
+  const buy = (curve, slot, payer, buyer, amount) => ({ slot, payer, label: "Buy", moves: [[curve, -amount], [buyer, amount]], lamportsToCurve: amount / 10_000n });
+
+  // --- Bundled in the create transaction and the same slot.
+  {
+    const [creator, friend] = [await randomOwner(), await randomOwner()];
+    const alts = await wallets(3);
+    const snipers = await wallets(2);
+    const later = await wallets(5);
+    scenario.launch_bundle_friend = friend;
+    expect.launch_bundle = { alts, snipers };
+    await launch("launch_bundle", {
+      creator, sold: 400n * M,
+      holdings: [[creator, 10n * M], [friend, 200n * M], ...alts.map((w) => [w, 40n * M]), ...snipers.map((w) => [w, 10n * M]), ...later.map((w) => [w, 10n * M])],
+      history: (curve) => [
+        { slot: 1000, payer: creator, signers: [creator, friend], label: "Create",
+          moves: [[curve, SUPPLY - 250n * M], [creator, 50n * M], [friend, 200n * M]], lamportsToCurve: 9_000_000_000n },
+        ...alts.map((w) => buy(curve, 1000, creator, w, 40n * M)),
+        ...snipers.map((w) => buy(curve, 1001, w, w, 10n * M)),
+        { slot: 1500, payer: creator, label: "Sell", moves: [[creator, -40n * M], [curve, 40n * M]] },
+      ],
+    });
+  }
+  // --- Fresh wallets funded by the creator, buying in the first three slots.
+  {
+    const creator = await randomOwner();
+    const funded = await wallets(10);
+    const snipers = await wallets(2);
+    const later = await wallets(3);
+    expect.launch_funded = { funded, snipers };
+    await launch("launch_funded", {
+      creator, sold: 400n * M,
+      holdings: [[creator, 0n], ...funded.map((w) => [w, 35n * M]), ...snipers.map((w) => [w, 10n * M]), ...later.map((w) => [w, 10n * M])],
+      history: (curve) => [
+        { slot: 995, payer: creator, label: "Fund", sol: funded.map((w) => [w, 1_000_000_000n]) },
+        { slot: 1000, payer: creator, label: "Create", moves: [[curve, SUPPLY]] },
+        ...funded.map((w, i) => buy(curve, 1000 + (i % 3), w, w, 35n * M)),
+        ...snipers.map((w) => buy(curve, 1001, w, w, 10n * M)),
+      ],
+    });
+  }
+  // --- A clean launch: strangers buy a little at the opening.
+  {
+    const creator = await randomOwner();
+    const buyers = await wallets(4);
+    const later = await wallets(20);
+    const exchange = await randomOwner();
+    expect.launch_clean = { buyers };
+    await launch("launch_clean", {
+      creator, sold: 240n * M,
+      holdings: [[creator, 0n], ...buyers.map((w) => [w, 10n * M]), ...later.map((w) => [w, 10n * M])],
+      history: (curve) => [
+        { slot: 500, payer: creator, label: "Deposit", sol: [[exchange, 2_000_000_000n]] },
+        { slot: 1000, payer: creator, label: "Create", moves: [[curve, SUPPLY]] },
+        ...buyers.map((w) => buy(curve, 1001, w, w, 10n * M)),
+      ],
+    });
+  }
+
+}
