@@ -9,7 +9,8 @@
 //                  and sells 80% of its own within the hour;
 //   launch_funded  the creator funds ten fresh wallets with SOL five slots
 //                  before its create, and they buy 35% in the first three slots;
-//   launch_clean   strangers buy a little in the next slot; nobody is funded.
+//   launch_clean   strangers buy a little in the next slot; nobody is funded;
+//                  the curve is 88% sold, so its liquidity is only `caution`.
 import * as pools from "./solana_pools.mjs";
 
 const D6 = 10n ** 6n;
@@ -162,8 +163,8 @@ export async function buildLaunches(rig) {
     const exchange = await randomOwner();
     expect.launch_clean = { buyers };
     await launch("launch_clean", {
-      creator, sold: 240n * M,
-      holdings: [[creator, 0n], ...buyers.map((w) => [w, 10n * M]), ...later.map((w) => [w, 10n * M])],
+      creator, sold: 700n * M,
+      holdings: [[creator, 0n], ...buyers.map((w) => [w, 10n * M]), ...later.map((w) => [w, 33n * M])],
       history: (curve) => [
         { slot: 500, payer: creator, label: "Deposit", sol: [[exchange, 2_000_000_000n]] },
         { slot: 1000, payer: creator, label: "Create", moves: [[curve, SUPPLY]] },

@@ -5,7 +5,8 @@
 //! table (truth band × label), honeypot precision and recall, the tax
 //! error, and per token the round trips and wall time. `--check` fails on
 //! any wrong band, missing or unexpected signal, or honeypot miss.
-//! `--only rig` or `--only wild` reports one venue (see `corpus::Venue`).
+//! `--only rig`, `--only wild` or `--only sol` reports one venue (see
+//! `corpus::Venue`; `sol`: the Solana fixture's launches on its own node).
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -13,6 +14,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _};
 use riskintel_tests::corpus::{self, Truth, Venue, WildRig};
 use riskintel_tests::latency::latency_proxy;
+use riskintel_tests::solana_node::{self, Fixture};
 use riskintel_tests::{bench, rig};
 use serde_json::Value;
 
@@ -73,13 +75,13 @@ async fn main() -> anyhow::Result<()> {
                 latency_ms = args.next().context("--latency-ms needs a value")?.parse()?
             }
             "--check" => check = true,
-            "--only" => only = Some(args.next().context("--only needs rig or wild")?),
+            "--only" => only = Some(args.next().context("--only needs rig, wild or sol")?),
             "--verbose" => verbose = true,
             other => bail!("unknown argument {other}"),
         }
     }
     let (anvil, chain) = rig::own_scenario(31402).await?;
-    let skip_rig = only.as_deref() == Some("wild");
+    let skip_rig = matches!(only.as_deref(), Some("wild" | "sol"));
     let (chain, wild) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
         for truth in corpus::table()
             .iter()
@@ -93,8 +95,9 @@ async fn main() -> anyhow::Result<()> {
     })
     .await??;
     println!(
-        "corpus: {} tokens, every truth proven with real transactions on anvil",
-        corpus::table().len()
+        "corpus: {} tokens, every truth proven with real transactions on anvil; {} Solana launches from the fixture's canned history",
+        corpus::table().len(),
+        corpus::solana_table().len()
     );
 
     let dir = std::env::temp_dir().join(format!("riskintel-detection-{}", std::process::id()));
@@ -118,17 +121,40 @@ async fn main() -> anyhow::Result<()> {
     config.chains = wild.chains_config(&wild_eth.url, &wild_bsc.url);
     let (wild_server, wild_key) = bench::start(config, true).await?;
     let wild_key = wild_key.context("owner key")?;
+    // The Solana launches: the fixture's node, a server of its own.
+    let fixture = Fixture::load()?;
+    let sol_proxy = latency_proxy(solana_node::start(fixture.clone()).await?, latency).await?;
+    let mut config = bench::config(
+        format!("sqlite://{}", dir.join("sol.db").display()),
+        &served,
+    );
+    config.chains = [(
+        "sol".to_string(),
+        solana_node::chain_config(&fixture, &sol_proxy.url),
+    )]
+    .into_iter()
+    .collect();
+    let (sol_server, sol_key) = bench::start(config, true).await?;
+    let sol_key = sol_key.context("owner key")?;
     let http = reqwest::Client::new();
 
     let mut rows = Vec::new();
     let wanted = |truth: &Truth| match only.as_deref() {
         Some("rig") => truth.venue == Venue::Rig,
-        Some("wild") => truth.venue != Venue::Rig,
+        Some("wild") => matches!(truth.venue, Venue::Eth | Venue::Bsc),
+        Some("sol") => truth.venue == Venue::Sol,
         _ => true,
     };
-    for truth in corpus::table().into_iter().filter(wanted) {
+    let table = corpus::table().into_iter().chain(corpus::solana_table());
+    for truth in table.filter(wanted) {
         let (base, key, proxy, address) = match truth.venue {
             Venue::Rig => (server.local_addr, &key, &proxy, chain.token(truth.name)),
+            Venue::Sol => (
+                sol_server.local_addr,
+                &sol_key,
+                &sol_proxy,
+                fixture.named(truth.name),
+            ),
             venue => (
                 wild_server.local_addr,
                 &wild_key,
@@ -184,6 +210,7 @@ async fn main() -> anyhow::Result<()> {
     }
     server.close().await?;
     wild_server.close().await?;
+    sol_server.close().await?;
     drop(anvil);
     drop(wild);
     let _ = std::fs::remove_dir_all(&dir);

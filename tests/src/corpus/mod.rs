@@ -7,6 +7,7 @@
 
 mod launches;
 mod proof;
+mod solana;
 mod table;
 mod wild;
 mod wild_table;
@@ -16,6 +17,7 @@ use alloy_primitives::{Address, U256};
 use crate::rig::{self, e18, holder, Arg, Node, RigChain, DEAD};
 
 pub use proof::{prove_all, verify};
+pub use solana::table as solana_table;
 pub use table::table;
 pub use wild::WildRig;
 
@@ -62,6 +64,10 @@ pub enum Proof {
     Limits,
     /// A holder the owner distributed to cannot transfer; a fresh buyer trades.
     HoldersFrozen,
+    /// Solana: the launch's history as the fixture's node answers it
+    /// (`rig/solana_launches.mjs`): pump.fun's programs cannot run here, so
+    /// nothing is proven by a transaction.
+    Canned,
 }
 
 /// How a corpus token is set up beyond the standard launch.
@@ -126,6 +132,8 @@ pub enum Venue {
     Eth,
     /// The wild venue's BNB Chain (chain id 56, PancakeSwap V2's addresses).
     Bsc,
+    /// The Solana fixture's node (`rig/solana.mjs`).
+    Sol,
 }
 
 impl Venue {
@@ -133,6 +141,7 @@ impl Venue {
     pub fn chain(self) -> &'static str {
         match self {
             Venue::Bsc => "bsc",
+            Venue::Sol => "sol",
             _ => "eth",
         }
     }

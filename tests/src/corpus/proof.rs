@@ -257,6 +257,7 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
             );
         }
         Proof::HoldersFrozen => rig::sell(node, chain, trader, token, bought)?,
+        Proof::Canned => anyhow::bail!("a canned Solana history is not proven on anvil"),
         Proof::CannotSell => ensure!(
             rig::sell_with_fee(node, chain, trader, token, bought).is_err(),
             "the sell passed"

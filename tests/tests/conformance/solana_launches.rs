@@ -9,6 +9,7 @@ use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, CheckStatus, LaunchRole, RiskLabel, Severity};
 use serde_json::Value;
 
+use riskintel_tests::corpus;
 use riskintel_tests::latency::latency_proxy;
 use riskintel_tests::solana_node::{self, Fixture};
 use riskintel_tests::{arg, ok, Backend, TestServer};
@@ -32,9 +33,12 @@ fn listed(raw: &Value, list: &str) -> Vec<(String, String)> {
 }
 
 fn named_list(fixture: &Fixture, launch: &str, list: &str) -> Vec<String> {
-    (fixture.expect[launch][list].as_array().into_iter().flatten())
-        .filter_map(|v| v.as_str().map(str::to_string))
-        .collect()
+    (fixture.expect[launch][list]
+        .as_array()
+        .into_iter()
+        .flatten())
+    .filter_map(|v| v.as_str().map(str::to_string))
+    .collect()
 }
 
 conformance!(solana_launches_are_found_in_their_transactions);
@@ -52,9 +56,14 @@ pub async fn solana_launches_are_found_in_their_transactions(
         async move {
             proxy.reset();
             let a = ok(client.token_analyze(arg("sol"), &arg(&address), None).await)?.into_inner();
+            eprintln!("{name}: {:?} {:.1} {:?}", a.label, a.score, ids(&a));
             // Round 1, round 2 with the launch's first reads beside it, and
             // the launch's last reads: one round trip more.
-            ensure!(proxy.round_trips() == 3, "{name}: {} round trips", proxy.round_trips());
+            ensure!(
+                proxy.round_trips() == 3,
+                "{name}: {} round trips",
+                proxy.round_trips()
+            );
             anyhow::Ok(a)
         }
     };
@@ -66,16 +75,24 @@ pub async fn solana_launches_are_found_in_their_transactions(
     let creator = fixture.named("launch_bundle_creator");
     let friend = fixture.named("launch_bundle_friend");
     let alts = named_list(&fixture, "launch_bundle", "alts");
-    ensure!(bundle.meta.creator.as_deref() == Some(creator.as_str()), "{:?}", bundle.meta.creator);
+    ensure!(
+        bundle.meta.creator.as_deref() == Some(creator.as_str()),
+        "{:?}",
+        bundle.meta.creator
+    );
     let cluster = signal(&bundle, "launch_cluster")?;
     let raw = &cluster.evidence.raw;
     let members = listed(raw, "members");
     ensure!(
         cluster.severity == Severity::High
-            && raw["share"].as_f64().is_some_and(|s| (0.329..0.331).contains(&s))
+            && raw["share"]
+                .as_f64()
+                .is_some_and(|s| (0.329..0.331).contains(&s))
             && raw["opened_slot"] == 1000
             && members.contains(&(friend.clone(), "create_transaction".into()))
-            && alts.iter().all(|a| members.contains(&(a.clone(), "bought_for".into())))
+            && alts
+                .iter()
+                .all(|a| members.contains(&(a.clone(), "bought_for".into())))
             && members.len() == 4,
         "{raw}"
     );
@@ -83,7 +100,9 @@ pub async fn solana_launches_are_found_in_their_transactions(
     ensure!(
         bundled.severity == Severity::Medium
             && bundled.evidence.raw["creator_bought"] == "50000000000000"
-            && bundled.evidence.raw["bundled_share"].as_f64().is_some_and(|s| (0.369..0.371).contains(&s))
+            && bundled.evidence.raw["bundled_share"]
+                .as_f64()
+                .is_some_and(|s| (0.369..0.371).contains(&s))
             && listed(&bundled.evidence.raw, "snipers").len() == 2,
         "{}",
         bundled.evidence.raw
@@ -91,13 +110,16 @@ pub async fn solana_launches_are_found_in_their_transactions(
     let sold = signal(&bundle, "creator_sold")?;
     ensure!(
         sold.severity == Severity::Medium
-            && sold.evidence.raw["share_first_day"].as_f64().is_some_and(|s| (0.79..0.81).contains(&s)),
+            && sold.evidence.raw["share_first_day"]
+                .as_f64()
+                .is_some_and(|s| (0.79..0.81).contains(&s)),
         "{}",
         sold.evidence.raw
     );
     let single = signal(&bundle, "single_holder_dominance")?;
     ensure!(
-        single.evidence.raw["owner"] == creator.as_str() && single.evidence.raw["launch_cluster_wallets"] == 4,
+        single.evidence.raw["owner"] == creator.as_str()
+            && single.evidence.raw["launch_cluster_wallets"] == 4,
         "{}",
         single.evidence.raw
     );
@@ -116,7 +138,9 @@ pub async fn solana_launches_are_found_in_their_transactions(
     let bundlers = listed(&signal(&funded, "bundled_launch")?.evidence.raw, "bundlers");
     ensure!(
         cluster.severity == Severity::High
-            && wallets.iter().all(|w| bundlers.contains(&(w.clone(), "funded".into())))
+            && wallets
+                .iter()
+                .all(|w| bundlers.contains(&(w.clone(), "funded".into())))
             && bundlers.len() == 10,
         "{}",
         cluster.evidence.raw
@@ -133,7 +157,11 @@ pub async fn solana_launches_are_found_in_their_transactions(
     // Strangers buy 4% in the next slot; the creator funded nobody who
     // bought: snipers reported, no cluster, nothing sold.
     let clean = analyse("launch_clean").await?;
-    ensure!(status(&clean, "launch_cluster") == Some(CheckStatus::Clear), "{:?}", ids(&clean));
+    ensure!(
+        status(&clean, "launch_cluster") == Some(CheckStatus::Clear),
+        "{:?}",
+        ids(&clean)
+    );
     ensure!(status(&clean, "creator_sold") == Some(CheckStatus::Clear));
     let snipers = signal(&clean, "bundled_launch")?;
     ensure!(
@@ -141,6 +169,26 @@ pub async fn solana_launches_are_found_in_their_transactions(
         "{}",
         snipers.evidence.raw
     );
+
+    // The detection report's bands (`corpus::solana_table`).
+    for truth in corpus::solana_table() {
+        let a = match truth.name {
+            "launch_bundle" => &bundle,
+            "launch_funded" => &funded,
+            _ => &clean,
+        };
+        let (label, got) = (a.label.to_string(), ids(a));
+        ensure!(
+            truth.labels.contains(&label.as_str())
+                && truth.present.iter().all(|id| got.contains(*id))
+                && !truth.absent.iter().any(|id| got.contains(*id)),
+            "{}: {label} {got:?}, want {:?} with {:?} and without {:?}",
+            truth.name,
+            truth.labels,
+            truth.present,
+            truth.absent
+        );
+    }
 
     // The explanation and the wallets' own analyses carry the same facts.
     let explained = ok(client
@@ -153,7 +201,10 @@ pub async fn solana_launches_are_found_in_their_transactions(
         "{:?}",
         explained.signals
     );
-    for (wallet, role) in [(&friend, LaunchRole::BundledBuyer), (&creator, LaunchRole::Creator)] {
+    for (wallet, role) in [
+        (&friend, LaunchRole::BundledBuyer),
+        (&creator, LaunchRole::Creator),
+    ] {
         let analysis = ok(client.wallet_analyze(arg("sol"), &arg(wallet)).await)?.into_inner();
         let holding = (analysis.holdings.iter())
             .find(|h| h.token == fixture.named("launch_bundle"))
