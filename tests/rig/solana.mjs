@@ -255,8 +255,9 @@ signatures[scenario.whale] = Array.from({ length: 2500 }, (_, i) => ({
   err: null,
 }));
 
-// Newest first, as a node lists them.
-for (const list of Object.values(signatures)) list.reverse().sort((a, b) => b.slot - a.slot);
+// Newest slot first, as a node lists them; within a slot a node's order is
+// not the block's (here: by signature, so a create is not always last).
+for (const list of Object.values(signatures)) list.sort((a, b) => b.slot - a.slot || (a.signature < b.signature ? 1 : -1));
 
 const accounts = {};
 for (const a of dumped) {

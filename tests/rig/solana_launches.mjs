@@ -21,13 +21,14 @@ const PUMP_FEE_RECIPIENT = "CebN5WGQ4jvEPvsVU4EoHEpgzq1VV7AbicfhtW4xC9iM";
 
 export async function buildLaunches(rig) {
   const { scenario, expect, createMint, ata, mintTo, renounce, randomOwner, setAccount, signatures, transactions, now, SPL } = rig;
-  const time = (slot) => now - 7200 + Math.round((slot - 1000) * 0.4);
+  const OPEN = 20_000; // the launches' opening slot
+  const time = (slot) => now - 7200 + Math.round((slot - OPEN) * 0.4);
 
   // Each canned transaction is listed under every address it names.
   const canned = (signature, tx, addresses) => {
     transactions[signature] = tx;
     for (const a of new Set(addresses)) {
-      (signatures[a] ??= []).push({ signature, slot: tx.slot, blockTime: tx.blockTime, err: null, memo: null, confirmationStatus: "finalized" });
+      (signatures[a] ??= []).push({ signature, slot: tx.slot, blockTime: tx.blockTime, err: tx.meta.err, memo: null, confirmationStatus: "finalized" });
     }
   };
 
@@ -59,7 +60,7 @@ export async function buildLaunches(rig) {
     const account = (owner) => accounts[owner] ?? `${owner.slice(0, 20)}TokenAccount`;
     let n = 0;
     for (const step of history(pdas.bondingCurve)) {
-      const { slot, payer, signers = [payer], moves = [], sol = [], lamportsToCurve = 0n } = step;
+      const { slot, payer, signers = [payer], moves = [], sol = [], lamportsToCurve = 0n, create = false, failed = false } = step;
       const signature = `${name}${step.label ?? "Tx"}${String(n++).padStart(3, "0")}`.padEnd(88, "1");
       const keys = [];
       const index = (pubkey, signer = false) => {
@@ -80,8 +81,10 @@ export async function buildLaunches(rig) {
       for (const [owner, change] of moves) {
         const before = balance[owner];
         if (before !== undefined) pre.push(tokenBalance(owner, before));
-        balance[owner] = (before ?? 0n) + change;
-        post.push(tokenBalance(owner, balance[owner]));
+        // A failed transaction changes nothing.
+        const after = (before ?? 0n) + (failed ? 0n : change);
+        if (!failed) balance[owner] = after;
+        post.push(tokenBalance(owner, after));
       }
       const transfer = (source, destination, lamports) => ({
         program: "system", programId: SYSTEM, stackHeight: 2,
@@ -89,13 +92,18 @@ export async function buildLaunches(rig) {
       });
       const top = sol.map(([to, lamports]) => ({ ...transfer(payer, to, lamports), stackHeight: null }));
       const pump = moves.length > 0 ? [{ programId: pools.PROGRAMS.pump, accounts: [mint, pdas.bondingCurve, account(pdas.bondingCurve), payer], data: "AJTQ2h9DXrBkwnW8", stackHeight: null }] : [];
-      const inner = lamportsToCurve > 0n
-        ? [{ index: top.length, instructions: [transfer(payer, pdas.bondingCurve, lamportsToCurve), transfer(payer, PUMP_FEE_RECIPIENT, lamportsToCurve / 100n)] }]
+      const token = (type, info) => ({ program: "spl-token", programId: SPL, stackHeight: 2, parsed: { type, info } });
+      // pump.fun's create makes the mint and mints the supply to the curve before any buy.
+      const made = create
+        ? [token("initializeMint2", { mint, decimals: 6, mintAuthority: pdas.bondingCurve }), token("mintTo", { mint, account: account(pdas.bondingCurve), mintAuthority: pdas.bondingCurve, amount: SUPPLY.toString() })]
         : [];
+      const paid = lamportsToCurve > 0n ? [transfer(payer, pdas.bondingCurve, lamportsToCurve), transfer(payer, PUMP_FEE_RECIPIENT, lamportsToCurve / 100n)] : [];
+      const inner = made.length + paid.length > 0 && !failed ? [{ index: top.length, instructions: [...made, ...paid] }] : [];
       const tx = {
         slot, blockTime: time(slot), version: 0,
         meta: {
-          err: null, status: { Ok: null }, fee: 5000, computeUnitsConsumed: 60_000,
+          err: failed ? { InstructionError: [0, { Custom: 6002 }] } : null, status: failed ? { Err: { InstructionError: [0, { Custom: 6002 }] } } : { Ok: null },
+          fee: 5000, computeUnitsConsumed: 60_000,
           preBalances: keys.map(() => 0), postBalances: keys.map(() => 0),
           preTokenBalances: pre, postTokenBalances: post, innerInstructions: inner, logMessages: [],
           loadedAddresses: { readonly: [], writable: [] }, rewards: [],
@@ -129,11 +137,11 @@ export async function buildLaunches(rig) {
       creator, sold: 400n * M,
       holdings: [[creator, 10n * M], [friend, 200n * M], ...alts.map((w) => [w, 40n * M]), ...snipers.map((w) => [w, 10n * M]), ...later.map((w) => [w, 10n * M])],
       history: (curve) => [
-        { slot: 1000, payer: creator, signers: [creator, friend], label: "Create",
+        { slot: OPEN, payer: creator, signers: [creator, friend], label: "Create", create: true,
           moves: [[curve, SUPPLY - 250n * M], [creator, 50n * M], [friend, 200n * M]], lamportsToCurve: 9_000_000_000n },
-        ...alts.map((w) => buy(curve, 1000, creator, w, 40n * M)),
-        ...snipers.map((w) => buy(curve, 1001, w, w, 10n * M)),
-        { slot: 1500, payer: creator, label: "Sell", moves: [[creator, -40n * M], [curve, 40n * M]] },
+        ...alts.map((w) => buy(curve, OPEN, creator, w, 40n * M)),
+        ...snipers.map((w) => buy(curve, OPEN + 1, w, w, 10n * M)),
+        { slot: OPEN + 500, payer: creator, label: "Sell", moves: [[creator, -40n * M], [curve, 40n * M]] },
       ],
     });
   }
@@ -143,15 +151,18 @@ export async function buildLaunches(rig) {
     const funded = await wallets(10);
     const snipers = await wallets(2);
     const later = await wallets(3);
+    const late = later;
     expect.launch_funded = { funded, snipers };
     await launch("launch_funded", {
       creator, sold: 400n * M,
       holdings: [[creator, 0n], ...funded.map((w) => [w, 35n * M]), ...snipers.map((w) => [w, 10n * M]), ...later.map((w) => [w, 10n * M])],
       history: (curve) => [
-        { slot: 995, payer: creator, label: "Fund", sol: funded.map((w) => [w, 1_000_000_000n]) },
-        { slot: 1000, payer: creator, label: "Create", moves: [[curve, SUPPLY]] },
-        ...funded.map((w, i) => buy(curve, 1000 + (i % 3), w, w, 35n * M)),
-        ...snipers.map((w) => buy(curve, 1001, w, w, 10n * M)),
+        { slot: OPEN - 5, payer: creator, label: "Fund", sol: funded.map((w) => [w, 1_000_000_000n]) },
+        { slot: OPEN, payer: creator, label: "Create", create: true, moves: [[curve, SUPPLY]] },
+        ...funded.map((w, i) => buy(curve, OPEN + (i % 3), w, w, 35n * M)),
+        ...snipers.map((w) => buy(curve, OPEN + 1, w, w, 10n * M)),
+        // a bot's buy that failed (slippage) in the opening slot: no buy at all.
+        { ...buy(curve, OPEN, late[0], late[0], 50n * M), failed: true },
       ],
     });
   }
@@ -166,9 +177,9 @@ export async function buildLaunches(rig) {
       creator, sold: 700n * M,
       holdings: [[creator, 0n], ...buyers.map((w) => [w, 10n * M]), ...later.map((w) => [w, 33n * M])],
       history: (curve) => [
-        { slot: 500, payer: creator, label: "Deposit", sol: [[exchange, 2_000_000_000n]] },
-        { slot: 1000, payer: creator, label: "Create", moves: [[curve, SUPPLY]] },
-        ...buyers.map((w) => buy(curve, 1001, w, w, 10n * M)),
+        { slot: OPEN - 10_000, payer: creator, label: "Deposit", sol: [[exchange, 2_000_000_000n]] },
+        { slot: OPEN, payer: creator, label: "Create", create: true, moves: [[curve, SUPPLY]] },
+        ...buyers.map((w) => buy(curve, OPEN + 1, w, w, 10n * M)),
       ],
     });
   }

@@ -88,7 +88,7 @@ pub async fn solana_launches_are_found_in_their_transactions(
             && raw["share"]
                 .as_f64()
                 .is_some_and(|s| (0.329..0.331).contains(&s))
-            && raw["opened_slot"] == 1000
+            && raw["opened_slot"] == 20_000
             && members.contains(&(friend.clone(), "create_transaction".into()))
             && alts
                 .iter()
@@ -147,9 +147,10 @@ pub async fn solana_launches_are_found_in_their_transactions(
     );
     let snipers = listed(&signal(&funded, "bundled_launch")?.evidence.raw, "snipers");
     ensure!(
-        named_list(&fixture, "launch_funded", "snipers")
-            .iter()
-            .all(|s| snipers.contains(&(s.clone(), "sniper".into()))),
+        snipers.len() == 2
+            && named_list(&fixture, "launch_funded", "snipers")
+                .iter()
+                .all(|s| snipers.contains(&(s.clone(), "sniper".into()))),
         "{snipers:?}"
     );
     ensure!(status(&funded, "creator_sold") == Some(CheckStatus::Clear));

@@ -77,13 +77,16 @@ pub async fn solana_pools_of_every_family_are_found_and_valued(
             // Two rounds, one more where the launch can be read (a bonding
             // curve's, or a pool recording its opening); a long history's
             // pages ride beside round 2 and leave the launch unknown.
+            let launch = (analysis.coverage.checks.iter())
+                .find(|c| c.id == types::CheckId::LaunchCluster)
+                .context("launch_cluster judged")?;
+            let finished = launch.status != CheckStatus::Unknown
+                || (launch.reason.as_deref())
+                    .is_some_and(|r| r.contains("not everything was read"));
             ensure!(
-                if long_history {
-                    round_trips == 3
-                } else {
-                    round_trips <= 3
-                },
-                "{address}: a cold analysis took {round_trips} round trips"
+                round_trips == if long_history || finished { 3 } else { 2 },
+                "{address}: a cold analysis took {round_trips} round trips ({:?})",
+                launch.reason
             );
             anyhow::Ok(analysis)
         }

@@ -20,7 +20,8 @@ pub const SNIPERS_CAUTION: f64 = 0.30;
 pub const CREATOR_SOLD: f64 = 0.5;
 /// Sells under this share of the supply are not judged (dust).
 const CREATOR_SOLD_MATERIAL: f64 = 0.01;
-/// What the cluster beyond the creator must hold (or have bought) to count.
+/// What the cluster beyond the creator must hold (or have bought), and what
+/// the cluster must have bought at the opening, to count (dust does not).
 const MEMBERS_MATERIAL: f64 = 0.01;
 /// Wallets listed in a signal's evidence, at most.
 const LISTED: usize = 50;
@@ -174,7 +175,14 @@ fn cluster(b: &mut Builder, f: &Findings) {
     // whose own share the concentration checks judge.
     let material = f.members_held.max(f.members_bought) >= MEMBERS_MATERIAL;
     if f.members.is_empty() || !material {
-        b.clear(CheckId::LaunchCluster);
+        // Nothing found is clear only when everything was read.
+        match &f.partial {
+            Some(partial) => b.unknown(
+                CheckId::LaunchCluster,
+                format!("no cluster was found, but not everything was read: {partial}"),
+            ),
+            None => b.clear(CheckId::LaunchCluster),
+        }
         return;
     }
     let s = f.cluster_held.share;
@@ -230,7 +238,7 @@ fn bundled(b: &mut Builder, f: &Findings) {
         "snipers": listed(f.unit, &f.snipers),
     });
     let creator_bought = f.creator_bought != "0";
-    if creator_bought || !f.bundlers.is_empty() {
+    if f.bundled.units != "0" && f.bundled.share >= MEMBERS_MATERIAL {
         b.detected(
             CheckId::BundledLaunch,
             SignalCategory::Distribution,
@@ -271,6 +279,11 @@ fn bundled(b: &mut Builder, f: &Findings) {
             f.rpc,
             raw,
         );
+    } else if let Some(partial) = &f.partial {
+        b.unknown(
+            CheckId::BundledLaunch,
+            format!("no buy at the opening was found, but not everything was read: {partial}"),
+        );
     } else {
         b.clear(CheckId::BundledLaunch);
     }
@@ -309,4 +322,63 @@ fn sold(b: &mut Builder, f: &Findings, s: &Selling) {
         s.rpc,
         raw,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use riskintel_api::CheckStatus;
+
+    fn findings(partial: Option<&str>) -> Findings {
+        Findings {
+            unit: "slot",
+            opened: 1000,
+            creator: "Creator".into(),
+            creator_held: "0".into(),
+            cluster_held: Amount::default(),
+            members_held: 0.0,
+            members_bought: 0.0,
+            members: Vec::new(),
+            insiders: 0,
+            bundlers: Vec::new(),
+            creator_bought: "0".into(),
+            bundled: Amount {
+                units: "0".into(),
+                share: 0.0,
+            },
+            snipers: Vec::new(),
+            snipers_bought: 0.0,
+            snipers_held: 0.0,
+            partial: partial.map(str::to_string),
+            extra: Map::new(),
+            rpc: "",
+        }
+    }
+
+    fn statuses(f: &Findings) -> Vec<CheckStatus> {
+        let mut b = Builder::new(1);
+        assess(&mut b, Ok(f), Err("not read"));
+        let coverage = b.verdict().coverage;
+        [
+            CheckId::LaunchCluster,
+            CheckId::BundledLaunch,
+            CheckId::CreatorSold,
+        ]
+        .iter()
+        .map(|id| {
+            (coverage.checks.iter())
+                .find(|c| c.id == *id)
+                .map(|c| c.status)
+                .expect("judged")
+        })
+        .collect()
+    }
+
+    #[test]
+    fn nothing_found_is_clear_only_when_everything_was_read() {
+        let (clear, unknown) = (CheckStatus::Clear, CheckStatus::Unknown);
+        assert_eq!(statuses(&findings(None)), vec![clear, clear, unknown]);
+        let partial = findings(Some("the creator's funding was not read"));
+        assert_eq!(statuses(&partial), vec![unknown, unknown, unknown]);
+    }
 }

@@ -186,14 +186,31 @@ impl ParsedTransaction {
         changes
     }
 
-    /// The system program's SOL transfers it made, top-level and inner:
-    /// (source, destination, lamports).
-    pub fn sol_transfers(&self) -> Vec<(String, String, u64)> {
+    /// Whether it initialised `mint` (`initializeMint` or `initializeMint2`
+    /// of either token program, top-level or inner): the mint's creation.
+    pub fn initializes_mint(&self, mint: &str) -> bool {
+        self.instructions().any(|i| {
+            matches!(i["program"].as_str(), Some("spl-token" | "spl-token-2022"))
+                && matches!(
+                    i["parsed"]["type"].as_str(),
+                    Some("initializeMint" | "initializeMint2")
+                )
+                && i["parsed"]["info"]["mint"] == mint
+        })
+    }
+
+    /// Its instructions, top-level then inner.
+    fn instructions(&self) -> impl Iterator<Item = &Value> {
         let inner = (self.meta.iter())
             .flat_map(|m| &m.inner_instructions)
             .flat_map(|i| &i.instructions);
-        (self.transaction.message.instructions.iter())
-            .chain(inner)
+        (self.transaction.message.instructions.iter()).chain(inner)
+    }
+
+    /// The system program's SOL transfers it made, top-level and inner:
+    /// (source, destination, lamports).
+    pub fn sol_transfers(&self) -> Vec<(String, String, u64)> {
+        self.instructions()
             .filter(|i| i["program"] == "system" && i["parsed"]["type"] == "transfer")
             .filter_map(|i| {
                 let info = &i["parsed"]["info"];
@@ -234,6 +251,8 @@ mod tests {
                     balance(5, "Other", "Creator1", 5),
                 ],
                 "innerInstructions": [{"index": 1, "instructions": [
+                    {"program": "spl-token", "programId": "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
+                     "parsed": {"type": "initializeMint2", "info": {"mint": "Mint1", "decimals": 6}}},
                     {"program": "system", "programId": "11111111111111111111111111111111",
                      "parsed": {"type": "transfer", "info": {"source": "Creator1", "destination": "Curve1", "lamports": 1_000_000_000u64}}}
                 ]}],
@@ -283,6 +302,7 @@ mod tests {
                 ("Creator1".to_string(), 300_000)
             ]
         );
+        assert!(tx.initializes_mint("Mint1") && !tx.initializes_mint("Other"));
         assert_eq!(
             tx.sol_transfers(),
             vec![

@@ -78,6 +78,16 @@ pub struct SignatureInfo {
     pub slot: u64,
     /// Its time, unix seconds, where known.
     pub block_time: Option<i64>,
+    /// Why its transaction failed, when it did.
+    #[serde(default)]
+    pub err: Option<serde_json::Value>,
+}
+
+impl SignatureInfo {
+    /// Whether its transaction succeeded.
+    pub fn succeeded(&self) -> bool {
+        self.err.is_none()
+    }
 }
 
 #[cfg(test)]

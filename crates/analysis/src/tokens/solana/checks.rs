@@ -271,7 +271,7 @@ pub fn analysis(
         b.clear(CheckId::SingleHolderDominance);
     } else {
         let share = |amount: u64| amount as f64 / supply as f64;
-        let top10: u64 = owners.iter().take(10).map(|(_, a)| a).sum();
+        let top10 = (owners.iter().take(10)).fold(0u64, |sum, (_, a)| sum.saturating_add(*a));
         let top = owners.iter().take(10).map(|(o, a)| json!({"owner": o, "amount": a.to_string(), "share": share(*a), "launch_cluster_wallets": cluster_of(o)})).collect::<Vec<_>>();
         if share(top10) > 0.5 {
             let (severity, weight) = if share(top10) > 0.7 {

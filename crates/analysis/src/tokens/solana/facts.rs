@@ -344,6 +344,7 @@ pub async fn gather(
         chain.rpc.send(batch),
         launch::open(
             chain,
+            &mint,
             &pools,
             first_page.as_deref().map_err(String::clone),
             complete_page,

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Member, Sales, SolLaunch, OPENING_SLOTS};
-use riskintel_chains::solana::transaction::ParsedTransaction;
+use riskintel_chains::solana::transaction::{ParsedTransaction, TokenAccountChange};
 
 /// A buy at the opening.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +42,9 @@ pub struct Opened {
     pub buys: Vec<Buy>,
     /// Wallets handed tokens before the opening.
     pub handed: Vec<Handed>,
+    /// Whether some token balance did not name its owner (older history):
+    /// its buys are not seen.
+    pub unnamed: bool,
 }
 
 impl Opened {
@@ -57,26 +60,73 @@ impl Opened {
     }
 }
 
-/// Whether `tx` moved `mint` in or out of a pool (`pools`: pool
-/// addresses, which own a curve's tokens, and pool vaults).
-fn pool_balance(tx: &ParsedTransaction, mint: &str, pools: &HashSet<String>) -> (bool, bool) {
-    let mut moved = (false, false);
-    for a in tx.token_accounts(mint) {
-        let pool =
-            pools.contains(&a.account) || a.owner.as_ref().is_some_and(|o| pools.contains(o));
-        if pool && a.after > a.before {
-            moved.1 = true;
-        }
-        if pool && a.after != a.before {
-            moved.0 = true;
-        }
-    }
-    moved
+/// Whether a token account (by its address or its owner) is a pool's
+/// (`pools`: pool addresses, which own a curve's tokens, and pool vaults).
+fn is_pool(a: &TokenAccountChange, pools: &HashSet<String>) -> bool {
+    pools.contains(&a.account) || a.owner.as_ref().is_some_and(|o| pools.contains(o))
 }
 
-/// The opening's transactions (`txs`, oldest first) of `mint`, which
-/// opened in slot `opened` (`create`: the signature that created it, when
-/// the opening is its creation).
+/// How `tx` moved `mint`: whether a pool's balance changed, whether one
+/// grew, each owner's change outside the pools, and whether some account's
+/// owner was not named (older history).
+struct Moves {
+    pool_changed: bool,
+    pool_grew: bool,
+    owners: Vec<(String, i128)>,
+    unnamed: bool,
+}
+
+fn moves(tx: &ParsedTransaction, mint: &str, pools: &HashSet<String>) -> Moves {
+    let mut m = Moves {
+        pool_changed: false,
+        pool_grew: false,
+        owners: Vec::new(),
+        unnamed: false,
+    };
+    for a in tx.token_accounts(mint) {
+        let change = a.after as i128 - a.before as i128;
+        if is_pool(&a, pools) {
+            m.pool_changed |= change != 0;
+            m.pool_grew |= change > 0;
+            continue;
+        }
+        let Some(owner) = a.owner else {
+            m.unnamed |= change != 0;
+            continue;
+        };
+        match m.owners.iter_mut().find(|(o, _)| *o == owner) {
+            Some((_, sum)) => *sum += change,
+            None => m.owners.push((owner, change)),
+        }
+    }
+    m.owners.retain(|(_, change)| *change != 0);
+    m
+}
+
+/// Of the transactions of the opening slot, the one that created `mint`:
+/// it initialised the mint, or (a curve's launch) minted the supply to a
+/// pool's account that had none. A node lists one slot's signatures in no
+/// particular order, so the oldest listed is not the create.
+pub fn create_of<'a>(
+    txs: &'a [ParsedTransaction],
+    mint: &str,
+    slot: u64,
+    pools: &HashSet<String>,
+) -> Option<&'a ParsedTransaction> {
+    let first = txs.iter().filter(|t| t.slot == slot && t.succeeded());
+    (first.clone())
+        .find(|t| t.initializes_mint(mint))
+        .or_else(|| {
+            first.into_iter().find(|t| {
+                (t.token_accounts(mint).iter())
+                    .any(|a| is_pool(a, pools) && a.before == 0 && a.after > 0)
+            })
+        })
+}
+
+/// The opening's transactions (`txs`) of `mint`, which opened in slot
+/// `opened` (`create`: the signature that created it, when the opening is
+/// its creation).
 pub fn opened(
     mint: &str,
     opened: u64,
@@ -87,23 +137,25 @@ pub fn opened(
 ) -> Opened {
     let mut out = Opened::default();
     let mut cluster: HashSet<String> = HashSet::from([creator.to_string()]);
-    for tx in txs.iter().filter(|t| t.succeeded()) {
-        let changes = tx.token_changes(mint);
+    let mut ordered: Vec<&ParsedTransaction> = txs.iter().filter(|t| t.succeeded()).collect();
+    ordered.sort_by_key(|t| t.slot);
+    for tx in ordered {
+        let m = moves(tx, mint, pools);
+        out.unnamed |= m.unnamed;
         let payer = tx.fee_payer().unwrap_or_default().to_string();
-        let in_create =
-            create.is_some() && tx.transaction.signatures.first().map(String::as_str) == create;
-        let (pool_moved, _) = pool_balance(tx, mint, pools);
-        let gainers = (changes.iter())
-            .filter(|(owner, change)| *change > 0 && !pools.contains(owner))
-            .map(|(owner, change)| (owner.clone(), *change as u64));
+        let signature = tx.transaction.signatures.first().map(String::as_str);
+        let in_create = create.is_some() && signature == create;
+        let gainers = (m.owners.iter())
+            .filter(|(_, change)| *change > 0)
+            .map(|(owner, change)| (owner.clone(), u64::try_from(*change).unwrap_or(u64::MAX)));
         if tx.slot < opened && !in_create {
             // Before trading opened, tokens move only from whoever has them:
             // the cluster's, when one of it sent them or paid for the move.
-            let via = (changes.iter())
+            let via = (m.owners.iter())
                 .find(|(owner, change)| *change < 0 && cluster.contains(owner))
                 .map(|(owner, _)| owner.clone())
                 .or_else(|| cluster.contains(&payer).then(|| payer.clone()));
-            let Some(via) = via.filter(|_| !pool_moved) else {
+            let Some(via) = via.filter(|_| !m.pool_changed) else {
                 continue;
             };
             for (wallet, _) in gainers {
@@ -115,10 +167,14 @@ pub fn opened(
                     });
                 }
             }
-        } else if tx.slot < opened + OPENING_SLOTS && pool_moved {
+        } else if tx.slot < opened.saturating_add(OPENING_SLOTS) && m.pool_changed {
             for (wallet, amount) in gainers {
                 if wallet == creator {
                     out.creator_bought = out.creator_bought.saturating_add(amount);
+                    continue;
+                }
+                // An insider's own buy keeps it an insider.
+                if cluster.contains(&wallet) {
                     continue;
                 }
                 let by_cluster = if in_create {
@@ -174,7 +230,9 @@ pub fn activity(
                 out.peak = out.peak.max(a.before).max(a.after);
             }
         }
-        if tx.slot.saturating_add(window) >= opened && tx.slot < opened + OPENING_SLOTS {
+        if tx.slot.saturating_add(window) >= opened
+            && tx.slot < opened.saturating_add(OPENING_SLOTS)
+        {
             for (from, to, _) in tx.sol_transfers() {
                 if from == creator && to != creator && !pools.contains(&to) {
                     out.funded.entry(to).or_insert(tx.slot);
@@ -182,13 +240,13 @@ pub fn activity(
             }
         }
         if tx.slot >= opened {
-            let change = (tx.token_changes(mint).into_iter())
+            let m = moves(tx, mint, pools);
+            let change = (m.owners.iter())
                 .find(|(owner, _)| owner == creator)
-                .map_or(0, |(_, c)| c);
-            let (_, into_pool) = pool_balance(tx, mint, pools);
-            if change < 0 && into_pool {
-                out.sells
-                    .push((tx.slot, tx.block_time, change.unsigned_abs() as u64));
+                .map_or(0, |(_, c)| *c);
+            if change < 0 && m.pool_grew {
+                let sold = u64::try_from(change.unsigned_abs()).unwrap_or(u64::MAX);
+                out.sells.push((tx.slot, tx.block_time, sold));
             }
         }
     }
@@ -203,8 +261,10 @@ pub struct Judged<'a> {
     pub creator: String,
     /// What the opening showed.
     pub opening: Opened,
-    /// What the creator's transactions showed, or why they could not be read.
-    pub activity: Result<Activity, String>,
+    /// What the creator's transactions read showed.
+    pub activity: Activity,
+    /// Whether they hold all its sells since the opening, or why not.
+    pub sales: Result<(), String>,
     /// What each wallet holds now (the creator's and the opening's wallets).
     pub holdings: &'a HashMap<String, u64>,
     /// The largest holders by owner, with what each holds.
@@ -223,11 +283,7 @@ pub fn classify(j: Judged) -> SolLaunch {
             .map_or(0, |(_, h)| *h);
         j.holdings.get(w).copied().unwrap_or(0).max(largest)
     };
-    let funded = j
-        .activity
-        .as_ref()
-        .map(|a| a.funded.clone())
-        .unwrap_or_default();
+    let funded = j.activity.funded.clone();
     let mut insiders: Vec<Member> = (j.opening.handed.iter())
         .map(|h| Member {
             address: h.wallet.clone(),
@@ -280,10 +336,10 @@ pub fn classify(j: Judged) -> SolLaunch {
         bundlers,
         creator_bought: j.opening.creator_bought,
         snipers,
-        sales: j.activity.map(|a| Sales {
+        sales: j.sales.map(|()| Sales {
             held: creator_held,
-            peak: a.peak,
-            sells: a.sells,
+            peak: j.activity.peak,
+            sells: j.activity.sells,
         }),
         partial: j.partial,
     }

@@ -163,7 +163,7 @@ pub fn findings(launch: &SolLaunch, supply: u64) -> (Findings, Result<Selling, S
         rpc: RPC,
     };
     let selling = launch.sales.clone().map(|sales| {
-        let day_end = launch.opened_time.map(|t| t + 86_400);
+        let day_end = launch.opened_time.map(|t| t.saturating_add(86_400));
         let in_day = |time: Option<i64>| match (time, day_end) {
             (Some(t), Some(end)) => t <= end,
             // Without times, every sell read counts as the first day's.

@@ -29,12 +29,20 @@ pub struct Opening {
     pub slot: u64,
     /// Its time.
     pub time: Option<i64>,
-    /// The transaction that created the mint, when that opened it (a bonding curve's launch).
-    pub create: Option<String>,
+    /// Whether a bonding curve launched it: the opening is its creation.
+    pub at_creation: bool,
+    /// The pool whose recorded opening time set it (not a curve's launch).
+    pub pool: Option<Pubkey>,
 }
 
-/// The creator a pool's layout records: a bonding curve's, PumpSwap's coin
-/// creator, else the first pool's that records one.
+/// The pool whose recorded opening time is the earliest.
+fn first_opened(pools: &[PoolState]) -> Option<&PoolState> {
+    (pools.iter().filter(|p| p.opened_at.is_some())).min_by_key(|p| p.opened_at)
+}
+
+/// The creator the launch's own pool records: a bonding curve's, else
+/// PumpSwap's coin creator (a graduated curve's), else the creator of the
+/// pool that opened first. Never another pool's: anyone can open a pool.
 pub fn creator_of(pools: &[PoolState]) -> Option<Pubkey> {
     let of = |family: Family| {
         pools
@@ -44,48 +52,50 @@ pub fn creator_of(pools: &[PoolState]) -> Option<Pubkey> {
     };
     of(Family::PumpFun)
         .or_else(|| of(Family::PumpSwap))
-        .or_else(|| pools.iter().find_map(|p| p.creator))
+        .or_else(|| first_opened(pools).and_then(|p| p.creator))
 }
 
-/// Where the launch opened: a bonding curve's mint at its first
-/// transaction; otherwise at the first transaction at or after its
+/// Where the launch opened: a bonding curve's mint at its first successful
+/// transaction's slot; otherwise at the first transaction at or after its
 /// earliest pool's recorded opening time. `signatures` are newest first.
 pub fn opening(
     pools: &[PoolState],
     signatures: &[SignatureInfo],
     complete: bool,
 ) -> Result<Opening, String> {
+    let succeeded = || signatures.iter().filter(|s| s.succeeded());
     if pools.iter().any(|p| p.family == Family::PumpFun) {
         if !complete {
             return Err(format!("the mint has more than {} transactions, so its first one (its launch) is further back than the launch reads go", signatures.len()));
         }
-        let first = signatures.last().ok_or("the mint has no transactions")?;
+        let first = (signatures.iter().rev())
+            .find(|s| s.succeeded())
+            .ok_or("the mint has no successful transaction")?;
         return Ok(Opening {
             slot: first.slot,
             time: first.block_time,
-            create: Some(first.signature.clone()),
+            at_creation: true,
+            pool: None,
         });
     }
-    let opened_at = (pools.iter().filter_map(|p| p.opened_at))
-        .min()
-        .ok_or("the mint's pools do not record when they opened")?;
+    let pool = first_opened(pools).ok_or("the mint's pools do not record when they opened")?;
+    let opened_at = pool.opened_at.unwrap_or_default();
     let reached = complete
         || signatures
             .last()
             .and_then(|s| s.block_time)
             .is_some_and(|t| t < opened_at);
     if !reached {
-        return Err(
-            "the mint has more history than is read, so its opening was not reached".into(),
-        );
+        return Err(format!("the mint has more than {} transactions since its pool opened, so its opening is further back than the launch reads go", signatures.len()));
     }
-    let first = (signatures.iter().rev())
+    let first = (succeeded().collect::<Vec<_>>().into_iter().rev())
         .find(|s| s.block_time.is_some_and(|t| t >= opened_at))
         .ok_or("no transaction of the mint since its pool opened is read")?;
     Ok(Opening {
         slot: first.slot,
         time: first.block_time,
-        create: None,
+        at_creation: false,
+        pool: Some(pool.address),
     })
 }
 
@@ -100,18 +110,13 @@ fn get_transaction(batch: &mut Batch, signature: &str) -> Slot<Option<ParsedTran
 pub struct Started {
     opening: Opening,
     creator: String,
-    /// The opening's transactions and those before it, oldest first.
+    /// The signature of the transaction that created the mint, when that opened it.
+    create: Option<String>,
+    /// The opening's transactions and those before it.
     transactions: Vec<ParsedTransaction>,
     /// The creator's signatures, newest first, or why not read.
     creator_signatures: Result<Vec<SignatureInfo>, String>,
     partial: Vec<String>,
-}
-
-impl Started {
-    /// The creator.
-    pub fn creator(&self) -> &str {
-        &self.creator
-    }
 }
 
 /// The first launch reads, beside round 2: the transactions of `signatures`
@@ -119,6 +124,7 @@ impl Started {
 /// up to the opening's last slot, and the signatures of the creator `pools` record.
 pub async fn open(
     chain: &SolanaChain,
+    mint: &Pubkey,
     pools: &[PoolState],
     signatures: Result<&[SignatureInfo], String>,
     complete: bool,
@@ -127,17 +133,36 @@ pub async fn open(
     let signatures = signatures?;
     let opening = opening(pools, signatures, complete)?;
     let mut partial = Vec::new();
-    let mut wanted: Vec<&SignatureInfo> = (signatures.iter().rev())
-        .filter(|s| s.slot < opening.slot + OPENING_SLOTS)
-        .collect();
-    if wanted.len() > limits.transactions {
-        partial.push(format!(
-            "the first {} of the mint's {} transactions up to its opening slots",
-            limits.transactions,
-            wanted.len()
-        ));
-        wanted.truncate(limits.transactions);
+    if !complete {
+        partial.push("the mint's transactions before its newest 1,000 were not read".to_string());
     }
+    // The opening slots' transactions first (oldest first), then the newest
+    // before them; failed ones are no buy.
+    let end = opening.slot.saturating_add(OPENING_SLOTS);
+    let ok = signatures.iter().filter(|s| s.succeeded() && s.slot < end);
+    let mut at_opening: Vec<&SignatureInfo> =
+        ok.clone().filter(|s| s.slot >= opening.slot).collect();
+    at_opening.reverse();
+    let before: Vec<&SignatureInfo> = ok.filter(|s| s.slot < opening.slot).collect();
+    if at_opening.len() > limits.transactions {
+        partial.push(format!(
+            "the first {} of the mint's {} transactions in its opening slots",
+            limits.transactions,
+            at_opening.len()
+        ));
+        at_opening.truncate(limits.transactions);
+    }
+    let room = limits.transactions - at_opening.len();
+    if before.len() > room {
+        partial.push(format!(
+            "the newest {room} of the mint's {} transactions before its opening",
+            before.len()
+        ));
+    }
+    let wanted: Vec<&SignatureInfo> = at_opening
+        .into_iter()
+        .chain(before.into_iter().take(room))
+        .collect();
     let mut batch = Batch::new();
     let slots: Vec<_> = (wanted.iter())
         .map(|s| get_transaction(&mut batch, &s.signature))
@@ -165,11 +190,12 @@ pub async fn open(
             "{pruned} of the opening's transactions are no longer kept by the node"
         ));
     }
-    let create_payer = (transactions.first())
-        .filter(|t| {
-            opening.create.is_some() && t.transaction.signatures.first() == opening.create.as_ref()
-        })
-        .and_then(|t| t.fee_payer().map(str::to_string));
+    let m = sol::encode(mint);
+    let create = (opening.at_creation)
+        .then(|| classify::create_of(&transactions, &m, opening.slot, &pool_accounts(pools)))
+        .flatten();
+    let create_payer = create.and_then(|t| t.fee_payer().map(str::to_string));
+    let create = create.and_then(|t| t.transaction.signatures.first().cloned());
     let creator_signatures = match creator_slot {
         Some(slot) => answers
             .take(slot)
@@ -177,14 +203,52 @@ pub async fn open(
         None => Err("the mint's pools do not record its creator, so its creator's transactions were not read".into()),
     };
     let creator = (layout_creator.or(create_payer))
-        .ok_or("the mint's creator is not recorded by its pools or its first transaction")?;
+        .ok_or("the mint's creator is not recorded by its pools or its creation")?;
     Ok(Started {
         opening,
         creator,
+        create,
         transactions,
         creator_signatures,
         partial,
     })
+}
+
+/// The creator's signatures to read from slot `from` on (at most `cap`,
+/// oldest first), and why its sells cannot be judged when its history
+/// since the opening is not all there.
+fn creator_reads<'a>(
+    list: &'a [SignatureInfo],
+    from: u64,
+    opened: u64,
+    cap: usize,
+    partial: &mut Vec<String>,
+) -> (Vec<&'a SignatureInfo>, Result<(), String>) {
+    let mut reads = Ok(());
+    let oldest = list.last().map_or(0, |s| s.slot);
+    if list.len() as u64 >= CREATOR_SIGNATURES && oldest > from {
+        partial.push(format!(
+            "the creator's transactions before slot {oldest} were not read"
+        ));
+        if oldest > opened {
+            reads = Err(
+                "the creator has made more transactions since the launch than are read".to_string(),
+            );
+        }
+    }
+    let mut wanted: Vec<&SignatureInfo> = (list.iter().rev())
+        .filter(|s| s.succeeded() && s.slot >= from)
+        .collect();
+    if wanted.len() > cap {
+        partial.push(format!(
+            "the creator's first {cap} transactions since slot {from}"
+        ));
+        if wanted[cap..].iter().any(|s| s.slot >= opened) {
+            reads = Err(format!("the creator made more than {cap} transactions since the launch; its sells are not all read"));
+        }
+        wanted.truncate(cap);
+    }
+    (wanted, reads)
 }
 
 /// The launch's last reads (one round trip): the creator's transactions
@@ -204,6 +268,7 @@ pub async fn finish(
     let Started {
         opening,
         creator,
+        create,
         transactions,
         creator_signatures,
         mut partial,
@@ -211,53 +276,39 @@ pub async fn finish(
     let opened = classify::opened(
         &m,
         opening.slot,
-        opening.create.as_deref(),
+        create.as_deref(),
         &creator,
         &transactions,
         pools,
     );
+    if opened.unnamed {
+        partial.push("some of the opening's token balances do not name their owner".into());
+    }
     let from = opening.slot.saturating_sub(limits.window_slots);
     let mut batch = Batch::new();
-    let (creator_slots, creator_reads) = match &creator_signatures {
+    let (creator_slots, mut creator_reads) = match &creator_signatures {
         Ok(list) => {
-            let mut reads = Ok(());
-            if list.len() as u64 >= CREATOR_SIGNATURES && list.last().is_some_and(|s| s.slot > from)
-            {
-                partial.push(format!(
-                    "the creator's transactions before slot {} were not read",
-                    list.last().map_or(0, |s| s.slot)
-                ));
-                if list.last().is_some_and(|s| s.slot > opening.slot) {
-                    reads = Err(
-                        "the creator has more transactions since the launch than are read"
-                            .to_string(),
-                    );
-                }
-            }
-            let mut wanted: Vec<&SignatureInfo> =
-                list.iter().rev().filter(|s| s.slot >= from).collect();
-            if wanted.len() > limits.transactions {
-                partial.push(format!(
-                    "the creator's first {} transactions since slot {from}",
-                    limits.transactions
-                ));
-                wanted.truncate(limits.transactions);
-            }
-            let slots: Vec<_> = wanted
-                .iter()
-                .map(|s| get_transaction(&mut batch, &s.signature))
+            let (wanted, reads) =
+                creator_reads(list, from, opening.slot, limits.transactions, &mut partial);
+            let slots: Vec<_> = (wanted.iter())
+                .map(|s| (s.slot, get_transaction(&mut batch, &s.signature)))
                 .collect();
             (slots, reads)
         }
-        Err(e) => {
-            partial.push("the creator's funding was not read".into());
-            (Vec::new(), Err(e.clone()))
-        }
+        Err(e) => (Vec::new(), Err(e.clone())),
     };
-    let wallets: Vec<String> = std::iter::once(creator.as_str())
+    let mut wallets: Vec<String> = std::iter::once(creator.as_str())
         .chain(opened.wallets())
         .map(str::to_string)
         .collect();
+    if wallets.len() > limits.holders {
+        partial.push(format!(
+            "what the first {} of the opening's {} wallets hold",
+            limits.holders,
+            wallets.len()
+        ));
+        wallets.truncate(limits.holders);
+    }
     let atas: Vec<(String, Pubkey)> = (wallets.iter())
         .filter_map(|w| {
             let owner = sol::parse_pubkey(w).ok()?;
@@ -295,25 +346,22 @@ pub async fn finish(
             }
         }
     }
-    let activity = creator_reads.and_then(|()| {
-        let mut txs = Vec::new();
-        for slot in creator_slots {
-            match answers.take(slot) {
-                Ok(Some(tx)) => txs.push(tx),
-                Ok(None) => {}
-                Err(e) => return Err(format!("the creator's transactions could not be read: {e}")),
+    let mut txs = Vec::new();
+    for (slot, read) in creator_slots {
+        match answers.take(read) {
+            Ok(Some(tx)) => txs.push(tx),
+            // A sell the node no longer keeps would go unseen.
+            Ok(None) if slot >= opening.slot && creator_reads.is_ok() => {
+                creator_reads = Err("some of the creator's transactions since the launch are no longer kept by the node".into());
+            }
+            Ok(None) => {}
+            Err(e) => {
+                creator_reads = Err(format!("the creator's transactions could not be read: {e}"))
             }
         }
-        Ok(classify::activity(
-            &m,
-            &creator,
-            opening.slot,
-            limits.window_slots,
-            &txs,
-            pools,
-        ))
-    });
-    if activity.is_err() && !partial.iter().any(|p| p.contains("funding")) {
+    }
+    let activity = classify::activity(&m, &creator, opening.slot, limits.window_slots, &txs, pools);
+    if creator_signatures.is_err() {
         partial.push("the creator's funding was not read".into());
     }
     Ok(classify::classify(Judged {
@@ -321,6 +369,7 @@ pub async fn finish(
         creator,
         opening: opened,
         activity,
+        sales: creator_reads,
         holdings: &holdings,
         largest,
         partial: (!partial.is_empty()).then(|| partial.join("; ")),

@@ -174,7 +174,8 @@ fn wallets_the_creator_funded_before_the_opening_are_bundled_and_its_sells_count
         opened: (1000, Some(1_001_000)),
         creator: CREATOR.into(),
         opening,
-        activity: Ok(activity),
+        activity,
+        sales: Ok(()),
         holdings: &holdings,
         largest: &largest,
         partial: None,
@@ -246,4 +247,43 @@ fn tokens_handed_before_a_pool_opens_make_insiders_but_a_pool_deposit_does_not()
         .collect();
     assert_eq!(handed, vec![("Insider", CREATOR), ("Second", "Insider")]);
     assert!(opening.buys.is_empty());
+}
+
+#[test]
+fn the_create_is_found_by_what_it_did_not_by_where_the_node_lists_it() {
+    // The node lists a sniper's buy of the same slot after the create.
+    let txs = [
+        tx(
+            1000,
+            "Snipe",
+            "Stranger",
+            &[Move(CURVE, 1000, 990), Move("Stranger", 0, 10)],
+            &[],
+        ),
+        tx(1000, "Create", CREATOR, &[Move(CURVE, 0, 1000)], &[]),
+    ];
+    let create = create_of(&txs, MINT, 1000, &pools()).map(|t| t.transaction.signatures[0].clone());
+    assert_eq!(create.as_deref(), Some("Create"));
+    let opening = opened(MINT, 1000, create.as_deref(), CREATOR, &txs, &pools());
+    assert_eq!(
+        opening.buys.first().map(|b| b.by_cluster.clone()),
+        Some(None)
+    );
+}
+
+#[test]
+fn a_vault_owned_by_a_shared_authority_is_no_buyer() {
+    // An AMM's vault belongs to the program's authority, not to the pool.
+    let pools = HashSet::from(["AuthorityAta".to_string()]);
+    let txs = [tx(
+        1000,
+        "Add",
+        CREATOR,
+        &[Move(CREATOR, 100, 0), Move("Authority", 0, 100)],
+        &[],
+    )];
+    let opening = opened(MINT, 1000, None, CREATOR, &txs, &pools);
+    assert!(opening.buys.is_empty(), "{:?}", opening.buys);
+    let sold = activity(MINT, CREATOR, 1000, 0, &txs, &pools);
+    assert_eq!(sold.sells, vec![(1000, Some(1_001_000), 100)]);
 }
