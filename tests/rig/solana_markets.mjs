@@ -3,6 +3,7 @@
 // (solana_pools.mjs); vaults, LP mints and holders are real token accounts
 // and mints made by the SPL Token program in LiteSVM. Every value is chosen
 // so the price, liquidity and LP shares the analysis must find are known.
+import { getProgramDerivedAddress } from "@solana/kit";
 import * as spl from "@solana-program/token";
 import * as pools from "./solana_pools.mjs";
 
@@ -47,11 +48,11 @@ export async function buildMarkets(rig) {
   // --- SOL priced by three SOL/USDC pools: two at $150, one thin pool pushed to $1,000.
   const cpmmConfig = pools.cpmmConfigPda(0);
   setAccount(cpmmConfig, pools.cpmmConfig({ index: 0, tradeFeeRate: 2500n, protocolFeeRate: 120000n, fundFeeRate: 40000n }), pools.PROGRAMS.cpmm);
-  const cpmm = async (name, { mint0, mint1, decimals0, decimals1, amount0, amount1, owed1 = 0n, lp }) => {
+  const cpmm = async (name, { mint0, mint1, decimals0, decimals1, amount0, amount1, owed1 = 0n, lp, creator = payer.address }) => {
     const v0 = await vault(mint0, amount0);
     const v1 = await vault(mint1, amount1 + owed1);
     return pool(name, pools.PROGRAMS.cpmm, pools.cpmmPool({
-      ammConfig: cpmmConfig, poolCreator: payer.address, vault0: v0, vault1: v1, lpMint: lp, mint0, mint1,
+      ammConfig: cpmmConfig, poolCreator: creator, vault0: v0, vault1: v1, lpMint: lp, mint0, mint1,
       mint0Program: SPL, mint1Program: SPL, observationKey: await randomOwner(), decimals0, decimals1, lpDecimals: 9,
       lpSupply: LP_ISSUED, protocolFees1: owed1,
     }));
@@ -136,6 +137,37 @@ export async function buildMarkets(rig) {
   ]) {
     const mint = await token(name);
     await pumpSwap(`${name}_pool`, { mint, tokens: tokens * D6, lamports: sol * SOL, coinCreator: creatorWallet.address, lp: await lpMint(lp) });
+  }
+
+  // --- LP split between burned, the creator, the mint authority and a
+  // locker, in each family with an LP mint. The pool counts LP_ISSUED; half
+  // of it was burned through the token program, which halves the LP mint's
+  // supply but not the pool's count, against which the pool pays LP out:
+  // the creator's 20% redeems 20%, not 40%. CPMM LP is locked by Raydium's
+  // locking program (its CPMM authority); the others by a configured locker.
+  const [raydiumLocker] = await getProgramDerivedAddress({ programAddress: "LockrWmn6K5twhz3y9w1dQERbmgSaRkfnTeTKbpofwE", seeds: ["lock_cp_authority_seed"] });
+  scenario.raydium_locker = raydiumLocker;
+  scenario.test_locker = await randomOwner();
+  const splitLp = async (creator, locker) => {
+    const mint = await createMint({ decimals: 9 });
+    const give = async (owner, amount) => mintTo(SPL, mint, await ata(SPL, mint, owner), amount);
+    await give(creator ?? (await randomOwner()), LP_ISSUED / 5n);
+    await give(payer.address, LP_ISSUED / 10n);
+    await give(locker, LP_ISSUED / 5n);
+    const burned = await tokenAccount(SPL, mint, payer.address);
+    await mintTo(SPL, mint, burned, LP_ISSUED / 2n);
+    await send([spl.getBurnInstruction({ account: burned, mint, authority: payer, amount: LP_ISSUED / 2n })]);
+    return mint;
+  };
+  {
+    const creator = await randomOwner();
+    scenario.split_creator = creator;
+    const cpmmMint = await token("cpmm_split", { keepAuthority: true });
+    await cpmm("cpmm_split_pool", { mint0: cpmmMint, mint1: WSOL, decimals0: 6, decimals1: 9, amount0: 10_000_000n * D6, amount1: 1_000n * SOL, lp: await splitLp(creator, raydiumLocker), creator });
+    const v4Mint = await token("v4_split", { keepAuthority: true });
+    await ammV4("v4_split_pool", { coin: v4Mint, pc: WSOL, coinDecimals: 6, pcDecimals: 9, coinAmount: 10_000_000n * D6, pcAmount: 1_000n * SOL, lp: await splitLp(null, scenario.test_locker) });
+    const swapMint = await token("pumpswap_split", { keepAuthority: true });
+    await pumpSwap("pumpswap_split_pool", { mint: swapMint, tokens: 10_000_000n * D6, lamports: 1_000n * SOL, coinCreator: creator, lp: await splitLp(creator, scenario.test_locker) });
   }
 
   // A position NFT (supply 1) held by `owner` (someone else when null).

@@ -173,7 +173,10 @@ impl Fixture {
                 let owner = bs58::decode(params[0].as_str().unwrap_or_default())
                     .into_vec()
                     .unwrap_or_default();
-                let program = params[1]["programId"].as_str().unwrap_or_default();
+                // Either filter a node takes: the token program, or the mint.
+                let program = params[1]["programId"].as_str();
+                let mint = (params[1]["mint"].as_str())
+                    .map(|m| bs58::decode(m).into_vec().unwrap_or_default());
                 let mut found = Vec::new();
                 for (address, account) in &self.accounts {
                     let data = base64::engine::general_purpose::STANDARD
@@ -181,8 +184,12 @@ impl Fixture {
                         .unwrap_or_default();
                     let is_token_account =
                         data.len() >= 165 && (data.len() == 165 || data.get(165) == Some(&2));
-                    if account["owner"] == program && is_token_account && data[32..64] == owner[..]
-                    {
+                    let filtered = match (program, &mint) {
+                        (Some(program), _) => account["owner"] == program,
+                        (None, Some(mint)) => is_token_account && data[..32] == mint[..],
+                        (None, None) => false,
+                    };
+                    if filtered && is_token_account && data[32..64] == owner[..] {
                         found.push(
                             json!({"pubkey": address, "account": self.account_json(address)}),
                         );
@@ -235,8 +242,8 @@ impl Fixture {
 }
 
 /// The `sol` chain's configuration for the fixture served at `url`: every
-/// pool family at its program, wrapped SOL, the test USDC, and the three
-/// SOL/USDC price pools.
+/// pool family at its program, wrapped SOL, the test USDC, the three
+/// SOL/USDC price pools, and the LP lockers.
 pub fn chain_config(fixture: &Fixture, url: &str) -> ChainConfig {
     ChainConfig {
         rpc_url: url.into(),
@@ -252,7 +259,10 @@ pub fn chain_config(fixture: &Fixture, url: &str) -> ChainConfig {
             decimals: 6,
         }],
         dexes: defaults::solana().dexes,
-        lp_lockers: Vec::new(),
+        // Raydium's locking program's authority (the default) and one more.
+        lp_lockers: (defaults::solana().lp_lockers.into_iter())
+            .chain([fixture.named("test_locker")])
+            .collect(),
         price_pool: String::new(),
         price_pools: ["price_pool", "price_pool_v4", "price_pool_pushed"]
             .iter()

@@ -451,7 +451,10 @@ pub fn solana() -> ChainConfig {
                 ..DexConfig::v2(f.name(), f.program(), "", 0)
             })
             .collect(),
-        lp_lockers: Vec::new(),
+        // Raydium's locking program's CPMM authority.
+        lp_lockers: vec![super::solana::encode(
+            &super::solana::pools::cpmm::lock_authority(),
+        )],
         price_pool: String::new(),
         price_pools: SOL_USDC_POOLS.iter().map(|p| p.to_string()).collect(),
     }
@@ -469,9 +472,12 @@ mod tests {
             .into_iter()
             .chain(sol.dexes.iter().map(|d| &d.factory))
             .chain(&sol.price_pools)
+            .chain(&sol.lp_lockers)
         {
             assert!(crate::solana::parse_pubkey(address).is_ok(), "{address}");
         }
+        // Raydium's locking program's CPMM authority, as its SDK derives it.
+        assert_eq!(sol.lp_lockers.len(), 1);
         // Every family is searched, each at its own program.
         let families: std::collections::HashSet<_> = sol.dexes.iter().map(|d| d.kind).collect();
         assert_eq!(families.len(), Family::ALL.len());

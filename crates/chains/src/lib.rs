@@ -238,7 +238,8 @@ pub struct ChainConfig {
     /// The DEXes, of any family (`kind`).
     pub dexes: Vec<DexConfig>,
     /// LP locker contracts (UNCX, Team Finance, PinkLock, …): LP tokens they
-    /// hold count as locked, like burned ones.
+    /// hold count as locked, like burned ones. Solana: lock authorities (the
+    /// owners of the token accounts a locking program keeps LP in).
     pub lp_lockers: Vec<String>,
     /// Solana: one more pool pricing the wrapped native in a stablecoin
     /// (kept for older configurations; `price_pools` is the list).

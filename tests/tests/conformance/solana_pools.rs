@@ -381,3 +381,64 @@ pub async fn solana_pools_of_every_family_are_found_and_valued(
     );
     server.stop().await
 }
+
+conformance!(solana_lp_shares_are_of_what_the_pool_issued);
+/// In each family with an LP mint, half the LP the pool issued was burned
+/// through the token program (the LP mint's supply halves, the pool's own
+/// count does not); the creator holds 20%, the mint authority 10%, a
+/// locker 20%. Each share is what it redeems: of the pool's count.
+pub async fn solana_lp_shares_are_of_what_the_pool_issued(backend: Backend) -> anyhow::Result<()> {
+    let fixture = Fixture::load()?;
+    let node = solana_node::start(fixture.clone()).await?;
+    let server = TestServer::start_with(backend, sol_config(&fixture, &node)).await?;
+    let client = server.client(&server.owner_key());
+    for (token, creator_share) in [
+        ("cpmm_split", Some(0.2)),
+        ("v4_split", None),
+        ("pumpswap_split", Some(0.2)),
+    ] {
+        let analysis = ok(client
+            .token_analyze(arg("sol"), &arg(&fixture.named(token)), None)
+            .await)?
+        .into_inner();
+        let p = pool(&analysis, &fixture, &format!("{token}_pool"))?;
+        let is = |got: Option<f64>, want: f64| got.is_some_and(|g| (g - want).abs() <= 0.001);
+        ensure!(
+            is(p.lp_burned_share, 0.5)
+                && is(p.lp_owner_share, 0.1)
+                && is(p.lp_locked_share, 0.7)
+                && match creator_share {
+                    Some(want) => is(p.lp_creator_share, want),
+                    None => p.lp_creator_share.is_none(),
+                },
+            "{token}: {p:?}"
+        );
+        // The policy's bands on those fractions: over 5% is holding LP.
+        let owner = signal(&analysis, "owner_holds_lp")?;
+        ensure!(
+            owner.severity == Severity::High
+                && owner.evidence.raw["lp_owner_share"]
+                    .as_f64()
+                    .is_some_and(|s| (s - 0.1).abs() <= 0.001),
+            "{token}: {}",
+            owner.evidence.raw
+        );
+        match creator_share {
+            Some(_) => {
+                let creator = signal(&analysis, "creator_holds_lp")?;
+                ensure!(
+                    creator.detail.contains("20.0%")
+                        && creator.evidence.raw["creator"] == fixture.named("split_creator"),
+                    "{token}: {}",
+                    creator.detail
+                );
+            }
+            None => ensure!(
+                status(&analysis, "creator_holds_lp") == Some(CheckStatus::Unknown),
+                "{token}: {:?}",
+                ids(&analysis)
+            ),
+        }
+    }
+    server.stop().await
+}

@@ -18,6 +18,8 @@ pub struct SolanaChain {
     pub dexes: Vec<SolanaDex>,
     /// The pools pricing SOL in a stablecoin.
     pub price_pools: Vec<Pubkey>,
+    /// Lock authorities: LP in token accounts they own counts as locked.
+    pub lockers: Vec<Pubkey>,
 }
 
 /// A configured family of pools.
@@ -69,6 +71,9 @@ impl SolanaChain {
                 .iter()
                 .chain(Some(&config.price_pool).filter(|p| !p.is_empty()))
                 .map(|p| key_of(p, "price_pools"))
+                .collect::<anyhow::Result<_>>()?,
+            lockers: (config.lp_lockers.iter())
+                .map(|l| key_of(l, "lp_lockers"))
                 .collect::<anyhow::Result<_>>()?,
         })
     }

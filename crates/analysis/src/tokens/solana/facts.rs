@@ -13,8 +13,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::json;
 
-use super::holders;
 use super::launch::{self, SolLaunch};
+use super::{history, holders, lp};
 use crate::tokens::launch::LaunchLimits;
 use crate::tokens::AnalysisError;
 use riskintel_chains::rpc::{Batch, RpcError, Slot};
@@ -26,10 +26,6 @@ use riskintel_chains::solana::types::{
 };
 use riskintel_chains::solana::{self as sol, Pubkey, SolanaChain};
 
-/// Signatures fetched per page when dating a mint.
-const SIGNATURE_PAGE: u64 = 1000;
-/// Pages of signatures read at most; a mint with more history is old enough not to be new.
-const SIGNATURE_PAGES: usize = 5;
 /// Keys a node answers in one `getMultipleAccounts`.
 const KEYS_PER_CALL: usize = 100;
 /// Pools read at most: a quote asset such as USDC sits in thousands.
@@ -94,6 +90,9 @@ pub struct SolanaFacts {
     pub held_mints: HashMap<Pubkey, HashSet<Pubkey>>,
     /// The chain's time at `slot`.
     pub chain_time: Option<i64>,
+    /// By pool with an LP mint: the LP the configured lockers hold (None
+    /// where it could not be read; absent where not asked).
+    pub locked_lp: HashMap<Pubkey, Option<u64>>,
     /// Who holds the supply since the launch, or why that could not be judged.
     pub launch: Result<SolLaunch, String>,
 }
@@ -135,7 +134,7 @@ pub async fn gather(
     );
     let signatures = batch.call::<Vec<SignatureInfo>>(
         "getSignaturesForAddress",
-        json!([m, {"limit": SIGNATURE_PAGE}]),
+        json!([m, {"limit": history::SIGNATURE_PAGE}]),
     );
     let metaplex = metaplex.map(|pda| {
         batch
@@ -328,6 +327,7 @@ pub async fn gather(
             (h, batch.call("getTokenAccountsByOwner", params))
         })
         .collect();
+    let lockers = lp::plan(&mut batch, &chain.lockers, &pools);
     let time = slot.map(|slot| batch.call::<Option<i64>>("getBlockTime", json!([slot])));
     // Older pages of signatures need nothing round 2 reads: they go
     // alongside, and so do the launch's first reads, from the first page
@@ -338,9 +338,9 @@ pub async fn gather(
     };
     let complete_page = first_page
         .as_ref()
-        .is_ok_and(|l| (l.len() as u64) < SIGNATURE_PAGE);
+        .is_ok_and(|l| (l.len() as u64) < history::SIGNATURE_PAGE);
     let ((signatures, complete_history), answers, started) = tokio::join!(
-        page_signatures(chain, &m, first_signatures),
+        history::page_signatures(chain, &m, first_signatures),
         chain.rpc.send(batch),
         launch::open(
             chain,
@@ -360,6 +360,7 @@ pub async fn gather(
         }
     }
     let chain_time = time.and_then(|slot| answers.take(slot).ok()).flatten();
+    let locked_lp = lp::take(&mut answers, lockers);
     let mut lists: HashMap<Pubkey, Option<Vec<(Part, Vec<KeyedAccount>)>>> = HashMap::new();
     for (pool, part, slot) in listings {
         let entry = lists.entry(pool).or_insert_with(|| Some(Vec::new()));
@@ -435,45 +436,9 @@ pub async fn gather(
         positions,
         held_mints,
         chain_time,
+        locked_lp,
         launch,
     })
-}
-
-/// Page back from the first page of signatures to the oldest one (each
-/// page one more round trip, at most [`SIGNATURE_PAGES`]); the list and
-/// whether it reached the first signature.
-async fn page_signatures(
-    chain: &SolanaChain,
-    mint: &str,
-    first: Result<Vec<SignatureInfo>, RpcError>,
-) -> (Result<Vec<SignatureInfo>, RpcError>, bool) {
-    let mut list = match first {
-        Ok(list) => list,
-        Err(e) => return (Err(e), false),
-    };
-    let mut reached_end = (list.len() as u64) < SIGNATURE_PAGE;
-    let mut pages = 1;
-    while !reached_end && pages < SIGNATURE_PAGES {
-        let Some(before) = list.last().map(|s| s.signature.clone()) else {
-            break;
-        };
-        pages += 1;
-        match chain
-            .rpc
-            .call::<Vec<SignatureInfo>>(
-                "getSignaturesForAddress",
-                json!([mint, {"limit": SIGNATURE_PAGE, "before": before}]),
-            )
-            .await
-        {
-            Ok(more) => {
-                reached_end = (more.len() as u64) < SIGNATURE_PAGE;
-                list.extend(more);
-            }
-            Err(e) => return (Err(e), false),
-        }
-    }
-    (Ok(list), reached_end)
 }
 
 #[cfg(test)]

@@ -64,15 +64,29 @@ fn share(held: Option<u64>, supply: Option<u64>) -> Option<f64> {
     }
 }
 
+/// What a pool with an LP mint counts as issued and redeemable: the pool's
+/// own count (CPMM `lp_supply`, AMM v4 `lp_amount`, PumpSwap `lp_supply`),
+/// against which it pays LP out. LP burned through the token program lowers
+/// the LP mint's supply but not that count, so a share of the mint's supply
+/// would overstate every holder. The mint's supply only where the pool
+/// records nothing issued.
+fn redeemable(pool: &PoolState, v: &Valued) -> Option<u64> {
+    match &pool.lp {
+        Some(lp) if lp.issued > 0 => Some(lp.issued),
+        _ => v.lp_supply,
+    }
+}
+
 /// The LP of `pool` held by `holder`: of an LP mint, its associated LP
-/// account as a share of the supply; of positions, those whose NFT it
-/// holds or that name it as owner, as a share of the liquidity near the price.
+/// account as a share of what the pool issued; of positions, those whose
+/// NFT it holds or that name it as owner, as a share of the liquidity near
+/// the price.
 fn lp_share(f: &SolanaFacts, pool: &PoolState, v: &Valued, holder: Option<Pubkey>) -> Option<f64> {
     let holder = holder?;
     match &pool.lp {
         Some(lp) => {
             let account = sol::associated_token_address(&holder, &lp.mint, sol::TOKEN_PROGRAM)?;
-            share(f.token_amount(&account), v.lp_supply)
+            share(f.token_amount(&account), redeemable(pool, v))
         }
         None => {
             let list = f.positions.get(&pool.address).filter(|l| !l.is_empty())?;
@@ -85,9 +99,20 @@ fn lp_share(f: &SolanaFacts, pool: &PoolState, v: &Valued, holder: Option<Pubkey
     }
 }
 
-/// Of positions: the share locked (None when none was listed: liquidity
-/// without positions means the listing missed them).
-fn locked_share(f: &SolanaFacts, pool: &PoolState) -> Option<f64> {
+/// The share of `pool`'s liquidity that cannot be withdrawn: a curve's
+/// all; of an LP mint, the burned share and what the configured lockers
+/// hold, of what the pool issued (burned alone where the lockers could not
+/// be read); of positions, the locked ones (None when none was listed:
+/// liquidity without positions means the listing missed them).
+fn locked_share(f: &SolanaFacts, pool: &PoolState, v: &Valued) -> Option<f64> {
+    if pool.lp.is_some() {
+        let lockers = f.locked_lp.get(&pool.address).copied().flatten();
+        let by_lockers = share(lockers, redeemable(pool, v)).unwrap_or(0.0);
+        return v.lp_burned.map(|burned| (burned + by_lockers).min(1.0));
+    }
+    if v.lp_locked.is_some() {
+        return v.lp_locked;
+    }
     let list = f.positions.get(&pool.address).filter(|l| !l.is_empty())?;
     positions::share(pool, list, &f.accounts, |p| p.locked)
 }
@@ -128,7 +153,7 @@ pub fn assess(
             depth_2pct_usd: quote_usd.map(|u| value.depth.total() * u),
             tvl_usd: quote_usd.map(|u| value.tvl * u),
             lp_burned_share: value.lp_burned,
-            lp_locked_share: value.lp_locked.or_else(|| locked_share(f, pool)),
+            lp_locked_share: locked_share(f, pool, &value),
             lp_owner_share: lp_share(f, pool, &value, f.owner()),
             lp_creator_share: lp_share(f, pool, &value, pool.creator),
             curve_progress: value.curve.as_ref().and_then(|c| {
@@ -296,13 +321,13 @@ fn lp_signals(f: &SolanaFacts, deepest: &Row, young: bool, rpc: &str, b: &mut Bu
                 weight,
                 "Liquidity can be withdrawn",
                 format!(
-                    "Only {} of the LP tokens of the {} pool {} are burned; whoever holds the rest can remove that liquidity.",
+                    "Only {} of the LP tokens of the {} pool {} are burned or locked; whoever holds the rest can remove that liquidity.",
                     pct(locked),
                     row.dex,
                     row.address
                 ),
                 rpc,
-                json!({"pool": row.address, "lp_mint": deepest.pool.lp.as_ref().map(|l| sol::encode(&l.mint)), "lp_issued": deepest.pool.lp.as_ref().map(|l| l.issued.to_string()), "lp_supply": deepest.value.lp_supply.map(|s| s.to_string()), "lp_burned_share": row.lp_burned_share, "lp_locked_share": locked}),
+                json!({"pool": row.address, "lp_mint": deepest.pool.lp.as_ref().map(|l| sol::encode(&l.mint)), "lp_issued": deepest.pool.lp.as_ref().map(|l| l.issued.to_string()), "lp_supply": deepest.value.lp_supply.map(|s| s.to_string()), "lp_burned_share": row.lp_burned_share, "lp_locked_share": locked, "lp_held_by_lockers": f.locked_lp.get(&deepest.pool.address).map(|l| l.map(|l| l.to_string()))}),
             );
         }
         Some(_) => b.clear(CheckId::LpUnlocked),

@@ -6,9 +6,11 @@
 
 pub mod checks;
 pub mod facts;
+pub mod history;
 pub mod holders;
 pub mod launch;
 pub mod liquidity;
+pub mod lp;
 
 use chrono::{DateTime, Utc};
 use riskintel_api::TokenAnalysis;

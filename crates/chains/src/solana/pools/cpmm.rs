@@ -6,9 +6,20 @@
 
 use super::super::bytes::{i64_at, is_account, pubkey_at, u64_at};
 use super::{At, Family, Fee, LpMint, Model, PoolState};
+use crate::solana::{find_program_address, key, Pubkey};
 
 /// The program on mainnet.
 pub const PROGRAM: &str = "CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C";
+/// Raydium's liquidity-locking program ("Burn & Earn"), which locks CPMM LP.
+pub const LOCKING_PROGRAM: &str = "LockrWmn6K5twhz3y9w1dQERbmgSaRkfnTeTKbpofwE";
+
+/// The authority that owns the LP Raydium's locking program holds for
+/// CPMM pools (seed `lock_cp_authority_seed`): LP it holds is locked.
+pub fn lock_authority() -> Pubkey {
+    find_program_address(&[b"lock_cp_authority_seed"], &key(LOCKING_PROGRAM))
+        .expect("a lock authority")
+}
+
 /// A `PoolState`'s size.
 pub const SIZE: usize = 637;
 /// Offsets of `token_0_mint` and `token_1_mint`.
