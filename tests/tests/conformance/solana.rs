@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, ErrorCode, RiskLabel, Severity};
 use riskintel_server::config::{AllowlistEntry, Config};
+use riskintel_tests::latency::{latency_proxy, LatencyProxy};
 use riskintel_tests::solana_node::{self, Fixture};
 use riskintel_tests::{arg, badge, err, header, ok, Backend, TestServer};
 
@@ -26,6 +27,19 @@ pub(crate) fn sol_config(fixture: &Fixture, url: &str) -> Config {
     config.analysis.rpc_backoff_ms = 50;
     config.market.enabled = false;
     config
+}
+
+/// The fixture's node behind a proxy that makes every request wait 20 ms
+/// (so the round trips it counts are those that wait on the node), and a
+/// server on it: the fixture, the proxy, the server.
+pub(crate) async fn counted_sol_server(
+    backend: Backend,
+) -> anyhow::Result<(Fixture, LatencyProxy, TestServer)> {
+    let fixture = Fixture::load()?;
+    let node = solana_node::start(fixture.clone()).await?;
+    let proxy = latency_proxy(node, std::time::Duration::from_millis(20)).await?;
+    let server = TestServer::start_with(backend, sol_config(&fixture, &proxy.url)).await?;
+    Ok((fixture, proxy, server))
 }
 
 pub(crate) fn ids(a: &types::TokenAnalysis) -> BTreeSet<String> {

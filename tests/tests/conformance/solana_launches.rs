@@ -3,18 +3,15 @@
 //! creator sold, read from the launch's transactions as a node answers
 //! them, within one round trip more than the rest of the analysis.
 
-use std::time::Duration;
-
 use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, CheckStatus, LaunchRole, RiskLabel, Severity};
 use serde_json::Value;
 
 use riskintel_tests::corpus;
-use riskintel_tests::latency::latency_proxy;
-use riskintel_tests::solana_node::{self, Fixture};
-use riskintel_tests::{arg, ok, Backend, TestServer};
+use riskintel_tests::solana_node::Fixture;
+use riskintel_tests::{arg, ok, Backend};
 
-use super::solana::{ids, signal, sol_config};
+use super::solana::{counted_sol_server, ids, signal};
 
 fn status(a: &types::TokenAnalysis, id: &str) -> Option<CheckStatus> {
     (a.coverage.checks.iter())
@@ -45,10 +42,7 @@ conformance!(solana_launches_are_found_in_their_transactions);
 pub async fn solana_launches_are_found_in_their_transactions(
     backend: Backend,
 ) -> anyhow::Result<()> {
-    let fixture = Fixture::load()?;
-    let node = solana_node::start(fixture.clone()).await?;
-    let proxy = latency_proxy(node, Duration::from_millis(20)).await?;
-    let server = TestServer::start_with(backend, sol_config(&fixture, &proxy.url)).await?;
+    let (fixture, proxy, server) = counted_sol_server(backend).await?;
     let client = server.client(&server.owner_key());
     let analyse = |name: &'static str| {
         let address = fixture.named(name);

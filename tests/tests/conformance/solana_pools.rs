@@ -5,13 +5,11 @@
 
 use anyhow::{ensure, Context as _};
 use riskintel_client::types::{self, CheckStatus, PoolKind, Severity};
-use std::time::Duration;
 
-use riskintel_tests::latency::latency_proxy;
 use riskintel_tests::solana_node::{self, Fixture};
 use riskintel_tests::{arg, ok, Backend, TestServer};
 
-use super::solana::{ids, signal, sol_config};
+use super::solana::{counted_sol_server, ids, signal, sol_config};
 
 fn near(got: f64, want: f64, tolerance: f64) -> bool {
     (got - want).abs() <= tolerance * want.abs()
@@ -49,12 +47,7 @@ conformance!(solana_pools_of_every_family_are_found_and_valued);
 pub async fn solana_pools_of_every_family_are_found_and_valued(
     backend: Backend,
 ) -> anyhow::Result<()> {
-    let fixture = Fixture::load()?;
-    let node = solana_node::start(fixture.clone()).await?;
-    // Every request waits 20 ms, so the round trips counted are those that
-    // wait on the node.
-    let proxy = latency_proxy(node, Duration::from_millis(20)).await?;
-    let server = TestServer::start_with(backend, sol_config(&fixture, &proxy.url)).await?;
+    let (fixture, proxy, server) = counted_sol_server(backend).await?;
     let client = server.client(&server.owner_key());
     // Each analysis is cold: pool discovery, the pools' vaults, configs,
     // arrays and positions ride in two round trips; a mint with a long

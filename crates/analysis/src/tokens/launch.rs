@@ -42,6 +42,137 @@ pub struct LaunchLimits {
     pub transactions: usize,
 }
 
+/// An amount of a token in its chain's integer (EVM `U256`, Solana `u64`).
+pub trait Units: Copy + Default + PartialEq + std::fmt::Display {
+    /// `self + other`, saturating (a token's logs or a node may claim any amount).
+    fn plus(self, other: Self) -> Self;
+    /// `self` as a fraction of `whole` (0 when `whole` is zero).
+    fn of(self, whole: Self) -> f64;
+}
+
+impl Units for u64 {
+    fn plus(self, other: Self) -> Self {
+        self.saturating_add(other)
+    }
+    fn of(self, whole: Self) -> f64 {
+        if whole == 0 {
+            0.0
+        } else {
+            self as f64 / whole as f64
+        }
+    }
+}
+
+/// The sum of `amount` over `items`, saturating.
+pub fn total<T, N: Units>(items: impl IntoIterator<Item = T>, amount: impl Fn(&T) -> N) -> N {
+    (items.into_iter()).fold(N::default(), |sum, item| sum.plus(amount(&item)))
+}
+
+/// A wallet of a launch (`A`: the chain's address, `N`: its amounts): an
+/// insider, a bundled buyer or a sniper.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member<A, N> {
+    /// The wallet.
+    pub address: A,
+    /// What it holds now.
+    pub held: N,
+    /// The block or slot it joined: its first tokens (an insider), its
+    /// first buy, or its funding.
+    pub at: u64,
+    /// What it bought at the opening.
+    pub bought: N,
+    /// Whoever of the cluster sent its tokens, funded it or sent its buy.
+    pub via: Option<A>,
+    /// How it joined the cluster (`handed`, `funded`, `bought_for`,
+    /// `create_transaction`), or `sniper`.
+    pub how: &'static str,
+}
+
+/// The cluster beyond the creator's side: `insiders` and `bundlers`, each once.
+pub fn each_once<'a, A: PartialEq, N>(
+    insiders: &'a [Member<A, N>],
+    bundlers: &'a [Member<A, N>],
+) -> Vec<&'a Member<A, N>> {
+    let mut members: Vec<&Member<A, N>> = insiders.iter().collect();
+    for m in bundlers {
+        if !members.iter().any(|x| x.address == m.address) {
+            members.push(m);
+        }
+    }
+    members
+}
+
+/// What either chain's launch is made of, for its [`Findings`].
+pub struct Parts<'a, A, N> {
+    /// `block` or `slot`.
+    pub unit: &'static str,
+    /// The block or slot the token opened for trading.
+    pub opened: u64,
+    /// The creator.
+    pub creator: &'a A,
+    /// What the creator's side holds now.
+    pub creator_held: N,
+    /// Its insiders, bundled buyers and snipers.
+    pub insiders: &'a [Member<A, N>],
+    /// See [`Parts::insiders`].
+    pub bundlers: &'a [Member<A, N>],
+    /// See [`Parts::insiders`].
+    pub snipers: &'a [Member<A, N>],
+    /// What the creator's side bought at the opening.
+    pub creator_bought: N,
+    /// The token's supply.
+    pub supply: N,
+    /// Why the cluster may be larger than seen.
+    pub partial: Option<String>,
+    /// Evidence only one chain has.
+    pub extra: Map<String, Value>,
+    /// The reads behind them.
+    pub rpc: &'static str,
+}
+
+impl Findings {
+    /// The findings of a launch made of `p`, its addresses written by `name`.
+    pub fn of<A: PartialEq, N: Units>(p: Parts<A, N>, name: impl Fn(&A) -> String) -> Findings {
+        let members = each_once(p.insiders, p.bundlers);
+        let amount = |units: N| Amount::of(units, p.supply);
+        let wallets = |list: &[&Member<A, N>]| -> Vec<Wallet> {
+            (list.iter())
+                .map(|m| Wallet {
+                    address: name(&m.address),
+                    how: m.how,
+                    via: m.via.as_ref().map(&name),
+                    at: m.at,
+                    bought: m.bought.to_string(),
+                    held: amount(m.held),
+                })
+                .collect()
+        };
+        let bundlers: Vec<&Member<A, N>> = p.bundlers.iter().collect();
+        let snipers: Vec<&Member<A, N>> = p.snipers.iter().collect();
+        let members_held = total(&members, |m| m.held);
+        Findings {
+            unit: p.unit,
+            opened: p.opened,
+            creator: name(p.creator),
+            creator_held: p.creator_held.to_string(),
+            cluster_held: amount(p.creator_held.plus(members_held)),
+            members_held: members_held.of(p.supply),
+            members_bought: total(&members, |m| m.bought).of(p.supply),
+            members: wallets(&members),
+            insiders: p.insiders.len(),
+            bundlers: wallets(&bundlers),
+            creator_bought: p.creator_bought.to_string(),
+            bundled: amount(p.creator_bought.plus(total(&bundlers, |m| m.bought))),
+            snipers: wallets(&snipers),
+            snipers_bought: total(&snipers, |m| m.bought).of(p.supply),
+            snipers_held: total(&snipers, |m| m.held).of(p.supply),
+            partial: p.partial,
+            extra: p.extra,
+            rpc: p.rpc,
+        }
+    }
+}
+
 /// An amount of the token: base units, and its share of the supply.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Amount {
@@ -49,6 +180,16 @@ pub struct Amount {
     pub units: String,
     /// Of the supply.
     pub share: f64,
+}
+
+impl Amount {
+    /// `units` of a token whose supply is `supply`.
+    pub fn of<N: Units>(units: N, supply: N) -> Amount {
+        Amount {
+            units: units.to_string(),
+            share: units.of(supply),
+        }
+    }
 }
 
 /// A wallet of the launch as the checks list it.

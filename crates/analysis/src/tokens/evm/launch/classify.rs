@@ -83,7 +83,7 @@ pub fn classify(parties: &Parties<'_>, rows: &LaunchRows, reads: &Reads) -> Laun
                 insiders.push(Member {
                     address: h.address,
                     held: h.held,
-                    block: h.first_block,
+                    at: h.first_block,
                     bought: U256::ZERO,
                     via: (!from.is_zero()).then_some(from),
                     how: "handed",
@@ -157,7 +157,7 @@ pub fn classify(parties: &Parties<'_>, rows: &LaunchRows, reads: &Reads) -> Laun
         let member = Member {
             address,
             held: held_by(&address),
-            block,
+            at: block,
             bought,
             via,
             how,

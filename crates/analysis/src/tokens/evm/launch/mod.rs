@@ -21,6 +21,10 @@ pub use classify::{classify, Parties};
 pub use reads::{read, Reads};
 pub use signals::assess;
 
+use crate::tokens::evm::facts::share;
+pub use crate::tokens::launch::total;
+use crate::tokens::launch::{each_once, Units};
+
 /// The blocks a launch opens with: the pool's first and the next two.
 pub const OPENING_BLOCKS: u64 = 3;
 
@@ -47,21 +51,17 @@ pub struct LaunchRows {
     pub early: Vec<EarlyHolder>,
 }
 
-/// A wallet of the launch: an insider, a bundled buyer or a sniper.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Member {
-    /// The wallet.
-    pub address: Address,
-    /// What it holds now.
-    pub held: U256,
-    /// Its first tokens' block (an insider) or its first buy's (a buyer).
-    pub block: u64,
-    /// What it bought in the opening blocks.
-    pub bought: U256,
-    /// Whoever of the cluster sent its first tokens, funded it or sent its buy.
-    pub via: Option<Address>,
-    /// How it joined the cluster (`handed`, `funded`, `bought_for`), or `sniper`.
-    pub how: &'static str,
+/// A wallet of the launch: an insider, a bundled buyer or a sniper (its
+/// `at` is a block).
+pub type Member = crate::tokens::launch::Member<Address, U256>;
+
+impl Units for U256 {
+    fn plus(self, other: Self) -> Self {
+        self.saturating_add(other)
+    }
+    fn of(self, whole: Self) -> f64 {
+        share(self, whole)
+    }
 }
 
 /// The creator's sells since the opening, and what it still holds.
@@ -103,13 +103,7 @@ pub struct Launch {
 impl Launch {
     /// The cluster beyond the creator's side: insiders and bundled buyers, each once.
     pub fn members(&self) -> Vec<&Member> {
-        let mut members: Vec<&Member> = self.insiders.iter().collect();
-        for m in &self.bundlers {
-            if !members.iter().any(|x| x.address == m.address) {
-                members.push(m);
-            }
-        }
-        members
+        each_once(&self.insiders, &self.bundlers)
     }
 
     /// What the creator's side holds now.
@@ -134,9 +128,4 @@ impl Launch {
         wallets.extend(self.members().iter().map(|m| (m.address, m.held)));
         wallets
     }
-}
-
-/// The sum of `amount` over `items` (saturating: a token's logs may claim any amount).
-pub fn total<T>(items: impl IntoIterator<Item = T>, amount: impl Fn(&T) -> U256) -> U256 {
-    (items.into_iter()).fold(U256::ZERO, |sum, item| sum.saturating_add(amount(&item)))
 }

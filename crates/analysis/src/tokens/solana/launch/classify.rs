@@ -288,7 +288,7 @@ pub fn classify(j: Judged) -> SolLaunch {
         .map(|h| Member {
             address: h.wallet.clone(),
             held: held(&h.wallet),
-            slot: h.slot,
+            at: h.slot,
             bought: 0,
             via: Some(h.via.clone()),
             how: "handed",
@@ -299,7 +299,7 @@ pub fn classify(j: Judged) -> SolLaunch {
         let member = |via: Option<String>, how| Member {
             address: b.wallet.clone(),
             held: held(&b.wallet),
-            slot: b.slot,
+            at: b.slot,
             bought: b.amount,
             via,
             how,
@@ -318,7 +318,7 @@ pub fn classify(j: Judged) -> SolLaunch {
                 insiders.push(Member {
                     address: owner.clone(),
                     held: *amount,
-                    slot: *slot,
+                    at: *slot,
                     bought: 0,
                     via: Some(j.creator.clone()),
                     how: "funded",

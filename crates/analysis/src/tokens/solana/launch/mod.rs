@@ -17,30 +17,16 @@ mod reads;
 
 use serde_json::{json, Map};
 
-use crate::tokens::launch::{Amount, Findings, Selling, Wallet};
+use crate::tokens::launch::{each_once, Amount, Findings, Parts, Selling, Units};
 
 pub use reads::{creator_of, finish, open, pool_accounts, Started};
 
 /// The slots a launch opens with: the opening slot and the next two.
 pub const OPENING_SLOTS: u64 = 3;
 
-/// A wallet of the launch: an insider, a bundled buyer or a sniper.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Member {
-    /// The wallet.
-    pub address: String,
-    /// What it holds now.
-    pub held: u64,
-    /// The slot it joined: its first tokens (an insider), its first buy, or its funding.
-    pub slot: u64,
-    /// What it bought at the opening.
-    pub bought: u64,
-    /// Whoever of the cluster sent its tokens, funded it or sent its buy.
-    pub via: Option<String>,
-    /// How it joined the cluster (`handed`, `funded`, `bought_for`,
-    /// `create_transaction`), or `sniper`.
-    pub how: &'static str,
-}
+/// A wallet of the launch: an insider, a bundled buyer or a sniper (its
+/// `at` is a slot).
+pub type Member = crate::tokens::launch::Member<String, u64>;
 
 /// The creator's sells since the opening.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,13 +68,7 @@ pub struct SolLaunch {
 impl SolLaunch {
     /// The cluster beyond the creator: insiders and bundled buyers, each once.
     pub fn members(&self) -> Vec<&Member> {
-        let mut members: Vec<&Member> = self.insiders.iter().collect();
-        for m in &self.bundlers {
-            if !members.iter().any(|x| x.address == m.address) {
-                members.push(m);
-            }
-        }
-        members
+        each_once(&self.insiders, &self.bundlers)
     }
 
     /// Every wallet of the cluster, the creator included, with what it holds now.
@@ -101,67 +81,24 @@ impl SolLaunch {
 
 const RPC: &str = "getSignaturesForAddress(mint, creator); getTransaction(jsonParsed: the opening's transactions, the creator's around it); getMultipleAccounts(the wallets' token accounts)";
 
-fn amount(units: u64, supply: u64) -> Amount {
-    Amount {
-        units: units.to_string(),
-        share: share(units, supply),
-    }
-}
-
-fn share(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        part as f64 / whole as f64
-    }
-}
-
-fn sum<'a>(members: impl IntoIterator<Item = &'a Member>, of: impl Fn(&Member) -> u64) -> u64 {
-    (members.into_iter()).fold(0u64, |s, m| s.saturating_add(of(m)))
-}
-
-fn wallets(members: &[&Member], supply: u64) -> Vec<Wallet> {
-    (members.iter())
-        .map(|m| Wallet {
-            address: m.address.clone(),
-            how: m.how,
-            via: m.via.clone(),
-            at: m.slot,
-            bought: m.bought.to_string(),
-            held: amount(m.held, supply),
-        })
-        .collect()
-}
-
 /// The launch's findings for the launch checks, and the creator's sells
 /// within a day of the opening (or why they could not be judged).
 pub fn findings(launch: &SolLaunch, supply: u64) -> (Findings, Result<Selling, String>) {
-    let members = launch.members();
-    let bundlers: Vec<&Member> = launch.bundlers.iter().collect();
-    let snipers: Vec<&Member> = launch.snipers.iter().collect();
-    let members_held = sum(members.iter().copied(), |m| m.held);
-    let bundled =
-        (launch.creator_bought).saturating_add(sum(bundlers.iter().copied(), |m| m.bought));
-    let findings = Findings {
+    let parts = Parts {
         unit: "slot",
         opened: launch.opened,
-        creator: launch.creator.clone(),
-        creator_held: launch.creator_held.to_string(),
-        cluster_held: amount(launch.creator_held.saturating_add(members_held), supply),
-        members_held: share(members_held, supply),
-        members_bought: share(sum(members.iter().copied(), |m| m.bought), supply),
-        members: wallets(&members, supply),
-        insiders: launch.insiders.len(),
-        bundlers: wallets(&bundlers, supply),
-        creator_bought: launch.creator_bought.to_string(),
-        bundled: amount(bundled, supply),
-        snipers: wallets(&snipers, supply),
-        snipers_bought: share(sum(snipers.iter().copied(), |m| m.bought), supply),
-        snipers_held: share(sum(snipers.iter().copied(), |m| m.held), supply),
+        creator: &launch.creator,
+        creator_held: launch.creator_held,
+        insiders: &launch.insiders,
+        bundlers: &launch.bundlers,
+        snipers: &launch.snipers,
+        creator_bought: launch.creator_bought,
+        supply,
         partial: launch.partial.clone(),
         extra: Map::new(),
         rpc: RPC,
     };
+    let findings = Findings::of(parts, String::clone);
     let selling = launch.sales.clone().map(|sales| {
         let day_end = launch.opened_time.map(|t| t.saturating_add(86_400));
         let in_day = |time: Option<i64>| match (time, day_end) {
@@ -180,8 +117,8 @@ pub fn findings(launch: &SolLaunch, supply: u64) -> (Findings, Result<Selling, S
         Selling {
             creator: launch.creator.clone(),
             held: sales.held.to_string(),
-            first_day: amount(first_day, supply),
-            first_day_of_allocation: share(first_day, allocation),
+            first_day: Amount::of(first_day, supply),
+            first_day_of_allocation: first_day.of(allocation),
             since_opening: all.to_string(),
             sells: sales.sells.len(),
             extra,
