@@ -16,6 +16,7 @@ use super::super::roles::Probing;
 use crate::simulation::callees::Callee;
 use crate::simulation::replay::Replay;
 use crate::simulation::wallet::WalletTrip;
+use crate::tokens::launch::Units;
 use riskintel_chains::evm::abi::units;
 
 /// A holder and its balance (confirmed with `balanceOf`).
@@ -107,4 +108,14 @@ pub fn share(part: U256, whole: U256) -> f64 {
         return 0.0;
     }
     units(part, 0) / units(whole, 0)
+}
+
+/// EVM amounts, for the launch checks.
+impl Units for U256 {
+    fn plus(self, other: Self) -> Self {
+        self.saturating_add(other)
+    }
+    fn of(self, whole: Self) -> f64 {
+        share(self, whole)
+    }
 }

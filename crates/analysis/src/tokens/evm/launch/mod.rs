@@ -21,9 +21,8 @@ pub use classify::{classify, Parties};
 pub use reads::{read, Reads};
 pub use signals::assess;
 
-use crate::tokens::evm::facts::share;
+use crate::tokens::launch::each_once;
 pub use crate::tokens::launch::total;
-use crate::tokens::launch::{each_once, Units};
 
 /// The blocks a launch opens with: the pool's first and the next two.
 pub const OPENING_BLOCKS: u64 = 3;
@@ -54,15 +53,6 @@ pub struct LaunchRows {
 /// A wallet of the launch: an insider, a bundled buyer or a sniper (its
 /// `at` is a block).
 pub type Member = crate::tokens::launch::Member<Address, U256>;
-
-impl Units for U256 {
-    fn plus(self, other: Self) -> Self {
-        self.saturating_add(other)
-    }
-    fn of(self, whole: Self) -> f64 {
-        share(self, whole)
-    }
-}
 
 /// The creator's sells since the opening, and what it still holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
