@@ -18,6 +18,7 @@ import * as spl from "@solana-program/token";
 import * as t22 from "@solana-program/token-2022";
 import { buildMarkets } from "./solana_markets.mjs";
 import { buildLaunches } from "./solana_launches.mjs";
+import { buildSells } from "./solana_sells.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SPL = spl.TOKEN_PROGRAM_ADDRESS;
@@ -235,6 +236,7 @@ const renounceLater = [];
 const expect = await buildMarkets({ svm, send, payer, scenario, createMint, tokenAccount, ata, mintTo, holders, renounce, randomOwner, setAccount, wallet, ages, renounceLater, holder: holderWallet.address, WSOL, SPL });
 const now = 1_800_000_000;
 await buildLaunches({ scenario, expect, createMint, ata, mintTo, renounce, randomOwner, setAccount, signatures, transactions, now, SPL });
+await buildSells({ send, payer, scenario, createMint, tokenAccount, mintTo, randomOwner, setAccount, wallet, WSOL, SPL, T22 });
 // Authorities given up once the pools are funded.
 for (const mint of [scenario.launch, scenario.whale, ...renounceLater]) await renounce(SPL, mint, spl.AuthorityType.MintTokens);
 

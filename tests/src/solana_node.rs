@@ -271,12 +271,76 @@ pub fn chain_config(fixture: &Fixture, url: &str) -> ChainConfig {
     }
 }
 
+/// `simulateTransaction`, run by LiteSVM with the fixture's accounts
+/// (`rig/solana_simulator.mjs`, started on the first simulation and
+/// stopped with the node).
+#[derive(Default)]
+struct Simulator {
+    process: tokio::sync::Mutex<Option<SimulatorProcess>>,
+}
+
+struct SimulatorProcess {
+    _child: tokio::process::Child,
+    stdin: tokio::process::ChildStdin,
+    stdout: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+}
+
+impl Simulator {
+    async fn simulate(&self, slot: u64, params: &Value) -> Answer {
+        use tokio::io::AsyncWriteExt as _;
+        let failed = |m: String| json!({"code": -32603, "message": m});
+        let mut process = self.process.lock().await;
+        if process.is_none() {
+            let rig = Path::new(env!("CARGO_MANIFEST_DIR")).join("rig");
+            let mut child = tokio::process::Command::new("node")
+                .arg(rig.join("solana_simulator.mjs"))
+                .arg(rig.join("build/solana.json"))
+                .current_dir(&rig)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .kill_on_drop(true)
+                .spawn()
+                .map_err(|e| failed(format!("the simulator did not start: {e}")))?;
+            let (stdin, stdout) = (child.stdin.take(), child.stdout.take());
+            let (Some(stdin), Some(stdout)) = (stdin, stdout) else {
+                return Err(failed("the simulator has no pipes".into()));
+            };
+            use tokio::io::AsyncBufReadExt as _;
+            *process = Some(SimulatorProcess {
+                _child: child,
+                stdin,
+                stdout: tokio::io::BufReader::new(stdout).lines(),
+            });
+        }
+        let p = process.as_mut().expect("started");
+        let request = json!({"tx": params[0], "addresses": params[1]["accounts"]["addresses"]});
+        p.stdin
+            .write_all(format!("{request}\n").as_bytes())
+            .await
+            .map_err(|e| failed(format!("the simulator: {e}")))?;
+        let line = (p.stdout.next_line().await)
+            .map_err(|e| failed(format!("the simulator: {e}")))?
+            .ok_or_else(|| failed("the simulator stopped".into()))?;
+        let answer: Value = serde_json::from_str(&line).map_err(|e| failed(e.to_string()))?;
+        if let Some(why) = answer["rpcError"].as_str() {
+            return Err(json!({"code": -32602, "message": format!("invalid transaction: {why}")}));
+        }
+        Ok(json!({"context": {"slot": slot}, "value": answer}))
+    }
+}
+
 /// Serve the fixture; the node's URL.
 pub async fn start(fixture: Fixture) -> anyhow::Result<String> {
     let fixture = Arc::new(fixture);
+    let simulator = Arc::new(Simulator::default());
     jsonrpc::serve(Arc::new(move |method: String, params: Value| {
-        let fixture = fixture.clone();
-        Box::pin(async move { fixture.answer(&method, &params) })
+        let (fixture, simulator) = (fixture.clone(), simulator.clone());
+        Box::pin(async move {
+            match method.as_str() {
+                "simulateTransaction" => simulator.simulate(fixture.slot, &params).await,
+                _ => fixture.answer(&method, &params),
+            }
+        })
     }))
     .await
 }

@@ -82,6 +82,8 @@ mod solana;
 mod solana_launches;
 #[path = "conformance/solana_pools.rs"]
 mod solana_pools;
+#[path = "conformance/solana_sells.rs"]
+mod solana_sells;
 #[path = "conformance/tokens.rs"]
 mod tokens;
 

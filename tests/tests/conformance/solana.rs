@@ -29,15 +29,16 @@ pub(crate) fn sol_config(fixture: &Fixture, url: &str) -> Config {
     config
 }
 
-/// The fixture's node behind a proxy that makes every request wait 20 ms
-/// (so the round trips it counts are those that wait on the node), and a
-/// server on it: the fixture, the proxy, the server.
+/// The fixture's node behind a proxy that makes every request wait 100 ms
+/// (so the round trips it counts are those that wait on the node, even on
+/// a busy machine where reading an answer takes tens of milliseconds), and
+/// a server on it: the fixture, the proxy, the server.
 pub(crate) async fn counted_sol_server(
     backend: Backend,
 ) -> anyhow::Result<(Fixture, LatencyProxy, TestServer)> {
     let fixture = Fixture::load()?;
     let node = solana_node::start(fixture.clone()).await?;
-    let proxy = latency_proxy(node, std::time::Duration::from_millis(20)).await?;
+    let proxy = latency_proxy(node, std::time::Duration::from_millis(100)).await?;
     let server = TestServer::start_with(backend, sol_config(&fixture, &proxy.url)).await?;
     Ok((fixture, proxy, server))
 }

@@ -7,6 +7,7 @@ pub mod bytes;
 pub mod layouts;
 pub mod node;
 pub mod pools;
+pub mod simulate;
 pub mod transaction;
 pub mod types;
 

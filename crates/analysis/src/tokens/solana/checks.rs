@@ -7,7 +7,7 @@ use riskintel_api::{CheckId, Severity, SignalCategory, TokenAnalysis, TokenMeta}
 use serde_json::{json, Value};
 
 use super::facts::SolanaFacts;
-use super::{holders, launch, liquidity};
+use super::{holders, launch, liquidity, sell};
 use crate::config::AllowlistEntry;
 use crate::scoring::{band, new_token_degree, pct, tax_degree, Builder};
 use riskintel_chains::solana::{self as sol, Pubkey, SolanaChain};
@@ -313,6 +313,10 @@ pub fn analysis(
             _ => b.clear(CheckId::SingleHolderDominance),
         }
     }
+
+    // The sell check on the token's side.
+    let hooked = matches!(f.mint.transfer_hook, Some((Some(_), _)));
+    sell::assess(&mut b, &f.sell, hooked);
 
     // The launch: the creator's cluster, bundled buys, the creator's sells.
     match &f.launch {

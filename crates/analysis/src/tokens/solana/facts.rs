@@ -14,6 +14,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::json;
 
 use super::launch::{self, SolLaunch};
+use super::sell::{self, SellCheck};
 use super::{history, holders, lp};
 use crate::tokens::launch::LaunchLimits;
 use crate::tokens::AnalysisError;
@@ -95,6 +96,8 @@ pub struct SolanaFacts {
     pub locked_lp: HashMap<Pubkey, Option<u64>>,
     /// Who holds the supply since the launch, or why that could not be judged.
     pub launch: Result<SolLaunch, String>,
+    /// The sell check's simulated transfers, or why none was made.
+    pub sell: Result<SellCheck, String>,
 }
 
 impl SolanaFacts {
@@ -339,88 +342,119 @@ pub async fn gather(
     let complete_page = first_page
         .as_ref()
         .is_ok_and(|l| (l.len() as u64) < history::SIGNATURE_PAGE);
-    let ((signatures, complete_history), answers, started) = tokio::join!(
-        history::page_signatures(chain, &m, first_signatures),
-        chain.rpc.send(batch),
-        launch::open(
-            chain,
-            &mint,
-            &pools,
-            first_page.as_deref().map_err(String::clone),
-            complete_page,
-            limits
-        ),
-    );
-    let mut answers = answers?;
-    for (keys, slot) in lists {
-        for (k, v) in keys.iter().zip(answers.take(slot)?.value) {
-            if let (Ok(k), Some(v)) = (sol::parse_pubkey(k), v) {
-                accounts.insert(k, v);
-            }
-        }
-    }
-    let chain_time = time.and_then(|slot| answers.take(slot).ok()).flatten();
-    let locked_lp = lp::take(&mut answers, lockers);
-    let mut lists: HashMap<Pubkey, Option<Vec<(Part, Vec<KeyedAccount>)>>> = HashMap::new();
-    for (pool, part, slot) in listings {
-        let entry = lists.entry(pool).or_insert_with(|| Some(Vec::new()));
-        match (answers.take(slot), entry.as_mut()) {
-            (Ok(list), Some(parts)) => parts.push((part, list)),
-            _ => *entry = None,
-        }
-    }
-    let now = (slot.unwrap_or_default(), chain_time.unwrap_or_default());
-    let positions = pools
-        .iter()
-        .filter_map(|pool| {
-            let parts = lists.get(&pool.address)?.as_ref()?;
-            Some((pool.address, positions::collect(pool, parts, now)))
-        })
-        .collect();
-    let mut held_mints: HashMap<Pubkey, HashSet<Pubkey>> = HashMap::new();
-    let mut unreadable = HashSet::new();
-    for (holder, slot) in holdings {
-        match answers.take(slot) {
-            Ok(list) => held_mints.entry(holder).or_default().extend(
-                list.value
-                    .iter()
-                    .filter_map(|k| layouts::decode_token_account(&k.account.data))
-                    .filter(|a| a.amount > 0)
-                    .map(|a| a.mint),
-            ),
-            Err(_) => {
-                unreadable.insert(holder);
-            }
-        }
-    }
-    held_mints.retain(|holder, _| !unreadable.contains(holder));
-    // The launch's last reads: one more round trip.
-    let pool_accounts = launch::pool_accounts(&pools);
-    let largest_owners = holders::owners(
-        &accounts,
-        largest.as_deref().unwrap_or_default(),
-        &pool_accounts,
-    );
-    let token_program = if mint_info.token_2022 {
-        sol::TOKEN_2022_PROGRAM
-    } else {
-        sol::TOKEN_PROGRAM
-    };
-    let launch = match started {
-        Ok(started) => {
-            launch::finish(
+    // Older pages of signatures go alongside everything after round 1: the
+    // last round (the launch's last reads, the sell check) never waits on them.
+    let paging = history::page_signatures(chain, &m, first_signatures);
+    let rounds = async {
+        let (answers, started) = tokio::join!(
+            chain.rpc.send(batch),
+            launch::open(
                 chain,
-                started,
                 &mint,
-                token_program,
-                &pool_accounts,
-                &largest_owners,
-                limits,
-            )
-            .await
+                &pools,
+                first_page.as_deref().map_err(String::clone),
+                complete_page,
+                limits
+            ),
+        );
+        let mut answers = answers?;
+        for (keys, slot) in lists {
+            for (k, v) in keys.iter().zip(answers.take(slot)?.value) {
+                if let (Ok(k), Some(v)) = (sol::parse_pubkey(k), v) {
+                    accounts.insert(k, v);
+                }
+            }
         }
-        Err(why) => Err(why),
+        let chain_time = time.and_then(|slot| answers.take(slot).ok()).flatten();
+        let locked_lp = lp::take(&mut answers, lockers);
+        let mut lists: HashMap<Pubkey, Option<Vec<(Part, Vec<KeyedAccount>)>>> = HashMap::new();
+        for (pool, part, slot) in listings {
+            let entry = lists.entry(pool).or_insert_with(|| Some(Vec::new()));
+            match (answers.take(slot), entry.as_mut()) {
+                (Ok(list), Some(parts)) => parts.push((part, list)),
+                _ => *entry = None,
+            }
+        }
+        let now = (slot.unwrap_or_default(), chain_time.unwrap_or_default());
+        let positions = pools
+            .iter()
+            .filter_map(|pool| {
+                let parts = lists.get(&pool.address)?.as_ref()?;
+                Some((pool.address, positions::collect(pool, parts, now)))
+            })
+            .collect();
+        let mut held_mints: HashMap<Pubkey, HashSet<Pubkey>> = HashMap::new();
+        let mut unreadable = HashSet::new();
+        for (holder, slot) in holdings {
+            match answers.take(slot) {
+                Ok(list) => held_mints.entry(holder).or_default().extend(
+                    list.value
+                        .iter()
+                        .filter_map(|k| layouts::decode_token_account(&k.account.data))
+                        .filter(|a| a.amount > 0)
+                        .map(|a| a.mint),
+                ),
+                Err(_) => {
+                    unreadable.insert(holder);
+                }
+            }
+        }
+        held_mints.retain(|holder, _| !unreadable.contains(holder));
+        // The launch's last reads: one more round trip.
+        let pool_accounts = launch::pool_accounts(&pools);
+        let largest_owners = holders::owners(
+            &accounts,
+            largest.as_deref().unwrap_or_default(),
+            &pool_accounts,
+        );
+        let token_program = if mint_info.token_2022 {
+            sol::TOKEN_2022_PROGRAM
+        } else {
+            sol::TOKEN_PROGRAM
+        };
+        // The sell check's simulations: a request of its own beside the launch's last reads.
+        let largest_keys: Vec<Pubkey> = (largest.iter().flatten())
+            .filter(|(a, _)| !pool_accounts.contains(a))
+            .filter_map(|(a, _)| sol::parse_pubkey(a).ok())
+            .collect();
+        let mut sell_batch = Batch::new();
+        let planned = sell::plan(
+            &mut sell_batch,
+            &mint,
+            &mint_info,
+            &pools,
+            &accounts,
+            &largest_keys,
+        );
+        let (launch, sell) = tokio::join!(
+            async {
+                match started {
+                    Ok(started) => {
+                        launch::finish(
+                            chain,
+                            started,
+                            &mint,
+                            token_program,
+                            &pool_accounts,
+                            &largest_owners,
+                            limits,
+                        )
+                        .await
+                    }
+                    Err(why) => Err(why),
+                }
+            },
+            async {
+                match planned {
+                    Ok(planned) => sell::simulate(chain, planned, sell_batch).await,
+                    Err(why) => Err(why),
+                }
+            },
+        );
+        Ok::<_, AnalysisError>((chain_time, positions, held_mints, locked_lp, launch, sell))
     };
+    let ((signatures, complete_history), rounds) = tokio::join!(paging, rounds);
+    let (chain_time, positions, held_mints, locked_lp, launch, sell) = rounds?;
     Ok(SolanaFacts {
         mint_address: mint,
         slot,
@@ -438,6 +472,7 @@ pub async fn gather(
         chain_time,
         locked_lp,
         launch,
+        sell,
     })
 }
 

@@ -2,7 +2,7 @@
 //! the mint valued in US dollars, and the liquidity signals — no or low
 //! liquidity, LP that can be withdrawn, LP held by the mint authority or
 //! the pool's creator, a token still on its bonding curve, families that
-//! could not be searched, and sells that are not simulated.
+//! could not be searched.
 
 use std::collections::HashMap;
 
@@ -293,12 +293,6 @@ pub fn assess(
         }
         _ => b.clear(CheckId::BondingCurveActive),
     }
-
-    // Sells are not simulated on Solana: unknown, never clear.
-    b.unknown(
-        CheckId::Honeypot,
-        "selling is not simulated on Solana (a swap through the pool's program would have to run on the node); the Token-2022 checks (transfer hook, fee, permanent delegate, default frozen, pausable) cover what the mint itself can do to a sell",
-    );
 
     Liquidity {
         pools: rows.into_iter().map(|r| r.row).collect(),

@@ -11,6 +11,7 @@ pub mod holders;
 pub mod launch;
 pub mod liquidity;
 pub mod lp;
+pub mod sell;
 
 use chrono::{DateTime, Utc};
 use riskintel_api::TokenAnalysis;

@@ -1,0 +1,66 @@
+// Tokens for the sell check on the token's side, each in a PumpSwap pool
+// (its base account owned by the pool) with three funded holders, made by
+// the real SPL Token and Token-2022 programs in LiteSVM, which the test
+// node's simulateTransaction runs too (solana_simulator.mjs):
+//   sell_plain            transfers pass: honeypot clear, no holder trapped;
+//   sell_frozen_holders   the freeze authority froze the holders' accounts:
+//                         holders trapped, the pool's own tokens move;
+//   sell_default_frozen   Token-2022 accounts start frozen; only the pool's
+//                         was thawed: holders trapped;
+//   sell_nontransferable  Token-2022 non-transferable: nothing moves, honeypot;
+//   sell_fee_all          a 100% transfer fee: nothing arrives, honeypot.
+import * as spl from "@solana-program/token";
+import * as t22 from "@solana-program/token-2022";
+import * as pools from "./solana_pools.mjs";
+
+const D6 = 10n ** 6n;
+
+export async function buildSells(rig) {
+  const { send, payer, scenario, createMint, tokenAccount, mintTo, randomOwner, setAccount, wallet, WSOL, SPL, T22 } = rig;
+  const lib = (program) => (program === T22 ? t22 : spl);
+  const freeze = (program, mint, account) => send([lib(program).getFreezeAccountInstruction({ account, mint, owner: payer })]);
+  const thaw = (program, mint, account) => send([lib(program).getThawAccountInstruction({ account, mint, owner: payer })]);
+  // A token account of `owner` holding `amount` (thawed to be minted to, and frozen again if `frozen`).
+  const funded = async (program, mint, owner, amount, { startsFrozen = false, frozen = false } = {}) => {
+    const account = await tokenAccount(program, mint, owner);
+    if (startsFrozen) await thaw(program, mint, account);
+    await mintTo(program, mint, account, amount);
+    if (frozen) await freeze(program, mint, account);
+    return account;
+  };
+  const sellToken = async (name, { program = SPL, extensions = [], freezeAuthority = null, startsFrozen = false, holdersFrozen = false }) => {
+    const mint = await createMint({ program, decimals: 6, freezeAuthority, extensions });
+    const pool = await randomOwner();
+    const base = await funded(program, mint, pool, 10_000_000n * D6, { startsFrozen });
+    const quote = await tokenAccount(SPL, WSOL, pool);
+    await mintTo(SPL, WSOL, quote, 100n * 10n ** 9n);
+    const lpMint = await createMint({ decimals: 9 });
+    setAccount(pool, pools.pumpSwapPool({
+      index: 1, creator: await randomOwner(), baseMint: mint, quoteMint: WSOL, lpMint, poolBaseTokenAccount: base,
+      poolQuoteTokenAccount: quote, lpSupply: 0n, coinCreator: await randomOwner(), virtualQuoteReserves: 0n,
+    }), pools.PROGRAMS.pumpSwap);
+    const holders = [];
+    for (const amount of [3_000_000n, 2_000_000n, 1_000_000n]) {
+      const holder = await wallet();
+      await funded(program, mint, holder.address, amount * D6, { startsFrozen, frozen: holdersFrozen });
+      holders.push(holder.address);
+    }
+    scenario[name] = mint;
+    scenario[`${name}_pool`] = pool;
+    return mint;
+  };
+  await sellToken("sell_plain", {});
+  await sellToken("sell_frozen_holders", { freezeAuthority: payer.address, holdersFrozen: true });
+  await sellToken("sell_default_frozen", {
+    program: T22, freezeAuthority: payer.address, startsFrozen: true, holdersFrozen: true,
+    extensions: [t22.extension("DefaultAccountState", { state: t22.AccountState.Frozen })],
+  });
+  await sellToken("sell_nontransferable", { program: T22, extensions: [t22.extension("NonTransferable", {})] });
+  const all = { epoch: 0n, maximumFee: 2n ** 64n - 1n, transferFeeBasisPoints: 10_000 };
+  await sellToken("sell_fee_all", {
+    program: T22,
+    extensions: [t22.extension("TransferFeeConfig", {
+      transferFeeConfigAuthority: payer.address, withdrawWithheldAuthority: payer.address, withheldAmount: 0n, olderTransferFee: all, newerTransferFee: all,
+    })],
+  });
+}
