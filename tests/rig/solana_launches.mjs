@@ -113,11 +113,11 @@ export async function buildLaunches(rig) {
           message: { accountKeys: keys, instructions: [...top, ...pump], recentBlockhash: "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N", addressTableLookups: [] },
         },
       };
-      const named = keys.map((k) => k.pubkey);
       if (moves.length > 0) {
         index(mint);
-        named.push(mint);
+        index(pools.PROGRAMS.pump); // a program it runs is among its accounts
       }
+      const named = keys.map((k) => k.pubkey);
       canned(signature, tx, named);
     }
     return mint;

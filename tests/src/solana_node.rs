@@ -155,8 +155,14 @@ impl Fixture {
                         .map_or(all.len(), |i| i + 1),
                     None => 0,
                 };
+                // `until`: newer than that signature only.
+                let until = params[1]["until"].as_str();
                 Ok(Value::Array(
-                    all.into_iter().skip(start).take(limit).collect(),
+                    all.into_iter()
+                        .skip(start)
+                        .take_while(|s| until.is_none_or(|u| s["signature"] != u))
+                        .take(limit)
+                        .collect(),
                 ))
             }
             "getBlockTime" => Ok(json!(self.now)),

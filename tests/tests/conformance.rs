@@ -80,6 +80,8 @@ mod operating;
 mod solana;
 #[path = "conformance/solana_launches.rs"]
 mod solana_launches;
+#[path = "conformance/solana_market.rs"]
+mod solana_market;
 #[path = "conformance/solana_pools.rs"]
 mod solana_pools;
 #[path = "conformance/solana_sells.rs"]

@@ -1,4 +1,5 @@
-//! The market index, a background part of `serve`: per chain, follow the
+//! The market index, a background part of `serve`: per EVM chain (Solana:
+//! `solana`), follow the
 //! new pools of every configured factory and PoolManager (new tokens), the
 //! swaps of tracked pools of every family and the syncs of pairs (volume,
 //! flow, liquidity; see `pool_logs`), and owner, upgrade and
@@ -134,8 +135,12 @@ impl Indexer {
                 .evm_chains()
                 .map(|(c, e)| (c, e.clone()))
                 .collect();
+            let solana = self.analyzer.chains().solana().ok().cloned();
+            let polls = (chains.iter().map(|(c, e)| (*c, Some(e))))
+                .chain(solana.iter().map(|_| (Chain::Sol, None)));
             let now = tokio::time::Instant::now();
-            for (chain, evm) in &chains {
+            for (chain, evm) in polls {
+                let chain = &chain;
                 // While a chain's polls fail, wait longer between them
                 // (doubling, capped); the log hears of the first failure
                 // and of the recovery (the node's own state is logged by its circuit).
@@ -143,7 +148,12 @@ impl Indexer {
                 if failing.is_some_and(|(_, retry_at)| now < retry_at) {
                     continue;
                 }
-                match self.poll(*chain, evm).await {
+                let polled = match (evm, &solana) {
+                    (Some(evm), _) => self.poll(*chain, evm).await,
+                    (None, Some(solana)) => self.poll_solana(solana).await,
+                    (None, None) => Ok(()),
+                };
+                match polled {
                     Ok(()) => {
                         if let Some((failures, _)) = backoff.remove(chain) {
                             slog::info!(log, "market index polls again"; "chain" => chain.id(), "failed_polls" => failures);
@@ -444,6 +454,12 @@ impl Indexer {
             return Ok(());
         }
         evm.set_index_lag(latest.saturating_sub(scan.next.saturating_sub(1)));
+        let marked = (marked.into_iter())
+            .map(|(t, new)| (t.to_checksum(None), new))
+            .collect();
+        let drops = (drops.into_iter())
+            .map(|(t, d)| (t.to_checksum(None), d))
+            .collect();
         self.reanalyse(chain, marked, drops).await
     }
 

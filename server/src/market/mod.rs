@@ -4,10 +4,10 @@
 pub mod indexer;
 pub mod pool_logs;
 mod reanalysis;
+mod solana;
 
 use std::sync::Arc;
 
-use alloy_primitives::Address;
 use chrono::{DateTime, Duration, Utc};
 use riskintel_api::{
     LabelCounts, MarketOverview, MarketSummary, Mover, PoolKind, RiskLabel, TokenAnalysis,
@@ -15,7 +15,7 @@ use riskintel_api::{
 };
 
 use crate::sentiment::price_change;
-use riskintel_analysis::tokens::{AnalysisError, Analyzer, TokenRef};
+use riskintel_analysis::tokens::{AnalysisError, Analyzer};
 use riskintel_chains::Chain;
 use riskintel_store::clock::Clock;
 use riskintel_store::{AlertQuery, Store};
@@ -59,17 +59,10 @@ impl Market {
         let mut rows = Vec::new();
         for tracked in self.store.tracked_tokens(chain).await? {
             let chain_id = tracked.chain;
-            let Ok(address) = tracked.token.parse::<Address>() else {
+            let Ok(target) = self.analyzer.target(chain_id, &tracked.token) else {
                 continue;
             };
-            let Some(analysis) = self
-                .analyzer
-                .latest(TokenRef {
-                    chain: chain_id,
-                    address,
-                })
-                .await?
-            else {
+            let Some(analysis) = self.analyzer.latest(target).await? else {
                 continue;
             };
             let swaps = self

@@ -4,13 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use alloy_primitives::Address;
 use riskintel_api::{AlertKind, Severity, TokenAnalysis};
 
 use super::indexer::{Indexer, IndexerError};
 use super::pool_logs::LiquidityDrop;
 use crate::feed::alerts;
-use riskintel_analysis::tokens::{Target, TokenRef};
 use riskintel_chains::Chain;
 
 impl Indexer {
@@ -19,30 +17,33 @@ impl Indexer {
     pub(super) async fn reanalyse(
         &self,
         chain: Chain,
-        mut marked: BTreeMap<Address, bool>,
-        drops: Vec<(Address, LiquidityDrop)>,
+        mut marked: BTreeMap<String, bool>,
+        drops: Vec<(String, LiquidityDrop)>,
     ) -> Result<(), IndexerError> {
         let now = self.clock.now_seconds();
         let due = chrono::Duration::seconds(self.settings.reanalyse_interval_seconds as i64);
         for tracked in self.store.tracked_tokens(Some(chain)).await? {
             if tracked.last_analysed_at.is_none_or(|at| now - at >= due) {
-                if let Ok(token) = tracked.token.parse::<Address>() {
-                    marked
-                        .entry(token)
-                        .or_insert(tracked.last_analysed_at.is_none());
-                }
+                // One spelling per token: EVM addresses checksummed, as the index marks them.
+                let token = match tracked.token.parse::<alloy_primitives::Address>() {
+                    Ok(address) if chain.is_evm() => address.to_checksum(None),
+                    _ => tracked.token.clone(),
+                };
+                marked
+                    .entry(token)
+                    .or_insert(tracked.last_analysed_at.is_none());
             }
         }
         for (token, new) in marked
             .into_iter()
             .take(self.settings.max_analyses_per_poll as usize)
         {
-            let reference = TokenRef {
-                chain,
-                address: token,
+            // Not an address of the chain after all: nothing to analyse.
+            let Ok(target) = self.analyzer.target(chain, &token) else {
+                continue;
             };
-            let before = self.analyzer.latest(reference).await?;
-            let after = match self.analyzer.analyze(Target::Evm(reference), true).await {
+            let before = self.analyzer.latest(target).await?;
+            let after = match self.analyzer.analyze(target, true).await {
                 Ok(after) => after,
                 // Not a token after all, or the node failed: try again next time.
                 Err(_) => continue,
@@ -55,7 +56,7 @@ impl Indexer {
                 new,
                 at,
             );
-            for (_, drop) in drops.iter().filter(|(t, _)| *t == token) {
+            for (_, drop) in drops.iter().filter(|(t, _)| t.eq_ignore_ascii_case(&token)) {
                 rows.push(liquidity_alert(chain, drop, before.as_ref(), &after, at));
             }
             for row in rows {

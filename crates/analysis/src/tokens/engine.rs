@@ -141,8 +141,11 @@ impl Analyzer {
     }
 
     /// The latest stored analysis of a token, whatever its age.
-    pub async fn latest(&self, token: TokenRef) -> Result<Option<TokenAnalysis>, AnalysisError> {
-        Ok(self.cached(Target::Evm(token)).await?.map(|(a, _)| a))
+    pub async fn latest(
+        &self,
+        token: impl Into<Target>,
+    ) -> Result<Option<TokenAnalysis>, AnalysisError> {
+        Ok(self.cached(token.into()).await?.map(|(a, _)| a))
     }
 
     /// Upstream requests made so far on a chain (benchmarks and tests).

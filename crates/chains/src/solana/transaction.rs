@@ -199,6 +199,29 @@ impl ParsedTransaction {
         })
     }
 
+    /// Whether it ran `program`, top-level or inner.
+    pub fn invokes(&self, program: &str) -> bool {
+        self.instructions().any(|i| i["programId"] == program)
+            || (self.transaction.message.account_keys.iter()).any(|k| k.pubkey == program)
+    }
+
+    /// The mints it initialised, each once.
+    pub fn initialized_mints(&self) -> Vec<String> {
+        let mut mints: Vec<String> = Vec::new();
+        for i in self.instructions() {
+            let kind = i["parsed"]["type"].as_str();
+            let token = matches!(i["program"].as_str(), Some("spl-token" | "spl-token-2022"));
+            if token && matches!(kind, Some("initializeMint" | "initializeMint2")) {
+                if let Some(mint) = i["parsed"]["info"]["mint"].as_str() {
+                    if !mints.iter().any(|m| m == mint) {
+                        mints.push(mint.to_string());
+                    }
+                }
+            }
+        }
+        mints
+    }
+
     /// Its instructions, top-level then inner.
     fn instructions(&self) -> impl Iterator<Item = &Value> {
         let inner = (self.meta.iter())
@@ -303,6 +326,8 @@ mod tests {
             ]
         );
         assert!(tx.initializes_mint("Mint1") && !tx.initializes_mint("Other"));
+        assert_eq!(tx.initialized_mints(), vec!["Mint1".to_string()]);
+        assert!(tx.invokes("6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P") && !tx.invokes("Other"));
         assert_eq!(
             tx.sol_transfers(),
             vec![

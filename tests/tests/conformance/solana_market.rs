@@ -1,0 +1,93 @@
+//! The Solana market index: pump.fun's new mints, read from the program's
+//! signatures and their transactions, become tracked tokens with one
+//! `new_token` alert each, in the feed, the overview and top tokens, and
+//! stay one after a restart.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, ensure};
+use futures::TryStreamExt as _;
+use riskintel_client::types::{self, AlertKind};
+
+use riskintel_tests::solana_node::{self, Fixture};
+use riskintel_tests::{arg, ok, Backend, TestServer};
+
+use super::solana::sol_config;
+
+const LAUNCHES: [&str; 3] = ["launch_bundle", "launch_funded", "launch_clean"];
+
+async fn sol_alerts(client: &riskintel_client::Client) -> anyhow::Result<Vec<types::Alert>> {
+    let all: Vec<types::Alert> = client
+        .feed_risk_alerts_list_stream(None, None, None, None, None)
+        .try_collect()
+        .await?;
+    Ok(all.into_iter().filter(|a| a.chain == "sol").collect())
+}
+
+conformance!(solana_market_index_finds_new_mints);
+pub async fn solana_market_index_finds_new_mints(backend: Backend) -> anyhow::Result<()> {
+    let fixture = Fixture::load()?;
+    let node = solana_node::start(fixture.clone()).await?;
+    let mut config = sol_config(&fixture, &node);
+    config.market.enabled = true;
+    config.market.poll_interval_ms = 100;
+    // The launches are older than the index: read them on its first start.
+    config.market.backfill_blocks = 100_000;
+    let server = TestServer::start_with(backend, config).await?;
+    let client = server.client(&server.owner_key());
+    let mints: Vec<String> = LAUNCHES.iter().map(|n| fixture.named(n)).collect();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let alerts = sol_alerts(&client).await?;
+        let found = (mints.iter())
+            .filter(|m| {
+                alerts
+                    .iter()
+                    .any(|a| a.kind == AlertKind::NewToken && &a.address == *m)
+            })
+            .count();
+        if found == mints.len() {
+            break;
+        }
+        if Instant::now() > deadline {
+            bail!(
+                "{found} of {} new_token alerts within 30 s: {alerts:?}",
+                mints.len()
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The market views carry them.
+    let top: Vec<types::TopToken> = client
+        .market_top_tokens_list_stream(None, None, None, None)
+        .try_collect()
+        .await?;
+    ensure!(
+        mints
+            .iter()
+            .all(|m| top.iter().any(|t| &t.address == m && t.chain == "sol")),
+        "{top:?}"
+    );
+    let overview = ok(client.market_overview_get(Some(arg("sol"))).await)?.into_inner();
+    ensure!(overview.total.new_tokens_24h >= 3, "{overview:?}");
+
+    // A restart reads on from where it stopped: still one alert each.
+    let key = server.owner_key();
+    let (config, clock) = (server.config.clone(), server.clock.clone());
+    let database = server.stop_keeping_database().await?;
+    let server = TestServer::start_on(database, clock, config).await?;
+    let client = server.client(&key);
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let mut per_event: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for a in sol_alerts(&client).await? {
+        *per_event
+            .entry((format!("{:?}", a.kind), a.address))
+            .or_default() += 1;
+    }
+    ensure!(
+        per_event.values().all(|n| *n == 1),
+        "duplicate alerts: {per_event:?}"
+    );
+    server.stop().await
+}
