@@ -11,6 +11,7 @@
 //                  before its create, and they buy 35% in the first three slots;
 //   launch_clean   strangers buy a little in the next slot; nobody is funded;
 //                  the curve is 88% sold, so its liquidity is only `caution`.
+import { getAddressEncoder } from "@solana/kit";
 import * as pools from "./solana_pools.mjs";
 
 const D6 = 10n ** 6n;
@@ -18,6 +19,19 @@ const M = 1_000_000n * D6; // a million tokens
 const SUPPLY = 1_000n * M;
 const SYSTEM = "11111111111111111111111111111111";
 const PUMP_FEE_RECIPIENT = "CebN5WGQ4jvEPvsVU4EoHEpgzq1VV7AbicfhtW4xC9iM";
+// pump.fun's TradeEvent, as its program logs it (`Program data:`): the
+// discriminator, then the fields every version begins with (mint, SOL,
+// tokens, buy or sell, trader, time, the curve's reserves).
+const TRADE_EVENT = Buffer.from([189, 219, 127, 211, 78, 230, 97, 238]);
+const addressBytes = getAddressEncoder();
+function tradeEvent(mint, sol, tokens, isBuy, user, time) {
+  const numbers = Buffer.alloc(8 * 2);
+  numbers.writeBigUInt64LE(sol, 0);
+  numbers.writeBigUInt64LE(tokens, 8);
+  const stamp = Buffer.alloc(8 + 8 * 4);
+  stamp.writeBigInt64LE(BigInt(time), 0);
+  return Buffer.concat([TRADE_EVENT, Buffer.from(addressBytes.encode(mint)), numbers, Buffer.from([isBuy ? 1 : 0]), Buffer.from(addressBytes.encode(user)), stamp]).toString("base64");
+}
 
 export async function buildLaunches(rig) {
   const { scenario, expect, createMint, ata, mintTo, renounce, randomOwner, setAccount, signatures, transactions, now, SPL } = rig;
@@ -99,13 +113,17 @@ export async function buildLaunches(rig) {
         : [];
       const paid = lamportsToCurve > 0n ? [transfer(payer, pdas.bondingCurve, lamportsToCurve), transfer(payer, PUMP_FEE_RECIPIENT, lamportsToCurve / 100n)] : [];
       const inner = made.length + paid.length > 0 && !failed ? [{ index: top.length, instructions: [...made, ...paid] }] : [];
+      // Each wallet's balance change against the curve is a trade it made.
+      const trades = moves
+        .filter(([owner, change]) => owner !== pdas.bondingCurve && change !== 0n && moves.some(([o]) => o === pdas.bondingCurve))
+        .map(([owner, change]) => `Program data: ${tradeEvent(mint, (change < 0n ? -change : change) / 10_000n, change < 0n ? -change : change, change > 0n, owner, time(slot))}`);
       const tx = {
         slot, blockTime: time(slot), version: 0,
         meta: {
           err: failed ? { InstructionError: [0, { Custom: 6002 }] } : null, status: failed ? { Err: { InstructionError: [0, { Custom: 6002 }] } } : { Ok: null },
           fee: 5000, computeUnitsConsumed: 60_000,
           preBalances: keys.map(() => 0), postBalances: keys.map(() => 0),
-          preTokenBalances: pre, postTokenBalances: post, innerInstructions: inner, logMessages: [],
+          preTokenBalances: pre, postTokenBalances: post, innerInstructions: inner, logMessages: failed ? [] : trades,
           loadedAddresses: { readonly: [], writable: [] }, rewards: [],
         },
         transaction: {

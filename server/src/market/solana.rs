@@ -1,4 +1,5 @@
-//! The market index on Solana: new mints from pump.fun's `create`, read
+//! The market index on Solana: new mints from pump.fun's `create` and the
+//! trades of tracked mints on their curves (`TradeEvent`), read
 //! through standard JSON-RPC — the program's signatures since the last one
 //! read (`getSignaturesForAddress … until`), then their transactions
 //! (`getTransaction`, jsonParsed) in one batch, oldest first and at most
@@ -7,18 +8,19 @@
 //! re-organised slot never lists it twice), and a mint is tracked, and its
 //! `new_token` alert raised, once across restarts and instances.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use serde_json::json;
 
 use super::indexer::{Indexer, IndexerError};
+use riskintel_analysis::tokens::solana::liquidity::read_sol_price;
 use riskintel_chains::rpc::Batch;
-use riskintel_chains::solana::pools::Family;
+use riskintel_chains::solana::pools::{pump, pump_trades, Family};
 use riskintel_chains::solana::transaction::ParsedTransaction;
 use riskintel_chains::solana::types::SignatureInfo;
-use riskintel_chains::solana::{self as sol, SolanaChain};
+use riskintel_chains::solana::{self as sol, Pubkey, SolanaChain};
 use riskintel_chains::Chain;
-use riskintel_store::{TrackedSource, TrackedToken};
+use riskintel_store::{Side, SwapRow, TrackedSource, TrackedToken};
 
 /// The cursor's name.
 const SOURCE: &str = "market:pump_fun";
@@ -69,16 +71,19 @@ impl Indexer {
             })
             .collect();
         let mut answers = chain.rpc.send(batch).await?;
-        let now = self.clock.now_seconds();
-        let mut marked: BTreeMap<String, bool> = BTreeMap::new();
+        let mut txs: Vec<ParsedTransaction> = Vec::new();
         for read in reads {
             // A transaction the node no longer has is not one to index.
-            let Some(tx) = answers.take(read)? else {
-                continue;
-            };
-            if !tx.succeeded() || !tx.invokes(&program) {
-                continue;
+            if let Some(tx) = answers.take(read)? {
+                if tx.succeeded() && tx.invokes(&program) {
+                    txs.push(tx);
+                }
             }
+        }
+        let now = self.clock.now_seconds();
+        // New mints first, so their trades in the same poll count.
+        let mut marked: BTreeMap<String, bool> = BTreeMap::new();
+        for tx in &txs {
             for mint in tx.initialized_mints() {
                 let new = self
                     .store
@@ -96,6 +101,7 @@ impl Indexer {
                 }
             }
         }
+        let swaps = self.trades(chain, &pump.program, &txs, now).await?;
         let expected = cursor.as_ref().map(|c| c.next_block);
         let next = (last.slot + 1) as i64;
         if !self
@@ -106,7 +112,7 @@ impl Indexer {
                 expected,
                 next,
                 &last.signature,
-                &[],
+                &swaps,
                 &[],
             )
             .await?
@@ -116,4 +122,74 @@ impl Indexer {
         }
         self.reanalyse(Chain::Sol, marked, Vec::new()).await
     }
+
+    /// The curve trades of tracked mints in `txs`, valued at SOL's price now.
+    async fn trades(
+        &self,
+        chain: &SolanaChain,
+        program: &Pubkey,
+        txs: &[ParsedTransaction],
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Vec<SwapRow>, IndexerError> {
+        let tracked: HashSet<String> = (self.store.tracked_tokens(Some(Chain::Sol)).await?)
+            .into_iter()
+            .map(|t| t.token)
+            .collect();
+        let program_text = sol::encode(program);
+        let found: Vec<(&ParsedTransaction, usize, pump_trades::Trade)> = (txs.iter())
+            .flat_map(|tx| {
+                (pump_trades::trades(tx, &program_text)
+                    .into_iter()
+                    .enumerate())
+                .map(move |(i, t)| (tx, i, t))
+            })
+            .filter(|(_, _, t)| tracked.contains(&sol::encode(&t.mint)))
+            .collect();
+        if found.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sol_usd = read_sol_price(chain).await?.unwrap_or(0.0);
+        let mut swaps = Vec::new();
+        for (tx, i, trade) in found {
+            let mint = sol::encode(&trade.mint);
+            let decimals = tx.decimals_of(&mint).unwrap_or(6);
+            let amount_token = trade.token_amount as f64 / 10f64.powi(decimals as i32);
+            if amount_token <= 0.0 {
+                continue;
+            }
+            let amount_usd = trade.sol_amount as f64 / 1e9 * sol_usd;
+            // Unique per trade whatever the slot's order: from the signature.
+            let signature = tx
+                .transaction
+                .signatures
+                .first()
+                .map(String::as_str)
+                .unwrap_or_default();
+            let tag = fnv1a(signature.as_bytes());
+            swaps.push(SwapRow {
+                chain: Chain::Sol,
+                pair: pump::curve_address(&trade.mint, program)
+                    .map(|c| sol::encode(&c))
+                    .unwrap_or_default(),
+                block: tx.slot as i64,
+                log_index: i64::from(tag) * 256 + i as i64,
+                token: mint,
+                trader: sol::encode(&trade.user),
+                side: if trade.is_buy { Side::Buy } else { Side::Sell },
+                amount_token,
+                amount_usd,
+                price_usd: amount_usd / amount_token,
+                observed_at: now,
+            });
+        }
+        Ok(swaps)
+    }
+}
+
+/// 32-bit FNV-1a: a stable number for a signature (a trade's place in its
+/// slot, which a node does not give).
+fn fnv1a(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ u32::from(*b)).wrapping_mul(0x0100_0193)
+    })
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use chrono::Duration;
 use riskintel_api::{FlowWindow, SentimentComponents, SentimentLabel, TokenSentiment};
 
-use riskintel_analysis::tokens::{AnalysisError, Analyzer};
+use riskintel_analysis::tokens::{AnalysisError, Analyzer, Target};
 use riskintel_chains::Chain;
 use riskintel_store::clock::Clock;
 use riskintel_store::{Side, Store, SwapRow};
@@ -76,12 +76,15 @@ impl Sentiment {
 
     /// Sentiment of a token from its swaps.
     pub async fn of(&self, chain: Chain, address: &str) -> Result<TokenSentiment, AnalysisError> {
-        let token = self.analyzer.token_ref(chain, address)?;
-        let checksummed = token.address.to_checksum(None);
+        // The address as the index keeps it: EVM checksummed, a Solana mint as given.
+        let checksummed = match self.analyzer.target(chain, address)? {
+            Target::Evm(token) => token.address.to_checksum(None),
+            Target::Sol(mint) => riskintel_chains::solana::encode(&mint),
+        };
         let now = self.clock.now();
         let day = self
             .store
-            .swaps_since(token.chain, &checksummed, now - Duration::hours(24))
+            .swaps_since(chain, &checksummed, now - Duration::hours(24))
             .await?;
         let hour: Vec<SwapRow> = day
             .iter()

@@ -1,7 +1,7 @@
 //! The Solana market index: pump.fun's new mints, read from the program's
 //! signatures and their transactions, become tracked tokens with one
 //! `new_token` alert each, in the feed, the overview and top tokens, and
-//! stay one after a restart.
+//! stay one after a restart; their curve trades make their sentiment.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -71,6 +71,17 @@ pub async fn solana_market_index_finds_new_mints(backend: Backend) -> anyhow::Re
     );
     let overview = ok(client.market_overview_get(Some(arg("sol"))).await)?.into_inner();
     ensure!(overview.total.new_tokens_24h >= 3, "{overview:?}");
+    // The curve trades of the bundled launch (seven buys and the creator's
+    // sell, read from pump.fun's TradeEvent) make its sentiment.
+    let sentiment = ok(client
+        .token_sentiment_get(arg("sol"), &arg(&fixture.named("launch_bundle")))
+        .await)?
+    .into_inner();
+    let day = &sentiment.windows[1];
+    ensure!(
+        day.buys == 7 && day.sells == 1 && sentiment.score.is_some(),
+        "{sentiment:?}"
+    );
 
     // A restart reads on from where it stopped: still one alert each.
     let key = server.owner_key();

@@ -35,6 +35,9 @@ pub struct TransactionMeta {
     /// Instructions its programs ran, per top-level instruction.
     #[serde(default)]
     pub inner_instructions: Vec<InnerInstructions>,
+    /// Its programs' logs.
+    #[serde(default)]
+    pub log_messages: Option<Vec<String>>,
 }
 
 /// A token account's balance in a transaction's meta.
@@ -56,6 +59,9 @@ pub struct TokenBalance {
 pub struct TokenAmount {
     /// Base units, decimal.
     pub amount: String,
+    /// The mint's decimals.
+    #[serde(default)]
+    pub decimals: Option<u8>,
 }
 
 /// The instructions one top-level instruction ran.
@@ -222,8 +228,19 @@ impl ParsedTransaction {
         mints
     }
 
+    /// The decimals of `mint`, as its token balances here say.
+    pub fn decimals_of(&self, mint: &str) -> Option<u8> {
+        let meta = self.meta.as_ref()?;
+        (meta
+            .pre_token_balances
+            .iter()
+            .chain(&meta.post_token_balances))
+        .find(|b| b.mint == mint)
+        .and_then(|b| b.ui_token_amount.decimals)
+    }
+
     /// Its instructions, top-level then inner.
-    fn instructions(&self) -> impl Iterator<Item = &Value> {
+    pub fn instructions(&self) -> impl Iterator<Item = &Value> {
         let inner = (self.meta.iter())
             .flat_map(|m| &m.inner_instructions)
             .flat_map(|i| &i.instructions);

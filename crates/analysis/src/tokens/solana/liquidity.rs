@@ -11,7 +11,9 @@ use serde_json::{json, Value};
 
 use super::facts::SolanaFacts;
 use crate::scoring::{low_liquidity_degree, lp_unlocked_degree, pct, Builder};
-use riskintel_chains::solana::pools::{positions, Family, PoolState, Valued};
+use riskintel_chains::rpc::RpcError;
+use riskintel_chains::solana::pools::{positions, Accounts, Family, PoolState, Valued};
+use riskintel_chains::solana::types::{Account, WithContext};
 use riskintel_chains::solana::{self as sol, Pubkey, SolanaChain};
 
 /// LP share above which a holder "holds LP".
@@ -32,11 +34,52 @@ pub struct Liquidity {
 /// SOL's price: the liquidity-weighted median of the price pools' prices,
 /// with the evidence.
 pub fn sol_price(chain: &SolanaChain, f: &SolanaFacts) -> Option<(f64, Value)> {
-    let mut quotes: Vec<(f64, f64, String)> = f
-        .price_pools
+    median_price(chain, &f.price_pools, &f.accounts)
+}
+
+/// SOL's price read now (the market index's): the price pools, then what
+/// they name; two round trips.
+pub async fn read_sol_price(chain: &SolanaChain) -> Result<Option<f64>, RpcError> {
+    let b64 = json!({"encoding": "base64", "commitment": "confirmed"});
+    let keys: Vec<String> = chain.price_pools.iter().map(sol::encode).collect();
+    let found: WithContext<Vec<Option<Account>>> = chain
+        .rpc
+        .call("getMultipleAccounts", json!([keys, b64]))
+        .await?;
+    let pools: Vec<PoolState> = (chain.price_pools.iter().zip(found.value))
+        .filter_map(|(address, account)| {
+            let account = account?;
+            let program = sol::parse_pubkey(&account.owner).ok()?;
+            chain
+                .family_of(&account.owner)?
+                .decode(program, *address, &account.data)
+        })
+        .collect();
+    let wanted: Vec<Pubkey> = pools.iter().flat_map(|p| p.reads()).collect();
+    let mut accounts = Accounts::default();
+    for chunk in riskintel_chains::solana::pools::chunks(&wanted, 100) {
+        let read: WithContext<Vec<Option<Account>>> = chain
+            .rpc
+            .call("getMultipleAccounts", json!([chunk, b64]))
+            .await?;
+        for (key, account) in chunk.iter().zip(read.value) {
+            if let (Ok(key), Some(account)) = (sol::parse_pubkey(key), account) {
+                accounts.insert(key, account);
+            }
+        }
+    }
+    Ok(median_price(chain, &pools, &accounts).map(|(price, _)| price))
+}
+
+fn median_price(
+    chain: &SolanaChain,
+    pools: &[PoolState],
+    accounts: &Accounts,
+) -> Option<(f64, Value)> {
+    let mut quotes: Vec<(f64, f64, String)> = pools
         .iter()
         .filter_map(|p| {
-            let v = p.value(&chain.wsol, &f.accounts)?;
+            let v = p.value(&chain.wsol, accounts)?;
             let stable = chain.stables.iter().any(|(s, _)| *s == v.quote);
             (stable && v.price > 0.0 && v.liquidity > 0.0)
                 .then(|| (v.price, v.liquidity, sol::encode(&p.address)))

@@ -15,6 +15,7 @@ pub mod dlmm;
 pub mod positions;
 pub mod pump;
 pub mod pump_swap;
+pub mod pump_trades;
 mod ticks;
 mod value;
 pub mod whirlpool;
