@@ -43,6 +43,23 @@ pub(crate) async fn counted_sol_server(
     Ok((fixture, proxy, server))
 }
 
+/// A cold analysis of the fixture's `name` through `proxy`, and the
+/// sequential round trips it took.
+pub(crate) async fn analyse_counted(
+    client: &riskintel_client::Client,
+    proxy: &LatencyProxy,
+    fixture: &Fixture,
+    name: &str,
+) -> anyhow::Result<(types::TokenAnalysis, usize)> {
+    proxy.reset();
+    let a = ok(client
+        .token_analyze(arg("sol"), &arg(&fixture.named(name)), None)
+        .await)?
+    .into_inner();
+    eprintln!("{name}: {:?} {:.1} {:?}", a.label, a.score, ids(&a));
+    Ok((a, proxy.round_trips()))
+}
+
 pub(crate) fn ids(a: &types::TokenAnalysis) -> BTreeSet<String> {
     a.signals.iter().map(|s| s.id.to_string()).collect()
 }

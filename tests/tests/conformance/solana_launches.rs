@@ -11,7 +11,7 @@ use riskintel_tests::corpus;
 use riskintel_tests::solana_node::Fixture;
 use riskintel_tests::{arg, ok, Backend};
 
-use super::solana::{counted_sol_server, ids, signal};
+use super::solana::{analyse_counted, counted_sol_server, ids, signal};
 
 fn status(a: &types::TokenAnalysis, id: &str) -> Option<CheckStatus> {
     (a.coverage.checks.iter())
@@ -44,20 +44,13 @@ pub async fn solana_launches_are_found_in_their_transactions(
 ) -> anyhow::Result<()> {
     let (fixture, proxy, server) = counted_sol_server(backend).await?;
     let client = server.client(&server.owner_key());
+    // Round 1, round 2 with the launch's first reads beside it, and the
+    // launch's last reads: one round trip more.
     let analyse = |name: &'static str| {
-        let address = fixture.named(name);
-        let (client, proxy) = (&client, &proxy);
+        let (client, proxy, fixture) = (&client, &proxy, &fixture);
         async move {
-            proxy.reset();
-            let a = ok(client.token_analyze(arg("sol"), &arg(&address), None).await)?.into_inner();
-            eprintln!("{name}: {:?} {:.1} {:?}", a.label, a.score, ids(&a));
-            // Round 1, round 2 with the launch's first reads beside it, and
-            // the launch's last reads: one round trip more.
-            ensure!(
-                proxy.round_trips() == 3,
-                "{name}: {} round trips",
-                proxy.round_trips()
-            );
+            let (a, round_trips) = analyse_counted(client, proxy, fixture, name).await?;
+            ensure!(round_trips == 3, "{name}: {round_trips} round trips");
             anyhow::Ok(a)
         }
     };

@@ -6,9 +6,9 @@
 use anyhow::ensure;
 use riskintel_client::types::{self, CheckStatus, Severity};
 
-use riskintel_tests::{arg, ok, Backend};
+use riskintel_tests::Backend;
 
-use super::solana::{counted_sol_server, ids, signal};
+use super::solana::{analyse_counted, counted_sol_server, ids, signal};
 
 fn status(a: &types::TokenAnalysis, id: &str) -> Option<CheckStatus> {
     (a.coverage.checks.iter())
@@ -21,16 +21,10 @@ pub async fn solana_sells_are_checked_on_the_tokens_side(backend: Backend) -> an
     let (fixture, proxy, server) = counted_sol_server(backend).await?;
     let client = server.client(&server.owner_key());
     let analyse = |name: &'static str| {
-        let address = fixture.named(name);
-        let (client, proxy) = (&client, &proxy);
+        let (client, proxy, fixture) = (&client, &proxy, &fixture);
         async move {
-            proxy.reset();
-            let a = ok(client.token_analyze(arg("sol"), &arg(&address), None).await)?.into_inner();
-            ensure!(
-                proxy.round_trips() <= 3,
-                "{name}: {} round trips",
-                proxy.round_trips()
-            );
+            let (a, round_trips) = analyse_counted(client, proxy, fixture, name).await?;
+            ensure!(round_trips <= 3, "{name}: {round_trips} round trips");
             anyhow::Ok(a)
         }
     };
