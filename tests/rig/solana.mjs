@@ -274,5 +274,5 @@ for (const a of dumped) {
 }
 const out = path.join(here, "build");
 fs.mkdirSync(out, { recursive: true });
-fs.writeFileSync(path.join(out, "solana.json"), JSON.stringify({ slot: 2000, now, scenario, expect, accounts, signatures, transactions }, null, 1));
+fs.writeFileSync(path.join(out, "solana.json"), JSON.stringify({ slot: 30_000, now, scenario, expect, accounts, signatures, transactions }, null, 1));
 console.log(`solana fixture: ${Object.keys(accounts).length} accounts from ${txCount} transactions`);

@@ -184,6 +184,15 @@ export async function buildLaunches(rig) {
       ],
     });
   }
+  // --- Created five slots before the node's head (30,000): not final yet
+  // for the market index, which waits `reorg_depth` slots.
+  {
+    const creator = await randomOwner();
+    await launch("launch_fresh", {
+      creator, sold: 0n, holdings: [[creator, 0n]],
+      history: (curve) => [{ slot: 29_995, payer: creator, label: "Create", create: true, moves: [[curve, SUPPLY]] }],
+    });
+  }
   // --- A clean launch: strangers buy a little at the opening.
   {
     const creator = await randomOwner();

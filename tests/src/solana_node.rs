@@ -166,6 +166,7 @@ impl Fixture {
                 ))
             }
             "getBlockTime" => Ok(json!(self.now)),
+            "getSlot" => Ok(json!(self.slot)),
             // A node answers null for a transaction it does not know.
             "getTransaction" => Ok(self
                 .transactions

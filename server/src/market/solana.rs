@@ -3,7 +3,8 @@
 //! through standard JSON-RPC — the program's signatures since the last one
 //! read (`getSignaturesForAddress … until`), then their transactions
 //! (`getTransaction`, jsonParsed) in one batch, oldest first and at most
-//! `max_blocks_per_poll` a poll. The cursor keeps the last signature read
+//! `max_blocks_per_poll` a poll, once `reorg_depth` slots deep. The cursor
+//! keeps the last signature read
 //! and the slot after it; a signature is read once (a skipped or
 //! re-organised slot never lists it twice), and a mint is tracked, and its
 //! `new_token` alert raised, once across restarts and instances.
@@ -42,11 +43,18 @@ impl Indexer {
         if let Some(c) = cursor.as_ref().filter(|c| !c.last_hash.is_empty()) {
             options["until"] = json!(c.last_hash);
         }
-        let listed: Vec<SignatureInfo> = chain
-            .rpc
-            .call("getSignaturesForAddress", json!([program, options]))
-            .await?;
+        // The signatures and the confirmed slot, in one request.
+        let mut batch = Batch::new();
+        let signatures =
+            batch.call::<Vec<SignatureInfo>>("getSignaturesForAddress", json!([program, options]));
+        let head = batch.call::<u64>("getSlot", json!([{"commitment": "confirmed"}]));
+        let mut answers = chain.rpc.send(batch).await?;
+        let listed = answers.take(signatures)?;
+        let head = answers.take(head)?;
         let mut listed: Vec<SignatureInfo> = listed.into_iter().rev().collect();
+        // Only what is `reorg_depth` slots deep is final: newer ones wait
+        // for a later poll (the cursor stays before them).
+        listed.retain(|s| s.slot.saturating_add(self.settings.reorg_depth) <= head);
         // On first start, only the last `backfill_blocks` slots.
         if first {
             let newest = listed.last().map_or(0, |s| s.slot);

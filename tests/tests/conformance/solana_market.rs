@@ -1,7 +1,8 @@
 //! The Solana market index: pump.fun's new mints, read from the program's
 //! signatures and their transactions, become tracked tokens with one
 //! `new_token` alert each, in the feed, the overview and top tokens, and
-//! stay one after a restart; their curve trades make their sentiment.
+//! stay one after a restart and beside a second instance; their curve
+//! trades make their sentiment, each counted once.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -58,6 +59,17 @@ pub async fn solana_market_index_finds_new_mints(backend: Backend) -> anyhow::Re
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    // A mint created within `reorg_depth` slots of the head is not final yet.
+    let fresh = fixture.named("launch_fresh");
+    ensure!(
+        !sol_alerts(&client)
+            .await?
+            .iter()
+            .any(|a| a.address == fresh),
+        "an alert for a mint {} slots deep",
+        5
+    );
+
     // The market views carry them.
     let top: Vec<types::TopToken> = client
         .market_top_tokens_list_stream(None, None, None, None)
@@ -83,11 +95,13 @@ pub async fn solana_market_index_finds_new_mints(backend: Backend) -> anyhow::Re
         "{sentiment:?}"
     );
 
-    // A restart reads on from where it stopped: still one alert each.
+    // A restart reads on from where it stopped, and a second instance on
+    // the same database beside it: still one alert each, each trade once.
     let key = server.owner_key();
     let (config, clock) = (server.config.clone(), server.clock.clone());
     let database = server.stop_keeping_database().await?;
     let server = TestServer::start_on(database, clock, config).await?;
+    let other = server.another_instance().await?;
     let client = server.client(&key);
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     let mut per_event: BTreeMap<(String, String), usize> = BTreeMap::new();
@@ -100,5 +114,14 @@ pub async fn solana_market_index_finds_new_mints(backend: Backend) -> anyhow::Re
         per_event.values().all(|n| *n == 1),
         "duplicate alerts: {per_event:?}"
     );
+    let again = ok(client
+        .token_sentiment_get(arg("sol"), &arg(&fixture.named("launch_bundle")))
+        .await)?
+    .into_inner();
+    ensure!(
+        again.windows[1].buys == 7 && again.windows[1].sells == 1,
+        "{again:?}"
+    );
+    other.stop().await?;
     server.stop().await
 }
