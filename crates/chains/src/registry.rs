@@ -30,7 +30,7 @@ pub enum ChainError {
 
 impl Chains {
     /// The chains of `configs` that have an RPC URL, their clients tuned
-    /// by `settings`; each EVM chain also gets a background client capped at
+    /// by `settings`; each chain also gets a background client capped at
     /// `background_concurrency` requests in flight.
     pub fn from_config(
         configs: &BTreeMap<String, ChainConfig>,
@@ -75,6 +75,7 @@ impl Chains {
                 solana = Some(Arc::new(SolanaChain::from_config(
                     chain_config,
                     client(settings.concurrency),
+                    client(background_concurrency as usize),
                 )?));
             }
         }

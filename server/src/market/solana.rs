@@ -1,13 +1,13 @@
 //! The market index on Solana: new mints from pump.fun's `create` and the
-//! trades of tracked mints on their curves (`TradeEvent`), read
-//! through standard JSON-RPC — the program's signatures since the last one
-//! read (`getSignaturesForAddress … until`), then their transactions
-//! (`getTransaction`, jsonParsed) in one batch, oldest first and at most
-//! `max_blocks_per_poll` a poll, once `reorg_depth` slots deep. The cursor
-//! keeps the last signature read
-//! and the slot after it; a signature is read once (a skipped or
-//! re-organised slot never lists it twice), and a mint is tracked, and its
-//! `new_token` alert raised, once across restarts and instances.
+//! trades of tracked mints on their curves (`TradeEvent`), read through
+//! standard JSON-RPC on the chain's background client — the program's
+//! signatures since the last one read (`getSignaturesForAddress … until`),
+//! then their transactions (`getTransaction`, jsonParsed) in one batch,
+//! oldest first and at most `max_blocks_per_poll` a poll, once
+//! `reorg_depth` slots deep. The cursor keeps the last signature read and
+//! the slot after it; a signature is read once (a skipped or re-organised
+//! slot never lists it twice), and a mint is tracked, and its `new_token`
+//! alert raised, once across restarts and instances.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -48,7 +48,7 @@ impl Indexer {
         let signatures =
             batch.call::<Vec<SignatureInfo>>("getSignaturesForAddress", json!([program, options]));
         let head = batch.call::<u64>("getSlot", json!([{"commitment": "confirmed"}]));
-        let mut answers = chain.rpc.send(batch).await?;
+        let mut answers = chain.background.send(batch).await?;
         let listed = answers.take(signatures)?;
         let head = answers.take(head)?;
         let mut listed: Vec<SignatureInfo> = listed.into_iter().rev().collect();
@@ -78,7 +78,7 @@ impl Indexer {
                 )
             })
             .collect();
-        let mut answers = chain.rpc.send(batch).await?;
+        let mut answers = chain.background.send(batch).await?;
         let mut txs: Vec<ParsedTransaction> = Vec::new();
         for read in reads {
             // A transaction the node no longer has is not one to index.
@@ -156,7 +156,9 @@ impl Indexer {
         if found.is_empty() {
             return Ok(Vec::new());
         }
-        let sol_usd = read_sol_price(chain).await?.unwrap_or(0.0);
+        let sol_usd = read_sol_price(chain, &chain.background)
+            .await?
+            .unwrap_or(0.0);
         let mut swaps = Vec::new();
         for (tx, i, trade) in found {
             let mint = sol::encode(&trade.mint);

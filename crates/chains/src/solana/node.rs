@@ -10,6 +10,9 @@ use crate::ChainConfig;
 pub struct SolanaChain {
     /// The node.
     pub rpc: RpcClient,
+    /// The same node for background work (the market index), with its own
+    /// small cap on requests in flight so users' requests keep priority.
+    pub background: RpcClient,
     /// Wrapped SOL.
     pub wsol: Pubkey,
     /// Stablecoins (mint, symbol), counted as $1.
@@ -38,10 +41,15 @@ fn key_of(text: &str, what: &str) -> anyhow::Result<Pubkey> {
 }
 
 impl SolanaChain {
-    /// Parse `chains.sol`.
-    pub fn from_config(config: &ChainConfig, rpc: RpcClient) -> anyhow::Result<SolanaChain> {
+    /// Parse `chains.sol`; `rpc` serves analyses, `background` the index.
+    pub fn from_config(
+        config: &ChainConfig,
+        rpc: RpcClient,
+        background: RpcClient,
+    ) -> anyhow::Result<SolanaChain> {
         Ok(SolanaChain {
             rpc,
+            background,
             wsol: key_of(&config.wrapped_native.address, "wrapped_native")?,
             stables: config
                 .stablecoins

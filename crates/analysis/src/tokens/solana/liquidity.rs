@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use super::facts::SolanaFacts;
 use crate::scoring::{low_liquidity_degree, lp_unlocked_degree, pct, Builder};
-use riskintel_chains::rpc::RpcError;
+use riskintel_chains::rpc::{RpcClient, RpcError};
 use riskintel_chains::solana::pools::{positions, Accounts, Family, PoolState, Valued};
 use riskintel_chains::solana::types::{Account, WithContext};
 use riskintel_chains::solana::{self as sol, Pubkey, SolanaChain};
@@ -37,15 +37,13 @@ pub fn sol_price(chain: &SolanaChain, f: &SolanaFacts) -> Option<(f64, Value)> {
     median_price(chain, &f.price_pools, &f.accounts)
 }
 
-/// SOL's price read now (the market index's): the price pools, then what
-/// they name; two round trips.
-pub async fn read_sol_price(chain: &SolanaChain) -> Result<Option<f64>, RpcError> {
+/// SOL's price read now through `rpc` (the market index's client): the
+/// price pools, then what they name; two round trips.
+pub async fn read_sol_price(chain: &SolanaChain, rpc: &RpcClient) -> Result<Option<f64>, RpcError> {
     let b64 = json!({"encoding": "base64", "commitment": "confirmed"});
     let keys: Vec<String> = chain.price_pools.iter().map(sol::encode).collect();
-    let found: WithContext<Vec<Option<Account>>> = chain
-        .rpc
-        .call("getMultipleAccounts", json!([keys, b64]))
-        .await?;
+    let found: WithContext<Vec<Option<Account>>> =
+        rpc.call("getMultipleAccounts", json!([keys, b64])).await?;
     let pools: Vec<PoolState> = (chain.price_pools.iter().zip(found.value))
         .filter_map(|(address, account)| {
             let account = account?;
@@ -58,10 +56,8 @@ pub async fn read_sol_price(chain: &SolanaChain) -> Result<Option<f64>, RpcError
     let wanted: Vec<Pubkey> = pools.iter().flat_map(|p| p.reads()).collect();
     let mut accounts = Accounts::default();
     for chunk in riskintel_chains::solana::pools::chunks(&wanted, 100) {
-        let read: WithContext<Vec<Option<Account>>> = chain
-            .rpc
-            .call("getMultipleAccounts", json!([chunk, b64]))
-            .await?;
+        let read: WithContext<Vec<Option<Account>>> =
+            rpc.call("getMultipleAccounts", json!([chunk, b64])).await?;
         for (key, account) in chunk.iter().zip(read.value) {
             if let (Ok(key), Some(account)) = (sol::parse_pubkey(key), account) {
                 accounts.insert(key, account);
