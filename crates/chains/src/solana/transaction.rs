@@ -195,14 +195,7 @@ impl ParsedTransaction {
     /// Whether it initialised `mint` (`initializeMint` or `initializeMint2`
     /// of either token program, top-level or inner): the mint's creation.
     pub fn initializes_mint(&self, mint: &str) -> bool {
-        self.instructions().any(|i| {
-            matches!(i["program"].as_str(), Some("spl-token" | "spl-token-2022"))
-                && matches!(
-                    i["parsed"]["type"].as_str(),
-                    Some("initializeMint" | "initializeMint2")
-                )
-                && i["parsed"]["info"]["mint"] == mint
-        })
+        self.initialized_mints().iter().any(|m| m == mint)
     }
 
     /// Whether it ran `program`, top-level or inner.

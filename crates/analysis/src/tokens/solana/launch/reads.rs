@@ -99,6 +99,20 @@ pub fn opening(
     })
 }
 
+/// Keep at most `cap` of `list`, noting in `partial` what was kept when
+/// some were left out (`what(kept, of)`).
+fn capped<T>(
+    list: &mut Vec<T>,
+    cap: usize,
+    partial: &mut Vec<String>,
+    what: impl Fn(usize, usize) -> String,
+) {
+    if list.len() > cap {
+        partial.push(what(cap, list.len()));
+        list.truncate(cap);
+    }
+}
+
 fn get_transaction(batch: &mut Batch, signature: &str) -> Slot<Option<ParsedTransaction>> {
     batch.call(
         "getTransaction",
@@ -143,26 +157,18 @@ pub async fn open(
     let mut at_opening: Vec<&SignatureInfo> =
         ok.clone().filter(|s| s.slot >= opening.slot).collect();
     at_opening.reverse();
-    let before: Vec<&SignatureInfo> = ok.filter(|s| s.slot < opening.slot).collect();
-    if at_opening.len() > limits.transactions {
-        partial.push(format!(
-            "the first {} of the mint's {} transactions in its opening slots",
-            limits.transactions,
-            at_opening.len()
-        ));
-        at_opening.truncate(limits.transactions);
-    }
+    let mut before: Vec<&SignatureInfo> = ok.filter(|s| s.slot < opening.slot).collect();
+    capped(
+        &mut at_opening,
+        limits.transactions,
+        &mut partial,
+        |kept, of| format!("the first {kept} of the mint's {of} transactions in its opening slots"),
+    );
     let room = limits.transactions - at_opening.len();
-    if before.len() > room {
-        partial.push(format!(
-            "the newest {room} of the mint's {} transactions before its opening",
-            before.len()
-        ));
-    }
-    let wanted: Vec<&SignatureInfo> = at_opening
-        .into_iter()
-        .chain(before.into_iter().take(room))
-        .collect();
+    capped(&mut before, room, &mut partial, |kept, of| {
+        format!("the newest {kept} of the mint's {of} transactions before its opening")
+    });
+    let wanted: Vec<&SignatureInfo> = at_opening.into_iter().chain(before).collect();
     let mut batch = Batch::new();
     let slots: Vec<_> = (wanted.iter())
         .map(|s| get_transaction(&mut batch, &s.signature))
@@ -301,14 +307,9 @@ pub async fn finish(
         .chain(opened.wallets())
         .map(str::to_string)
         .collect();
-    if wallets.len() > limits.holders {
-        partial.push(format!(
-            "what the first {} of the opening's {} wallets hold",
-            limits.holders,
-            wallets.len()
-        ));
-        wallets.truncate(limits.holders);
-    }
+    capped(&mut wallets, limits.holders, &mut partial, |kept, of| {
+        format!("what the first {kept} of the opening's {of} wallets hold")
+    });
     let atas: Vec<(String, Pubkey)> = (wallets.iter())
         .filter_map(|w| {
             let owner = sol::parse_pubkey(w).ok()?;
