@@ -236,7 +236,8 @@ const renounceLater = [];
 const expect = await buildMarkets({ svm, send, payer, scenario, createMint, tokenAccount, ata, mintTo, holders, renounce, randomOwner, setAccount, wallet, ages, renounceLater, holder: holderWallet.address, WSOL, SPL });
 const now = 1_800_000_000;
 await buildLaunches({ scenario, expect, createMint, ata, mintTo, renounce, randomOwner, setAccount, signatures, transactions, now, SPL });
-await buildSells({ send, payer, scenario, createMint, tokenAccount, mintTo, randomOwner, setAccount, wallet, WSOL, SPL, T22 });
+const programs = {};
+await buildSells({ svm, programs, send, payer, scenario, createMint, tokenAccount, mintTo, randomOwner, setAccount, wallet, WSOL, SPL, T22 });
 // Authorities given up once the pools are funded.
 for (const mint of [scenario.launch, scenario.whale, ...renounceLater]) await renounce(SPL, mint, spl.AuthorityType.MintTokens);
 
@@ -274,5 +275,5 @@ for (const a of dumped) {
 }
 const out = path.join(here, "build");
 fs.mkdirSync(out, { recursive: true });
-fs.writeFileSync(path.join(out, "solana.json"), JSON.stringify({ slot: 30_000, now, scenario, expect, accounts, signatures, transactions }, null, 1));
+fs.writeFileSync(path.join(out, "solana.json"), JSON.stringify({ slot: 30_000, now, scenario, expect, accounts, programs, signatures, transactions }, null, 1));
 console.log(`solana fixture: ${Object.keys(accounts).length} accounts from ${txCount} transactions`);

@@ -8,15 +8,54 @@
 //   sell_default_frozen   Token-2022 accounts start frozen; only the pool's
 //                         was thawed: holders trapped;
 //   sell_nontransferable  Token-2022 non-transferable: nothing moves, honeypot;
-//   sell_fee_all          a 100% transfer fee: nothing arrives, honeypot.
+//   sell_fee_all          a 100% transfer fee: nothing arrives, honeypot;
+//   sell_hook_pool        a transfer hook (hooks/refuse_into_pool.s) that
+//                         refuses transfers into the account its config
+//                         names, the pool's: a buyer cannot sell, honeypot;
+//   sell_hook_allow       a transfer hook that lets all through: clear.
+// Each hook's ExtraAccountMetaList names its config, a PDA of ["config",
+// mint], so the check must resolve it to pass the transfer at all.
 import * as spl from "@solana-program/token";
 import * as t22 from "@solana-program/token-2022";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateKeyPairSigner, getAddressEncoder, getProgramDerivedAddress } from "@solana/kit";
 import * as pools from "./solana_pools.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const enc = getAddressEncoder();
+// Execute's discriminator: sha256("spl-transfer-hook-interface:execute")[..8].
+const EXECUTE = Buffer.from([105, 37, 101, 197, 75, 251, 102, 26]);
+
+// A hook program (assembled by `cargo xtask rig` into build/hooks), deployed.
+async function deployHook(svm, programs, name) {
+  const elf = fs.readFileSync(path.join(here, "build/hooks", `${name}.so`));
+  const program = (await generateKeyPairSigner()).address;
+  svm.addProgram(program, new Uint8Array(elf));
+  programs[program] = elf.toString("base64");
+  return program;
+}
+
+// The hook's ExtraAccountMetaList for `mint`: one PDA of the hook, seeds
+// the literal "config" and account 1 (the mint), as
+// spl-tlv-account-resolution packs them; and the config it names.
+async function hookAccounts(setAccount, hook, mint, configData) {
+  const seed = Buffer.alloc(32);
+  Buffer.from([1, 6, ...Buffer.from("config"), 3, 1]).copy(seed);
+  const entry = Buffer.concat([Buffer.from([1]), seed, Buffer.from([0, 0])]);
+  const value = Buffer.concat([u32(1), entry]);
+  const [list] = await getProgramDerivedAddress({ programAddress: hook, seeds: ["extra-account-metas", enc.encode(mint)] });
+  setAccount(list, Buffer.concat([EXECUTE, u32(value.length), value]), hook);
+  const [config] = await getProgramDerivedAddress({ programAddress: hook, seeds: ["config", enc.encode(mint)] });
+  setAccount(config, configData, hook);
+}
+const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32LE(n); return b; };
 
 const D6 = 10n ** 6n;
 
 export async function buildSells(rig) {
-  const { send, payer, scenario, createMint, tokenAccount, mintTo, randomOwner, setAccount, wallet, WSOL, SPL, T22 } = rig;
+  const { svm, programs, send, payer, scenario, createMint, tokenAccount, mintTo, randomOwner, setAccount, wallet, WSOL, SPL, T22 } = rig;
   const lib = (program) => (program === T22 ? t22 : spl);
   const freeze = (program, mint, account) => send([lib(program).getFreezeAccountInstruction({ account, mint, owner: payer })]);
   const thaw = (program, mint, account) => send([lib(program).getThawAccountInstruction({ account, mint, owner: payer })]);
@@ -28,10 +67,13 @@ export async function buildSells(rig) {
     if (frozen) await freeze(program, mint, account);
     return account;
   };
-  const sellToken = async (name, { program = SPL, extensions = [], freezeAuthority = null, startsFrozen = false, holdersFrozen = false }) => {
+  const sellToken = async (name, { program = SPL, extensions = [], freezeAuthority = null, startsFrozen = false, holdersFrozen = false, hook = null }) => {
+    const hookProgram = hook && (await deployHook(svm, programs, hook));
+    if (hook) extensions = [...extensions, t22.extension("TransferHook", { authority: payer.address, programId: hookProgram })];
     const mint = await createMint({ program, decimals: 6, freezeAuthority, extensions });
     const pool = await randomOwner();
     const base = await funded(program, mint, pool, 10_000_000n * D6, { startsFrozen });
+    if (hook) await hookAccounts(setAccount, hookProgram, mint, Buffer.from(enc.encode(base)));
     const quote = await tokenAccount(SPL, WSOL, pool);
     await mintTo(SPL, WSOL, quote, 100n * 10n ** 9n);
     const lpMint = await createMint({ decimals: 9 });
@@ -63,4 +105,6 @@ export async function buildSells(rig) {
       transferFeeConfigAuthority: payer.address, withdrawWithheldAuthority: payer.address, withheldAmount: 0n, olderTransferFee: all, newerTransferFee: all,
     })],
   });
+  await sellToken("sell_hook_pool", { program: T22, hook: "refuse_into_pool" });
+  await sellToken("sell_hook_allow", { program: T22, hook: "allow" });
 }

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _};
 use clap::{Parser, Subcommand};
 
+mod hooks;
 mod integrators;
 mod vendor;
 
@@ -296,9 +297,11 @@ fn rig() -> anyhow::Result<()> {
         .into_iter()
         .chain(std::fs::metadata(dir.join("compile.js"))?.modified().ok())
         .max();
-    let fixture_scripts = ["solana.mjs", "solana_markets.mjs", "solana_pools.mjs"]
-        .iter()
-        .filter_map(|f| std::fs::metadata(dir.join(f)).ok()?.modified().ok());
+    // The Solana fixture's scripts and its hook programs' sources.
+    let fixture_scripts = (std::fs::read_dir(&dir)?.flatten())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("solana"))
+        .filter_map(|e| e.metadata().ok()?.modified().ok())
+        .chain(newest_mtime(&dir.join("hooks")));
     let sources = sources.into_iter().chain(fixture_scripts).max();
     // The service's own injected contracts are compiled with the rig too.
     let injected = [
@@ -311,6 +314,7 @@ fn rig() -> anyhow::Result<()> {
     let outputs = ["build/solana.json", "build/Multicall3.json"];
     if built.is_none() || built < sources || stale || !outputs.iter().all(|o| dir.join(o).exists())
     {
+        hooks::assemble(&dir)?;
         for (script, what) in [
             ("compile.js", "compiling the test contracts"),
             ("solana.mjs", "building the Solana fixture"),

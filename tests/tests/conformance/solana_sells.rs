@@ -1,7 +1,10 @@
 //! The Solana sell check on the token's side: small transfers into the
 //! pool, simulated by the node (here LiteSVM running the real SPL Token and
 //! Token-2022 programs), from the pool's own account and the largest
-//! holders, within three round trips.
+//! holders, within three round trips; a hooked mint's transfers carry the
+//! extra accounts its hook's list names, and a buyer's round trip (bought
+//! from the pool, sold back) stands for the pool's own transfer, which
+//! Token-2022 does not pass through the hook.
 
 use anyhow::ensure;
 use riskintel_client::types::{self, CheckStatus, Severity};
@@ -72,5 +75,34 @@ pub async fn solana_sells_are_checked_on_the_tokens_side(backend: Backend) -> an
             .unwrap_or_default();
         ensure!(transfers.len() == 4, "{name}: {}", s.evidence.raw);
     }
+    // A hook that refuses transfers into the pool (the account its config,
+    // an extra account, names): a buyer cannot sell, with the hook's error.
+    let hooked = analyse("sell_hook_pool").await?;
+    let s = signal(&hooked, honeypot)?;
+    ensure!(
+        s.severity == Severity::Critical
+            && s.detail.contains("Custom")
+            && s.detail.contains("6000"),
+        "sell_hook_pool: {}",
+        s.detail
+    );
+    let buyer = &s.evidence.raw["transfers"][0];
+    ensure!(
+        buyer["from"]
+            .as_str()
+            .is_some_and(|f| f.starts_with("buyer"))
+            && buyer["status"] == "refused"
+            && (buyer["logs"].as_array().into_iter().flatten())
+                .any(|l| l.as_str().is_some_and(|l| l.contains("0x1770"))),
+        "sell_hook_pool: {buyer}"
+    );
+    // A hook that lets all through: clear, the extras resolved and passed.
+    let allowed = analyse("sell_hook_allow").await?;
+    ensure!(
+        status(&allowed, honeypot) == Some(CheckStatus::Clear)
+            && status(&allowed, trapped) == Some(CheckStatus::Clear),
+        "sell_hook_allow: {:?}",
+        allowed.coverage.checks
+    );
     server.stop().await
 }

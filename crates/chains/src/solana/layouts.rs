@@ -21,6 +21,24 @@ pub struct TransferFee {
     pub maximum_fee: u64,
     /// Who may change it.
     pub config_authority: Option<Pubkey>,
+    /// The older fee (basis points, maximum), which applies until the newer's epoch.
+    pub older: (u16, u64),
+}
+
+impl TransferFee {
+    /// The most either fee takes from a transfer of `amount` (rounded up,
+    /// as Token-2022 rounds it), so that what is left surely arrived.
+    pub fn most_withheld(&self, amount: u64) -> u64 {
+        [(self.basis_points, self.maximum_fee), self.older]
+            .into_iter()
+            .map(|(bps, max)| {
+                let fee = (u128::from(amount) * u128::from(bps)).div_ceil(10_000);
+                fee.min(u128::from(max)) as u64
+            })
+            .max()
+            .unwrap_or(0)
+            .min(amount)
+    }
 }
 
 /// Token metadata (Token-2022 extension or Metaplex).
@@ -120,6 +138,7 @@ pub fn decode_mint(data: &[u8], program: &str) -> Option<Mint> {
                     config_authority: optional_key(value, 0),
                     maximum_fee: u64_at(value, 72 + 18 + 8)?,
                     basis_points: u16_at(value, 72 + 18 + 16)?,
+                    older: (u16_at(value, 72 + 16)?, u64_at(value, 72 + 8)?),
                 })
             }
             3 => mint.close_authority = optional_key(value, 0),

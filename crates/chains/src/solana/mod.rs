@@ -4,6 +4,7 @@
 //! (`node`).
 
 pub mod bytes;
+pub mod hook;
 pub mod layouts;
 pub mod node;
 pub mod pools;

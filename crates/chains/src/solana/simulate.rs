@@ -6,6 +6,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+pub use super::hook::Meta;
 use super::Pubkey;
 
 /// A `transfer_checked` of a token program.
@@ -21,8 +22,6 @@ pub struct Transfer {
     pub destination: Pubkey,
     /// The source's owner, who must sign.
     pub authority: Pubkey,
-    /// Who pays the fee (a wallet with SOL; may be the authority).
-    pub fee_payer: Pubkey,
     /// Base units sent.
     pub amount: u64,
     /// The mint's decimals.
@@ -31,6 +30,82 @@ pub struct Transfer {
 
 /// `transfer_checked`'s instruction tag in both token programs.
 const TRANSFER_CHECKED: u8 = 12;
+
+/// One instruction of a transaction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instruction {
+    /// The program run.
+    pub program: Pubkey,
+    /// Its accounts, in order.
+    pub accounts: Vec<Meta>,
+    /// Its data.
+    pub data: Vec<u8>,
+}
+
+impl Transfer {
+    /// The instruction, carrying `extra` after its own four accounts (a
+    /// transfer hook's: its extras, the hook program and its list).
+    pub fn instruction(&self, extra: &[Meta]) -> Instruction {
+        let mut data = vec![TRANSFER_CHECKED];
+        data.extend_from_slice(&self.amount.to_le_bytes());
+        data.push(self.decimals);
+        let mut accounts = vec![
+            Meta {
+                key: self.source,
+                signer: false,
+                writable: true,
+            },
+            Meta::readonly(self.mint),
+            Meta {
+                key: self.destination,
+                signer: false,
+                writable: true,
+            },
+            Meta {
+                key: self.authority,
+                signer: true,
+                writable: false,
+            },
+        ];
+        accounts.extend_from_slice(extra);
+        Instruction {
+            program: self.program,
+            accounts,
+            data,
+        }
+    }
+}
+
+/// The associated token account program's `CreateIdempotent` of `owner`'s
+/// account `ata` for `mint`, paid by `payer`.
+pub fn create_associated_account(
+    payer: Pubkey,
+    ata: Pubkey,
+    owner: Pubkey,
+    mint: Pubkey,
+    token_program: Pubkey,
+) -> Instruction {
+    Instruction {
+        program: super::key(super::ATA_PROGRAM),
+        accounts: vec![
+            Meta {
+                key: payer,
+                signer: true,
+                writable: true,
+            },
+            Meta {
+                key: ata,
+                signer: false,
+                writable: true,
+            },
+            Meta::readonly(owner),
+            Meta::readonly(mint),
+            Meta::readonly(super::key(super::SYSTEM_PROGRAM)),
+            Meta::readonly(token_program),
+        ],
+        data: vec![1],
+    }
+}
 
 /// Solana's compact length (short_vec): 7 bits a byte, low first.
 fn compact(mut n: usize, out: &mut Vec<u8>) {
@@ -45,60 +120,64 @@ fn compact(mut n: usize, out: &mut Vec<u8>) {
     }
 }
 
-impl Transfer {
-    /// The transaction in base64, as `simulateTransaction` takes it.
-    pub fn base64(&self) -> String {
-        use base64::Engine as _;
-        base64::engine::general_purpose::STANDARD.encode(self.transaction())
-    }
+/// The transaction in base64, as `simulateTransaction` takes it.
+pub fn base64(fee_payer: Pubkey, instructions: &[Instruction]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(transaction(fee_payer, instructions))
+}
 
-    /// The transaction, as the wire carries it (empty signatures, an empty
-    /// blockhash the node replaces).
-    pub fn transaction(&self) -> Vec<u8> {
-        // Keys in the order a message requires: writable signers, read-only
-        // signers, writable others, read-only others.
-        let mut keys: Vec<Pubkey> = vec![self.fee_payer];
-        let signers = if self.authority == self.fee_payer {
-            1
-        } else {
-            keys.push(self.authority);
-            2
-        };
-        let readonly_signed = signers - 1;
-        keys.push(self.source);
-        if self.destination != self.source {
-            keys.push(self.destination);
+/// The transaction as the wire carries it: empty signatures, an empty
+/// blockhash the node replaces, a legacy message.
+pub fn transaction(fee_payer: Pubkey, instructions: &[Instruction]) -> Vec<u8> {
+    // Every key once, with what any use asks of it; the fee payer first.
+    let mut metas: Vec<Meta> = vec![Meta {
+        key: fee_payer,
+        signer: true,
+        writable: true,
+    }];
+    let all = instructions.iter().flat_map(|i| {
+        (i.accounts.iter().copied()).chain(std::iter::once(Meta::readonly(i.program)))
+    });
+    for meta in all {
+        match metas.iter_mut().find(|m| m.key == meta.key) {
+            Some(m) => {
+                m.signer |= meta.signer;
+                m.writable |= meta.writable;
+            }
+            None => metas.push(meta),
         }
-        keys.push(self.mint);
-        keys.push(self.program);
-        let index = |k: &Pubkey| keys.iter().position(|x| x == k).expect("listed") as u8;
-        let mut message = vec![signers as u8, readonly_signed as u8, 2];
-        compact(keys.len(), &mut message);
-        for k in &keys {
-            message.extend_from_slice(k);
-        }
-        message.extend_from_slice(&[0u8; 32]);
-        compact(1, &mut message);
-        message.push(index(&self.program));
-        let accounts = [
-            index(&self.source),
-            index(&self.mint),
-            index(&self.destination),
-            index(&self.authority),
-        ];
-        compact(accounts.len(), &mut message);
-        message.extend_from_slice(&accounts);
-        let mut data = vec![TRANSFER_CHECKED];
-        data.extend_from_slice(&self.amount.to_le_bytes());
-        data.push(self.decimals);
-        compact(data.len(), &mut message);
-        message.extend_from_slice(&data);
-        let mut tx = Vec::with_capacity(1 + 64 * signers + message.len());
-        compact(signers, &mut tx);
-        tx.extend(std::iter::repeat_n(0u8, 64 * signers));
-        tx.extend(message);
-        tx
     }
+    // The order a message requires: writable signers, read-only signers,
+    // writable others, read-only others (each group keeps first use's order).
+    let group = |m: &Meta| match (m.signer, m.writable) {
+        (true, true) => 0,
+        (true, false) => 1,
+        (false, true) => 2,
+        (false, false) => 3,
+    };
+    metas.sort_by_key(group);
+    let count = |g| metas.iter().filter(|m| group(m) == g).count() as u8;
+    let signers = (count(0) + count(1)) as usize;
+    let mut message = vec![signers as u8, count(1), count(3)];
+    compact(metas.len(), &mut message);
+    for m in &metas {
+        message.extend_from_slice(&m.key);
+    }
+    message.extend_from_slice(&[0u8; 32]);
+    let index = |k: &Pubkey| metas.iter().position(|m| m.key == *k).expect("listed") as u8;
+    compact(instructions.len(), &mut message);
+    for i in instructions {
+        message.push(index(&i.program));
+        compact(i.accounts.len(), &mut message);
+        message.extend(i.accounts.iter().map(|m| index(&m.key)));
+        compact(i.data.len(), &mut message);
+        message.extend_from_slice(&i.data);
+    }
+    let mut tx = Vec::with_capacity(1 + 64 * signers + message.len());
+    compact(signers, &mut tx);
+    tx.extend(std::iter::repeat_n(0u8, 64 * signers));
+    tx.extend(message);
+    tx
 }
 
 /// What `simulateTransaction` answers.
@@ -127,11 +206,10 @@ mod tests {
             mint: [5; 32],
             destination: [4; 32],
             authority: [2; 32],
-            fee_payer: [1; 32],
             amount: 1_000,
             decimals: 6,
         };
-        let tx = t.transaction();
+        let tx = transaction([1; 32], &[t.instruction(&[])]);
         // Two empty signatures, then the header: 2 signers, 1 read-only
         // signer, 2 read-only others; six keys.
         assert_eq!(tx[0], 2);
@@ -147,10 +225,41 @@ mod tests {
         assert_eq!(u64::from_le_bytes(ix[9..17].try_into().unwrap()), 1_000);
         assert_eq!(ix[17], 6);
         // The authority paying its own fee signs once.
-        let own = Transfer {
-            fee_payer: [2; 32],
-            ..t
+        assert_eq!(transaction([2; 32], &[t.instruction(&[])])[0], 1);
+    }
+
+    #[test]
+    fn keys_used_twice_are_listed_once_with_every_use() {
+        let buy = Transfer {
+            program: [9; 32],
+            source: [3; 32],
+            mint: [5; 32],
+            destination: [4; 32],
+            authority: [2; 32],
+            amount: 10,
+            decimals: 6,
         };
-        assert_eq!(own.transaction()[0], 1);
+        // The sell back: the buyer's account (written by both) signs by its owner [6].
+        let sell = Transfer {
+            source: [4; 32],
+            destination: [3; 32],
+            authority: [6; 32],
+            ..buy.clone()
+        };
+        let hook = [
+            Meta::readonly([7; 32]),
+            Meta {
+                key: [8; 32],
+                signer: false,
+                writable: true,
+            },
+        ];
+        let tx = transaction([1; 32], &[buy.instruction(&hook), sell.instruction(&hook)]);
+        assert_eq!(tx[0], 3);
+        let message = &tx[1 + 64 * 3..];
+        // Signers 1 (writable), 2 and 6 (read-only); writable 3, 4, 8; read-only 5, 7, 9.
+        assert_eq!(&message[..4], &[3, 2, 3, 9]);
+        let keys: Vec<u8> = (0..9).map(|i| message[4 + 32 * i]).collect();
+        assert_eq!(keys, vec![1, 2, 6, 3, 4, 8, 5, 7, 9]);
     }
 }

@@ -315,8 +315,7 @@ pub fn analysis(
     }
 
     // The sell check on the token's side.
-    let hooked = matches!(f.mint.transfer_hook, Some((Some(_), _)));
-    sell::assess(&mut b, &f.sell, hooked);
+    sell::assess(&mut b, &f.sell);
 
     // The launch: the creator's cluster, bundled buys, the creator's sells.
     match &f.launch {

@@ -278,6 +278,10 @@ pub async fn gather(
     for pool in pools.iter().chain(&price_pools) {
         wanted.extend(pool.reads());
     }
+    // A hooked mint's list of the extra accounts its hook needs (the sell check's transfers carry them).
+    if let Some((Some(program), _)) = mint_info.transfer_hook {
+        wanted.extend(sol::hook::list_address(&mint, &program));
+    }
     for pool in &pools {
         let Some(lp) = &pool.lp else { continue };
         for holder in [mint_info.mint_authority, pool.creator]

@@ -14,9 +14,10 @@ use serde_json::{json, Value};
 use crate::scoring::{band, Builder};
 
 use riskintel_chains::rpc::{Batch, RpcError, Slot};
+use riskintel_chains::solana::hook::{self, ExtraMeta, Meta};
 use riskintel_chains::solana::layouts::{self, Mint};
 use riskintel_chains::solana::pools::{Accounts, Family, PoolState};
-use riskintel_chains::solana::simulate::{Simulated, Transfer};
+use riskintel_chains::solana::simulate::{Instruction, Simulated, Transfer};
 use riskintel_chains::solana::types::WithContext;
 use riskintel_chains::solana::{self as sol, Pubkey, SolanaChain};
 
@@ -26,8 +27,12 @@ const HOLDERS: usize = 3;
 /// Who sends a simulated transfer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sender {
-    /// The pool's own token account (a buyer's tokens come from it).
+    /// The pool's own token account (a buyer's tokens come from it), to itself.
     Pool,
+    /// A new account that buys from the pool and sells back in one
+    /// transaction: a hooked mint's, since Token-2022 does not call the
+    /// hook on a transfer to the same account.
+    Buyer,
     /// A holder (its wallet).
     Holder(Pubkey),
 }
@@ -40,7 +45,8 @@ pub struct Outcome {
     /// Base units sent.
     pub amount: u64,
     /// The answer: passed (what arrived) or refused (the error and the
-    /// program's logs), or the node's refusal to simulate.
+    /// program's logs), or why it says nothing (the node's refusal, the
+    /// buyer's own part failing, extras that could not be resolved).
     pub result: Result<Result<u64, (String, Vec<String>)>, String>,
 }
 
@@ -53,12 +59,24 @@ pub struct SellCheck {
     pub outcomes: Vec<Outcome>,
 }
 
+/// One planned simulation: who, how much, the pool account's balance it
+/// would leave if nothing arrived, and the simulation (or why there is none).
+type Plan = (
+    Sender,
+    u64,
+    u64,
+    Result<Slot<WithContext<Simulated>>, String>,
+);
+
 /// The transfers planned in a batch.
 pub struct Planned {
     destination: Pubkey,
-    before: u64,
-    transfers: Vec<(Sender, u64, Slot<WithContext<Simulated>>)>,
+    transfers: Vec<Plan>,
 }
+
+/// A wallet that holds nothing: the buyer of the round trip (its key is
+/// never signed for: the simulation checks no signature).
+const BUYER: &str = "Buyer11111111111111111111111111111111111111";
 
 /// The token account of `pool` holding `mint`, where its layout or
 /// program says (a curve's is its associated account).
@@ -70,10 +88,67 @@ fn pool_account(pool: &PoolState, mint: &Pubkey, program: &str) -> Option<Pubkey
     pool.vaults[side]
 }
 
+/// A hooked mint's hook: its program, and its list of extra accounts
+/// where one was read (None: the hook keeps none).
+struct Hook {
+    program: Pubkey,
+    list: Option<(Pubkey, Vec<ExtraMeta>)>,
+}
+
+impl Hook {
+    /// The hook of `mint`, from the list account read in `accounts`.
+    fn of(mint_key: &Pubkey, mint: &Mint, accounts: &Accounts) -> Result<Option<Hook>, String> {
+        let Some((Some(program), _)) = mint.transfer_hook else {
+            return Ok(None);
+        };
+        let address = hook::list_address(mint_key, &program)
+            .ok_or("the transfer hook's account list has no address")?;
+        let list = match accounts.get(&address) {
+            Some(a) if !a.data.is_empty() => Some((address, hook::parse_list(&a.data)?)),
+            _ => None,
+        };
+        Ok(Some(Hook { program, list }))
+    }
+
+    /// What a transfer carries for the hook: the extras, the program, the list.
+    fn extras(&self, t: &Transfer, accounts: &Accounts) -> Result<Vec<Meta>, String> {
+        let Some((address, list)) = &self.list else {
+            return Ok(vec![Meta::readonly(self.program)]);
+        };
+        let data_of = |k: &Pubkey| accounts.get(k).map(|a| a.data.clone());
+        let execute = hook::Execute {
+            program: self.program,
+            accounts: [t.source, t.mint, t.destination, t.authority, *address],
+            amount: t.amount,
+            data_of: &data_of,
+        };
+        let mut extras = execute.resolve(list).map_err(|e| {
+            format!("the transfer hook's extra accounts could not be resolved: {e}")
+        })?;
+        extras.push(Meta::readonly(self.program));
+        extras.push(Meta::readonly(*address));
+        Ok(extras)
+    }
+}
+
+/// The transfer `t` as an instruction with what its hook needs.
+fn with_hook(
+    t: &Transfer,
+    hook: Option<&Hook>,
+    accounts: &Accounts,
+) -> Result<Instruction, String> {
+    let extras = match hook {
+        Some(h) => h.extras(t, accounts)?,
+        None => Vec::new(),
+    };
+    Ok(t.instruction(&extras))
+}
+
 /// Plan the transfers, in `batch`: into the token account of the pool
-/// holding the most of `mint`, from it and from the largest holders
-/// (`largest`: their token accounts, read in `accounts`, that are not
-/// pools'). None when there is no pool account or no holder to pay fees.
+/// holding the most of `mint`, from it (or, for a hooked mint, from a
+/// buyer who bought from it) and from the largest holders (`largest`:
+/// their token accounts, read in `accounts`, that are not pools'). None
+/// when there is no pool account or no holder to pay fees.
 pub fn plan(
     batch: &mut Batch,
     mint_key: &Pubkey,
@@ -111,6 +186,7 @@ pub fn plan(
         .first()
         .map(|(_, t)| t.owner)
         .ok_or("no holder outside the pools to pay a simulated transfer's fee")?;
+    let hook = Hook::of(mint_key, mint, accounts);
     let options = json!({
         "encoding": "base64",
         "sigVerify": false,
@@ -119,35 +195,80 @@ pub fn plan(
         "accounts": {"encoding": "base64", "addresses": [sol::encode(&destination)]},
     });
     let small = |balance: u64| (balance / 1_000).max(1).min(balance);
+    let transfer = |source, authority, amount| Transfer {
+        program,
+        source,
+        mint: *mint_key,
+        destination,
+        authority,
+        amount,
+        decimals: mint.decimals,
+    };
+    let mut simulate = |instructions: Result<Vec<Instruction>, String>| {
+        let tx = sol::simulate::base64(payer, &instructions?);
+        Ok(batch.call("simulateTransaction", json!([tx, options])))
+    };
     let mut transfers = Vec::new();
-    let senders = std::iter::once((Sender::Pool, destination, vault.owner, vault.amount, payer))
-        .chain(
-            holders
-                .iter()
-                .map(|(k, t)| (Sender::Holder(t.owner), *k, t.owner, t.amount, t.owner)),
-        );
-    for (sender, source, authority, balance, fee_payer) in senders {
-        if balance == 0 {
-            continue;
-        }
-        let amount = small(balance);
-        let tx = Transfer {
-            program,
-            source,
-            mint: *mint_key,
-            destination,
-            authority,
-            fee_payer,
-            amount,
-            decimals: mint.decimals,
-        }
-        .base64();
-        let slot = batch.call("simulateTransaction", json!([tx, options]));
-        transfers.push((sender, amount, slot));
+    if vault.amount > 0 {
+        let bought = small(vault.amount);
+        let plan = match &hook {
+            Ok(Some(h)) => {
+                // A new account buys from the pool and sells back what arrived.
+                let buyer = sol::key(BUYER);
+                let account = sol::associated_token_address(&buyer, mint_key, program_text)
+                    .ok_or("the buyer has no associated account")?;
+                let withheld = mint
+                    .transfer_fee
+                    .as_ref()
+                    .map_or(0, |f| f.most_withheld(bought));
+                let sold = (bought - withheld).max(1);
+                let buy = Transfer {
+                    destination: account,
+                    ..transfer(destination, vault.owner, bought)
+                };
+                let sell = Transfer {
+                    source: account,
+                    ..transfer(account, buyer, sold)
+                };
+                let instructions = (with_hook(&buy, Some(h), accounts))
+                    .and_then(|b| Ok(vec![b, with_hook(&sell, Some(h), accounts)?]))
+                    .map(|legs| {
+                        let create = sol::simulate::create_associated_account(
+                            payer, account, buyer, *mint_key, program,
+                        );
+                        std::iter::once(create).chain(legs).collect()
+                    });
+                (
+                    Sender::Buyer,
+                    sold,
+                    vault.amount - bought,
+                    simulate(instructions),
+                )
+            }
+            Ok(None) => {
+                let t = transfer(destination, vault.owner, bought);
+                (
+                    Sender::Pool,
+                    bought,
+                    vault.amount,
+                    simulate(Ok(vec![t.instruction(&[])])),
+                )
+            }
+            Err(why) => (Sender::Pool, bought, vault.amount, Err(why.clone())),
+        };
+        transfers.push(plan);
+    }
+    for (source, t) in &holders {
+        let amount = small(t.amount);
+        let instruction = match &hook {
+            Ok(h) => with_hook(&transfer(*source, t.owner, amount), h.as_ref(), accounts),
+            Err(why) => Err(why.clone()),
+        };
+        let sim = instruction.and_then(|i| simulate(Ok(vec![i])));
+        transfers.push((Sender::Holder(t.owner), amount, vault.amount, sim));
     }
     Ok(Planned {
         destination,
-        before: vault.amount,
         transfers,
     })
 }
@@ -161,14 +282,16 @@ pub async fn simulate(
     let mut answers = (chain.rpc.send(batch).await)
         .map_err(|e| format!("the node did not simulate the transfers: {e}"))?;
     let outcomes = (planned.transfers.into_iter())
-        .map(|(sender, amount, slot)| {
-            let result = match answers.take(slot) {
+        .map(|(sender, amount, baseline, slot)| {
+            let result = match slot.map(|slot| answers.take(slot)) {
+                Err(why) => Err(why),
                 // The pool's own transfer goes to itself: nothing to measure arriving.
-                Ok(s) if sender == Sender::Pool => {
-                    Ok(outcome(s.value, planned.before).map(|_| amount))
+                Ok(Ok(s)) if sender == Sender::Pool => {
+                    Ok(outcome(s.value, baseline).map(|_| amount))
                 }
-                Ok(s) => Ok(outcome(s.value, planned.before)),
-                Err(e) => Err(refused(e)),
+                Ok(Ok(s)) if sender == Sender::Buyer => bought_and_sold(s.value, baseline),
+                Ok(Ok(s)) => Ok(outcome(s.value, baseline)),
+                Ok(Err(e)) => Err(refused(e)),
             };
             Outcome {
                 sender,
@@ -181,6 +304,25 @@ pub async fn simulate(
         destination: planned.destination,
         outcomes,
     })
+}
+
+/// The round trip's answer: the sell's refusal is the token's (its third
+/// instruction); the account's creation or the buy failing says nothing of
+/// a sell.
+fn bought_and_sold(
+    s: Simulated,
+    baseline: u64,
+) -> Result<Result<u64, (String, Vec<String>)>, String> {
+    let index = (s.err.as_ref())
+        .and_then(|e| e.get("InstructionError"))
+        .and_then(|e| e.get(0))
+        .and_then(Value::as_u64);
+    match (index, &s.err) {
+        (Some(0 | 1), Some(err)) => Err(format!(
+            "the buyer could not get tokens from the pool to sell: {err}"
+        )),
+        _ => Ok(outcome(s, baseline)),
+    }
 }
 
 fn refused(e: RpcError) -> String {
@@ -217,24 +359,23 @@ enum Verdict {
     Untold(String),
 }
 
-fn verdict(o: &Outcome, hook: bool) -> Verdict {
+fn verdict(o: &Outcome) -> Verdict {
     match &o.result {
         Err(why) => Verdict::Untold(why.clone()),
-        Ok(Ok(0)) if o.amount > 0 => {
-            Verdict::Refused("nothing arrived: the transfer fee takes all of it".into(), true)
-        }
+        Ok(Ok(0)) if o.amount > 0 => Verdict::Refused(
+            "nothing arrived: the transfer fee takes all of it".into(),
+            true,
+        ),
         Ok(Ok(received)) => Verdict::Passed(*received),
-        // Without the hook's extra accounts a hooked transfer fails of our doing.
-        Ok(Err((error, _))) if hook => Verdict::Untold(format!("{error} (the transfer hook's extra accounts are not passed, so this says nothing of the hook)")),
         Ok(Err((error, _))) if token_side(error) => Verdict::Refused(error.clone(), false),
         Ok(Err((error, _))) => Verdict::Untold(error.clone()),
     }
 }
 
-fn evidence(check: &SellCheck, hook: bool) -> Value {
+fn evidence(check: &SellCheck) -> Value {
     let transfers: Vec<Value> = (check.outcomes.iter())
         .map(|o| {
-            let (status, detail) = match verdict(o, hook) {
+            let (status, detail) = match verdict(o) {
                 Verdict::Passed(received) => ("passed", json!({"received": received.to_string()})),
                 Verdict::Refused(why, _) => ("refused", json!({"error": why})),
                 Verdict::Untold(why) => ("not_simulated", json!({"error": why})),
@@ -244,7 +385,11 @@ fn evidence(check: &SellCheck, hook: bool) -> Value {
                 _ => Vec::new(),
             };
             json!({
-                "from": match o.sender { Sender::Pool => "pool".to_string(), Sender::Holder(w) => sol::encode(&w) },
+                "from": match o.sender {
+                    Sender::Pool => "pool".to_string(),
+                    Sender::Buyer => "buyer (a new account: bought from the pool, sold back)".to_string(),
+                    Sender::Holder(w) => sol::encode(&w),
+                },
                 "amount": o.amount.to_string(),
                 "status": status,
                 "detail": detail,
@@ -271,7 +416,7 @@ const RPC: &str =
 /// Record `honeypot` (can the pool's own tokens go back into it: a
 /// buyer's sell, on the token's side) and `holders_trapped` (can the
 /// largest holders' tokens) from the check, or why it was not made.
-pub fn assess(b: &mut Builder, sell: &Result<SellCheck, String>, hook: bool) {
+pub fn assess(b: &mut Builder, sell: &Result<SellCheck, String>) {
     let check = match sell {
         Ok(check) => check,
         Err(why) => {
@@ -280,13 +425,13 @@ pub fn assess(b: &mut Builder, sell: &Result<SellCheck, String>, hook: bool) {
             return;
         }
     };
-    let raw = evidence(check, hook);
+    let raw = evidence(check);
     let pool = (check.outcomes.iter())
-        .find(|o| o.sender == Sender::Pool)
-        .map(|o| verdict(o, hook));
+        .find(|o| matches!(o.sender, Sender::Pool | Sender::Buyer))
+        .map(verdict);
     let holders: Vec<Verdict> = (check.outcomes.iter())
-        .filter(|o| o.sender != Sender::Pool)
-        .map(|o| verdict(o, hook))
+        .filter(|o| matches!(o.sender, Sender::Holder(_)))
+        .map(verdict)
         .collect();
     let passed = |v: &Verdict| matches!(v, Verdict::Passed(_));
     let refused = |v: &Verdict| matches!(v, Verdict::Refused(..));
@@ -348,5 +493,49 @@ pub fn assess(b: &mut Builder, sell: &Result<SellCheck, String>, hook: bool) {
             RPC,
             raw,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use riskintel_chains::solana::layouts::TransferFee;
+
+    fn failed(index: u64) -> Simulated {
+        serde_json::from_value(json!({
+            "err": {"InstructionError": [index, {"Custom": 6000}]},
+            "logs": ["Program log: refused"],
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn only_the_round_trips_sell_refused_is_the_tokens_refusal() {
+        for index in [0, 1] {
+            let why = bought_and_sold(failed(index), 0).unwrap_err();
+            assert!(why.contains("could not get tokens"), "{why}");
+        }
+        let (error, logs) = bought_and_sold(failed(2), 0).unwrap().unwrap_err();
+        assert!(error.contains("6000") && logs.len() == 1);
+    }
+
+    #[test]
+    fn the_sell_back_is_what_either_fee_leaves() {
+        let fee = TransferFee {
+            basis_points: 100,
+            maximum_fee: 5,
+            config_authority: None,
+            older: (500, u64::MAX),
+        };
+        // The older fee (5%, no cap) takes more than the newer (1%, at most 5).
+        assert_eq!(fee.most_withheld(1_000), 50);
+        assert_eq!(fee.most_withheld(1), 1);
+        let all = TransferFee {
+            basis_points: 10_000,
+            maximum_fee: u64::MAX,
+            config_authority: None,
+            older: (0, 0),
+        };
+        assert_eq!(all.most_withheld(77), 77);
     }
 }
