@@ -237,7 +237,8 @@ const expect = await buildMarkets({ svm, send, payer, scenario, createMint, toke
 const now = 1_800_000_000;
 await buildLaunches({ scenario, expect, createMint, ata, mintTo, renounce, randomOwner, setAccount, signatures, transactions, now, SPL });
 const programs = {};
-await buildSells({ svm, programs, send, payer, scenario, createMint, tokenAccount, mintTo, randomOwner, setAccount, wallet, WSOL, SPL, T22 });
+const changes = {};
+await buildSells({ changes, svm, programs, send, payer, scenario, createMint, tokenAccount, mintTo, randomOwner, setAccount, wallet, WSOL, SPL, T22 });
 // Authorities given up once the pools are funded.
 for (const mint of [scenario.launch, scenario.whale, ...renounceLater]) await renounce(SPL, mint, spl.AuthorityType.MintTokens);
 
@@ -275,5 +276,5 @@ for (const a of dumped) {
 }
 const out = path.join(here, "build");
 fs.mkdirSync(out, { recursive: true });
-fs.writeFileSync(path.join(out, "solana.json"), JSON.stringify({ slot: 30_000, now, scenario, expect, accounts, programs, signatures, transactions }, null, 1));
+fs.writeFileSync(path.join(out, "solana.json"), JSON.stringify({ slot: 30_000, now, scenario, expect, accounts, programs, changes, signatures, transactions }, null, 1));
 console.log(`solana fixture: ${Object.keys(accounts).length} accounts from ${txCount} transactions`);

@@ -20,7 +20,7 @@ import * as t22 from "@solana-program/token-2022";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { generateKeyPairSigner, getAddressEncoder, getProgramDerivedAddress } from "@solana/kit";
+import { generateKeyPairSigner, getAddressEncoder, getProgramDerivedAddress, some } from "@solana/kit";
 import * as pools from "./solana_pools.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -55,7 +55,7 @@ const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32LE(n); return b; };
 const D6 = 10n ** 6n;
 
 export async function buildSells(rig) {
-  const { svm, programs, send, payer, scenario, createMint, tokenAccount, mintTo, randomOwner, setAccount, wallet, WSOL, SPL, T22 } = rig;
+  const { changes, svm, programs, send, payer, scenario, createMint, tokenAccount, mintTo, randomOwner, setAccount, wallet, WSOL, SPL, T22 } = rig;
   const lib = (program) => (program === T22 ? t22 : spl);
   const freeze = (program, mint, account) => send([lib(program).getFreezeAccountInstruction({ account, mint, owner: payer })]);
   const thaw = (program, mint, account) => send([lib(program).getThawAccountInstruction({ account, mint, owner: payer })]);
@@ -89,6 +89,7 @@ export async function buildSells(rig) {
     }
     scenario[name] = mint;
     scenario[`${name}_pool`] = pool;
+    scenario[`${name}_quote`] = quote;
     return mint;
   };
   await sellToken("sell_plain", {});
@@ -107,4 +108,42 @@ export async function buildSells(rig) {
   });
   await sellToken("sell_hook_pool", { program: T22, hook: "refuse_into_pool" });
   await sellToken("sell_hook_allow", { program: T22, hook: "allow" });
+
+  // Changes the test node applies on a trial's word (`changes` in the
+  // fixture: accounts as they are after), each made by the real program
+  // where one can make it, then undone here so the fixture starts before.
+  const account = (a) => {
+    const x = svm.getAccount(a);
+    return { owner: x.programAddress, lamports: Number(x.lamports), executable: x.executable, data: Buffer.from(x.data).toString("base64") };
+  };
+  const restore = (a, x) => svm.setAccount({ ...x, address: a });
+  // change_powers: a Token-2022 mint with a 1% fee; its mint and freeze
+  // authorities are handed to a new wallet and the fee raised to 20%.
+  const onePercent = { epoch: 0n, maximumFee: 2n ** 64n - 1n, transferFeeBasisPoints: 100 };
+  const powers = await sellToken("change_powers", {
+    program: T22, freezeAuthority: payer.address,
+    extensions: [t22.extension("TransferFeeConfig", {
+      transferFeeConfigAuthority: payer.address, withdrawWithheldAuthority: payer.address, withheldAmount: 0n, olderTransferFee: onePercent, newerTransferFee: onePercent,
+    })],
+  });
+  const before = svm.getAccount(powers);
+  const heir = await randomOwner();
+  await send([
+    t22.getSetTransferFeeInstruction({ mint: powers, transferFeeConfigAuthority: payer, transferFeeBasisPoints: 2_000, maximumFee: 2n ** 64n - 1n }),
+    t22.getSetAuthorityInstruction({ owned: powers, owner: payer, authorityType: t22.AuthorityType.FreezeAccount, newAuthority: some(heir) }),
+    t22.getSetAuthorityInstruction({ owned: powers, owner: payer, authorityType: t22.AuthorityType.MintTokens, newAuthority: some(heir) }),
+  ]);
+  changes.change_powers = { [powers]: account(powers) };
+  restore(powers, before);
+  scenario.change_powers_heir = heir;
+  // change_pool: 95% of its pool's SOL taken out (the quote account as a
+  // withdrawal leaves it: amount and lamports less).
+  await sellToken("change_pool", {});
+  const quote = scenario.change_pool_quote;
+  const drained = account(quote);
+  const data = Buffer.from(drained.data, "base64");
+  const amount = data.readBigUInt64LE(64);
+  const left = amount / 20n;
+  data.writeBigUInt64LE(left, 64);
+  changes.change_pool = { [quote]: { ...drained, lamports: drained.lamports - Number(amount - left), data: data.toString("base64") } };
 }

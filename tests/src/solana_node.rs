@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use anyhow::Context as _;
 use base64::Engine as _;
@@ -30,6 +30,8 @@ pub struct Fixture {
     signatures: BTreeMap<String, Value>,
     /// Canned `getTransaction` answers (jsonParsed), by signature.
     transactions: BTreeMap<String, Value>,
+    /// Named changes: accounts as they are after each.
+    changes: BTreeMap<String, Value>,
 }
 
 impl Fixture {
@@ -55,6 +57,7 @@ impl Fixture {
             accounts: map(&json["accounts"]),
             signatures: map(&json["signatures"]),
             transactions: map(&json["transactions"]),
+            changes: map(&json["changes"]),
         })
     }
 
@@ -336,20 +339,55 @@ impl Simulator {
     }
 }
 
+/// A running test node, whose accounts a trial can change.
+pub struct Node {
+    /// Its URL.
+    pub url: String,
+    state: Arc<RwLock<Fixture>>,
+}
+
+impl Node {
+    /// Apply the fixture's change `name` (its accounts as they are after);
+    /// the simulator keeps the accounts as they were.
+    pub fn apply(&self, name: &str) -> anyhow::Result<()> {
+        let mut fixture = self.state.write().unwrap_or_else(|e| e.into_inner());
+        let change = (fixture.changes.get(name).cloned())
+            .with_context(|| format!("the fixture has no change {name:?}"))?;
+        for (address, account) in change.as_object().into_iter().flatten() {
+            fixture.accounts.insert(address.clone(), account.clone());
+        }
+        Ok(())
+    }
+}
+
 /// Serve the fixture; the node's URL.
 pub async fn start(fixture: Fixture) -> anyhow::Result<String> {
-    let fixture = Arc::new(fixture);
+    Ok(start_node(fixture).await?.url)
+}
+
+/// Serve the fixture; the node, which a trial can change.
+pub async fn start_node(fixture: Fixture) -> anyhow::Result<Node> {
+    let state = Arc::new(RwLock::new(fixture));
     let simulator = Arc::new(Simulator::default());
-    jsonrpc::serve(Arc::new(move |method: String, params: Value| {
-        let (fixture, simulator) = (fixture.clone(), simulator.clone());
+    let shared = state.clone();
+    let url = jsonrpc::serve(Arc::new(move |method: String, params: Value| {
+        let (state, simulator) = (shared.clone(), simulator.clone());
         Box::pin(async move {
-            match method.as_str() {
-                "simulateTransaction" => simulator.simulate(fixture.slot, &params).await,
-                _ => fixture.answer(&method, &params),
+            let (slot, answer) = {
+                let fixture = state.read().unwrap_or_else(|e| e.into_inner());
+                match method.as_str() {
+                    "simulateTransaction" => (fixture.slot, None),
+                    _ => (fixture.slot, Some(fixture.answer(&method, &params))),
+                }
+            };
+            match answer {
+                Some(answer) => answer,
+                None => simulator.simulate(slot, &params).await,
             }
         })
     }))
-    .await
+    .await?;
+    Ok(Node { url, state })
 }
 
 #[cfg(test)]
@@ -366,6 +404,7 @@ mod tests {
             accounts: BTreeMap::new(),
             signatures: BTreeMap::new(),
             transactions: [("Sig1".to_string(), json!({"slot": 1000}))].into(),
+            changes: BTreeMap::new(),
         };
         let known = fixture.answer(
             "getTransaction",

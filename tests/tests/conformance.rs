@@ -78,6 +78,8 @@ mod key_safety;
 mod operating;
 #[path = "conformance/solana.rs"]
 mod solana;
+#[path = "conformance/solana_changes.rs"]
+mod solana_changes;
 #[path = "conformance/solana_launches.rs"]
 mod solana_launches;
 #[path = "conformance/solana_market.rs"]

@@ -25,6 +25,12 @@ pub enum AlertKind {
     ProxyUpgraded,
     /// New tokens were minted.
     SupplyMinted,
+    /// The transfer fee a mint charges changed (Solana, Token-2022).
+    FeeChanged,
+    /// A power over holders' tokens was gained or changed: a freeze
+    /// authority, a permanent delegate, a transfer hook, an update authority
+    /// over metadata.
+    AuthorityChanged,
 }
 
 /// A risk alert.

@@ -88,6 +88,8 @@ wire_names!(AlertKind {
     OwnershipChanged = "ownership_changed",
     ProxyUpgraded = "proxy_upgraded",
     SupplyMinted = "supply_minted",
+    FeeChanged = "fee_changed",
+    AuthorityChanged = "authority_changed",
 });
 
 wire_names!(WebhookState { Active = "active", Disabled = "disabled" });

@@ -2,6 +2,7 @@
 //! (`alerts`), listed newest first with stable pages. HTTP-agnostic.
 
 pub mod alerts;
+pub mod powers;
 
 use std::sync::Arc;
 

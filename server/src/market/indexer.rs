@@ -56,6 +56,8 @@ pub struct Indexer {
     pub(super) settings: MarketConfig,
     /// Told when an alert is recorded (the webhook worker wakes at once).
     pub(super) alerted: Option<Arc<tokio::sync::Notify>>,
+    /// Solana: a hash of each watched mint's account as last read.
+    pub(super) mints_seen: std::sync::Mutex<std::collections::HashMap<String, [u8; 32]>>,
 }
 
 /// The hash of block `number`, or None if the chain does not reach it.
@@ -101,6 +103,7 @@ impl Indexer {
             clock,
             settings: settings.clone(),
             alerted: None,
+            mints_seen: Default::default(),
         }
     }
 

@@ -8,7 +8,7 @@ use riskintel_api::{AlertKind, Severity, TokenAnalysis};
 
 use super::indexer::{Indexer, IndexerError};
 use super::pool_logs::LiquidityDrop;
-use crate::feed::alerts;
+use crate::feed::{alerts, powers};
 use riskintel_chains::Chain;
 
 impl Indexer {
@@ -56,6 +56,10 @@ impl Indexer {
                 new,
                 at,
             );
+            // Solana: what the mint's own settings and the pools' liquidity say.
+            if let (false, false, Some(before)) = (new, chain.is_evm(), before.as_ref()) {
+                rows.extend(powers::diff(chain, before, &after, at));
+            }
             for (_, drop) in drops.iter().filter(|(t, _)| t.eq_ignore_ascii_case(&token)) {
                 rows.push(liquidity_alert(chain, drop, before.as_ref(), &after, at));
             }

@@ -7,7 +7,11 @@
 //! `reorg_depth` slots deep. The cursor keeps the last signature read and
 //! the slot after it; a signature is read once (a skipped or re-organised
 //! slot never lists it twice), and a mint is tracked, and its `new_token`
-//! alert raised, once across restarts and instances.
+//! alert raised, once across restarts and instances. The same request
+//! reads the tracked mints' accounts: a mint whose account changed since
+//! the last poll (an authority set or handed on, a Token-2022 fee, hook,
+//! delegate or metadata changed) is re-analysed at once, and the
+//! re-analysis raises what changed (`feed::powers`).
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -15,40 +19,51 @@ use serde_json::json;
 
 use super::indexer::{Indexer, IndexerError};
 use riskintel_analysis::tokens::solana::liquidity::read_sol_price;
-use riskintel_chains::rpc::Batch;
+use riskintel_chains::rpc::{Answers, Batch, Slot};
 use riskintel_chains::solana::pools::{pump, pump_trades, Family};
 use riskintel_chains::solana::transaction::ParsedTransaction;
 use riskintel_chains::solana::types::SignatureInfo;
+use riskintel_chains::solana::types::WithContext;
+use riskintel_chains::solana::Account;
 use riskintel_chains::solana::{self as sol, Pubkey, SolanaChain};
 use riskintel_chains::Chain;
 use riskintel_store::{Side, SwapRow, TrackedSource, TrackedToken};
+use sha2::{Digest, Sha256};
 
 /// The cursor's name.
 const SOURCE: &str = "market:pump_fun";
 /// Signatures listed per poll at most (one page).
 const PAGE: u64 = 1000;
+/// Tracked mints whose accounts each poll reads, at most.
+const WATCHED: usize = 1000;
+
+/// The watched mints' reads: the keys of each `getMultipleAccounts`.
+type Watched = Vec<(Vec<String>, Slot<WithContext<Vec<Option<Account>>>>)>;
 
 impl Indexer {
-    /// One poll of Solana: pump.fun's new mints since the cursor.
+    /// One poll of Solana: pump.fun's new mints since the cursor, and the
+    /// tracked mints whose accounts changed since the last poll.
     pub async fn poll_solana(&self, chain: &SolanaChain) -> Result<(), IndexerError> {
-        let Some(pump) = chain.dex(Family::PumpFun) else {
-            return self
-                .reanalyse(Chain::Sol, BTreeMap::new(), Vec::new())
-                .await;
-        };
-        let program = sol::encode(&pump.program);
+        let pump = chain.dex(Family::PumpFun);
+        let program = pump.map(|p| sol::encode(&p.program)).unwrap_or_default();
         let cursor = self.store.cursor_get(Chain::Sol, SOURCE).await?;
         let mut options = json!({"limit": PAGE, "commitment": "confirmed"});
         let first = cursor.is_none();
         if let Some(c) = cursor.as_ref().filter(|c| !c.last_hash.is_empty()) {
             options["until"] = json!(c.last_hash);
         }
-        // The signatures and the confirmed slot, in one request.
+        // The signatures, the confirmed slot and the watched mints, in one request.
         let mut batch = Batch::new();
-        let signatures =
-            batch.call::<Vec<SignatureInfo>>("getSignaturesForAddress", json!([program, options]));
+        let signatures = pump.map(|_| {
+            batch.call::<Vec<SignatureInfo>>("getSignaturesForAddress", json!([program, options]))
+        });
         let head = batch.call::<u64>("getSlot", json!([{"commitment": "confirmed"}]));
+        let watched = self.watch(&mut batch).await?;
         let mut answers = chain.background.send(batch).await?;
+        let changed = self.changed(&mut answers, watched)?;
+        let (Some(pump), Some(signatures)) = (pump, signatures) else {
+            return self.reanalyse(Chain::Sol, changed, Vec::new()).await;
+        };
         let listed = answers.take(signatures)?;
         let head = answers.take(head)?;
         let mut listed: Vec<SignatureInfo> = listed.into_iter().rev().collect();
@@ -64,9 +79,7 @@ impl Indexer {
         let budget = self.settings.max_blocks_per_poll.max(1) as usize;
         listed.truncate(budget);
         let Some(last) = listed.last().cloned() else {
-            return self
-                .reanalyse(Chain::Sol, BTreeMap::new(), Vec::new())
-                .await;
+            return self.reanalyse(Chain::Sol, changed, Vec::new()).await;
         };
         let mut batch = Batch::new();
         let reads: Vec<_> = (listed.iter())
@@ -90,7 +103,7 @@ impl Indexer {
         }
         let now = self.clock.now_seconds();
         // New mints first, so their trades in the same poll count.
-        let mut marked: BTreeMap<String, bool> = BTreeMap::new();
+        let mut marked: BTreeMap<String, bool> = changed.clone();
         for tx in &txs {
             for mint in tx.initialized_mints() {
                 let new = self
@@ -125,10 +138,55 @@ impl Indexer {
             )
             .await?
         {
-            // Another instance read these first; its alerts stand.
-            return Ok(());
+            // Another instance read these first; its alerts stand (a
+            // changed mint's are keyed by the change: stored once).
+            return self.reanalyse(Chain::Sol, changed, Vec::new()).await;
         }
         self.reanalyse(Chain::Sol, marked, Vec::new()).await
+    }
+
+    /// Ask, in `batch`, for the accounts of the tracked mints (at most
+    /// `WATCHED`, in chunks of `getMultipleAccounts`' 100).
+    async fn watch(&self, batch: &mut Batch) -> Result<Watched, IndexerError> {
+        let mints: Vec<String> = (self.store.tracked_tokens(Some(Chain::Sol)).await?)
+            .into_iter()
+            .map(|t| t.token)
+            .take(WATCHED)
+            .collect();
+        Ok(mints
+            .chunks(100)
+            .map(|keys| {
+                let params = json!([keys, {"encoding": "base64", "commitment": "confirmed"}]);
+                (keys.to_vec(), batch.call("getMultipleAccounts", params))
+            })
+            .collect())
+    }
+
+    /// The watched mints whose accounts differ from the last poll's read
+    /// (an authority set or handed on, a fee, hook, delegate or metadata
+    /// changed), marked for re-analysis now. The first read of a mint only
+    /// remembers it.
+    fn changed(
+        &self,
+        answers: &mut Answers,
+        watched: Watched,
+    ) -> Result<BTreeMap<String, bool>, IndexerError> {
+        let mut changed = BTreeMap::new();
+        let mut seen = self.mints_seen.lock().unwrap_or_else(|e| e.into_inner());
+        for (keys, slot) in watched {
+            let accounts = answers.take(slot)?.value;
+            for (mint, account) in keys.into_iter().zip(accounts) {
+                let Some(account) = account else { continue };
+                let hash: [u8; 32] = Sha256::digest(&account.data).into();
+                if seen
+                    .insert(mint.clone(), hash)
+                    .is_some_and(|was| was != hash)
+                {
+                    changed.insert(mint, false);
+                }
+            }
+        }
+        Ok(changed)
     }
 
     /// The curve trades of tracked mints in `txs`, valued at SOL's price now.

@@ -377,6 +377,17 @@ impl Analyzer {
                 )
                 .await?;
                 analysis.cached_at = now;
+                // The market index watches it from now on, as every analysed token.
+                self.store
+                    .tracked_token_add(&TrackedToken {
+                        chain: Chain::Sol,
+                        token: analysis.address.clone(),
+                        source: TrackedSource::Analysed,
+                        first_seen_block: analysis.as_of_block.unwrap_or_default() as i64,
+                        added_at: now,
+                        last_analysed_at: Some(now),
+                    })
+                    .await?;
                 analysis
             }
         };
@@ -393,7 +404,8 @@ impl Analyzer {
         Ok(analysed)
     }
 
-    /// Every analysed EVM token joins the market index, with its pools.
+    /// Every analysed EVM token joins the market index, with its pools (a
+    /// Solana mint joins it where it is analysed).
     async fn track(
         &self,
         chain: Chain,
