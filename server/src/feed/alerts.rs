@@ -51,6 +51,25 @@ pub fn row(
     }
 }
 
+/// How serious a fall of liquidity (the share lost, 0..1) is: critical
+/// from 90% on.
+pub fn liquidity_severity(fall: f64) -> Severity {
+    if fall >= 0.9 {
+        Severity::Critical
+    } else {
+        Severity::High
+    }
+}
+
+/// The name an alert gives a token: its symbol, else its address.
+pub fn symbol_of(analysis: &TokenAnalysis) -> &str {
+    if analysis.meta.symbol.is_empty() {
+        &analysis.address
+    } else {
+        &analysis.meta.symbol
+    }
+}
+
 fn has(analysis: &TokenAnalysis, id: CheckId) -> bool {
     analysis.signals.iter().any(|s| s.id == id)
 }
@@ -78,11 +97,7 @@ pub fn diff(
     at: DateTime<Utc>,
 ) -> Vec<AlertRow> {
     let block = after.as_of_block.unwrap_or_default();
-    let symbol = if after.meta.symbol.is_empty() {
-        after.address.clone()
-    } else {
-        after.meta.symbol.clone()
-    };
+    let symbol = symbol_of(after);
     let mut alerts = Vec::new();
     if new {
         alerts.push(row(

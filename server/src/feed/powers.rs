@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use riskintel_store::AlertRow;
 
-use super::alerts::row;
+use super::alerts::{liquidity_severity, row, symbol_of};
 
 /// The checks that name a power over holders' tokens, with what they are called.
 const POWERS: [(CheckId, &str); 4] = [
@@ -48,11 +48,7 @@ pub fn diff(
     after: &TokenAnalysis,
     at: DateTime<Utc>,
 ) -> Vec<AlertRow> {
-    let symbol = if after.meta.symbol.is_empty() {
-        after.address.as_str()
-    } else {
-        after.meta.symbol.as_str()
-    };
+    let symbol = symbol_of(after);
     let block = after.as_of_block.unwrap_or_default();
     let mut alerts = Vec::new();
     let (old, new) = (before.meta.transfer_tax, after.meta.transfer_tax);
@@ -116,11 +112,7 @@ pub fn diff(
             alerts.push(row(
                 chain,
                 AlertKind::LiquidityRemoved,
-                if fall >= 0.9 {
-                    Severity::Critical
-                } else {
-                    Severity::High
-                },
+                liquidity_severity(fall),
                 // The analysis it fell from: one alert however many see it.
                 &format!("from:{}", before.cached_at.timestamp()),
                 format!("{symbol}: liquidity removed"),

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use riskintel_api::{AlertKind, Severity, TokenAnalysis};
+use riskintel_api::{AlertKind, TokenAnalysis};
 
 use super::indexer::{Indexer, IndexerError};
 use super::pool_logs::LiquidityDrop;
@@ -85,20 +85,12 @@ fn liquidity_alert(
     after: &TokenAnalysis,
     at: chrono::DateTime<chrono::Utc>,
 ) -> riskintel_store::AlertRow {
-    let symbol = if after.meta.symbol.is_empty() {
-        after.address.clone()
-    } else {
-        after.meta.symbol.clone()
-    };
+    let symbol = alerts::symbol_of(after);
     let fall = 1.0 - drop.after / drop.before;
     alerts::row(
         chain,
         AlertKind::LiquidityRemoved,
-        if fall >= 0.9 {
-            Severity::Critical
-        } else {
-            Severity::High
-        },
+        alerts::liquidity_severity(fall),
         &format!("{}:{}", drop.pair, drop.block),
         format!("{symbol}: liquidity removed"),
         format!(
