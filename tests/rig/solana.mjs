@@ -19,6 +19,7 @@ import * as t22 from "@solana-program/token-2022";
 import { buildMarkets } from "./solana_markets.mjs";
 import { buildLaunches } from "./solana_launches.mjs";
 import { buildSells } from "./solana_sells.mjs";
+import { buildAmmMarket } from "./solana_amm_market.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SPL = spl.TOKEN_PROGRAM_ADDRESS;
@@ -239,6 +240,7 @@ await buildLaunches({ scenario, expect, createMint, ata, mintTo, renounce, rando
 const programs = {};
 const changes = {};
 await buildSells({ changes, svm, programs, send, payer, scenario, createMint, tokenAccount, mintTo, randomOwner, setAccount, wallet, WSOL, SPL, T22 });
+await buildAmmMarket({ scenario, createMint, randomOwner, signatures, transactions, now });
 // Authorities given up once the pools are funded.
 for (const mint of [scenario.launch, scenario.whale, ...renounceLater]) await renounce(SPL, mint, spl.AuthorityType.MintTokens);
 

@@ -57,8 +57,14 @@ impl Indexer {
                 at,
             );
             // Solana: what the mint's own settings and the pools' liquidity say.
+            // (A pull read from the pool's own transaction is alerted below, once.)
             if let (false, false, Some(before)) = (new, chain.is_evm(), before.as_ref()) {
-                rows.extend(powers::diff(chain, before, &after, at));
+                let pulled = drops.iter().any(|(t, _)| t.eq_ignore_ascii_case(&token));
+                rows.extend(
+                    powers::diff(chain, before, &after, at)
+                        .into_iter()
+                        .filter(|r| !(pulled && r.kind == AlertKind::LiquidityRemoved)),
+                );
             }
             for (_, drop) in drops.iter().filter(|(t, _)| t.eq_ignore_ascii_case(&token)) {
                 rows.push(liquidity_alert(chain, drop, before.as_ref(), &after, at));

@@ -2,7 +2,10 @@
 //! signatures and their transactions, become tracked tokens with one
 //! `new_token` alert each, in the feed, the overview and top tokens, and
 //! stay one after a restart and beside a second instance; their curve
-//! trades make their sentiment, each counted once.
+//! trades make their sentiment, each counted once. The AMMs' transactions
+//! too: a curve's graduation to PumpSwap and a Raydium CPMM pool's opening
+//! make new tokens, the CPMM pool's six swaps its sentiment, and its
+//! creator's withdrawal of 95% one `liquidity_removed`.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -16,7 +19,13 @@ use riskintel_tests::{arg, ok, Backend, TestServer};
 
 use super::solana::sol_config;
 
-const LAUNCHES: [&str; 3] = ["launch_bundle", "launch_funded", "launch_clean"];
+const LAUNCHES: [&str; 5] = [
+    "launch_bundle",
+    "launch_funded",
+    "launch_clean",
+    "amm_graduated",
+    "amm_cpmm",
+];
 
 async fn sol_alerts(client: &riskintel_client::Client) -> anyhow::Result<Vec<types::Alert>> {
     let all: Vec<types::Alert> = client
@@ -94,6 +103,35 @@ pub async fn solana_market_index_finds_new_mints(backend: Backend) -> anyhow::Re
         day.buys == 7 && day.sells == 1 && sentiment.score.is_some(),
         "{sentiment:?}"
     );
+
+    // The CPMM pool's swaps, read from its own balances: four buys, two sells.
+    let cpmm = fixture.named("amm_cpmm");
+    let sentiment = ok(client.token_sentiment_get(arg("sol"), &arg(&cpmm)).await)?.into_inner();
+    let day = &sentiment.windows[1];
+    ensure!(
+        day.buys == 4 && day.sells == 2 && sentiment.score.is_some(),
+        "{sentiment:?}"
+    );
+    // Its creator took 95% out: liquidity_removed, naming the pool.
+    let pool = fixture.named("amm_cpmm_pool");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let alerts = sol_alerts(&client).await?;
+        let pulled = alerts
+            .iter()
+            .find(|a| a.kind == AlertKind::LiquidityRemoved && a.address == cpmm);
+        if let Some(a) = pulled {
+            ensure!(
+                a.detail.contains(&pool) && a.severity == types::Severity::Critical,
+                "{a:?}"
+            );
+            break;
+        }
+        if Instant::now() > deadline {
+            bail!("no liquidity_removed for the CPMM pool: {alerts:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 
     // A restart reads on from where it stopped, and a second instance on
     // the same database beside it: still one alert each, each trade once.

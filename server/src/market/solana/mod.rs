@@ -1,0 +1,228 @@
+//! The market index on Solana, read through standard JSON-RPC on the
+//! chain's background client. Each configured DEX program is a source with
+//! its own cursor: its signatures since the last one read
+//! (`getSignaturesForAddress … until`, at `confirmed`; a signature counts
+//! once it is `reorg_depth` slots deep), then their transactions
+//! (`getTransaction`, jsonParsed), oldest first, at most
+//! `max_blocks_per_poll` a source and a poll, every source's in one batch.
+//! - pump.fun: the mints its `create` initialises are new tokens; its
+//!   `TradeEvent`s are swaps (`pump`).
+//! - Every AMM (PumpSwap, Raydium, Orca, Meteora): what each transaction did
+//!   to its pools, from their balances (`amms`): a pool's first liquidity
+//!   makes its token new (a graduation from a curve too), swaps of tracked
+//!   tokens are stored with the pool's quote reserve, and a withdrawal that
+//!   takes half or more of it raises `liquidity_removed`.
+//!
+//! The first request also reads the tracked mints' accounts (`watch`): a
+//! mint whose account changed is re-analysed at once. The cursor keeps the
+//! last signature read and the slot after it, stored with the swaps: a
+//! signature is read once, and tracking and alerts are keyed, so restarts
+//! and instances never count or alert twice.
+
+mod amms;
+mod pump;
+mod watch;
+
+use std::collections::HashSet;
+
+use serde_json::json;
+
+use super::indexer::{Indexer, IndexerError};
+use super::pool_logs::LiquidityDrop;
+use riskintel_analysis::tokens::solana::liquidity::read_sol_price;
+use riskintel_chains::rpc::{Batch, Slot};
+use riskintel_chains::solana::pools::Family;
+use riskintel_chains::solana::transaction::ParsedTransaction;
+use riskintel_chains::solana::types::SignatureInfo;
+use riskintel_chains::solana::{self as sol, Pubkey, SolanaChain};
+use riskintel_chains::Chain;
+use riskintel_store::{Cursor, SwapRow, SyncRow, TrackedSource, TrackedToken};
+
+/// Signatures listed per source and poll at most (one page).
+const PAGE: u64 = 1000;
+
+/// A program the index reads, and its cursor.
+struct Source {
+    family: Family,
+    program: Pubkey,
+    name: String,
+    cursor: Option<Cursor>,
+}
+
+/// A source's transactions read this poll, and the last signature listed.
+struct Read {
+    source: usize,
+    last: SignatureInfo,
+    txs: Vec<ParsedTransaction>,
+}
+
+impl Indexer {
+    /// One poll of Solana: every source since its cursor, and the tracked
+    /// mints whose accounts changed since the last poll.
+    pub async fn poll_solana(&self, chain: &SolanaChain) -> Result<(), IndexerError> {
+        let mut sources = Vec::new();
+        for family in Family::ALL {
+            let Some(dex) = chain.dex(family) else {
+                continue;
+            };
+            let name = format!("market:{}", family.slug());
+            let cursor = self.store.cursor_get(Chain::Sol, &name).await?;
+            sources.push(Source {
+                family,
+                program: dex.program,
+                name,
+                cursor,
+            });
+        }
+        // The signatures, the confirmed slot and the watched mints, in one request.
+        let mut batch = Batch::new();
+        let listings: Vec<Slot<Vec<SignatureInfo>>> = (sources.iter())
+            .map(|s| {
+                let mut options = json!({"limit": PAGE, "commitment": "confirmed"});
+                if let Some(c) = s.cursor.as_ref().filter(|c| !c.last_hash.is_empty()) {
+                    options["until"] = json!(c.last_hash);
+                }
+                batch.call(
+                    "getSignaturesForAddress",
+                    json!([sol::encode(&s.program), options]),
+                )
+            })
+            .collect();
+        let head = batch.call::<u64>("getSlot", json!([{"commitment": "confirmed"}]));
+        let watched = self.watch(&mut batch).await?;
+        let mut answers = chain.background.send(batch).await?;
+        let changed = self.changed(&mut answers, watched)?;
+        let head = answers.take(head)?;
+        let budget = self.settings.max_blocks_per_poll.max(1) as usize;
+        let mut batch = Batch::new();
+        let mut planned = Vec::new();
+        for (i, listing) in listings.into_iter().enumerate() {
+            let mut listed: Vec<SignatureInfo> = answers.take(listing)?.into_iter().rev().collect();
+            // Only what is `reorg_depth` slots deep is final: newer ones
+            // wait for a later poll (the cursor stays before them).
+            listed.retain(|s| s.slot.saturating_add(self.settings.reorg_depth) <= head);
+            // On first start, only the last `backfill_blocks` slots.
+            if sources[i].cursor.is_none() {
+                let newest = listed.last().map_or(0, |s| s.slot);
+                let from = newest.saturating_sub(self.settings.backfill_blocks);
+                listed.retain(|s| s.slot >= from);
+            }
+            listed.truncate(budget);
+            let Some(last) = listed.last().cloned() else {
+                continue;
+            };
+            let reads: Vec<Slot<Option<ParsedTransaction>>> = (listed.iter())
+                .filter(|s| s.succeeded())
+                .map(|s| {
+                    batch.call(
+                        "getTransaction",
+                        json!([s.signature, {"encoding": "jsonParsed", "maxSupportedTransactionVersion": 0, "commitment": "confirmed"}]),
+                    )
+                })
+                .collect();
+            planned.push((i, last, reads));
+        }
+        if planned.is_empty() {
+            return self.reanalyse(Chain::Sol, changed, Vec::new()).await;
+        }
+        let mut answers = chain.background.send(batch).await?;
+        let mut read = Vec::new();
+        for (source, last, reads) in planned {
+            let program = sol::encode(&sources[source].program);
+            let mut txs = Vec::new();
+            for slot in reads {
+                // A transaction the node no longer has is not one to index.
+                if let Some(tx) = answers.take(slot)? {
+                    if tx.succeeded() && tx.invokes(&program) {
+                        txs.push(tx);
+                    }
+                }
+            }
+            read.push(Read { source, last, txs });
+        }
+        let quotes: amms::Quotes = std::iter::once((sol::encode(&chain.wsol), false))
+            .chain(chain.stables.iter().map(|(s, _)| (sol::encode(s), true)))
+            .collect();
+        // New tokens first, so their trades in the same poll count.
+        let mut marked = changed.clone();
+        for r in &read {
+            let pump = sources[r.source].family == Family::PumpFun;
+            for tx in &r.txs {
+                let new = if pump {
+                    tx.initialized_mints()
+                } else {
+                    amms::opened(tx, &quotes)
+                };
+                for mint in new {
+                    if self.track(&mint, tx.slot).await? {
+                        marked.insert(mint, true);
+                    }
+                }
+            }
+        }
+        let tracked: HashSet<String> = (self.store.tracked_tokens(Some(Chain::Sol)).await?)
+            .into_iter()
+            .map(|t| t.token)
+            .collect();
+        let sol_usd = read_sol_price(chain, &chain.background)
+            .await?
+            .unwrap_or(0.0);
+        let now = self.clock.now_seconds();
+        let mut drops = Vec::new();
+        for r in read {
+            let source = &sources[r.source];
+            let (swaps, syncs, pulled): (Vec<SwapRow>, Vec<SyncRow>, Vec<(String, LiquidityDrop)>) =
+                if source.family == Family::PumpFun {
+                    let swaps = self.trades(&source.program, &r.txs, &tracked, sol_usd, now)?;
+                    (swaps, Vec::new(), Vec::new())
+                } else {
+                    amms::rows(&r.txs, &quotes, &tracked, sol_usd, now)
+                };
+            let expected = source.cursor.as_ref().map(|c| c.next_block);
+            let next = (r.last.slot + 1) as i64;
+            let advanced = self
+                .store
+                .cursor_advance(
+                    Chain::Sol,
+                    &source.name,
+                    expected,
+                    next,
+                    &r.last.signature,
+                    &swaps,
+                    &syncs,
+                )
+                .await?;
+            // Another instance read these first: its alerts stand.
+            if advanced {
+                for (mint, _) in &pulled {
+                    marked.entry(mint.clone()).or_insert(false);
+                }
+                drops.extend(pulled);
+            }
+        }
+        self.reanalyse(Chain::Sol, marked, drops).await
+    }
+
+    /// Track `mint`, first seen at `slot`; true when it was not tracked.
+    async fn track(&self, mint: &str, slot: u64) -> Result<bool, IndexerError> {
+        Ok(self
+            .store
+            .tracked_token_add(&TrackedToken {
+                chain: Chain::Sol,
+                token: mint.to_string(),
+                source: TrackedSource::PairCreated,
+                first_seen_block: slot as i64,
+                added_at: self.clock.now_seconds(),
+                last_analysed_at: None,
+            })
+            .await?)
+    }
+}
+
+/// 32-bit FNV-1a: a stable number for a signature (a trade's place in its
+/// slot, which a node does not give).
+fn fnv1a(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ u32::from(*b)).wrapping_mul(0x0100_0193)
+    })
+}
