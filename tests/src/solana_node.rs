@@ -360,6 +360,59 @@ impl Node {
     }
 }
 
+impl Node {
+    /// The canned transactions listed under `address`, newest first.
+    pub fn transactions_of(&self, address: &str) -> Vec<Value> {
+        let fixture = self.state.read().unwrap_or_else(|e| e.into_inner());
+        (fixture.signatures.get(address).and_then(Value::as_array))
+            .into_iter()
+            .flatten()
+            .filter_map(|s| fixture.transactions.get(s["signature"].as_str()?).cloned())
+            .collect()
+    }
+
+    /// Add `tx` (its first signature its name), listed under every account it names.
+    pub fn add_transaction(&self, tx: Value) -> anyhow::Result<()> {
+        let signature = (tx["transaction"]["signatures"][0].as_str())
+            .context("a transaction's signature")?
+            .to_string();
+        let slot = tx["slot"].as_u64().context("a transaction's slot")?;
+        let mut fixture = self.state.write().unwrap_or_else(|e| e.into_inner());
+        let keys = tx["transaction"]["message"]["accountKeys"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        for key in keys.iter().filter_map(|k| k["pubkey"].as_str()) {
+            let list = fixture
+                .signatures
+                .entry(key.to_string())
+                .or_insert_with(|| json!([]));
+            if let Some(list) = list.as_array_mut() {
+                let entry = json!({"signature": signature, "slot": slot, "blockTime": tx["blockTime"], "err": null, "memo": null, "confirmationStatus": "finalized"});
+                let at = list
+                    .iter()
+                    .position(|s| s["slot"].as_u64() < Some(slot))
+                    .unwrap_or(list.len());
+                list.insert(at, entry);
+            }
+        }
+        fixture.transactions.insert(signature, tx);
+        Ok(())
+    }
+
+    /// Make `to` a copy of account `from` (a mint under a new address).
+    pub fn copy_account(&self, from: &str, to: &str) -> anyhow::Result<()> {
+        let mut fixture = self.state.write().unwrap_or_else(|e| e.into_inner());
+        let account = fixture
+            .accounts
+            .get(from)
+            .cloned()
+            .context("no such account")?;
+        fixture.accounts.insert(to.to_string(), account);
+        Ok(())
+    }
+}
+
 /// Serve the fixture; the node's URL.
 pub async fn start(fixture: Fixture) -> anyhow::Result<String> {
     Ok(start_node(fixture).await?.url)

@@ -181,6 +181,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 "batch-bench",
                 "webhook-bench",
                 "hot-path-bench",
+                "sol-market-bench",
             ] {
                 let status =
                     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
