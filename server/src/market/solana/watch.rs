@@ -1,6 +1,7 @@
-//! The tracked mints the index watches: their accounts, read in each
-//! poll's first request; a mint whose account changed since the last poll
-//! is re-analysed at once. The last read of each is kept in memory.
+//! The tracked mints the index watches: each mint's account and its
+//! Metaplex metadata account, read in each poll's first request; a mint
+//! either of whose accounts changed since the last poll is re-analysed at
+//! once. A hash of the last read of each is kept in memory.
 
 use std::collections::BTreeMap;
 
@@ -10,7 +11,7 @@ use sha2::{Digest, Sha256};
 use super::super::indexer::{Indexer, IndexerError};
 use riskintel_chains::rpc::{Answers, Batch, Slot};
 use riskintel_chains::solana::types::WithContext;
-use riskintel_chains::solana::Account;
+use riskintel_chains::solana::{self as sol, Account};
 use riskintel_chains::Chain;
 
 /// Tracked mints whose accounts each poll reads, at most.
@@ -20,19 +21,32 @@ const WATCHED: usize = 1000;
 pub(super) type Watched = Vec<(Vec<String>, Slot<WithContext<Vec<Option<Account>>>>)>;
 
 impl Indexer {
-    /// Ask, in `batch`, for the accounts of the tracked mints (at most
-    /// `WATCHED`, in chunks of `getMultipleAccounts`' 100).
+    /// Ask, in `batch`, for the accounts of the tracked mints and their
+    /// metadata (at most `WATCHED` mints, 50 with their metadata to each
+    /// `getMultipleAccounts` of 100 keys).
     pub(super) async fn watch(&self, batch: &mut Batch) -> Result<Watched, IndexerError> {
         let mints: Vec<String> = (self.store.tracked_tokens(Some(Chain::Sol)).await?)
             .into_iter()
             .map(|t| t.token)
             .take(WATCHED)
             .collect();
+        let metaplex = sol::key(sol::METAPLEX_PROGRAM);
         Ok(mints
-            .chunks(100)
-            .map(|keys| {
+            .chunks(50)
+            .map(|mints| {
+                let keys: Vec<String> = (mints.iter())
+                    .flat_map(|m| {
+                        let metadata = (sol::parse_pubkey(m).ok())
+                            .and_then(|k| {
+                                sol::find_program_address(&[b"metadata", &metaplex, &k], &metaplex)
+                            })
+                            .map(|k| sol::encode(&k))
+                            .unwrap_or_else(|| m.clone());
+                        [m.clone(), metadata]
+                    })
+                    .collect();
                 let params = json!([keys, {"encoding": "base64", "commitment": "confirmed"}]);
-                (keys.to_vec(), batch.call("getMultipleAccounts", params))
+                (mints.to_vec(), batch.call("getMultipleAccounts", params))
             })
             .collect())
     }
@@ -48,11 +62,16 @@ impl Indexer {
     ) -> Result<BTreeMap<String, bool>, IndexerError> {
         let mut changed = BTreeMap::new();
         let mut seen = self.mints_seen.lock().unwrap_or_else(|e| e.into_inner());
-        for (keys, slot) in watched {
+        for (mints, slot) in watched {
             let accounts = answers.take(slot)?.value;
-            for (mint, account) in keys.into_iter().zip(accounts) {
-                let Some(account) = account else { continue };
-                let hash: [u8; 32] = Sha256::digest(&account.data).into();
+            for (mint, pair) in mints.into_iter().zip(accounts.chunks(2)) {
+                let [Some(account), metadata] = pair else {
+                    continue;
+                };
+                let mut hasher = Sha256::new();
+                hasher.update(&account.data);
+                hasher.update(metadata.as_ref().map_or(&[][..], |m| &m.data[..]));
+                let hash: [u8; 32] = hasher.finalize().into();
                 if seen
                     .insert(mint.clone(), hash)
                     .is_some_and(|was| was != hash)
