@@ -156,6 +156,10 @@ impl Indexer {
                 for mint in new {
                     if self.track(&mint, tx.slot).await? {
                         marked.insert(mint, true);
+                    } else if !pump {
+                        // A tracked token's new pool (a curve's graduation):
+                        // its liquidity moved, so it is analysed again now.
+                        marked.entry(mint).or_insert(false);
                     }
                 }
             }
