@@ -49,7 +49,9 @@ export async function buildAmmMarket(rig) {
         signatures: [signature],
         message: {
           accountKeys: keys,
-          instructions: programs.map((programId) => ({ programId, accounts: keys.slice(1, 4).map((k) => k.pubkey), data: "3Bxs4h24hBtQy9rw", stackHeight: null })),
+          // Each program's instruction names the accounts it moves (as an
+          // AMM's swap, deposit or withdraw names the pool's vaults).
+          instructions: programs.map((programId) => ({ programId, accounts: balances.map(([a]) => a), data: "3Bxs4h24hBtQy9rw", stackHeight: null })),
           recentBlockhash: "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N", addressTableLookups: [],
         },
       },

@@ -400,6 +400,30 @@ impl Node {
         Ok(())
     }
 
+    /// Add `n` copies of the transaction listed under `address` whose
+    /// signature starts with `like`, at slots from `slot` on, each under
+    /// its own signature (`tag` and its number).
+    pub fn add_copies(
+        &self,
+        address: &str,
+        like: &str,
+        tag: &str,
+        n: usize,
+        slot: u64,
+    ) -> anyhow::Result<()> {
+        let tx = (self.transactions_of(address).into_iter())
+            .find(|tx| {
+                tx["transaction"]["signatures"][0]
+                    .as_str()
+                    .is_some_and(|s| s.starts_with(like))
+            })
+            .with_context(|| format!("no transaction {like}… under {address}"))?;
+        for i in 0..n {
+            self.add_transaction(renamed(&tx, &signature(tag, i), slot + i as u64))?;
+        }
+        Ok(())
+    }
+
     /// Make `to` a copy of account `from` (a mint under a new address).
     pub fn copy_account(&self, from: &str, to: &str) -> anyhow::Result<()> {
         let mut fixture = self.state.write().unwrap_or_else(|e| e.into_inner());
@@ -411,6 +435,22 @@ impl Node {
         fixture.accounts.insert(to.to_string(), account);
         Ok(())
     }
+}
+
+/// `tx` under `signature`, at `slot`.
+pub fn renamed(tx: &Value, signature: &str, slot: u64) -> Value {
+    let mut tx = tx.clone();
+    tx["slot"] = slot.into();
+    tx["transaction"]["signatures"] = json!([signature]);
+    tx
+}
+
+/// A signature made of `tag` and `n` (88 characters, as a node's).
+pub fn signature(tag: &str, n: usize) -> String {
+    (format!("{tag}{n:06}").chars())
+        .chain(std::iter::repeat('1'))
+        .take(88)
+        .collect()
 }
 
 /// Serve the fixture; the node's URL.

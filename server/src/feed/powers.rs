@@ -6,7 +6,7 @@
 //! once.
 
 use chrono::{DateTime, Utc};
-use riskintel_api::{AlertKind, ChainId, CheckId, Severity, TokenAnalysis};
+use riskintel_api::{AlertKind, ChainId, CheckId, CheckStatus, Severity, TokenAnalysis};
 use sha2::{Digest, Sha256};
 
 use riskintel_store::AlertRow;
@@ -63,7 +63,15 @@ pub fn diff(
             chain,
             AlertKind::FeeChanged,
             severity,
-            &percent(new),
+            // From what and since which analysis: a fee raised again after
+            // it was lowered is a new alert; two instances seeing one
+            // change store one.
+            &format!(
+                "{}->{}@{}",
+                percent(old),
+                percent(new),
+                before.cached_at.timestamp()
+            ),
             format!(
                 "{symbol}: transfer fee {}",
                 if raised { "raised" } else { "lowered" }
@@ -84,14 +92,23 @@ pub fn diff(
             continue;
         };
         let was = detail_of(before, id);
-        if was == Some(now) {
+        // Only against a state that was read: a check unknown before (a
+        // read that failed) is not a power newly gained.
+        let read_before = was.is_some()
+            || (before.coverage.checks.iter())
+                .any(|c| c.id == id && c.status == CheckStatus::Clear);
+        if was == Some(now) || !read_before {
             continue;
         }
         alerts.push(row(
             chain,
             AlertKind::AuthorityChanged,
             Severity::High,
-            &format!("{id}:{}", short_hash(now)),
+            &format!(
+                "{id}:{}@{}",
+                short_hash(&format!("{}|{now}", was.unwrap_or(""))),
+                before.cached_at.timestamp()
+            ),
             format!(
                 "{symbol}: {name} {}",
                 if was.is_some() { "changed" } else { "set" }
@@ -144,7 +161,8 @@ mod tests {
         serde_json::from_value(serde_json::json!({
             "chain": "sol", "address": "So11111111111111111111111111111111111111112", "score": 40.0, "label": "risky",
             "signals": signals, "cached_at": at, "as_of_block": 42,
-            "coverage": {"ratio": 1.0, "checks": []}, "simulations": [], "stale": false,
+            "coverage": {"ratio": 1.0, "checks": [{"id": "freeze_authority_active", "status": if freeze.is_some() { "detected" } else { "clear" }}]},
+            "simulations": [], "stale": false,
             "meta": {"name": "N", "symbol": "SYM", "price_usd": null, "market_cap_usd": null, "decimals": 6,
                 "total_supply": "1", "liquidity_usd": liquidity, "pools": [], "owner": null, "is_proxy": false,
                 "implementation": null, "first_seen_block": 1, "buy_tax": null, "sell_tax": null, "transfer_tax": fee}

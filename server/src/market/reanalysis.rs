@@ -34,10 +34,12 @@ impl Indexer {
                     .or_insert(tracked.last_analysed_at.is_none());
             }
         }
-        for (token, new) in marked
-            .into_iter()
-            .take(self.settings.max_analyses_per_poll as usize)
-        {
+        // Tokens whose pools were pulled first, and never left out by the
+        // cap: their alerts come from what was read, which is not read again.
+        let pulled = |t: &str| drops.iter().any(|(d, _)| d.eq_ignore_ascii_case(t));
+        let (first, rest): (Vec<_>, Vec<_>) = marked.into_iter().partition(|(t, _)| pulled(t));
+        let cap = self.settings.max_analyses_per_poll as usize;
+        for (token, new) in first.into_iter().chain(rest.into_iter().take(cap)) {
             // Not an address of the chain after all: nothing to analyse.
             let Ok(target) = self.analyzer.target(chain, &token) else {
                 continue;
@@ -45,6 +47,8 @@ impl Indexer {
             let before = self.analyzer.latest(target).await?;
             let after = match self.analyzer.analyze(target, true).await {
                 Ok(after) => after,
+                // The node failed: a pull is still alerted, with the last analysis.
+                Err(_) if pulled(&token) && before.is_some() => before.clone().expect("checked"),
                 // Not a token after all, or the node failed: try again next time.
                 Err(_) => continue,
             };

@@ -12,25 +12,9 @@ use riskintel_tests::bench;
 use riskintel_tests::solana_node::{self, Fixture};
 use serde_json::Value;
 
-/// Swaps in the backlog (under one page of the program's signatures).
-const BACKLOG: usize = 900;
+/// Swaps in the backlog (three pages of the program's signatures).
+const BACKLOG: usize = 2_500;
 const CPMM: &str = "CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C";
-
-/// `tx` renamed `signature`, at `slot`.
-fn renamed(tx: &Value, signature: &str, slot: u64) -> Value {
-    let mut tx = tx.clone();
-    tx["slot"] = slot.into();
-    tx["transaction"]["signatures"] = serde_json::json!([signature]);
-    tx
-}
-
-fn signature(tag: &str, n: usize) -> String {
-    format!("{tag}{n:06}")
-        .chars()
-        .chain(std::iter::repeat('1'))
-        .take(88)
-        .collect()
-}
 
 async fn get(http: &reqwest::Client, url: &str, key: &str) -> anyhow::Result<Value> {
     Ok(http
@@ -50,13 +34,6 @@ async fn main() -> anyhow::Result<()> {
     let node = solana_node::start_node(fixture.clone()).await?;
     let mint = fixture.named("amm_cpmm");
     let history = node.transactions_of(CPMM);
-    let swap = (history.iter())
-        .find(|tx| {
-            tx["transaction"]["signatures"][0]
-                .as_str()
-                .is_some_and(|s| s.starts_with("cpmmSwap"))
-        })
-        .context("a CPMM swap in the fixture")?;
     let open = (history.iter())
         .find(|tx| {
             tx["transaction"]["signatures"][0]
@@ -65,9 +42,7 @@ async fn main() -> anyhow::Result<()> {
         })
         .context("the CPMM pool's opening in the fixture")?;
     // The backlog: the fixture's first swap (a buy) again and again, after the pull.
-    for n in 0..BACKLOG {
-        node.add_transaction(renamed(swap, &signature("benchSwap", n), 26_000 + n as u64))?;
-    }
+    node.add_copies(CPMM, "cpmmSwap", "benchSwap", BACKLOG, 26_000)?;
 
     let mut chains = std::collections::BTreeMap::new();
     chains.insert(
@@ -124,7 +99,11 @@ async fn main() -> anyhow::Result<()> {
         let text = open.to_string().replace(&mint, &copy);
         let tx: Value = serde_json::from_str(&text)?;
         let created = Instant::now();
-        node.add_transaction(renamed(&tx, &signature("benchOpen", n), 29_000 + n as u64))?;
+        node.add_transaction(solana_node::renamed(
+            &tx,
+            &solana_node::signature("benchOpen", n),
+            29_000 + n as u64,
+        ))?;
         loop {
             let body = get(
                 &http,

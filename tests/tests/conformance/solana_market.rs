@@ -15,9 +15,11 @@ use futures::TryStreamExt as _;
 use riskintel_client::types::{self, AlertKind};
 
 use riskintel_tests::solana_node::{self, Fixture};
-use riskintel_tests::{arg, ok, Backend, TestServer};
+use riskintel_tests::{arg, ok, within, Backend, TestServer};
 
 use super::solana::sol_config;
+
+const CPMM: &str = "CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C";
 
 const LAUNCHES: [&str; 5] = [
     "launch_bundle",
@@ -38,8 +40,11 @@ async fn sol_alerts(client: &riskintel_client::Client) -> anyhow::Result<Vec<typ
 conformance!(solana_market_index_finds_new_mints);
 pub async fn solana_market_index_finds_new_mints(backend: Backend) -> anyhow::Result<()> {
     let fixture = Fixture::load()?;
-    let node = solana_node::start(fixture.clone()).await?;
-    let mut config = sol_config(&fixture, &node);
+    let node = solana_node::start_node(fixture.clone()).await?;
+    // A busy pool: 1,200 more swaps after the CPMM pool's history, so its
+    // opening is more than a page (1,000) behind the newest signature.
+    node.add_copies(CPMM, "cpmmSwap", "busySwap", 1_200, 26_000)?;
+    let mut config = sol_config(&fixture, &node.url);
     config.market.enabled = true;
     config.market.poll_interval_ms = 100;
     // The launches are older than the index: read them on its first start.
@@ -104,12 +109,18 @@ pub async fn solana_market_index_finds_new_mints(backend: Backend) -> anyhow::Re
         "{sentiment:?}"
     );
 
-    // The CPMM pool's swaps, read from its own balances: four buys, two sells.
+    // The CPMM pool's swaps, read from its own balances: four buys, two
+    // sells, and the 1,200 buys of the busy pages after them.
     let cpmm = fixture.named("amm_cpmm");
+    let counted = within(Duration::from_secs(30), "the busy pool's swaps", || async {
+        let s = ok(client.token_sentiment_get(arg("sol"), &arg(&cpmm)).await)?.into_inner();
+        Ok(s.windows[1].buys == 1_204)
+    })
+    .await;
     let sentiment = ok(client.token_sentiment_get(arg("sol"), &arg(&cpmm)).await)?.into_inner();
     let day = &sentiment.windows[1];
     ensure!(
-        day.buys == 4 && day.sells == 2 && sentiment.score.is_some(),
+        counted.is_ok() && day.buys == 1_204 && day.sells == 2 && sentiment.score.is_some(),
         "{sentiment:?}"
     );
     // Its creator took 95% out: liquidity_removed, naming the pool.

@@ -9,9 +9,11 @@
 //!   (the token leaving the pool is a buy);
 //! - both shrank: liquidity withdrawn.
 //!
-//! Families whose accounts are owned by one authority for every pool
-//! (Raydium's) are told apart by the token account of the token: it is the
-//! pool's key here.
+//! Both accounts must be named by one instruction of the source's program
+//! (top-level or inner): so families whose accounts are owned by one
+//! authority for every pool (Raydium's) are never paired across pools in a
+//! route, and escrows of other programs are never pools. The token account
+//! of the token is the pool's key here.
 
 use std::collections::{HashMap, HashSet};
 
@@ -81,8 +83,23 @@ fn whole(amount: u64, decimals: Option<u8>) -> f64 {
     amount as f64 / 10f64.powi(i32::from(decimals.unwrap_or(0)))
 }
 
-/// The pools `tx` moved: pairs of a token and a quote account with one owner.
-pub(super) fn moves(tx: &ParsedTransaction, quotes: &Quotes) -> Vec<PoolMove> {
+/// The account lists of `program`'s instructions in `tx`.
+fn account_lists<'a>(tx: &'a ParsedTransaction, program: &str) -> Vec<Vec<&'a str>> {
+    (tx.instructions())
+        .filter(|i| i["programId"] == program)
+        .map(|i| {
+            (i["accounts"].as_array().into_iter().flatten())
+                .filter_map(|a| a.as_str())
+                .collect()
+        })
+        .collect()
+}
+
+/// The pools `tx` moved through `program`: pairs of a token and a quote
+/// account with one owner, named by one of the program's instructions.
+pub(super) fn moves(tx: &ParsedTransaction, quotes: &Quotes, program: &str) -> Vec<PoolMove> {
+    let lists = account_lists(tx, program);
+    let together = |a: &str, b: &str| lists.iter().any(|l| l.contains(&a) && l.contains(&b));
     let Some(meta) = tx.meta.as_ref() else {
         return Vec::new();
     };
@@ -109,8 +126,11 @@ pub(super) fn moves(tx: &ParsedTransaction, quotes: &Quotes) -> Vec<PoolMove> {
                 continue;
             }
             let quote = quote_mints.iter().find_map(|q| {
-                let side = (tx.token_accounts(q).into_iter())
-                    .find(|a| a.owner.as_deref() == Some(owner) && a.before != a.after)?;
+                let side = (tx.token_accounts(q).into_iter()).find(|a| {
+                    a.owner.as_deref() == Some(owner)
+                        && a.before != a.after
+                        && together(&account.account, &a.account)
+                })?;
                 Some((*q, side))
             });
             let Some((quote, side)) = quote else { continue };
@@ -136,8 +156,8 @@ pub(super) fn moves(tx: &ParsedTransaction, quotes: &Quotes) -> Vec<PoolMove> {
 }
 
 /// The tokens whose pools `tx` opened.
-pub(super) fn opened(tx: &ParsedTransaction, quotes: &Quotes) -> Vec<String> {
-    let mut mints: Vec<String> = (moves(tx, quotes).into_iter())
+pub(super) fn opened(tx: &ParsedTransaction, quotes: &Quotes, program: &str) -> Vec<String> {
+    let mut mints: Vec<String> = (moves(tx, quotes, program).into_iter())
         .filter(|m| m.kind() == Kind::Opened)
         .map(|m| m.mint)
         .collect();
@@ -150,6 +170,7 @@ pub(super) fn opened(tx: &ParsedTransaction, quotes: &Quotes) -> Vec<String> {
 /// after each, and the withdrawals that pulled its liquidity.
 pub(super) fn rows(
     txs: &[ParsedTransaction],
+    program: &str,
     quotes: &Quotes,
     tracked: &HashSet<String>,
     sol_usd: f64,
@@ -160,7 +181,7 @@ pub(super) fn rows(
         let signature = (tx.transaction.signatures.first()).map_or("", String::as_str);
         // Unique per pool and transaction whatever the slot's order.
         let tag = i64::from(fnv1a(signature.as_bytes())) * 256;
-        let moved = moves(tx, quotes);
+        let moved = moves(tx, quotes, program);
         for (i, m) in moved
             .iter()
             .enumerate()
@@ -240,7 +261,8 @@ mod tests {
         serde_json::from_value(json!({
             "slot": 10, "blockTime": 1, "meta": {"err": null, "preTokenBalances": pre,
                 "postTokenBalances": post, "innerInstructions": [], "logMessages": []},
-            "transaction": {"signatures": ["s"], "message": {"accountKeys": keys, "instructions": []}}
+            "transaction": {"signatures": ["s"], "message": {"accountKeys": keys, "instructions": [
+                {"programId": "Amm", "accounts": ["acct2", "acct3"], "data": ""}]}}
         }))
         .unwrap()
     }
@@ -260,7 +282,7 @@ mod tests {
                 balance(3, WSOL, "poolAuth", 10_000_000_000, 9),
             ],
         );
-        let m = moves(&opened, &quotes());
+        let m = moves(&opened, &quotes(), "Amm");
         assert_eq!(m.len(), 1);
         assert_eq!((m[0].pool.as_str(), m[0].kind()), ("acct2", Kind::Opened));
         assert_eq!(m[0].reserve, (0.0, 10.0));
@@ -279,7 +301,7 @@ mod tests {
                 balance(4, WSOL, "acct0", 0, 9),
             ],
         );
-        let m = moves(&buy, &quotes());
+        let m = moves(&buy, &quotes(), "Amm");
         assert_eq!(m.len(), 1);
         assert_eq!(
             (m[0].kind(), m[0].trader.as_str()),
@@ -297,7 +319,7 @@ mod tests {
                 balance(3, WSOL, "poolAuth", 1_100_000_000, 9),
             ],
         );
-        assert_eq!(moves(&pulled, &quotes())[0].kind(), Kind::Withdrawn);
+        assert_eq!(moves(&pulled, &quotes(), "Amm")[0].kind(), Kind::Withdrawn);
         // No quote beside it: not a pool.
         let transfer = tx(
             vec![balance(2, "M", "someone", 5, 6)],
@@ -306,6 +328,9 @@ mod tests {
                 balance(3, "M", "other", 5, 6),
             ],
         );
-        assert!(moves(&transfer, &quotes()).is_empty());
+        assert!(moves(&transfer, &quotes(), "Amm").is_empty());
+        // Another program's accounts (an escrow's), or accounts no one
+        // instruction names together: not a pool of this program.
+        assert!(moves(&buy, &quotes(), "Other").is_empty());
     }
 }

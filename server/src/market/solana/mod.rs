@@ -38,8 +38,10 @@ use riskintel_chains::solana::{self as sol, Pubkey, SolanaChain};
 use riskintel_chains::Chain;
 use riskintel_store::{Cursor, SwapRow, SyncRow, TrackedSource, TrackedToken};
 
-/// Signatures listed per source and poll at most (one page).
+/// Signatures in a page (the most a node lists at once).
 const PAGE: u64 = 1000;
+/// Pages of signatures listed per source and poll at most.
+const PAGES: usize = 5;
 
 /// A program the index reads, and its cursor.
 struct Source {
@@ -47,6 +49,21 @@ struct Source {
     program: Pubkey,
     name: String,
     cursor: Option<Cursor>,
+}
+
+impl Source {
+    /// `getSignaturesForAddress`'s parameters: one page after the cursor,
+    /// `before` a signature where given.
+    fn page(&self, before: Option<&str>) -> serde_json::Value {
+        let mut options = json!({"limit": PAGE, "commitment": "confirmed"});
+        if let Some(c) = self.cursor.as_ref().filter(|c| !c.last_hash.is_empty()) {
+            options["until"] = json!(c.last_hash);
+        }
+        if let Some(before) = before {
+            options["before"] = json!(before);
+        }
+        json!([sol::encode(&self.program), options])
+    }
 }
 
 /// A source's transactions read this poll, and the last signature listed.
@@ -77,16 +94,7 @@ impl Indexer {
         // The signatures, the confirmed slot and the watched mints, in one request.
         let mut batch = Batch::new();
         let listings: Vec<Slot<Vec<SignatureInfo>>> = (sources.iter())
-            .map(|s| {
-                let mut options = json!({"limit": PAGE, "commitment": "confirmed"});
-                if let Some(c) = s.cursor.as_ref().filter(|c| !c.last_hash.is_empty()) {
-                    options["until"] = json!(c.last_hash);
-                }
-                batch.call(
-                    "getSignaturesForAddress",
-                    json!([sol::encode(&s.program), options]),
-                )
-            })
+            .map(|s| batch.call("getSignaturesForAddress", s.page(None)))
             .collect();
         let head = batch.call::<u64>("getSlot", json!([{"commitment": "confirmed"}]));
         let watched = self.watch(&mut batch).await?;
@@ -94,10 +102,15 @@ impl Indexer {
         let changed = self.changed(&mut answers, watched)?;
         let head = answers.take(head)?;
         let budget = self.settings.max_blocks_per_poll.max(1) as usize;
+        let mut lists = Vec::new();
+        for listing in listings {
+            lists.push(answers.take(listing)?);
+        }
+        self.older_pages(chain, &sources, &mut lists).await?;
         let mut batch = Batch::new();
         let mut planned = Vec::new();
-        for (i, listing) in listings.into_iter().enumerate() {
-            let mut listed: Vec<SignatureInfo> = answers.take(listing)?.into_iter().rev().collect();
+        for (i, list) in lists.into_iter().enumerate() {
+            let mut listed: Vec<SignatureInfo> = list.into_iter().rev().collect();
             // Only what is `reorg_depth` slots deep is final: newer ones
             // wait for a later poll (the cursor stays before them).
             listed.retain(|s| s.slot.saturating_add(self.settings.reorg_depth) <= head);
@@ -148,10 +161,15 @@ impl Indexer {
         for r in &read {
             let pump = sources[r.source].family == Family::PumpFun;
             for tx in &r.txs {
+                let program = sol::encode(&sources[r.source].program);
                 let new = if pump {
-                    tx.initialized_mints()
+                    // Only a mint the create handed to its own curve (never
+                    // a graduation's LP mint).
+                    (tx.initialized_mints().into_iter())
+                        .filter(|m| curve_holds(tx, m, &sources[r.source].program))
+                        .collect()
                 } else {
-                    amms::opened(tx, &quotes)
+                    amms::opened(tx, &quotes, &program)
                 };
                 for mint in new {
                     if self.track(&mint, tx.slot).await? {
@@ -180,7 +198,14 @@ impl Indexer {
                     let swaps = self.trades(&source.program, &r.txs, &tracked, sol_usd, now)?;
                     (swaps, Vec::new(), Vec::new())
                 } else {
-                    amms::rows(&r.txs, &quotes, &tracked, sol_usd, now)
+                    amms::rows(
+                        &r.txs,
+                        &sol::encode(&source.program),
+                        &quotes,
+                        &tracked,
+                        sol_usd,
+                        now,
+                    )
                 };
             let expected = source.cursor.as_ref().map(|c| c.next_block);
             let next = (r.last.slot + 1) as i64;
@@ -207,6 +232,43 @@ impl Indexer {
         self.reanalyse(Chain::Sol, marked, drops).await
     }
 
+    /// Page back (`before` the oldest listed, `until` the cursor) while a
+    /// source's last page was full, up to `PAGES` pages in all, every
+    /// source's next page in one request: so a busy program's signatures
+    /// are read from the cursor on, oldest first, rather than only its
+    /// newest page (past `PAGES` pages, the older ones are skipped).
+    async fn older_pages(
+        &self,
+        chain: &SolanaChain,
+        sources: &[Source],
+        lists: &mut [Vec<SignatureInfo>],
+    ) -> Result<(), IndexerError> {
+        let mut full: Vec<bool> = lists.iter().map(|l| l.len() as u64 == PAGE).collect();
+        for _ in 1..PAGES {
+            let mut batch = Batch::new();
+            let pages: Vec<(usize, Slot<Vec<SignatureInfo>>)> = (0..lists.len())
+                .filter(|i| full[*i])
+                .filter_map(|i| {
+                    let oldest = lists[i].last()?.signature.clone();
+                    Some((
+                        i,
+                        batch.call("getSignaturesForAddress", sources[i].page(Some(&oldest))),
+                    ))
+                })
+                .collect();
+            if pages.is_empty() {
+                break;
+            }
+            let mut answers = chain.background.send(batch).await?;
+            for (i, slot) in pages {
+                let page = answers.take(slot)?;
+                full[i] = page.len() as u64 == PAGE;
+                lists[i].extend(page);
+            }
+        }
+        Ok(())
+    }
+
     /// Track `mint`, first seen at `slot`; true when it was not tracked.
     async fn track(&self, mint: &str, slot: u64) -> Result<bool, IndexerError> {
         Ok(self
@@ -221,6 +283,18 @@ impl Indexer {
             })
             .await?)
     }
+}
+
+/// Whether `tx` left tokens of `mint` with its pump.fun curve.
+fn curve_holds(tx: &ParsedTransaction, mint: &str, program: &Pubkey) -> bool {
+    let Some(curve) = (sol::parse_pubkey(mint).ok())
+        .and_then(|m| riskintel_chains::solana::pools::pump::curve_address(&m, program))
+    else {
+        return false;
+    };
+    let curve = sol::encode(&curve);
+    (tx.token_accounts(mint).iter())
+        .any(|a| a.owner.as_deref() == Some(curve.as_str()) && a.after > 0)
 }
 
 /// 32-bit FNV-1a: a stable number for a signature (a trade's place in its

@@ -25,11 +25,10 @@ impl Indexer {
     /// metadata (at most `WATCHED` mints, 50 with their metadata to each
     /// `getMultipleAccounts` of 100 keys).
     pub(super) async fn watch(&self, batch: &mut Batch) -> Result<Watched, IndexerError> {
-        let mints: Vec<String> = (self.store.tracked_tokens(Some(Chain::Sol)).await?)
-            .into_iter()
-            .map(|t| t.token)
-            .take(WATCHED)
-            .collect();
+        // The newest first: past `WATCHED`, the oldest are left to the schedule.
+        let mut tracked = self.store.tracked_tokens(Some(Chain::Sol)).await?;
+        tracked.sort_by(|a, b| b.added_at.cmp(&a.added_at));
+        let mints: Vec<String> = tracked.into_iter().map(|t| t.token).take(WATCHED).collect();
         let metaplex = sol::key(sol::METAPLEX_PROGRAM);
         Ok(mints
             .chunks(50)
@@ -69,7 +68,7 @@ impl Indexer {
                     continue;
                 };
                 let mut hasher = Sha256::new();
-                hasher.update(&account.data);
+                hasher.update(settings(&account.data));
                 hasher.update(metadata.as_ref().map_or(&[][..], |m| &m.data[..]));
                 let hash: [u8; 32] = hasher.finalize().into();
                 if seen
@@ -81,5 +80,59 @@ impl Indexer {
             }
         }
         Ok(changed)
+    }
+}
+
+/// A mint's bytes without what moves on its own (the supply, with every
+/// mint and burn; the fee withheld in the mint, with every harvest): what
+/// is left are its authorities and its extensions' settings.
+fn settings(data: &[u8]) -> Vec<u8> {
+    let mut data = data.to_vec();
+    if let Some(supply) = data.get_mut(36..44) {
+        supply.fill(0);
+    }
+    // Token-2022's extensions: type and length (u16 each), then the value.
+    let mut at = 166;
+    while data.len() > 165 && data[165] == 1 && at + 4 <= data.len() {
+        let kind = u16::from_le_bytes([data[at], data[at + 1]]);
+        let len = usize::from(u16::from_le_bytes([data[at + 2], data[at + 3]]));
+        if kind == 1 {
+            // TransferFeeConfig: the withheld amount at 64..72.
+            if let Some(withheld) = data.get_mut(at + 4 + 64..at + 4 + 72) {
+                withheld.fill(0);
+            }
+        }
+        if kind == 0 {
+            break;
+        }
+        at += 4 + len;
+    }
+    data
+}
+
+#[cfg(test)]
+mod tests {
+    use super::settings;
+
+    #[test]
+    fn supply_and_withheld_fees_are_not_settings() {
+        let mut mint = vec![0u8; 166];
+        mint[165] = 1;
+        // A TransferFeeConfig of 108 bytes.
+        mint.extend(1u16.to_le_bytes());
+        mint.extend(108u16.to_le_bytes());
+        mint.extend([0u8; 108]);
+        let mut burned = mint.clone();
+        burned[36] = 9;
+        burned[166 + 4 + 64] = 5;
+        assert_eq!(settings(&mint), settings(&burned));
+        let mut raised = mint.clone();
+        raised[166 + 4 + 106] = 7;
+        assert_ne!(settings(&mint), settings(&raised));
+        // Short or odd data never panics.
+        let _ = settings(&[1, 2, 3]);
+        let mut odd = mint.clone();
+        odd[168] = 0xff;
+        let _ = settings(&odd);
     }
 }

@@ -221,7 +221,7 @@ pub fn plan(
                     .transfer_fee
                     .as_ref()
                     .map_or(0, |f| f.most_withheld(bought));
-                let sold = (bought - withheld).max(1);
+                let sold = bought - withheld;
                 let buy = Transfer {
                     destination: account,
                     ..transfer(destination, vault.owner, bought)
@@ -238,12 +238,12 @@ pub fn plan(
                         );
                         std::iter::once(create).chain(legs).collect()
                     });
-                (
-                    Sender::Buyer,
-                    sold,
-                    vault.amount - bought,
-                    simulate(instructions),
-                )
+                let sim = if sold == 0 {
+                    Err("the buy is too small to sell back anything after the transfer fee".into())
+                } else {
+                    simulate(instructions)
+                };
+                (Sender::Buyer, sold, vault.amount - bought, sim)
             }
             Ok(None) => {
                 let t = transfer(destination, vault.owner, bought);
@@ -286,11 +286,12 @@ pub async fn simulate(
             let result = match slot.map(|slot| answers.take(slot)) {
                 Err(why) => Err(why),
                 // The pool's own transfer goes to itself: nothing to measure arriving.
-                Ok(Ok(s)) if sender == Sender::Pool => {
-                    Ok(outcome(s.value, baseline).map(|_| amount))
-                }
+                Ok(Ok(s)) if sender == Sender::Pool => Ok(match s.value.err {
+                    Some(err) => Err((err.to_string(), s.value.logs.unwrap_or_default())),
+                    None => Ok(amount),
+                }),
                 Ok(Ok(s)) if sender == Sender::Buyer => bought_and_sold(s.value, baseline),
-                Ok(Ok(s)) => Ok(outcome(s.value, baseline)),
+                Ok(Ok(s)) => outcome(s.value, baseline),
                 Ok(Err(e)) => Err(refused(e)),
             };
             Outcome {
@@ -321,7 +322,7 @@ fn bought_and_sold(
         (Some(0 | 1), Some(err)) => Err(format!(
             "the buyer could not get tokens from the pool to sell: {err}"
         )),
-        _ => Ok(outcome(s, baseline)),
+        _ => outcome(s, baseline),
     }
 }
 
@@ -329,16 +330,17 @@ fn refused(e: RpcError) -> String {
     format!("the node did not simulate it: {e}")
 }
 
-/// What arrived, or the error and logs.
-fn outcome(s: Simulated, before: u64) -> Result<u64, (String, Vec<String>)> {
+/// What arrived, or the error and logs; says nothing when the node did
+/// not give the pool's account after (never read as nothing arriving).
+fn outcome(s: Simulated, before: u64) -> Result<Result<u64, (String, Vec<String>)>, String> {
     let logs = s.logs.unwrap_or_default();
     if let Some(err) = s.err {
-        return Err((err.to_string(), logs));
+        return Ok(Err((err.to_string(), logs)));
     }
     let after = (s.accounts.into_iter().flatten().flatten().next())
         .and_then(|a| layouts::decode_token_account(&a.data))
-        .map_or(before, |t| t.amount);
-    Ok(after.saturating_sub(before))
+        .ok_or("the node did not give the pool's account after the transfer")?;
+    Ok(Ok(after.amount.saturating_sub(before)))
 }
 
 /// Whether a simulation's error is the token's doing (the instruction
@@ -517,6 +519,10 @@ mod tests {
         }
         let (error, logs) = bought_and_sold(failed(2), 0).unwrap().unwrap_err();
         assert!(error.contains("6000") && logs.len() == 1);
+        // Passed, but the node gave no account after: says nothing.
+        let passed: Simulated =
+            serde_json::from_value(json!({"err": null, "accounts": [null]})).unwrap();
+        assert!(bought_and_sold(passed, 0).is_err());
     }
 
     #[test]

@@ -55,7 +55,14 @@ pub fn trades(tx: &ParsedTransaction, program: &str) -> Vec<Trade> {
         .filter(|i| i["programId"] == program)
         .filter_map(|i| bs58::decode(i["data"].as_str()?).into_vec().ok())
         .filter_map(|d| d.strip_prefix(&EVENT_CPI).map(<[u8]>::to_vec));
-    logged.chain(called).filter_map(|d| decode(&d)).collect()
+    // pump.fun emits each trade both ways (a log and an event CPI): once each.
+    let mut trades: Vec<Trade> = Vec::new();
+    for trade in logged.chain(called).filter_map(|d| decode(&d)) {
+        if !trades.contains(&trade) {
+            trades.push(trade);
+        }
+    }
+    trades
 }
 
 #[cfg(test)]
