@@ -48,7 +48,11 @@ pub enum IndexerError {
     Store(#[from] riskintel_store::StoreError),
 }
 
-/// The index over every served EVM chain.
+/// Solana's watched mints: each one's metadata account (derived once) and
+/// the hash of its settings as last read.
+pub(super) type MintsSeen = std::collections::HashMap<String, (String, Option<[u8; 32]>)>;
+
+/// The index over every served chain.
 pub struct Indexer {
     pub(super) analyzer: Arc<Analyzer>,
     pub(super) store: Arc<dyn Store>,
@@ -56,8 +60,8 @@ pub struct Indexer {
     pub(super) settings: MarketConfig,
     /// Told when an alert is recorded (the webhook worker wakes at once).
     pub(super) alerted: Option<Arc<tokio::sync::Notify>>,
-    /// Solana: a hash of each watched mint's account as last read.
-    pub(super) mints_seen: std::sync::Mutex<std::collections::HashMap<String, [u8; 32]>>,
+    /// Solana: the watched mints.
+    pub(super) mints_seen: std::sync::Mutex<MintsSeen>,
 }
 
 /// The hash of block `number`, or None if the chain does not reach it.

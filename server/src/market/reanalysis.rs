@@ -47,10 +47,12 @@ impl Indexer {
             let before = self.analyzer.latest(target).await?;
             let after = match self.analyzer.analyze(target, true).await {
                 Ok(after) => after,
-                // The node failed: a pull is still alerted, with the last analysis.
-                Err(_) if pulled(&token) && before.is_some() => before.clone().expect("checked"),
-                // Not a token after all, or the node failed: try again next time.
-                Err(_) => continue,
+                Err(_) => match before.clone().filter(|_| pulled(&token)) {
+                    // The node failed: a pull is still alerted, with the last analysis.
+                    Some(last) => last,
+                    // Not a token after all, or the node failed: try again next time.
+                    None => continue,
+                },
             };
             let at = self.clock.now_seconds();
             let mut rows = alerts::diff(

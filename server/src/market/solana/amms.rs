@@ -20,8 +20,8 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 
 use super::super::pool_logs::LiquidityDrop;
-use super::fnv1a;
-use riskintel_chains::solana::transaction::ParsedTransaction;
+use super::{tag_of, Quoted};
+use riskintel_chains::solana::transaction::{ParsedTransaction, TokenAccountChange};
 use riskintel_chains::Chain;
 use riskintel_store::{Side, SwapRow, SyncRow};
 
@@ -114,6 +114,16 @@ pub(super) fn moves(tx: &ParsedTransaction, quotes: &Quotes, program: &str) -> V
     mints.dedup();
     let (quote_mints, tokens): (Vec<&str>, Vec<&str>) =
         mints.into_iter().partition(|m| quotes.contains_key(*m));
+    // Each quote's accounts that moved, read once.
+    let quote_sides: Vec<(&str, Option<u8>, Vec<TokenAccountChange>)> = (quote_mints.iter())
+        .map(|q| {
+            let moved = (tx.token_accounts(q).into_iter())
+                .filter(|a| a.before != a.after)
+                .collect();
+            (*q, tx.decimals_of(q), moved)
+        })
+        .collect();
+    let signers: Vec<&str> = tx.signers().collect();
     let mut moves = Vec::new();
     for mint in tokens {
         let decimals = tx.decimals_of(mint);
@@ -122,19 +132,18 @@ pub(super) fn moves(tx: &ParsedTransaction, quotes: &Quotes, program: &str) -> V
                 continue;
             };
             // A signer's accounts are a trader's, never a pool's.
-            if account.before == account.after || tx.signers().any(|s| s == owner) {
+            if account.before == account.after || signers.contains(&owner) {
                 continue;
             }
-            let quote = quote_mints.iter().find_map(|q| {
-                let side = (tx.token_accounts(q).into_iter()).find(|a| {
-                    a.owner.as_deref() == Some(owner)
-                        && a.before != a.after
-                        && together(&account.account, &a.account)
+            let quote = quote_sides.iter().find_map(|(q, quote_decimals, moved)| {
+                let side = moved.iter().find(|a| {
+                    a.owner.as_deref() == Some(owner) && together(&account.account, &a.account)
                 })?;
-                Some((*q, side))
+                Some((*q, *quote_decimals, side))
             });
-            let Some((quote, side)) = quote else { continue };
-            let quote_decimals = tx.decimals_of(quote);
+            let Some((quote, quote_decimals, side)) = quote else {
+                continue;
+            };
             moves.push(PoolMove {
                 mint: mint.to_string(),
                 pool: account.account.clone(),
@@ -155,33 +164,30 @@ pub(super) fn moves(tx: &ParsedTransaction, quotes: &Quotes, program: &str) -> V
     moves
 }
 
-/// The tokens whose pools `tx` opened.
-pub(super) fn opened(tx: &ParsedTransaction, quotes: &Quotes, program: &str) -> Vec<String> {
-    let mut mints: Vec<String> = (moves(tx, quotes, program).into_iter())
+/// The tokens whose pools opened, of one transaction's `moves`.
+pub(super) fn opened(moves: &[PoolMove]) -> Vec<String> {
+    let mut mints: Vec<String> = (moves.iter())
         .filter(|m| m.kind() == Kind::Opened)
-        .map(|m| m.mint)
+        .map(|m| m.mint.clone())
         .collect();
     mints.dedup();
     mints
 }
 
-/// What `txs` did to the pools of `tracked` tokens: their swaps (valued at
-/// `sol_usd` a SOL, or a dollar a stablecoin), every pool's quote reserve
-/// after each, and the withdrawals that pulled its liquidity.
+/// What `txs` (with each one's `moves`) did to the pools of `tracked`
+/// tokens: their swaps (valued in their quote: SOL, priced later, or a
+/// stablecoin's dollars), every pool's quote reserve after each, and the
+/// withdrawals that pulled its liquidity.
 pub(super) fn rows(
     txs: &[ParsedTransaction],
-    program: &str,
-    quotes: &Quotes,
+    moves: &[Vec<PoolMove>],
     tracked: &HashSet<String>,
-    sol_usd: f64,
     now: DateTime<Utc>,
-) -> (Vec<SwapRow>, Vec<SyncRow>, Vec<(String, LiquidityDrop)>) {
+) -> (Vec<Quoted>, Vec<SyncRow>, Vec<(String, LiquidityDrop)>) {
     let (mut swaps, mut syncs, mut drops) = (Vec::new(), Vec::new(), Vec::new());
-    for tx in txs {
-        let signature = (tx.transaction.signatures.first()).map_or("", String::as_str);
+    for (tx, moved) in txs.iter().zip(moves) {
         // Unique per pool and transaction whatever the slot's order.
-        let tag = i64::from(fnv1a(signature.as_bytes())) * 256;
-        let moved = moves(tx, quotes, program);
+        let tag = tag_of(tx);
         for (i, m) in moved
             .iter()
             .enumerate()
@@ -200,20 +206,22 @@ pub(super) fn rows(
                 Kind::Swap(buy) => {
                     let amount_token = (m.token.1 - m.token.0).abs();
                     let quote = (m.reserve.1 - m.reserve.0).abs();
-                    let amount_usd = quote * if m.stable { 1.0 } else { sol_usd };
                     if amount_token > 0.0 {
-                        swaps.push(SwapRow {
-                            chain: Chain::Sol,
-                            pair: m.pool.clone(),
-                            block: tx.slot as i64,
-                            log_index,
-                            token: m.mint.clone(),
-                            trader: m.trader.clone(),
-                            side: if buy { Side::Buy } else { Side::Sell },
-                            amount_token,
-                            amount_usd,
-                            price_usd: amount_usd / amount_token,
-                            observed_at: now,
+                        swaps.push(Quoted {
+                            in_sol: !m.stable,
+                            row: SwapRow {
+                                chain: Chain::Sol,
+                                pair: m.pool.clone(),
+                                block: tx.slot as i64,
+                                log_index,
+                                token: m.mint.clone(),
+                                trader: m.trader.clone(),
+                                side: if buy { Side::Buy } else { Side::Sell },
+                                amount_token,
+                                amount_usd: quote,
+                                price_usd: quote / amount_token,
+                                observed_at: now,
+                            },
                         });
                     }
                 }

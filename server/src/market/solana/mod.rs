@@ -28,7 +28,6 @@ use std::collections::HashSet;
 use serde_json::json;
 
 use super::indexer::{Indexer, IndexerError};
-use super::pool_logs::LiquidityDrop;
 use riskintel_analysis::tokens::solana::liquidity::read_sol_price;
 use riskintel_chains::rpc::{Batch, Slot};
 use riskintel_chains::solana::pools::Family;
@@ -36,7 +35,7 @@ use riskintel_chains::solana::transaction::ParsedTransaction;
 use riskintel_chains::solana::types::SignatureInfo;
 use riskintel_chains::solana::{self as sol, Pubkey, SolanaChain};
 use riskintel_chains::Chain;
-use riskintel_store::{Cursor, SwapRow, SyncRow, TrackedSource, TrackedToken};
+use riskintel_store::{Cursor, SwapRow, TrackedSource, TrackedToken};
 
 /// Signatures in a page (the most a node lists at once).
 const PAGE: u64 = 1000;
@@ -47,6 +46,8 @@ const PAGES: usize = 5;
 struct Source {
     family: Family,
     program: Pubkey,
+    /// The program's address, base58.
+    address: String,
     name: String,
     cursor: Option<Cursor>,
 }
@@ -62,15 +63,24 @@ impl Source {
         if let Some(before) = before {
             options["before"] = json!(before);
         }
-        json!([sol::encode(&self.program), options])
+        json!([self.address, options])
     }
 }
 
-/// A source's transactions read this poll, and the last signature listed.
+/// A source's transactions read this poll (an AMM's with what each did to
+/// its pools), and the last signature listed.
 struct Read {
     source: usize,
     last: SignatureInfo,
     txs: Vec<ParsedTransaction>,
+    moves: Vec<Vec<amms::PoolMove>>,
+}
+
+/// A swap valued in its quote: SOL (priced once a poll, where any is) or
+/// a stablecoin's dollars.
+struct Quoted {
+    row: SwapRow,
+    in_sol: bool,
 }
 
 impl Indexer {
@@ -87,6 +97,7 @@ impl Indexer {
             sources.push(Source {
                 family,
                 program: dex.program,
+                address: sol::encode(&dex.program),
                 name,
                 cursor,
             });
@@ -139,37 +150,48 @@ impl Indexer {
             return self.reanalyse(Chain::Sol, changed, Vec::new()).await;
         }
         let mut answers = chain.background.send(batch).await?;
+        let quotes: amms::Quotes = std::iter::once((sol::encode(&chain.wsol), false))
+            .chain(chain.stables.iter().map(|(s, _)| (sol::encode(s), true)))
+            .collect();
         let mut read = Vec::new();
         for (source, last, reads) in planned {
-            let program = sol::encode(&sources[source].program);
+            let s = &sources[source];
             let mut txs = Vec::new();
             for slot in reads {
                 // A transaction the node no longer has is not one to index.
                 if let Some(tx) = answers.take(slot)? {
-                    if tx.succeeded() && tx.invokes(&program) {
+                    if tx.succeeded() && tx.invokes(&s.address) {
                         txs.push(tx);
                     }
                 }
             }
-            read.push(Read { source, last, txs });
+            let moves = match s.family {
+                Family::PumpFun => Vec::new(),
+                _ => (txs.iter())
+                    .map(|tx| amms::moves(tx, &quotes, &s.address))
+                    .collect(),
+            };
+            read.push(Read {
+                source,
+                last,
+                txs,
+                moves,
+            });
         }
-        let quotes: amms::Quotes = std::iter::once((sol::encode(&chain.wsol), false))
-            .chain(chain.stables.iter().map(|(s, _)| (sol::encode(s), true)))
-            .collect();
         // New tokens first, so their trades in the same poll count.
-        let mut marked = changed.clone();
+        let mut marked = changed;
         for r in &read {
-            let pump = sources[r.source].family == Family::PumpFun;
-            for tx in &r.txs {
-                let program = sol::encode(&sources[r.source].program);
+            let source = &sources[r.source];
+            let pump = source.family == Family::PumpFun;
+            for (n, tx) in r.txs.iter().enumerate() {
                 let new = if pump {
                     // Only a mint the create handed to its own curve (never
                     // a graduation's LP mint).
                     (tx.initialized_mints().into_iter())
-                        .filter(|m| curve_holds(tx, m, &sources[r.source].program))
+                        .filter(|m| curve_holds(tx, m, &source.program))
                         .collect()
                 } else {
-                    amms::opened(tx, &quotes, &program)
+                    amms::opened(&r.moves[n])
                 };
                 for mint in new {
                     if self.track(&mint, tx.slot).await? {
@@ -186,27 +208,40 @@ impl Indexer {
             .into_iter()
             .map(|t| t.token)
             .collect();
-        let sol_usd = read_sol_price(chain, &chain.background)
-            .await?
-            .unwrap_or(0.0);
         let now = self.clock.now_seconds();
+        let found: Vec<_> = (read.iter())
+            .map(|r| {
+                let source = &sources[r.source];
+                match source.family {
+                    Family::PumpFun => (
+                        pump::trades(&source.program, &r.txs, &tracked, now),
+                        Vec::new(),
+                        Vec::new(),
+                    ),
+                    _ => amms::rows(&r.txs, &r.moves, &tracked, now),
+                }
+            })
+            .collect();
+        // SOL's price, read once, only when a swap is in SOL.
+        let in_sol = found.iter().flat_map(|(q, _, _)| q).any(|q| q.in_sol);
+        let sol_usd = match in_sol {
+            true => read_sol_price(chain, &chain.background)
+                .await?
+                .unwrap_or(0.0),
+            false => 0.0,
+        };
         let mut drops = Vec::new();
-        for r in read {
+        for (r, (quoted, syncs, pulled)) in read.iter().zip(found) {
             let source = &sources[r.source];
-            let (swaps, syncs, pulled): (Vec<SwapRow>, Vec<SyncRow>, Vec<(String, LiquidityDrop)>) =
-                if source.family == Family::PumpFun {
-                    let swaps = self.trades(&source.program, &r.txs, &tracked, sol_usd, now)?;
-                    (swaps, Vec::new(), Vec::new())
-                } else {
-                    amms::rows(
-                        &r.txs,
-                        &sol::encode(&source.program),
-                        &quotes,
-                        &tracked,
-                        sol_usd,
-                        now,
-                    )
-                };
+            let swaps: Vec<SwapRow> = (quoted.into_iter())
+                .map(|Quoted { mut row, in_sol }| {
+                    if in_sol {
+                        row.amount_usd *= sol_usd;
+                        row.price_usd *= sol_usd;
+                    }
+                    row
+                })
+                .collect();
             let expected = source.cursor.as_ref().map(|c| c.next_block);
             let next = (r.last.slot + 1) as i64;
             let advanced = self
@@ -295,6 +330,13 @@ fn curve_holds(tx: &ParsedTransaction, mint: &str, program: &Pubkey) -> bool {
     let curve = sol::encode(&curve);
     (tx.token_accounts(mint).iter())
         .any(|a| a.owner.as_deref() == Some(curve.as_str()) && a.after > 0)
+}
+
+/// A transaction's place among its slot's, which a node does not give:
+/// from its signature (times 256, leaving room for the events within it).
+fn tag_of(tx: &ParsedTransaction) -> i64 {
+    let signature = (tx.transaction.signatures.first()).map_or("", String::as_str);
+    i64::from(fnv1a(signature.as_bytes())) * 256
 }
 
 /// 32-bit FNV-1a: a stable number for a signature (a trade's place in its

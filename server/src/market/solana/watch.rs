@@ -27,21 +27,28 @@ impl Indexer {
     pub(super) async fn watch(&self, batch: &mut Batch) -> Result<Watched, IndexerError> {
         // The newest first: past `WATCHED`, the oldest are left to the schedule.
         let mut tracked = self.store.tracked_tokens(Some(Chain::Sol)).await?;
-        tracked.sort_by(|a, b| b.added_at.cmp(&a.added_at));
+        tracked.sort_by_key(|t| std::cmp::Reverse(t.added_at));
         let mints: Vec<String> = tracked.into_iter().map(|t| t.token).take(WATCHED).collect();
         let metaplex = sol::key(sol::METAPLEX_PROGRAM);
+        let mut seen = self.mints_seen.lock().unwrap_or_else(|e| e.into_inner());
         Ok(mints
             .chunks(50)
             .map(|mints| {
                 let keys: Vec<String> = (mints.iter())
                     .flat_map(|m| {
-                        let metadata = (sol::parse_pubkey(m).ok())
-                            .and_then(|k| {
-                                sol::find_program_address(&[b"metadata", &metaplex, &k], &metaplex)
-                            })
-                            .map(|k| sol::encode(&k))
-                            .unwrap_or_else(|| m.clone());
-                        [m.clone(), metadata]
+                        // Derived on a mint's first watch only.
+                        let (metadata, _) = seen.entry(m.clone()).or_insert_with(|| {
+                            let metadata = (sol::parse_pubkey(m).ok())
+                                .and_then(|k| {
+                                    sol::find_program_address(
+                                        &[b"metadata", &metaplex, &k],
+                                        &metaplex,
+                                    )
+                                })
+                                .map_or_else(|| m.clone(), |k| sol::encode(&k));
+                            (metadata, None)
+                        });
+                        [m.clone(), metadata.clone()]
                     })
                     .collect();
                 let params = json!([keys, {"encoding": "base64", "commitment": "confirmed"}]);
@@ -71,10 +78,10 @@ impl Indexer {
                 hasher.update(settings(&account.data));
                 hasher.update(metadata.as_ref().map_or(&[][..], |m| &m.data[..]));
                 let hash: [u8; 32] = hasher.finalize().into();
-                if seen
-                    .insert(mint.clone(), hash)
-                    .is_some_and(|was| was != hash)
-                {
+                let Some((_, last)) = seen.get_mut(&mint) else {
+                    continue;
+                };
+                if last.replace(hash).is_some_and(|was| was != hash) {
                     changed.insert(mint, false);
                 }
             }
