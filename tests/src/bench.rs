@@ -39,3 +39,33 @@ pub async fn start(
     let key = server.bootstrapped.as_ref().map(|b| b.key.key.clone());
     Ok((server, key))
 }
+
+/// Milliseconds from `since` until the feed at `base` carries a `new_token`
+/// alert for `address` (at most a minute).
+pub async fn new_token_lag(
+    http: &reqwest::Client,
+    base: &str,
+    key: &str,
+    address: &str,
+    since: std::time::Instant,
+) -> anyhow::Result<f64> {
+    loop {
+        let body: serde_json::Value = http
+            .get(format!(
+                "{base}/v1/feed/risk-alerts?kind=new_token&limit=100"
+            ))
+            .header("x-api-key", key)
+            .send()
+            .await?
+            .json()
+            .await?;
+        if (body["items"].as_array().into_iter().flatten()).any(|a| a["address"] == address) {
+            return Ok(since.elapsed().as_secs_f64() * 1000.0);
+        }
+        anyhow::ensure!(
+            since.elapsed() < std::time::Duration::from_secs(60),
+            "no alert for {address}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}

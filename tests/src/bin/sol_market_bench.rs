@@ -104,25 +104,7 @@ async fn main() -> anyhow::Result<()> {
             &solana_node::signature("benchOpen", n),
             29_000 + n as u64,
         ))?;
-        loop {
-            let body = get(
-                &http,
-                &format!("{base}/v1/feed/risk-alerts?kind=new_token&limit=100"),
-                &key,
-            )
-            .await?;
-            if (body["items"].as_array().into_iter().flatten())
-                .any(|a| a["address"] == copy.as_str())
-            {
-                lags.push(created.elapsed().as_secs_f64() * 1000.0);
-                break;
-            }
-            anyhow::ensure!(
-                created.elapsed() < Duration::from_secs(60),
-                "no alert for {copy}"
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        lags.push(bench::new_token_lag(&http, &base, &key, &copy, created).await?);
     }
     lags.sort_by(f64::total_cmp);
     println!(

@@ -291,29 +291,7 @@ async fn market_bench(dir: &std::path::Path) -> anyhow::Result<()> {
         })
         .await??;
         let address = token.to_checksum(None);
-        loop {
-            let body: serde_json::Value = http
-                .get(format!(
-                    "{base}/v1/feed/risk-alerts?kind=new_token&limit=100"
-                ))
-                .header("x-api-key", &key)
-                .send()
-                .await?
-                .json()
-                .await?;
-            if body["items"]
-                .as_array()
-                .is_some_and(|items| items.iter().any(|a| a["address"] == address.as_str()))
-            {
-                lags.push(created.elapsed().as_secs_f64() * 1000.0);
-                break;
-            }
-            anyhow::ensure!(
-                created.elapsed() < Duration::from_secs(60),
-                "no alert for {address}"
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        lags.push(bench::new_token_lag(&http, &base, &key, &address, created).await?);
     }
     lags.sort_by(f64::total_cmp);
     println!(
