@@ -5,6 +5,7 @@ pub mod billing;
 pub mod cli;
 pub mod config;
 pub mod connections;
+pub mod disputes;
 pub mod feed;
 pub mod http;
 pub mod keys;
@@ -208,6 +209,26 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
                 Duration::from_millis(config.auth.key_sync_ms.max(10)),
                 log.new(slog::o!("component" => "keys")),
             )
+        },
+    );
+    // The operator's overrides as every view shows them, before the first
+    // request, then kept current (and ended on time) once a second.
+    let disputes = Arc::new(disputes::sync::DisputeSync::new(
+        store.clone(),
+        clock.clone(),
+        analyzer.overrides().clone(),
+    ));
+    if let Err(e) = disputes.round().await {
+        slog::warn!(log, "reading the label overrides failed; retried every second"; "error" => %e);
+    }
+    tasks.every(
+        "dispute_sync",
+        tasks::Stage::BeforeRequests,
+        disputes::sync::EVERY,
+        "reading the label overrides failed; the last ones read stay shown",
+        move || {
+            let disputes = disputes.clone();
+            async move { disputes.round().await }
         },
     );
     let api = risk_intel_api_mod::api_description::<RiskIntelImpl>()

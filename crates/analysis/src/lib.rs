@@ -5,6 +5,7 @@
 
 pub mod config;
 pub mod metrics;
+pub mod overrides;
 pub mod scoring;
 pub mod simulation;
 pub mod tokens;

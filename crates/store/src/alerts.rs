@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use riskintel_api::{AlertKind, ChainId, RiskLabel, Severity};
 
-use super::outbox::{alert_event_id, enqueue_alert};
+use super::outbox::alert_event_id;
 use super::webhooks::{SubscriptionRow, SUBSCRIPTION_COLUMNS};
 use super::{SqlStore, StoreError};
 use crate::db::on_db;
@@ -74,11 +74,12 @@ pub trait AlertStore {
     async fn alerts(&self, query: &AlertQuery) -> Result<Vec<AlertRow>, StoreError>;
 }
 
-#[async_trait]
-impl AlertStore for SqlStore {
-    async fn alert_insert(&self, a: &AlertRow) -> Result<Option<i64>, StoreError> {
-        on_db!(self.writer(), p => {
-        let mut tx = p.begin().await?;
+/// Record alert `$alert` in transaction `$tx` unless its event has one,
+/// with its webhook deliveries (an alert is never without them): the new
+/// id, or None.
+macro_rules! insert_alert {
+    ($tx:expr, $alert:expr) => {{
+        let a: &AlertRow = $alert;
         let row: Option<(i64,)> = sqlx::query_as(
             "INSERT INTO alerts (event_key, chain, token, kind, severity, severity_rank, title, detail, score_before, \
              label_before, score_after, label_after, block, observed_at) \
@@ -99,14 +100,24 @@ impl AlertStore for SqlStore {
         .bind(a.label_after)
         .bind(a.block)
         .bind(a.observed_at)
-        .fetch_optional(&mut *tx)
+        .fetch_optional(&mut *$tx)
         .await?;
-        // The alert's webhook deliveries are queued with it, or neither is.
         if let Some((id,)) = row {
-            enqueue_alert!(tx, a, id);
+            $crate::outbox::enqueue_alert!($tx, a, id);
         }
+        row.map(|(id,)| id)
+    }};
+}
+pub(crate) use insert_alert;
+
+#[async_trait]
+impl AlertStore for SqlStore {
+    async fn alert_insert(&self, a: &AlertRow) -> Result<Option<i64>, StoreError> {
+        on_db!(self.writer(), p => {
+        let mut tx = p.begin().await?;
+        let id = insert_alert!(tx, a);
         tx.commit().await?;
-        Ok(row.map(|(id,)| id))
+        Ok(id)
         })
     }
 

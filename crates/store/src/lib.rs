@@ -9,6 +9,7 @@ pub mod alerts;
 pub mod analyses;
 pub mod clock;
 pub mod db;
+pub mod disputes;
 mod error;
 pub mod log_indexes;
 pub mod market;
@@ -24,6 +25,7 @@ use async_trait::async_trait;
 pub use accounts::{Account, AccountStore, KeyRecord, KeyWithAccount, Revocation};
 pub use alerts::{AlertQuery, AlertRow, AlertStore};
 pub use analyses::{AnalysisRow, AnalysisStore, CreatorToken};
+pub use disputes::{DisputeStore, OverrideRow, ReportRefusal, ReportRow};
 pub use log_indexes::{
     ContactKind, HolderBalance, LogIndexKind, LogIndexState, LogIndexStore, RoleMember,
     WalletContact,
@@ -51,6 +53,7 @@ pub trait Store:
     + AlertStore
     + WebhookStore
     + OutboxStore
+    + DisputeStore
     + Send
     + Sync
     + 'static

@@ -7,6 +7,7 @@ pub mod batch;
 pub mod billing;
 pub mod chain;
 pub mod checks;
+pub mod disputes;
 pub mod error;
 pub mod health;
 pub mod keys;
@@ -31,6 +32,10 @@ pub use batch::{BatchAnalysis, BatchAnalysisRequest, BatchEntry, BatchItem, BATC
 pub use billing::{BillingStatus, Plan};
 pub use chain::ChainId;
 pub use checks::CheckId;
+pub use disputes::{
+    LabelOverride, Report, ReportCreate, ReportFilter, ReportKind, ReportPageSelector, ReportPath,
+    ReportStatus, REPORTS_PER_DAY, REPORT_CONTACT_MAX, REPORT_REASON_MAX,
+};
 pub use error::{ApiError, ErrorCode, ErrorDetail};
 pub use health::{ChainHealth, DatabaseHealth, Health, HealthStatus, NodeStatus};
 pub use keys::{ApiKey, ApiKeyCreate, ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, Scope};
@@ -75,6 +80,7 @@ pub use webhooks::{
             "feed" = { description = "The risk-alert feed. Pro and Pro+; needs the `feed:read` scope." },
             "wallets" = { description = "Wallet analysis: holdings, exposure to dangerous tokens, and approvals. Pro and Pro+; needs the `wallet:read` scope." },
             "webhooks" = { description = "Signed webhooks: the risk-alert feed pushed to your URL. Pro and Pro+; needs the `webhooks:write` scope." },
+            "reports" = { description = "Disputed verdicts: report a token's verdict you believe wrong and follow the operator's answer. Any plan; needs the `token:read` scope." },
         },
     },
 }]
@@ -243,6 +249,44 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
         path: Path<TokenPath>,
     ) -> Result<Metered<HttpResponseOk<FreeformBody>>, ApiError>;
+
+    /// Report a verdict
+    ///
+    /// Tells the operator that this token's verdict looks wrong to you
+    /// (`false_positive`: labelled more dangerous than it is;
+    /// `false_negative`: more dangerous than its label says; `other`), with
+    /// your reason. The report records the verdict as shown now and stays
+    /// `open` until the operator answers it; follow it with `GET
+    /// /v1/reports/{reportId}`, or receive a `report_answered` webhook event.
+    /// The token must have been analysed (404 otherwise). An account may
+    /// hold one open report per token (409 for a second) and make 50
+    /// reports in any 24 hours (429 past it, with `Retry-After`).
+    #[endpoint { method = POST, path = "/v1/token/{chain}/{address}/reports", tags = ["reports"] }]
+    async fn report_create(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<TokenPath>,
+        body: TypedBody<ReportCreate>,
+    ) -> Result<Metered<HttpResponseCreated<Report>>, ApiError>;
+
+    /// List reports
+    ///
+    /// The account's reports, newest first, in pages, optionally only those
+    /// with one status; each with the operator's answer once there is one.
+    #[endpoint { method = GET, path = "/v1/reports", tags = ["reports"] }]
+    async fn report_list(
+        rqctx: RequestContext<Self::Context>,
+        query: Query<PaginationParams<ReportFilter, ReportPageSelector>>,
+    ) -> Result<Metered<HttpResponseOk<ResultsPage<Report>>>, ApiError>;
+
+    /// Get a report
+    ///
+    /// One of the account's reports: its status, and the operator's answer
+    /// and when. A report of another account gives 404 `NOT_FOUND`.
+    #[endpoint { method = GET, path = "/v1/reports/{reportId}", tags = ["reports"] }]
+    async fn report_get(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<ReportPath>,
+    ) -> Result<Metered<HttpResponseOk<Report>>, ApiError>;
 
     /// Wallet analysis
     ///

@@ -31,6 +31,10 @@ pub enum AlertKind {
     /// authority, a permanent delegate, a transfer hook, an update authority
     /// over metadata.
     AuthorityChanged,
+    /// The operator set, changed or removed an override of the token's
+    /// label, or one expired; `label_before` and `label_after` are the
+    /// labels shown, the scores the engine's.
+    OverrideChanged,
 }
 
 /// A risk alert.
@@ -227,8 +231,12 @@ pub struct TopToken {
     pub price_change_24h: Option<f64>,
     /// Risk score.
     pub score: f64,
-    /// Risk label.
+    /// Risk label: the engine's, or the operator's when an override is in force.
     pub label: RiskLabel,
+    /// The operator's override of the label, with the engine's own label;
+    /// null when none is in force.
+    #[serde(rename = "override", default)]
+    pub label_override: Option<crate::LabelOverride>,
 }
 
 /// Direction of trading.

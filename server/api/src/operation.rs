@@ -38,6 +38,9 @@ pub enum Operation {
     WebhookDeliveryList,
     WebhookRedeliver,
     WebhookRecover,
+    ReportCreate,
+    ReportList,
+    ReportGet,
 }
 
 crate::wire_names!(Operation {
@@ -71,6 +74,9 @@ crate::wire_names!(Operation {
     WebhookDeliveryList = "webhook_delivery_list",
     WebhookRedeliver = "webhook_redeliver",
     WebhookRecover = "webhook_recover",
+    ReportCreate = "report_create",
+    ReportList = "report_list",
+    ReportGet = "report_get",
 });
 
 impl Operation {

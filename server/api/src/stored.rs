@@ -2,7 +2,8 @@
 //! feature) their storage as those names in TEXT columns.
 
 use crate::{
-    AlertKind, DeliveryState, Plan, RiskLabel, Scope, Severity, WebhookEventType, WebhookState,
+    AlertKind, DeliveryState, Plan, ReportKind, ReportStatus, RiskLabel, Scope, Severity,
+    WebhookEventType, WebhookState,
 };
 
 /// An enum with a fixed wire name per variant.
@@ -90,10 +91,13 @@ wire_names!(AlertKind {
     SupplyMinted = "supply_minted",
     FeeChanged = "fee_changed",
     AuthorityChanged = "authority_changed",
+    OverrideChanged = "override_changed",
 });
 
 wire_names!(WebhookState { Active = "active", Disabled = "disabled" });
-wire_names!(WebhookEventType { RiskAlert = "risk_alert", Ping = "ping" });
+wire_names!(WebhookEventType { RiskAlert = "risk_alert", Ping = "ping", ReportAnswered = "report_answered" });
+wire_names!(ReportKind { FalsePositive = "false_positive", FalseNegative = "false_negative", Other = "other" });
+wire_names!(ReportStatus { Open = "open", Accepted = "accepted", Rejected = "rejected" });
 wire_names!(DeliveryState { Pending = "pending", Delivered = "delivered", Failed = "failed" });
 
 impl WireName for crate::ChainId {
@@ -120,7 +124,9 @@ text_column!(
     Scope,
     WebhookState,
     WebhookEventType,
-    DeliveryState
+    DeliveryState,
+    ReportKind,
+    ReportStatus
 );
 
 #[cfg(test)]
@@ -150,5 +156,7 @@ mod tests {
         serde_agrees::<WebhookState>();
         serde_agrees::<WebhookEventType>();
         serde_agrees::<DeliveryState>();
+        serde_agrees::<ReportKind>();
+        serde_agrees::<ReportStatus>();
     }
 }

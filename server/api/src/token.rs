@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::CheckId;
+use crate::{CheckId, LabelOverride};
 
 /// Path of one token: `/v1/token/{chain}/{address}/…`.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -399,8 +399,13 @@ pub struct TokenAnalysis {
     pub address: String,
     /// Risk score, 0 (safe) to 100 (critical), one decimal.
     pub score: f64,
-    /// Label from the score.
+    /// Label from the score, or the operator's when an override is in force
+    /// (`override`).
     pub label: RiskLabel,
+    /// The operator's override of the label, with the engine's own label;
+    /// null when none is in force.
+    #[serde(rename = "override", default)]
+    pub label_override: Option<LabelOverride>,
     /// Detected risks.
     pub signals: Vec<Signal>,
     /// Token metadata.
@@ -468,8 +473,12 @@ pub struct TokenExplanation {
     pub address: String,
     /// Risk score.
     pub score: f64,
-    /// Risk label.
+    /// Risk label: the engine's, or the operator's when an override is in force.
     pub label: RiskLabel,
+    /// The operator's override of the label, with the engine's own label;
+    /// null when none is in force.
+    #[serde(rename = "override", default)]
+    pub label_override: Option<LabelOverride>,
     /// One paragraph a non-expert understands.
     pub summary: String,
     /// One entry per signal.

@@ -45,8 +45,12 @@ pub struct WalletFacts {
 pub struct HoldingRisk {
     /// The token's score.
     pub score: f64,
-    /// The token's label.
+    /// The token's label: the engine's, or the operator's when an override is in force.
     pub label: RiskLabel,
+    /// The operator's override of the token's label, with the engine's own
+    /// label; null when none is in force.
+    #[serde(rename = "override", default)]
+    pub label_override: Option<crate::LabelOverride>,
     /// Its detected signal ids.
     pub signals: Vec<crate::CheckId>,
     /// The wallet's part in the token's launch, as the token's analysis

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{Alert, AlertKind, Severity};
+use crate::{Alert, AlertKind, Report, Severity};
 
 /// The most subscriptions one account may hold.
 pub const WEBHOOKS_PER_ACCOUNT: usize = 20;
@@ -159,6 +159,10 @@ pub enum WebhookEventType {
     RiskAlert,
     /// A test event asked for with `POST /v1/webhooks/{webhookId}/test` (no `data`).
     Ping,
+    /// The operator answered one of the account's reports (`report` is the
+    /// report with its answer). Sent to every active subscription of the
+    /// reporting account, whatever its filters (they choose alerts).
+    ReportAnswered,
 }
 
 /// The body of every delivery (`application/json`), signed in the
@@ -175,8 +179,11 @@ pub struct WebhookEvent {
     pub created_at: DateTime<Utc>,
     /// The subscription it was delivered to.
     pub webhook_id: String,
-    /// The alert, as the feed lists it (`risk_alert`); null for `ping`.
+    /// The alert, as the feed lists it (`risk_alert`); null otherwise.
     pub data: Option<Alert>,
+    /// The answered report (`report_answered`); null otherwise.
+    #[serde(default)]
+    pub report: Option<Report>,
 }
 
 /// A test event queued for delivery.

@@ -78,7 +78,8 @@ fn label_of(label: RiskLabel) -> &'static str {
     label.wire_name()
 }
 
-fn label_severity(label: RiskLabel) -> Severity {
+/// How serious it is for a token to be labelled `label` (an alert that makes it so).
+pub fn label_severity(label: RiskLabel) -> Severity {
     match label {
         RiskLabel::Safe => Severity::Info,
         RiskLabel::Caution => Severity::Low,

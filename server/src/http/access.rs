@@ -124,6 +124,13 @@ pub const WEBHOOK_REDELIVER: Access = premium(
 pub const WEBHOOK_RECOVER: Access =
     premium(Operation::WebhookRecover, Scope::WebhooksWrite, "webhooks");
 
+/// `report_create`.
+pub const REPORT_CREATE: Access = open(Operation::ReportCreate, Scope::TokenRead);
+/// `report_list`.
+pub const REPORT_LIST: Access = open(Operation::ReportList, Scope::TokenRead);
+/// `report_get`.
+pub const REPORT_GET: Access = open(Operation::ReportGet, Scope::TokenRead);
+
 /// Every metered operation. Health and the error reference need no key.
 pub const OPERATIONS: &[Access] = &[
     BILLING_STATUS_GET,
@@ -154,6 +161,9 @@ pub const OPERATIONS: &[Access] = &[
     WEBHOOK_DELIVERY_LIST,
     WEBHOOK_REDELIVER,
     WEBHOOK_RECOVER,
+    REPORT_CREATE,
+    REPORT_LIST,
+    REPORT_GET,
 ];
 
 /// The operations that need no key.

@@ -43,7 +43,7 @@ pub(super) async fn token_batch_analyze(
                 .items
                 .into_iter()
                 .zip(answers)
-                .map(|(item, answer)| match answer {
+                .map(|(item, answer)| match answer.and_then(|a| ctx.analyzer.overrides().shown(a)) {
                     Ok(analysed) => BatchEntry {
                         chain: item.chain,
                         address: item.address,

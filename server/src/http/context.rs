@@ -58,6 +58,8 @@ pub struct ServerContext {
     pub billing: Billing,
     /// Webhook subscriptions.
     pub webhooks: Webhooks,
+    /// Users' reports of verdicts.
+    pub reports: crate::disputes::Reports,
 }
 
 /// The authenticated caller of one request.
@@ -97,6 +99,7 @@ impl ServerContext {
             sentiment: Sentiment::new(analyzer.clone(), store.clone(), clock.clone()),
             feed: Feed::new(store.clone()),
             billing: Billing::new(clock.clone()),
+            reports: crate::disputes::Reports::new(store.clone(), clock.clone()),
             webhooks: Webhooks::new(store.clone(), clock.clone(), webhooks)
                 .map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?,
             analyzer,

@@ -6,6 +6,7 @@
 
 use riskintel_api::{ApiError, ErrorCode};
 
+use crate::disputes::DisputeError;
 use crate::keys::KeyError;
 use crate::metering::MeterError;
 use crate::webhooks::WebhookError;
@@ -36,6 +37,22 @@ impl From<WebhookError> for ApiError {
             WebhookError::Invalid(_) => ApiError::new(ErrorCode::ValidationError, message),
             WebhookError::Conflict(_) => ApiError::new(ErrorCode::Conflict, message),
             WebhookError::Store(store) => store.into(),
+        }
+    }
+}
+
+impl From<DisputeError> for ApiError {
+    fn from(error: DisputeError) -> Self {
+        let message = error.to_string();
+        match error {
+            DisputeError::NotFound(_) => ApiError::new(ErrorCode::NotFound, message),
+            DisputeError::Invalid(_) => ApiError::new(ErrorCode::ValidationError, message),
+            DisputeError::Conflict(_) => ApiError::new(ErrorCode::Conflict, message),
+            DisputeError::Limited(seconds) => {
+                ApiError::new(ErrorCode::RateLimited, message).with_retry_after(seconds)
+            }
+            DisputeError::Analysis(analysis) => analysis.into(),
+            DisputeError::Store(store) => store.into(),
         }
     }
 }

@@ -12,6 +12,7 @@ mod context;
 mod errors;
 mod health;
 mod pages;
+mod reports;
 mod webhooks;
 
 use dropshot::{
@@ -56,7 +57,8 @@ async fn token_analysis(
     if fresh {
         Meter::require_premium(&caller.account, "fresh=true")?;
     }
-    Ok(ctx.analyzer.analysed(target, fresh).await?)
+    let analysed = ctx.analyzer.analysed(target, fresh).await?;
+    Ok(ctx.analyzer.overrides().shown(analysed)?)
 }
 
 /// A view of a token's analysis, made by `make`: metered, and conditional
@@ -410,6 +412,28 @@ impl RiskIntelApi for RiskIntelImpl {
             Ok(HttpResponseOk(page))
         })
         .await
+    }
+
+    async fn report_create(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<TokenPath>,
+        body: TypedBody<riskintel_api::ReportCreate>,
+    ) -> Result<Metered<HttpResponseCreated<riskintel_api::Report>>, ApiError> {
+        reports::create(rqctx, path, body).await
+    }
+
+    async fn report_list(
+        rqctx: RequestContext<ServerContext>,
+        query: Query<PaginationParams<riskintel_api::ReportFilter, riskintel_api::ReportPageSelector>>,
+    ) -> Result<Metered<HttpResponseOk<ResultsPage<riskintel_api::Report>>>, ApiError> {
+        reports::list(rqctx, query).await
+    }
+
+    async fn report_get(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<riskintel_api::ReportPath>,
+    ) -> Result<Metered<HttpResponseOk<riskintel_api::Report>>, ApiError> {
+        reports::get(rqctx, path).await
     }
 
     async fn webhook_list(

@@ -62,9 +62,11 @@ impl Market {
             let Ok(target) = self.analyzer.target(chain_id, &tracked.token) else {
                 continue;
             };
-            let Some(analysis) = self.analyzer.latest(target).await? else {
+            let Some(mut analysis) = self.analyzer.latest(target).await? else {
                 continue;
             };
+            // Every market view shows the operator's label where one is in force.
+            self.analyzer.overrides().apply_to(chain_id, &mut analysis);
             let swaps = self
                 .store
                 .swaps_since(chain_id, &tracked.token, since)
@@ -199,6 +201,7 @@ impl Market {
                     price_change_24h: r.change_24h,
                     score: r.analysis.score,
                     label: r.analysis.label,
+                    label_override: r.analysis.label_override.clone(),
                 };
                 let value = match sort {
                     TopTokensSort::Liquidity => token.liquidity_usd.unwrap_or(-1.0),

@@ -101,6 +101,14 @@ fn describe() {
         Unit::Seconds,
         "Time of one webhook delivery attempt, until the receiver's answer or the failure"
     );
+    describe_gauge!(
+        REPORTS,
+        "Users' reports of verdicts, by kind and status, as the database holds them"
+    );
+    describe_gauge!(
+        OVERRIDES_IN_FORCE,
+        "The operator's overrides of tokens' labels in force"
+    );
 }
 
 /// `riskintel_http_requests_total{operation, status}`.
@@ -117,6 +125,23 @@ pub const BACKGROUND_TASKS: &str = "riskintel_background_task_running";
 pub const WEBHOOK_DELIVERIES: &str = "riskintel_webhook_deliveries_total";
 /// `riskintel_webhook_delivery_duration_seconds`.
 pub const WEBHOOK_DURATION: &str = "riskintel_webhook_delivery_duration_seconds";
+
+/// `riskintel_reports{kind, status}`.
+pub const REPORTS: &str = "riskintel_reports";
+/// `riskintel_overrides_in_force`.
+pub const OVERRIDES_IN_FORCE: &str = "riskintel_overrides_in_force";
+
+/// The reports the database holds of `kind` with `status`.
+pub fn reports(kind: riskintel_api::ReportKind, status: riskintel_api::ReportStatus, count: u64) {
+    use riskintel_api::WireName as _;
+    metrics::gauge!(REPORTS, "kind" => kind.wire_name(), "status" => status.wire_name())
+        .set(count as f64);
+}
+
+/// The overrides in force.
+pub fn overrides_in_force(count: usize) {
+    metrics::gauge!(OVERRIDES_IN_FORCE).set(count as f64);
+}
 
 /// The series of one operation and status, made once: every request then
 /// records without allocating or looking its series up.

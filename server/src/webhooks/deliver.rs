@@ -238,6 +238,7 @@ impl Deliverer {
             created_at: event.created_at,
             webhook_id: event.subscription_id.clone(),
             data: Some(to_wire(&alert)),
+            report: None,
         };
         Ok(Some(
             serde_json::to_string(&event).expect("an event serialises"),

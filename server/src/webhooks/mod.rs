@@ -53,6 +53,44 @@ pub enum WebhookError {
     Store(#[from] StoreError),
 }
 
+/// A new event with no alert behind it (a test event, an answered report),
+/// for one subscription, due now: its body made now and kept, so every
+/// attempt sends the same. Its id is `evt_<what>_` and 12 of `[a-z0-9]`.
+pub fn kept_event(
+    what: &str,
+    subscription_id: String,
+    event_type: WebhookEventType,
+    report: Option<riskintel_api::Report>,
+    now: DateTime<Utc>,
+) -> EventRow {
+    let event_id = format!("evt_{what}_{}", crate::keys::new_key_id());
+    let body = WebhookEvent {
+        id: event_id.clone(),
+        event_type,
+        created_at: now,
+        webhook_id: subscription_id.clone(),
+        data: None,
+        report,
+    };
+    EventRow {
+        event_id,
+        subscription_id,
+        event_type,
+        alert_id: None,
+        body: Some(serde_json::to_string(&body).expect("an event serialises")),
+        created_at: now,
+        state: DeliveryState::Pending,
+        attempts: 0,
+        next_attempt_at: now,
+        claim: None,
+        claimed_until: None,
+        last_status: None,
+        last_error: None,
+        delivered_at: None,
+        redelivered_at: None,
+    }
+}
+
 /// Why an operation that queues events refuses a disabled subscription.
 fn disabled(id: &str) -> WebhookError {
     WebhookError::Conflict(format!("webhook {id:?} is disabled; enable it first"))
@@ -382,36 +420,10 @@ impl Webhooks {
     /// Queue a `ping` event for one of the account's subscriptions; its id.
     pub async fn ping(&self, account_id: &str, id: &str) -> Result<String, WebhookError> {
         let row = self.active(account_id, id).await?;
-        let now = self.clock.now_seconds();
-        let event_id = format!("evt_ping_{}", crate::keys::new_key_id());
-        let body = WebhookEvent {
-            id: event_id.clone(),
-            event_type: WebhookEventType::Ping,
-            created_at: now,
-            webhook_id: row.id.clone(),
-            data: None,
-        };
-        self.store
-            .webhook_event_insert(&EventRow {
-                event_id: event_id.clone(),
-                subscription_id: row.id,
-                event_type: WebhookEventType::Ping,
-                alert_id: None,
-                body: Some(serde_json::to_string(&body).expect("an event serialises")),
-                created_at: now,
-                state: DeliveryState::Pending,
-                attempts: 0,
-                next_attempt_at: now,
-                claim: None,
-                claimed_until: None,
-                last_status: None,
-                last_error: None,
-                delivered_at: None,
-                redelivered_at: None,
-            })
-            .await?;
+        let event = kept_event("ping", row.id, WebhookEventType::Ping, None, self.clock.now_seconds());
+        self.store.webhook_event_insert(&event).await?;
         self.wake.notify_one();
-        Ok(event_id)
+        Ok(event.event_id)
     }
 
     /// Queue an event of one of the account's subscriptions again (one

@@ -41,14 +41,22 @@ pub fn render(analysis: &TokenAnalysis) -> String {
     } else {
         analysis.meta.symbol.clone()
     };
-    let title = format!(
+    let mut title = format!(
         "Risk of {symbol} ({} on {}): {}, score {:.1} of 100",
         analysis.address,
         analysis.chain,
         label_text(analysis.label),
         analysis.score
     );
-    let right = format!("{} {:.0}", label_text(analysis.label), analysis.score);
+    let mut right = format!("{} {:.0}", label_text(analysis.label), analysis.score);
+    if let Some(o) = &analysis.label_override {
+        title.push_str(&format!(
+            "; label set by the operator (the engine's: {}): {}",
+            label_text(o.computed_label),
+            o.reason
+        ));
+        right.push_str(" (override)");
+    }
     svg(&right, colour(analysis.label), &title)
 }
 

@@ -2,6 +2,7 @@
 
 use riskintel_api::{
     CheckId, CheckStatus, RiskLabel, Severity, SignalExplanation, TokenAnalysis, TokenExplanation,
+    WireName,
     UncheckedItem,
 };
 
@@ -107,12 +108,21 @@ pub fn explain(analysis: &TokenAnalysis) -> TokenExplanation {
             reason: c.reason.clone().unwrap_or_default(),
         })
         .collect();
+    let computed = (analysis.label_override.as_ref()).map_or(analysis.label, |o| o.computed_label);
     let mut summary = format!(
         "{name} on {} scores {:.1} out of 100 and {}.",
         analysis.chain,
         analysis.score,
-        label_phrase(analysis.label)
+        label_phrase(computed)
     );
+    if let Some(o) = &analysis.label_override {
+        summary.push_str(&format!(
+            " The operator has set its label to {} instead of {} (reason: {}); what follows is the engine's own finding.",
+            o.label.wire_name(),
+            computed.wire_name(),
+            o.reason
+        ));
+    }
     if serious.is_empty() {
         summary.push_str(" We found no medium or serious risk.");
     } else {
@@ -146,6 +156,7 @@ pub fn explain(analysis: &TokenAnalysis) -> TokenExplanation {
         address: analysis.address.clone(),
         score: analysis.score,
         label: analysis.label,
+        label_override: analysis.label_override.clone(),
         summary,
         signals: analysis
             .signals

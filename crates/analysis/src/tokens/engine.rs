@@ -16,6 +16,7 @@ use super::evm::launch::LaunchLimits;
 use super::{evm, solana, AnalysisError, Target, TokenRef};
 use crate::config::{AllowlistEntry, AnalysisConfig};
 use crate::metrics::{self as telemetry, CacheOutcome};
+use crate::overrides::Overrides;
 use riskintel_chains::evm::abi::units;
 use riskintel_chains::evm::logs::ScanLimits;
 use riskintel_chains::evm::pools::v4::PoolKey;
@@ -39,7 +40,7 @@ pub struct Analysed {
 }
 
 impl Analysed {
-    fn new(analysis: TokenAnalysis) -> Result<Analysed, AnalysisError> {
+    pub(crate) fn new(analysis: TokenAnalysis) -> Result<Analysed, AnalysisError> {
         let corrupt = |e: serde_json::Error| riskintel_store::StoreError::Corrupt(e.to_string());
         let analysis = riskintel_api::tidy::tidy(analysis).map_err(corrupt)?;
         let json = Serialized::new(&analysis).map_err(corrupt)?;
@@ -70,6 +71,9 @@ pub struct Analyzer {
     inflight: Mutex<HashMap<Target, Flight>>,
     /// Recent analyses in memory, in front of the store's cache.
     recent: Mutex<HashMap<Target, Analysed>>,
+    /// The operator's overrides of labels, for the views to show (the
+    /// engine's own results never carry them).
+    overrides: Arc<Overrides>,
 }
 
 impl Analyzer {
@@ -86,21 +90,13 @@ impl Analyzer {
         for entry in allowlist_entries {
             let chain = Chain::parse(&entry.chain)
                 .ok_or_else(|| anyhow::anyhow!("allowlist: unknown chain {}", entry.chain))?;
-            let address = if chain.is_evm() {
-                parse_evm_address(&entry.address)
-                    .map_err(|e| anyhow::anyhow!("allowlist: {e}"))?
-                    .to_checksum(None)
-            } else {
-                let key = riskintel_chains::solana::parse_pubkey(&entry.address)
-                    .map_err(|e| anyhow::anyhow!("allowlist: {e}"))?;
-                riskintel_chains::solana::encode(&key)
-            };
-            allowlist.insert((chain, address), entry.clone());
+            let target = Target::parse(chain, &entry.address)
+                .map_err(|e| anyhow::anyhow!("allowlist: {e}"))?;
+            allowlist.insert((chain, target.address()), entry.clone());
         }
         Ok(Analyzer {
             chains,
             store,
-            clock,
             ttl: chrono::Duration::seconds(a.cache_ttl_seconds as i64),
             deadline: std::time::Duration::from_millis(a.deadline_ms.max(1)),
             limits: ScanLimits::from(a),
@@ -109,12 +105,19 @@ impl Analyzer {
             allowlist,
             inflight: Mutex::new(HashMap::new()),
             recent: Mutex::new(HashMap::new()),
+            overrides: Arc::new(Overrides::new(clock.clone())),
+            clock,
         })
     }
 
     /// The chains it analyses.
     pub fn chains(&self) -> &Arc<Chains> {
         &self.chains
+    }
+
+    /// The operator's overrides, as the views show them.
+    pub fn overrides(&self) -> &Arc<Overrides> {
+        &self.overrides
     }
 
     /// Validate an address on an EVM chain, and that the chain is served.

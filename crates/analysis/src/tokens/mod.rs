@@ -88,6 +88,17 @@ pub enum Target {
 }
 
 impl Target {
+    /// `address` on `chain`, validated (whether or not this server serves the chain).
+    pub fn parse(chain: Chain, address: &str) -> Result<Target, InputError> {
+        if chain == Chain::Sol {
+            return Ok(Target::Sol(riskintel_chains::solana::parse_pubkey(address)?));
+        }
+        Ok(Target::Evm(TokenRef {
+            chain,
+            address: riskintel_chains::parse_evm_address(address)?,
+        }))
+    }
+
     /// The chain.
     pub fn chain(&self) -> Chain {
         match self {

@@ -153,11 +153,18 @@ impl Wallets {
                     value_usd: analysis
                         .and_then(|a| a.meta.price_usd)
                         .map(|p| p * h.amount),
-                    risk: analysis.map(|a| HoldingRisk {
-                        score: a.score,
-                        label: a.label,
-                        signals: a.signals.iter().map(|s| s.id).collect(),
-                        launch_role: launch_role(a, &address),
+                    risk: analysis.map(|a| {
+                        let mut risk = HoldingRisk {
+                            score: a.score,
+                            label: a.label,
+                            label_override: None,
+                            signals: a.signals.iter().map(|s| s.id).collect(),
+                            launch_role: launch_role(a, &address),
+                        };
+                        self.analyzer
+                            .overrides()
+                            .apply_to_holding(h.target, &mut risk);
+                        risk
                     }),
                 }
             })

@@ -27,8 +27,14 @@ pub const KEY_ID_PATTERN: &str = "^[a-z0-9]{12}$";
 /// A webhook subscription id: `wh_` and 12 of `[a-z0-9]`.
 pub const WEBHOOK_ID_PATTERN: &str = "^wh_[a-z0-9]{12}$";
 
-/// A webhook event id: `evt_`, the alert id or `ping`, `_` and 12 of `[a-z0-9]`.
-pub const EVENT_ID_PATTERN: &str = "^evt_([0-9]{1,19}|ping)_[a-z0-9]{12}$";
+/// A webhook event id: `evt_`, the alert id, `ping` or `report`, `_` and 12 of `[a-z0-9]`.
+pub const EVENT_ID_PATTERN: &str = "^evt_([0-9]{1,19}|ping|report)_[a-z0-9]{12}$";
+
+/// Text a database can store: any characters but NUL.
+pub const NO_NUL_PATTERN: &str = "^[^\\u0000]*$";
+
+/// A report id: `rep_` and 12 of `[a-z0-9]`.
+pub const REPORT_ID_PATTERN: &str = "^rep_[a-z0-9]{12}$";
 
 /// A key name: 1 to 64 characters, no control characters, not beginning or
 /// ending with white space.
@@ -63,6 +69,9 @@ fn own_statuses(operation: Operation) -> &'static [u16] {
         O::WebhookUpdate => &[404, 422],
         O::WebhookDeliveryList => &[404],
         O::WebhookTestSend | O::WebhookRedeliver | O::WebhookRecover => &[404, 409],
+        O::ReportCreate => &[404, 409, 422],
+        O::ReportList => &[],
+        O::ReportGet => &[404],
     }
 }
 
@@ -107,6 +116,15 @@ pub(super) fn make_precise(document: &mut Value) {
         name["maxLength"] = json!(64);
         name["pattern"] = json!(KEY_NAME_PATTERN);
         create["properties"]["scopes"]["minItems"] = json!(1);
+    }
+    if let Some(report) = schemas.get_mut("ReportCreate") {
+        let reason = &mut report["properties"]["reason"];
+        reason["minLength"] = json!(1);
+        reason["maxLength"] = json!(crate::REPORT_REASON_MAX);
+        reason["pattern"] = json!(NO_NUL_PATTERN);
+        let contact = &mut report["properties"]["contact"];
+        contact["maxLength"] = json!(crate::REPORT_CONTACT_MAX);
+        contact["pattern"] = json!(NO_NUL_PATTERN);
     }
     for schema in schemas.values_mut() {
         flatten_documented_enum(schema);
@@ -179,6 +197,7 @@ fn precise_parameters(operation: &mut Value) {
             "keyId" => schema["pattern"] = json!(KEY_ID_PATTERN),
             "webhookId" => schema["pattern"] = json!(WEBHOOK_ID_PATTERN),
             "eventId" => schema["pattern"] = json!(EVENT_ID_PATTERN),
+            "reportId" => schema["pattern"] = json!(REPORT_ID_PATTERN),
             "limit" => schema["maximum"] = json!(PAGE_MAX),
             _ => {}
         }

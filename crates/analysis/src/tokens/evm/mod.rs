@@ -43,6 +43,7 @@ pub fn analysis(
         address: token.address.to_checksum(None),
         score: verdict.score,
         label: verdict.label,
+        label_override: None,
         signals: verdict.signals,
         meta: assessment.meta,
         cached_at: now,

@@ -379,6 +379,7 @@ pub fn analysis(
         address: sol::encode(&f.mint_address),
         score: verdict.score,
         label: verdict.label,
+        label_override: None,
         signals: verdict.signals,
         meta: TokenMeta {
             name: metadata

@@ -1,4 +1,7 @@
-//! The `riskintel` command line.
+//! The `riskintel` command line: serving, accounts and keys (this
+//! module), reports and overrides ([`disputes`]).
+
+mod disputes;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -55,6 +58,12 @@ enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Users' reports of verdicts: list them, answer them.
+    #[command(subcommand)]
+    Reports(disputes::ReportsCommand),
+    /// The operator's overrides of tokens' labels.
+    #[command(subcommand)]
+    Overrides(disputes::OverridesCommand),
     /// Print the OpenAPI document.
     Openapi,
 }
@@ -164,6 +173,18 @@ pub async fn main() -> anyhow::Result<()> {
         Command::Keys(command) => {
             let store = open(&config).await?;
             let result = keys_command(&store, &clock, command).await;
+            store.close().await;
+            result
+        }
+        Command::Reports(command) => {
+            let store = open(&config).await?;
+            let result = disputes::reports_command(&store, &clock, command).await;
+            store.close().await;
+            result
+        }
+        Command::Overrides(command) => {
+            let store = open(&config).await?;
+            let result = disputes::overrides_command(&store, &clock, command).await;
             store.close().await;
             result
         }
