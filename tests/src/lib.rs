@@ -178,6 +178,19 @@ impl TestServer {
             .clone()
     }
 
+    /// Run the operator's command line `riskintel ARGS…` on this server's
+    /// database, timed by its clock.
+    pub async fn operator(&self, args: &[&str]) -> anyhow::Result<()> {
+        let line = ["riskintel", "--database-url", &self.config.database_url]
+            .into_iter()
+            .chain(args.iter().copied())
+            .map(String::from);
+        let clock: Arc<dyn Clock> = self.clock.clone();
+        riskintel_server::cli::run(line, std::iter::empty(), clock)
+            .await
+            .with_context(|| format!("riskintel {}", args.join(" ")))
+    }
+
     /// Create an account on `plan` (as the operator CLI does); its first key has every scope.
     pub async fn account(
         &self,

@@ -53,6 +53,8 @@ mod bounded_time;
 mod connections;
 #[path = "conformance/detection.rs"]
 mod detection;
+#[path = "conformance/disputes.rs"]
+mod disputes;
 #[path = "conformance/dex_families.rs"]
 mod dex_families;
 #[path = "conformance/dex_solidly.rs"]

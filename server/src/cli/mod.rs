@@ -135,12 +135,28 @@ enum KeysCommand {
 
 /// Run the command line with the process's arguments and environment.
 pub async fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
-    let mut config = Config::load(cli.global.config.as_deref(), std::env::vars())?;
+    execute(Cli::parse(), std::env::vars(), Arc::new(SystemClock)).await
+}
+
+/// Run one command line, as `riskintel ARGS…` would with the environment
+/// `env`, timed by `clock` (the tests' operator uses it).
+pub async fn run(
+    args: impl IntoIterator<Item = String>,
+    env: impl IntoIterator<Item = (String, String)>,
+    clock: Arc<dyn Clock>,
+) -> anyhow::Result<()> {
+    execute(Cli::try_parse_from(args)?, env, clock).await
+}
+
+async fn execute(
+    cli: Cli,
+    env: impl IntoIterator<Item = (String, String)>,
+    clock: Arc<dyn Clock>,
+) -> anyhow::Result<()> {
+    let mut config = Config::load(cli.global.config.as_deref(), env)?;
     if let Some(url) = cli.global.database_url {
         config.database_url = url;
     }
-    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     match cli.command {
         Command::Serve {
             listen,

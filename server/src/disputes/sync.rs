@@ -17,7 +17,7 @@ use riskintel_store::Store;
 pub const EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The report counts are read every this many rounds.
-const COUNTS_EVERY: u64 = 15;
+const COUNTS_EVERY: u64 = 5;
 
 /// One instance's view of the disputes.
 pub struct DisputeSync {
