@@ -45,6 +45,13 @@ fn every_command_has_help() {
         vec!["keys", "create", "--help"],
         vec!["keys", "list", "--help"],
         vec!["keys", "revoke", "--help"],
+        vec!["reports", "--help"],
+        vec!["reports", "list", "--help"],
+        vec!["reports", "answer", "--help"],
+        vec!["overrides", "--help"],
+        vec!["overrides", "set", "--help"],
+        vec!["overrides", "list", "--help"],
+        vec!["overrides", "remove", "--help"],
         vec!["openapi", "--help"],
     ] {
         let output = riskintel(&args, "sqlite::memory:");
@@ -230,6 +237,44 @@ fn spawn_serve_with(url: &str, env: &[(&str, &str)]) -> (std::process::Child, Op
     panic!("serve exited before listening");
 }
 
+/// [`spawn_serve`] with metrics on a port of their own: the child, the key
+/// it printed (if any), its port and its metrics port.
+fn spawn_serve_with_metrics(url: &str) -> (std::process::Child, Option<String>, u16, u16) {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_riskintel"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", url])
+        .env("RISKINTEL_MARKET_ENABLED", "false")
+        .env("RISKINTEL_METRICS_LISTEN", "127.0.0.1:0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (mut metrics_port, mut key) = (None, None);
+    for line in BufReader::new(server.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if let Some(k) = line.split_whitespace().find(|w| w.starts_with("ri_live_")) {
+            key = Some(k.to_string());
+        }
+        let port_of = |addr: &str| {
+            addr.trim_end_matches("/metrics")
+                .rsplit(':')
+                .next()
+                .unwrap()
+                .parse::<u16>()
+                .unwrap()
+        };
+        if let Some(addr) = line.strip_prefix("riskintel metrics on http://") {
+            metrics_port = Some(port_of(addr));
+        }
+        if let Some(addr) = line.strip_prefix("riskintel listening on http://") {
+            let metrics_port = metrics_port.expect("metrics address printed");
+            return (server, key, port_of(addr), metrics_port);
+        }
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    panic!("serve exited before listening");
+}
+
 /// `serve` on an empty database prints an owner key once, and that key
 /// works against the running server; a restart prints none.
 #[test]
@@ -270,40 +315,7 @@ fn serve_bootstraps_an_owner_and_its_key_works() {
 #[test]
 fn serve_exposes_metrics_on_their_own_listener() {
     let (dir, url) = temp_db("metrics");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_riskintel"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url])
-        .env("RISKINTEL_MARKET_ENABLED", "false")
-        .env("RISKINTEL_METRICS_LISTEN", "127.0.0.1:0")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let (mut metrics_port, mut port, mut key) = (None, None, None);
-    for line in BufReader::new(server.stdout.take().unwrap()).lines() {
-        let line = line.unwrap();
-        if let Some(k) = line.split_whitespace().find(|w| w.starts_with("ri_live_")) {
-            key = Some(k.to_string());
-        }
-        let port_of = |addr: &str| {
-            addr.trim_end_matches("/metrics")
-                .rsplit(':')
-                .next()
-                .unwrap()
-                .parse::<u16>()
-                .unwrap()
-        };
-        if let Some(addr) = line.strip_prefix("riskintel metrics on http://") {
-            metrics_port = Some(port_of(addr));
-        }
-        if let Some(addr) = line.strip_prefix("riskintel listening on http://") {
-            port = Some(port_of(addr));
-            break;
-        }
-    }
-    let (metrics_port, port) = (
-        metrics_port.expect("metrics address printed"),
-        port.unwrap(),
-    );
+    let (mut server, key, port, metrics_port) = spawn_serve_with_metrics(&url);
     let answered = get(port, "/v1/billing/status", key.as_deref());
     assert!(answered.starts_with("HTTP/1.1 200"), "{answered}");
     let metrics = get(metrics_port, "/metrics", None);
@@ -425,4 +437,58 @@ fn try_get(port: u16, path: &str, key: Option<&str>) -> Option<String> {
     let mut response = String::new();
     stream.read_to_string(&mut response).ok()?;
     Some(response)
+}
+
+/// The operator's side of disputes: overrides set, listed and removed,
+/// reports listed and answered (refusals included), and both in the
+/// metrics of a running server.
+#[test]
+fn disputes_are_handled_from_the_command_line() {
+    let (dir, url) = temp_db("disputes");
+    let set = json_of(&riskintel(
+        &[
+            "overrides", "set", "--chain", "eth", "--address",
+            "0x6b175474e89094c44da98b954eedeac495271d0f", "--label", "safe", "--reason",
+            "Audited: the mint role is a timelock", "--expires", "30d", "--by", "alice", "--json",
+        ],
+        &url,
+    ));
+    assert_eq!(set["address"], "0x6B175474E89094C44Da98b954EedeAC495271d0F");
+    assert_eq!((set["label"].as_str(), set["set_by"].as_str()), (Some("safe"), Some("alice")));
+    assert!(set["expires_at"].is_string(), "{set}");
+    let listed = json_of(&riskintel(&["overrides", "list", "--json"], &url));
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+
+    for (args, says) in [
+        (vec!["overrides", "set", "--chain", "eth", "--address", "0x6b175474e89094c44da98b954eedeac495271d0f", "--label", "fine", "--reason", "r"], "safe, caution, risky, critical"),
+        (vec!["overrides", "set", "--chain", "eth", "--address", "0x6b175474e89094c44da98b954eedeac495271d0f", "--label", "safe", "--reason", "r", "--expires", "soon"], "--expires"),
+        (vec!["overrides", "set", "--chain", "doge", "--address", "0x6b175474e89094c44da98b954eedeac495271d0f", "--label", "safe", "--reason", "r"], "--chain"),
+        (vec!["overrides", "remove", "--chain", "eth", "--address", "0x0000000000000000000000000000000000000001"], "has no override"),
+        (vec!["reports", "list", "--status", "closed"], "open, accepted, rejected"),
+        (vec!["reports", "answer", "--id", "rep_zzzzzzzzzzzz", "--accept", "--message", "m"], "not found"),
+        (vec!["reports", "answer", "--id", "rep_zzzzzzzzzzzz", "--message", "m"], "--reject"),
+    ] {
+        let output = riskintel(&args, &url);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success() && stderr.contains(says), "{args:?}: {stderr}");
+    }
+    assert_eq!(json_of(&riskintel(&["reports", "list", "--json"], &url)), serde_json::json!([]));
+
+    let (mut server, _, _, metrics_port) = spawn_serve_with_metrics(&url);
+    let metrics = get(metrics_port, "/metrics", None);
+    assert!(metrics.contains("riskintel_overrides_in_force 1"), "{metrics}");
+    assert!(
+        metrics.contains(r#"riskintel_reports{kind="false_positive",status="open"} 0"#),
+        "{metrics}"
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+
+    let removed = riskintel(
+        &["overrides", "remove", "--chain", "eth", "--address", "0x6B175474E89094C44Da98b954EedeAC495271d0F"],
+        &url,
+    );
+    assert!(removed.status.success(), "{}", String::from_utf8_lossy(&removed.stderr));
+    assert_eq!(json_of(&riskintel(&["overrides", "list", "--json"], &url)), serde_json::json!([]));
+    let _ = std::fs::remove_dir_all(dir);
 }

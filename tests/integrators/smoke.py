@@ -29,6 +29,7 @@ from riskintel_client.api.billing import billing_status_get  # noqa: E402
 from riskintel_client.api.feed import feed_risk_alerts_list  # noqa: E402
 from riskintel_client.api.health import health_get  # noqa: E402
 from riskintel_client.api.market import market_overview_get, market_top_tokens_list  # noqa: E402
+from riskintel_client.api.reports import report_create, report_get, report_list  # noqa: E402
 from riskintel_client.api.tokens import (  # noqa: E402
     token_analyze,
     token_analyze_query,
@@ -144,6 +145,44 @@ ok(
     feed_risk_alerts_list.sync_detailed(client=client, chain=eth),
     models.AlertResultsPage,
 )
+
+# Disputes: a report of the analysed token, refused twice over, listed and followed.
+assert analysis.override is None, analysis.override
+reported = ok(
+    "report_create",
+    report_create.sync_detailed(
+        eth,
+        evm_token,
+        client=client,
+        body=models.ReportCreate(kind=models.ReportKind.FALSE_POSITIVE, reason="<b>python</b> smoke"),
+    ),
+    models.Report,
+)
+assert reported.id.startswith("rep_") and reported.status == models.ReportStatus.OPEN, reported
+assert reported.reason == "<b>python</b> smoke" and reported.label == analysis.label, reported
+failed(
+    "report_create",
+    report_create.sync_detailed(
+        eth, evm_token, client=client, body=models.ReportCreate(kind=models.ReportKind.OTHER, reason="again")
+    ),
+    409,
+)
+failed(
+    "report_create",
+    report_create.sync_detailed(
+        eth, not_a_token, client=client, body=models.ReportCreate(kind=models.ReportKind.OTHER, reason="no verdict")
+    ),
+    404,
+)
+reports = ok(
+    "report_list",
+    report_list.sync_detailed(client=client, status=models.ReportStatus.OPEN, limit=10),
+    models.ReportResultsPage,
+)
+assert any(r.id == reported.id for r in reports.items), reports.items
+followed = ok("report_get", report_get.sync_detailed(reported.id, client=client), models.Report)
+assert followed.status == models.ReportStatus.OPEN and followed.answer is None, followed
+failed("report_get", report_get.sync_detailed("rep_zzzzzzzzzzzz", client=client), 404)
 
 
 

@@ -117,6 +117,38 @@ expectOk("market_overview_get", await client.GET("/v1/market/overview", { params
 expectOk("market_top_tokens_list", await client.GET("/v1/market/top-tokens", { params: { query: { limit: 5 } } }));
 expectOk("feed_risk_alerts_list", await client.GET("/v1/feed/risk-alerts", { params: { query: { chain: "eth" } } }));
 
+// Disputes: a report of the analysed mint (the Python script reports the
+// EVM token), refused twice over, listed and followed.
+if (analysis.override !== null && analysis.override !== undefined) throw new Error("an override nobody set");
+const mintPath = { chain: "sol" as const, address: solMint };
+const reported = expectOk(
+  "report_create",
+  await client.POST("/v1/token/{chain}/{address}/reports", {
+    params: { path: mintPath },
+    body: { kind: "false_negative", reason: "<b>typescript</b> smoke", contact: "ts@example.org" },
+  }),
+);
+if (!reported.id.startsWith("rep_") || reported.status !== "open" || reported.reason !== "<b>typescript</b> smoke") {
+  throw new Error(`report: ${JSON.stringify(reported)}`);
+}
+expectError(
+  "report_create",
+  409,
+  await client.POST("/v1/token/{chain}/{address}/reports", { params: { path: mintPath }, body: { kind: "other", reason: "again" } }),
+);
+expectError(
+  "report_create",
+  422,
+  await client.POST("/v1/token/{chain}/{address}/reports", { params: { path: mintPath }, body: { kind: "other", reason: "" } }),
+);
+const reports = expectOk("report_list", await client.GET("/v1/reports", { params: { query: { status: "open", limit: 10 } } }));
+if (!reports.items.some((r) => r.id === reported.id)) throw new Error("the report is not listed");
+const followed = expectOk(
+  "report_get",
+  await client.GET("/v1/reports/{reportId}", { params: { path: { reportId: reported.id } } }),
+);
+if (followed.status !== "open" || followed.answer !== null) throw new Error(`followed: ${JSON.stringify(followed)}`);
+
 // Webhooks: a receiver here, a test event signed and verified with the
 // README's recipe (kept identical to it).
 function verify(secret: string, header: string, body: Buffer, toleranceSeconds = 300): boolean {

@@ -27,12 +27,13 @@ pub(super) enum ReportsCommand {
     },
     /// Answer an open report: accept or reject it, with a message its
     /// reporter sees (and receives as a `report_answered` webhook event).
+    #[command(group(clap::ArgGroup::new("verdict").required(true).args(["accept", "reject"])))]
     Answer {
         /// Report id (rep_…).
         #[arg(long)]
         id: String,
         /// Accept the report.
-        #[arg(long, conflicts_with = "reject", required_unless_present = "reject")]
+        #[arg(long)]
         accept: bool,
         /// Reject the report.
         #[arg(long)]

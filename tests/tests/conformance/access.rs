@@ -23,7 +23,8 @@ fn request(
         .replace("{address}", "0x6B175474E89094C44Da98b954EedeAC495271d0F")
         .replace("{keyId}", "zzzzzzzzzzzz")
         .replace("{webhookId}", "wh_zzzzzzzzzzzz")
-        .replace("{eventId}", "evt_ping_zzzzzzzzzzzz");
+        .replace("{eventId}", "evt_ping_zzzzzzzzzzzz")
+        .replace("{reportId}", "rep_zzzzzzzzzzzz");
     let query = if template == "/v1/token/analyze" {
         "?chain=eth&address=0x6B175474E89094C44Da98b954EedeAC495271d0F"
     } else {
@@ -34,6 +35,8 @@ fn request(
         serde_json::json!({"items": [{"chain": "eth", "address": "0x6B175474E89094C44Da98b954EedeAC495271d0F"}]})
     } else if template == "/v1/webhooks/{webhookId}/recover" {
         serde_json::json!({"since": "2026-01-01T00:00:00Z"})
+    } else if template == "/v1/token/{chain}/{address}/reports" {
+        serde_json::json!({"kind": "false_positive", "reason": "walker"})
     } else if template == "/v1/webhooks" {
         serde_json::json!({"url": "https://hooks.invalid/walker"})
     } else {
