@@ -447,36 +447,138 @@ fn disputes_are_handled_from_the_command_line() {
     let (dir, url) = temp_db("disputes");
     let set = json_of(&riskintel(
         &[
-            "overrides", "set", "--chain", "eth", "--address",
-            "0x6b175474e89094c44da98b954eedeac495271d0f", "--label", "safe", "--reason",
-            "Audited: the mint role is a timelock", "--expires", "30d", "--by", "alice", "--json",
+            "overrides",
+            "set",
+            "--chain",
+            "eth",
+            "--address",
+            "0x6b175474e89094c44da98b954eedeac495271d0f",
+            "--label",
+            "safe",
+            "--reason",
+            "Audited: the mint role is a timelock",
+            "--expires",
+            "30d",
+            "--by",
+            "alice",
+            "--json",
         ],
         &url,
     ));
     assert_eq!(set["address"], "0x6B175474E89094C44Da98b954EedeAC495271d0F");
-    assert_eq!((set["label"].as_str(), set["set_by"].as_str()), (Some("safe"), Some("alice")));
+    assert_eq!(
+        (set["label"].as_str(), set["set_by"].as_str()),
+        (Some("safe"), Some("alice"))
+    );
     assert!(set["expires_at"].is_string(), "{set}");
     let listed = json_of(&riskintel(&["overrides", "list", "--json"], &url));
     assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
 
     for (args, says) in [
-        (vec!["overrides", "set", "--chain", "eth", "--address", "0x6b175474e89094c44da98b954eedeac495271d0f", "--label", "fine", "--reason", "r"], "safe, caution, risky, critical"),
-        (vec!["overrides", "set", "--chain", "eth", "--address", "0x6b175474e89094c44da98b954eedeac495271d0f", "--label", "safe", "--reason", "r", "--expires", "soon"], "--expires"),
-        (vec!["overrides", "set", "--chain", "doge", "--address", "0x6b175474e89094c44da98b954eedeac495271d0f", "--label", "safe", "--reason", "r"], "--chain"),
-        (vec!["overrides", "remove", "--chain", "eth", "--address", "0x0000000000000000000000000000000000000001"], "has no override"),
-        (vec!["reports", "list", "--status", "closed"], "open, accepted, rejected"),
-        (vec!["reports", "answer", "--id", "rep_zzzzzzzzzzzz", "--accept", "--message", "m"], "not found"),
-        (vec!["reports", "answer", "--id", "rep_zzzzzzzzzzzz", "--message", "m"], "--reject"),
+        (
+            vec![
+                "overrides",
+                "set",
+                "--chain",
+                "eth",
+                "--address",
+                "0x6b175474e89094c44da98b954eedeac495271d0f",
+                "--label",
+                "fine",
+                "--reason",
+                "r",
+            ],
+            "safe, caution, risky, critical",
+        ),
+        (
+            vec![
+                "overrides",
+                "set",
+                "--chain",
+                "eth",
+                "--address",
+                "0x6b175474e89094c44da98b954eedeac495271d0f",
+                "--label",
+                "safe",
+                "--reason",
+                "r",
+                "--expires",
+                "soon",
+            ],
+            "--expires",
+        ),
+        (
+            vec![
+                "overrides",
+                "set",
+                "--chain",
+                "doge",
+                "--address",
+                "0x6b175474e89094c44da98b954eedeac495271d0f",
+                "--label",
+                "safe",
+                "--reason",
+                "r",
+            ],
+            "--chain",
+        ),
+        (
+            vec![
+                "overrides",
+                "remove",
+                "--chain",
+                "eth",
+                "--address",
+                "0x0000000000000000000000000000000000000001",
+            ],
+            "has no override",
+        ),
+        (
+            vec!["reports", "list", "--status", "closed"],
+            "open, accepted, rejected",
+        ),
+        (
+            vec![
+                "reports",
+                "answer",
+                "--id",
+                "rep_zzzzzzzzzzzz",
+                "--accept",
+                "--message",
+                "m",
+            ],
+            "not found",
+        ),
+        (
+            vec![
+                "reports",
+                "answer",
+                "--id",
+                "rep_zzzzzzzzzzzz",
+                "--message",
+                "m",
+            ],
+            "--reject",
+        ),
     ] {
         let output = riskintel(&args, &url);
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(!output.status.success() && stderr.contains(says), "{args:?}: {stderr}");
+        assert!(
+            !output.status.success() && stderr.contains(says),
+            "{args:?}: {stderr}"
+        );
     }
-    assert_eq!(json_of(&riskintel(&["reports", "list", "--json"], &url)), serde_json::json!([]));
+    assert_eq!(
+        json_of(&riskintel(&["reports", "list", "--json"], &url)),
+        serde_json::json!([])
+    );
 
     let (mut server, _, _, metrics_port) = spawn_serve_with_metrics(&url);
     let metrics = get(metrics_port, "/metrics", None);
-    assert!(metrics.contains("riskintel_overrides_in_force 1"), "{metrics}");
+    assert!(
+        metrics.contains("riskintel_overrides_in_force 1"),
+        "{metrics}"
+    );
     assert!(
         metrics.contains(r#"riskintel_reports{kind="false_positive",status="open"} 0"#),
         "{metrics}"
@@ -485,10 +587,24 @@ fn disputes_are_handled_from_the_command_line() {
     let _ = server.wait();
 
     let removed = riskintel(
-        &["overrides", "remove", "--chain", "eth", "--address", "0x6B175474E89094C44Da98b954EedeAC495271d0F"],
+        &[
+            "overrides",
+            "remove",
+            "--chain",
+            "eth",
+            "--address",
+            "0x6B175474E89094C44Da98b954EedeAC495271d0F",
+        ],
         &url,
     );
-    assert!(removed.status.success(), "{}", String::from_utf8_lossy(&removed.stderr));
-    assert_eq!(json_of(&riskintel(&["overrides", "list", "--json"], &url)), serde_json::json!([]));
+    assert!(
+        removed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&removed.stderr)
+    );
+    assert_eq!(
+        json_of(&riskintel(&["overrides", "list", "--json"], &url)),
+        serde_json::json!([])
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -53,14 +53,14 @@ mod bounded_time;
 mod connections;
 #[path = "conformance/detection.rs"]
 mod detection;
-#[path = "conformance/disputes.rs"]
-mod disputes;
 #[path = "conformance/dex_families.rs"]
 mod dex_families;
 #[path = "conformance/dex_solidly.rs"]
 mod dex_solidly;
 #[path = "conformance/dex_v4.rs"]
 mod dex_v4;
+#[path = "conformance/disputes.rs"]
+mod disputes;
 #[path = "conformance/hot_path.rs"]
 mod hot_path;
 #[path = "conformance/market.rs"]

@@ -13,6 +13,8 @@ use riskintel_server::store::{
 };
 use riskintel_tests::{Backend, TestDatabase};
 
+#[path = "store/disputes.rs"]
+mod disputes;
 #[path = "store/outbox.rs"]
 mod outbox;
 
@@ -90,8 +92,14 @@ on_both_backends!(
     alert_rows_round_trip,
     creator_tokens_carry_their_analyses_and_alerts,
     alerts_are_queued_for_the_subscriptions_they_match,
-    the_delivery_log_is_pruned_of_old_finished_events
+    the_delivery_log_is_pruned_of_old_finished_events,
+    reports_are_one_open_per_token_and_limited,
+    overrides_change_with_their_alerts_and_end_once
 );
+
+use disputes::{
+    overrides_change_with_their_alerts_and_end_once, reports_are_one_open_per_token_and_limited,
+};
 
 use outbox::{
     alerts_are_queued_for_the_subscriptions_they_match,

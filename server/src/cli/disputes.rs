@@ -132,7 +132,8 @@ fn expiry(text: &str, now: DateTime<Utc>) -> anyhow::Result<DateTime<Utc>> {
     if let Ok(at) = DateTime::parse_from_rfc3339(text) {
         return Ok(at.with_timezone(&Utc));
     }
-    let bad = || anyhow::anyhow!("--expires {text:?}: use an RFC 3339 time or a span like 90m, 12h, 30d");
+    let bad =
+        || anyhow::anyhow!("--expires {text:?}: use an RFC 3339 time or a span like 90m, 12h, 30d");
     let (number, unit) = text.split_at(text.len().saturating_sub(1));
     let count: i64 = number.parse().map_err(|_| bad())?;
     let span = match unit {

@@ -210,4 +210,3 @@ impl Reports {
         Ok(answered)
     }
 }
-

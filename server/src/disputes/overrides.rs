@@ -164,12 +164,19 @@ fn alert(
         .unwrap_or(&row.token);
     let name = |label: Option<RiskLabel>| label.map_or("not analysed yet", |l| l.wire_name());
     let engine_words = match engine {
-        Some(a) => format!("the engine's verdict: {}, score {:.1}", a.label.wire_name(), a.score),
+        Some(a) => format!(
+            "the engine's verdict: {}, score {:.1}",
+            a.label.wire_name(),
+            a.score
+        ),
         None => "not analysed yet".to_string(),
     };
     let (title, detail) = match change {
         Change::Set => (
-            format!("{symbol}: label set to {} by the operator", row.label.wire_name()),
+            format!(
+                "{symbol}: label set to {} by the operator",
+                row.label.wire_name()
+            ),
             format!(
                 "{} set the label of {symbol} to {} ({engine_words}){}. Reason: {}",
                 row.set_by,
@@ -185,7 +192,11 @@ fn alert(
             format!(
                 "{symbol}: the operator's label {} {}",
                 row.label.wire_name(),
-                if change == Change::Removed { "was removed" } else { "expired" }
+                if change == Change::Removed {
+                    "was removed"
+                } else {
+                    "expired"
+                }
             ),
             format!(
                 "The label {symbol} showed is the engine's again: {} ({engine_words}).",

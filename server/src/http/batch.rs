@@ -43,22 +43,24 @@ pub(super) async fn token_batch_analyze(
                 .items
                 .into_iter()
                 .zip(answers)
-                .map(|(item, answer)| match answer.and_then(|a| ctx.analyzer.overrides().shown(a)) {
-                    Ok(analysed) => BatchEntry {
-                        chain: item.chain,
-                        address: item.address,
-                        status: 200,
-                        analysis: Some(analysed.json),
-                        error: None,
-                    },
-                    Err(error) => {
-                        let error = ApiError::from(error);
-                        BatchEntry {
+                .map(|(item, answer)| {
+                    match answer.and_then(|a| ctx.analyzer.overrides().shown(a)) {
+                        Ok(analysed) => BatchEntry {
                             chain: item.chain,
                             address: item.address,
-                            status: error.error.code.status(),
-                            analysis: None,
-                            error: Some(error.error),
+                            status: 200,
+                            analysis: Some(analysed.json),
+                            error: None,
+                        },
+                        Err(error) => {
+                            let error = ApiError::from(error);
+                            BatchEntry {
+                                chain: item.chain,
+                                address: item.address,
+                                status: error.error.code.status(),
+                                analysis: None,
+                                error: Some(error.error),
+                            }
                         }
                     }
                 })

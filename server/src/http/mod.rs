@@ -424,7 +424,9 @@ impl RiskIntelApi for RiskIntelImpl {
 
     async fn report_list(
         rqctx: RequestContext<ServerContext>,
-        query: Query<PaginationParams<riskintel_api::ReportFilter, riskintel_api::ReportPageSelector>>,
+        query: Query<
+            PaginationParams<riskintel_api::ReportFilter, riskintel_api::ReportPageSelector>,
+        >,
     ) -> Result<Metered<HttpResponseOk<ResultsPage<riskintel_api::Report>>>, ApiError> {
         reports::list(rqctx, query).await
     }

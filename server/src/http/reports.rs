@@ -51,13 +51,16 @@ pub(super) async fn list(
             .list(Some(&caller.account.id), filter.status, before, limit + 1)
             .await?;
         let items = rows.iter().map(view).collect();
-        let page = page_of(items, limit, &filter, |r: &Report, filter: &ReportFilter| {
-            ReportPageSelector {
+        let page = page_of(
+            items,
+            limit,
+            &filter,
+            |r: &Report, filter: &ReportFilter| ReportPageSelector {
                 filter: filter.clone(),
                 created_at: r.created_at,
                 id: r.id.clone(),
-            }
-        })?;
+            },
+        )?;
         Ok(HttpResponseOk(page))
     })
     .await

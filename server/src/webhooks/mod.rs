@@ -420,7 +420,13 @@ impl Webhooks {
     /// Queue a `ping` event for one of the account's subscriptions; its id.
     pub async fn ping(&self, account_id: &str, id: &str) -> Result<String, WebhookError> {
         let row = self.active(account_id, id).await?;
-        let event = kept_event("ping", row.id, WebhookEventType::Ping, None, self.clock.now_seconds());
+        let event = kept_event(
+            "ping",
+            row.id,
+            WebhookEventType::Ping,
+            None,
+            self.clock.now_seconds(),
+        );
         self.store.webhook_event_insert(&event).await?;
         self.wake.notify_one();
         Ok(event.event_id)

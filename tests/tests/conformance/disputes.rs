@@ -44,23 +44,47 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
     // Nothing to report before the token has a verdict.
     let unknown = err(
         client
-            .report_create(arg("eth"), &arg(&token), &report(types::ReportKind::FalsePositive, "fine"))
+            .report_create(
+                arg("eth"),
+                &arg(&token),
+                &report(types::ReportKind::FalsePositive, "fine"),
+            )
             .await,
         404,
         ErrorCode::NotFound,
         true,
     )?;
-    ensure!(unknown.error.message.contains("analyse it first"), "{:?}", unknown.error);
+    ensure!(
+        unknown.error.message.contains("analyse it first"),
+        "{:?}",
+        unknown.error
+    );
     let analysis = ok(client.token_analyze(arg("eth"), &arg(&token), None).await)?.into_inner();
 
     // Bad input gets the envelope: an empty or too long reason, NUL, an
     // unknown kind, a malformed address, a token of no verdict.
     let key = &free.key.key;
     for (body, status, code) in [
-        (serde_json::json!({"kind": "other", "reason": ""}), 422, ErrorCode::ValidationError),
-        (serde_json::json!({"kind": "other", "reason": "x".repeat(2001)}), 422, ErrorCode::ValidationError),
-        (serde_json::json!({"kind": "other", "reason": "a\u{0}b"}), 422, ErrorCode::ValidationError),
-        (serde_json::json!({"kind": "other", "reason": "ok", "contact": "y".repeat(321)}), 422, ErrorCode::ValidationError),
+        (
+            serde_json::json!({"kind": "other", "reason": ""}),
+            422,
+            ErrorCode::ValidationError,
+        ),
+        (
+            serde_json::json!({"kind": "other", "reason": "x".repeat(2001)}),
+            422,
+            ErrorCode::ValidationError,
+        ),
+        (
+            serde_json::json!({"kind": "other", "reason": "a\u{0}b"}),
+            422,
+            ErrorCode::ValidationError,
+        ),
+        (
+            serde_json::json!({"kind": "other", "reason": "ok", "contact": "y".repeat(321)}),
+            422,
+            ErrorCode::ValidationError,
+        ),
     ] {
         server.raw_err(key, &path, Some(body), status, code).await?;
     }
@@ -76,11 +100,23 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
         ensure!(error.error.code == ErrorCode::BadRequest && !error.error.message.is_empty());
     }
     server
-        .raw_err(key, "/v1/token/eth/0x1234/reports", Some(serde_json::json!({"kind": "other", "reason": "ok"})), 422, ErrorCode::ValidationError)
+        .raw_err(
+            key,
+            "/v1/token/eth/0x1234/reports",
+            Some(serde_json::json!({"kind": "other", "reason": "ok"})),
+            422,
+            ErrorCode::ValidationError,
+        )
         .await?;
     let nobody = random_address().to_checksum(None);
     server
-        .raw_err(key, &format!("/v1/token/eth/{nobody}/reports"), Some(serde_json::json!({"kind": "other", "reason": "ok"})), 404, ErrorCode::NotFound)
+        .raw_err(
+            key,
+            &format!("/v1/token/eth/{nobody}/reports"),
+            Some(serde_json::json!({"kind": "other", "reason": "ok"})),
+            404,
+            ErrorCode::NotFound,
+        )
         .await?;
 
     // 2,000 characters (not bytes), markup and all, are kept as given.
@@ -99,7 +135,11 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
         .await)?;
     ensure!(made.status().as_u16() == 201, "{}", made.status());
     let made = made.into_inner();
-    ensure!(made.id.starts_with("rep_") && made.id.len() == 16, "{}", made.id);
+    ensure!(
+        made.id.starts_with("rep_") && made.id.len() == 16,
+        "{}",
+        made.id
+    );
     ensure!(made.status == types::ReportStatus::Open && made.answer.is_none());
     ensure!(made.reason == reason && made.contact.as_deref() == Some("ops@example.org"));
     ensure!(made.address == token && made.chain == "eth");
@@ -108,13 +148,21 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
     // One open report per token.
     let again = err(
         client
-            .report_create(arg("eth"), &arg(&token), &report(types::ReportKind::Other, "again"))
+            .report_create(
+                arg("eth"),
+                &arg(&token),
+                &report(types::ReportKind::Other, "again"),
+            )
             .await,
         409,
         ErrorCode::Conflict,
         true,
     )?;
-    ensure!(again.error.message.contains("open report"), "{:?}", again.error);
+    ensure!(
+        again.error.message.contains("open report"),
+        "{:?}",
+        again.error
+    );
 
     // A webhook of a paying account hears of the answer; the free account
     // has none, so the reporter here is a Pro account.
@@ -126,54 +174,121 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
     hook.kinds = Some(vec![types::AlertKind::HoneypotDetected]);
     let hook = ok(pro_client.webhook_create(&hook).await)?.into_inner();
     let pro_report = ok(pro_client
-        .report_create(arg("eth"), &arg(&token), &report(types::ReportKind::FalseNegative, "it rugged my friend"))
+        .report_create(
+            arg("eth"),
+            &arg(&token),
+            &report(types::ReportKind::FalseNegative, "it rugged my friend"),
+        )
         .await)?
     .into_inner();
 
     // Another account sees neither the report nor it in its list.
-    err(pro_client.report_get(&arg(&made.id)).await, 404, ErrorCode::NotFound, true)?;
+    err(
+        pro_client.report_get(&arg(&made.id)).await,
+        404,
+        ErrorCode::NotFound,
+        true,
+    )?;
     let theirs = ok(pro_client.report_list(None, None, None).await)?.into_inner();
     ensure!(theirs.items.len() == 1 && theirs.items[0].id == pro_report.id);
 
     // The operator answers from the command line; the reporter sees it.
     server
-        .operator(&["reports", "answer", "--id", &pro_report.id, "--accept", "--message", "Relabelled: thanks."])
+        .operator(&[
+            "reports",
+            "answer",
+            "--id",
+            &pro_report.id,
+            "--accept",
+            "--message",
+            "Relabelled: thanks.",
+        ])
         .await?;
     let followed = ok(pro_client.report_get(&arg(&pro_report.id)).await)?.into_inner();
     ensure!(followed.status == types::ReportStatus::Accepted);
     ensure!(followed.answer.as_deref() == Some("Relabelled: thanks."));
     ensure!(followed.answered_at == Some(server.clock.now_seconds()));
     let answered_twice = server
-        .operator(&["reports", "answer", "--id", &pro_report.id, "--reject", "--message", "no"])
+        .operator(&[
+            "reports",
+            "answer",
+            "--id",
+            &pro_report.id,
+            "--reject",
+            "--message",
+            "no",
+        ])
         .await;
     ensure!(
-        format!("{:#}", answered_twice.as_ref().err().context("a second answer")?).contains("answered already"),
+        format!(
+            "{:#}",
+            answered_twice.as_ref().err().context("a second answer")?
+        )
+        .contains("answered already"),
         "{answered_twice:?}"
     );
     let delivered = received(&receiver, 1).await?;
     let event = delivered[0].json();
-    ensure!(event["type"] == "report_answered" && event["webhook_id"] == hook.webhook.id.as_str(), "{event}");
-    ensure!(event["report"]["id"] == pro_report.id.as_str() && event["report"]["status"] == "accepted", "{event}");
+    ensure!(
+        event["type"] == "report_answered" && event["webhook_id"] == hook.webhook.id.as_str(),
+        "{event}"
+    );
+    ensure!(
+        event["report"]["id"] == pro_report.id.as_str() && event["report"]["status"] == "accepted",
+        "{event}"
+    );
     ensure!(event["data"].is_null(), "{event}");
-    ensure!(delivered[0].header("riskintel-event-id").starts_with("evt_report_"));
+    ensure!(delivered[0]
+        .header("riskintel-event-id")
+        .starts_with("evt_report_"));
     let log = super::webhooks::deliveries(&pro_client, &hook.webhook.id).await?;
-    ensure!(log.iter().any(|d| d.event_type == types::WebhookEventType::ReportAnswered));
+    ensure!(log
+        .iter()
+        .any(|d| d.event_type == types::WebhookEventType::ReportAnswered));
 
     // Answered, a token may be reported again: 50 reports in 24 hours,
     // then 429 with the time to wait, and again once the day has passed.
     let mut open = made.id.clone();
     for n in 1..50 {
-        server.operator(&["reports", "answer", "--id", &open, "--reject", "--message", "no"]).await?;
+        server
+            .operator(&[
+                "reports",
+                "answer",
+                "--id",
+                &open,
+                "--reject",
+                "--message",
+                "no",
+            ])
+            .await?;
         open = ok(client
-            .report_create(arg("eth"), &arg(&token), &report(types::ReportKind::Other, &format!("report {n}")))
+            .report_create(
+                arg("eth"),
+                &arg(&token),
+                &report(types::ReportKind::Other, &format!("report {n}")),
+            )
             .await)?
         .into_inner()
         .id;
         server.clock.advance(chrono::Duration::seconds(60));
     }
-    server.operator(&["reports", "answer", "--id", &open, "--reject", "--message", "no"]).await?;
+    server
+        .operator(&[
+            "reports",
+            "answer",
+            "--id",
+            &open,
+            "--reject",
+            "--message",
+            "no",
+        ])
+        .await?;
     let limited = client
-        .report_create(arg("eth"), &arg(&token), &report(types::ReportKind::Other, "one too many"))
+        .report_create(
+            arg("eth"),
+            &arg(&token),
+            &report(types::ReportKind::Other, "one too many"),
+        )
         .await;
     let limited = err(limited, 429, ErrorCode::RateLimited, true)?;
     let wait: i64 = header(limited.headers(), "retry-after")?.parse()?;
@@ -181,12 +296,19 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
     ensure!(wait == 24 * 3600 - 49 * 60, "Retry-After {wait}");
     server.clock.advance(chrono::Duration::seconds(wait));
     ok(client
-        .report_create(arg("eth"), &arg(&token), &report(types::ReportKind::Other, "a new day"))
+        .report_create(
+            arg("eth"),
+            &arg(&token),
+            &report(types::ReportKind::Other, "a new day"),
+        )
         .await)?;
 
     // Pages, newest first, each carrying its filter.
     let open: Vec<types::Report> = client
-        .report_list_stream(std::num::NonZeroU32::new(7), Some(types::ReportStatus::Open))
+        .report_list_stream(
+            std::num::NonZeroU32::new(7),
+            Some(types::ReportStatus::Open),
+        )
         .try_collect_all()
         .await?;
     ensure!(open.len() == 1 && open[0].reason == "a new day", "{open:?}");
@@ -195,9 +317,14 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
         .try_collect_all()
         .await?;
     ensure!(all.len() == 51, "{}", all.len());
-    ensure!(all.windows(2).all(|w| (w[0].created_at, &w[0].id) >= (w[1].created_at, &w[1].id)));
+    ensure!(all
+        .windows(2)
+        .all(|w| (w[0].created_at, &w[0].id) >= (w[1].created_at, &w[1].id)));
     ensure!(all.last().map(|r| r.created_at) == Some(made.created_at));
-    let rejected = all.iter().filter(|r| r.status == types::ReportStatus::Rejected).count();
+    let rejected = all
+        .iter()
+        .filter(|r| r.status == types::ReportStatus::Rejected)
+        .count();
     ensure!(rejected == 50, "{rejected}");
     Ok(())
 }
@@ -238,26 +365,72 @@ async fn every_view(
 ) -> anyhow::Result<(Vec<Shown>, String, String)> {
     let mut shown = Vec::new();
     let a = ok(client.token_analyze(arg("eth"), &arg(token), None).await)?.into_inner();
-    shown.push(Shown { view: "analysis", label: a.label, label_override: a.override_ });
-    let q = ok(client.token_analyze_query(&arg(token), arg("eth"), None).await)?.into_inner();
-    shown.push(Shown { view: "query", label: q.label, label_override: q.override_ });
+    shown.push(Shown {
+        view: "analysis",
+        label: a.label,
+        label_override: a.override_,
+    });
+    let q = ok(client
+        .token_analyze_query(&arg(token), arg("eth"), None)
+        .await)?
+    .into_inner();
+    shown.push(Shown {
+        view: "query",
+        label: q.label,
+        label_override: q.override_,
+    });
     let batch = types::BatchAnalysisRequest {
-        items: vec![types::BatchItem { chain: "eth".into(), address: token.into() }],
+        items: vec![types::BatchItem {
+            chain: "eth".into(),
+            address: token.into(),
+        }],
         fresh: None,
     };
     let b = ok(client.token_batch_analyze(&batch).await)?.into_inner();
-    let item = b.results[0].analysis.clone().context("the batch's analysis")?;
-    shown.push(Shown { view: "batch", label: item.label, label_override: item.override_ });
-    let e = ok(client.token_explanation_get(arg("eth"), &arg(token), None).await)?.into_inner();
-    shown.push(Shown { view: "explanation", label: e.label, label_override: e.override_ });
+    let item = b.results[0]
+        .analysis
+        .clone()
+        .context("the batch's analysis")?;
+    shown.push(Shown {
+        view: "batch",
+        label: item.label,
+        label_override: item.override_,
+    });
+    let e = ok(client
+        .token_explanation_get(arg("eth"), &arg(token), None)
+        .await)?
+    .into_inner();
+    shown.push(Shown {
+        view: "explanation",
+        label: e.label,
+        label_override: e.override_,
+    });
     let w = ok(client.wallet_analyze(arg("eth"), &arg(wallet)).await)?.into_inner();
-    let holding = w.holdings.iter().find(|h| h.token == token).context("the holding")?;
+    let holding = w
+        .holdings
+        .iter()
+        .find(|h| h.token == token)
+        .context("the holding")?;
     let risk = holding.risk.clone().context("the holding's risk")?;
-    shown.push(Shown { view: "wallet", label: risk.label, label_override: risk.override_ });
-    let top = ok(client.market_top_tokens_list(Some(types::ChainId::Eth), None, None, None, None).await)?
-        .into_inner();
-    let row = top.items.iter().find(|t| t.address == token).context("the top token")?;
-    shown.push(Shown { view: "top tokens", label: row.label, label_override: row.override_.clone() });
+    shown.push(Shown {
+        view: "wallet",
+        label: risk.label,
+        label_override: risk.override_,
+    });
+    let top = ok(client
+        .market_top_tokens_list(Some(types::ChainId::Eth), None, None, None, None)
+        .await)?
+    .into_inner();
+    let row = top
+        .items
+        .iter()
+        .find(|t| t.address == token)
+        .context("the top token")?;
+    shown.push(Shown {
+        view: "top tokens",
+        label: row.label,
+        label_override: row.override_.clone(),
+    });
     let badge = reqwest::Client::new()
         .get(format!("{}/v1/token/eth/{token}/badge", server.base_url))
         .header("x-api-key", key)
@@ -269,20 +442,20 @@ async fn every_view(
 }
 
 /// Every view shows `label`, with `computed` as the engine's label when an override is in force.
-fn all_show(
-    shown: &[Shown],
-    label: types::RiskLabel,
-    computed: Option<types::RiskLabel>,
-) -> bool {
+fn all_show(shown: &[Shown], label: types::RiskLabel, computed: Option<types::RiskLabel>) -> bool {
     shown.iter().all(|s| {
         s.label == label
-            && s.label_override.as_ref().map(|o| (o.label, o.computed_label))
+            && s.label_override
+                .as_ref()
+                .map(|o| (o.label, o.computed_label))
                 == computed.map(|c| (label, c))
     })
 }
 
 /// The `override_changed` alerts recorded.
-async fn override_alerts(server: &TestServer) -> anyhow::Result<Vec<riskintel_server::store::AlertRow>> {
+async fn override_alerts(
+    server: &TestServer,
+) -> anyhow::Result<Vec<riskintel_server::store::AlertRow>> {
     Ok(server
         .store()
         .alerts(&riskintel_server::store::AlertQuery {
@@ -322,7 +495,11 @@ pub async fn overrides_show_beside_the_engines_verdict_everywhere(
     let (a, b) = (server.client(&key), other.client(&key));
     let engine = ok(a.token_analyze(arg("eth"), &arg(&token), None).await)?.into_inner();
     ensure!(engine.override_.is_none());
-    ensure!(engine.label != types::RiskLabel::Critical, "{:?}", engine.label);
+    ensure!(
+        engine.label != types::RiskLabel::Critical,
+        "{:?}",
+        engine.label
+    );
     server
         .store()
         .tracked_token_add(&riskintel_server::store::TrackedToken {
@@ -341,7 +518,11 @@ pub async fn overrides_show_beside_the_engines_verdict_everywhere(
         let url = format!("{client_base}/v1/token/eth/{token}/analyze");
         let key = key.clone();
         async move {
-            let answer = reqwest::Client::new().get(url).header("x-api-key", key).send().await?;
+            let answer = reqwest::Client::new()
+                .get(url)
+                .header("x-api-key", key)
+                .send()
+                .await?;
             anyhow::Ok(header(answer.headers(), "etag")?.to_string())
         }
     };
@@ -354,15 +535,35 @@ pub async fn overrides_show_beside_the_engines_verdict_everywhere(
     // Set from the command line (the address in any case), in force for an hour.
     server
         .operator(&[
-            "overrides", "set", "--chain", "eth", "--address", &token.to_lowercase(), "--label", "critical",
-            "--reason", "Its owner drains holders off-chain", "--expires", "1h", "--by", "ops@riskintel",
+            "overrides",
+            "set",
+            "--chain",
+            "eth",
+            "--address",
+            &token.to_lowercase(),
+            "--label",
+            "critical",
+            "--reason",
+            "Its owner drains holders off-chain",
+            "--expires",
+            "1h",
+            "--by",
+            "ops@riskintel",
         ])
         .await?;
     for (name, (instance, client)) in [("first", (&server, &a)), ("second", (&other, &b))] {
-        within(Duration::from_secs(5), &format!("the {name} instance shows the override"), || async {
-            let (shown, _, _) = every_view(instance, &key, client, &token, &wallet).await?;
-            Ok(all_show(&shown, types::RiskLabel::Critical, Some(engine.label)))
-        })
+        within(
+            Duration::from_secs(5),
+            &format!("the {name} instance shows the override"),
+            || async {
+                let (shown, _, _) = every_view(instance, &key, client, &token, &wallet).await?;
+                Ok(all_show(
+                    &shown,
+                    types::RiskLabel::Critical,
+                    Some(engine.label),
+                ))
+            },
+        )
         .await?;
     }
     let (shown, summary, badge) = every_view(&other, &key, &b, &token, &wallet).await?;
@@ -370,13 +571,22 @@ pub async fn overrides_show_beside_the_engines_verdict_everywhere(
     ensure!(o.reason == "Its owner drains holders off-chain" && o.set_by == "ops@riskintel");
     ensure!(o.set_at == server.clock.now_seconds());
     ensure!(o.expires_at == Some(server.clock.now_seconds() + chrono::Duration::hours(1)));
-    ensure!(summary.contains("The operator has set its label to critical"), "{summary}");
-    ensure!(badge.contains("critical") && badge.contains("(override)"), "{badge}");
+    ensure!(
+        summary.contains("The operator has set its label to critical"),
+        "{summary}"
+    );
+    ensure!(
+        badge.contains("critical") && badge.contains("(override)"),
+        "{badge}"
+    );
     // The engine's own verdict stays: score and signals as computed.
     let overridden = ok(b.token_analyze(arg("eth"), &arg(&token), None).await)?.into_inner();
     ensure!(overridden.score == engine.score);
     ensure!(serde_json::to_value(&overridden.signals)? == serde_json::to_value(&engine.signals)?);
-    ensure!(etag(&other.base_url).await? != etag_before, "the ETag changes with the override");
+    ensure!(
+        etag(&other.base_url).await? != etag_before,
+        "the ETag changes with the override"
+    );
     // Meta carries no label: unchanged.
     ok(b.token_meta_get(arg("eth"), &arg(&token), None).await)?;
 
@@ -392,10 +602,19 @@ pub async fn overrides_show_beside_the_engines_verdict_everywhere(
     let delivered = received(&receiver, 1).await?;
     ensure!(delivered[0].json()["data"]["kind"] == "override_changed");
     let listed: Vec<types::Alert> = a
-        .feed_risk_alerts_list_stream(None, Some(types::AlertKind::OverrideChanged), None, None, None)
+        .feed_risk_alerts_list_stream(
+            None,
+            Some(types::AlertKind::OverrideChanged),
+            None,
+            None,
+            None,
+        )
         .try_collect_all()
         .await?;
-    ensure!(listed.len() == 1 && listed[0].address == token, "{listed:?}");
+    ensure!(
+        listed.len() == 1 && listed[0].address == token,
+        "{listed:?}"
+    );
 
     // An hour later it has expired: the engine's label at once, one alert of its end.
     server.clock.advance(chrono::Duration::minutes(61));
@@ -411,34 +630,104 @@ pub async fn overrides_show_beside_the_engines_verdict_everywhere(
 
     // Set again until removed, then removed: the engine's label, two more alerts.
     server
-        .operator(&["overrides", "set", "--chain", "eth", "--address", &token, "--label", "risky", "--reason", "watch"])
+        .operator(&[
+            "overrides",
+            "set",
+            "--chain",
+            "eth",
+            "--address",
+            &token,
+            "--label",
+            "risky",
+            "--reason",
+            "watch",
+        ])
         .await?;
     within(Duration::from_secs(5), "the new override", || async {
         let (shown, _, _) = every_view(&other, &key, &b, &token, &wallet).await?;
-        Ok(all_show(&shown, types::RiskLabel::Risky, Some(engine.label)))
+        Ok(all_show(
+            &shown,
+            types::RiskLabel::Risky,
+            Some(engine.label),
+        ))
     })
     .await?;
-    server.operator(&["overrides", "remove", "--chain", "eth", "--address", &token]).await?;
+    server
+        .operator(&["overrides", "remove", "--chain", "eth", "--address", &token])
+        .await?;
     within(Duration::from_secs(5), "the removal", || async {
         let (shown, _, _) = every_view(&other, &key, &b, &token, &wallet).await?;
         Ok(all_show(&shown, engine.label, None))
     })
     .await?;
-    let removed_twice = server.operator(&["overrides", "remove", "--chain", "eth", "--address", &token]).await;
+    let removed_twice = server
+        .operator(&["overrides", "remove", "--chain", "eth", "--address", &token])
+        .await;
     ensure!(removed_twice.is_err(), "removing nothing is an error");
     let alerts = override_alerts(&server).await?;
     ensure!(alerts.len() == 4, "{alerts:?}");
     let delivered = received(&receiver, 4).await?;
-    let ids: std::collections::BTreeSet<String> =
-        delivered.iter().map(|d| d.header("riskintel-event-id").to_string()).collect();
-    ensure!(ids.len() == delivered.len(), "each alert delivered once: {ids:?}");
+    let ids: std::collections::BTreeSet<String> = delivered
+        .iter()
+        .map(|d| d.header("riskintel-event-id").to_string())
+        .collect();
+    ensure!(
+        ids.len() == delivered.len(),
+        "each alert delivered once: {ids:?}"
+    );
 
     // Bad overrides are refused before anything is stored.
     for args in [
-        vec!["overrides", "set", "--chain", "eth", "--address", "0x12", "--label", "safe", "--reason", "r"],
-        vec!["overrides", "set", "--chain", "eth", "--address", &token, "--label", "fine", "--reason", "r"],
-        vec!["overrides", "set", "--chain", "eth", "--address", &token, "--label", "safe", "--reason", ""],
-        vec!["overrides", "set", "--chain", "eth", "--address", &token, "--label", "safe", "--reason", "r", "--expires", "2020-01-01T00:00:00Z"],
+        vec![
+            "overrides",
+            "set",
+            "--chain",
+            "eth",
+            "--address",
+            "0x12",
+            "--label",
+            "safe",
+            "--reason",
+            "r",
+        ],
+        vec![
+            "overrides",
+            "set",
+            "--chain",
+            "eth",
+            "--address",
+            &token,
+            "--label",
+            "fine",
+            "--reason",
+            "r",
+        ],
+        vec![
+            "overrides",
+            "set",
+            "--chain",
+            "eth",
+            "--address",
+            &token,
+            "--label",
+            "safe",
+            "--reason",
+            "",
+        ],
+        vec![
+            "overrides",
+            "set",
+            "--chain",
+            "eth",
+            "--address",
+            &token,
+            "--label",
+            "safe",
+            "--reason",
+            "r",
+            "--expires",
+            "2020-01-01T00:00:00Z",
+        ],
     ] {
         ensure!(server.operator(&args).await.is_err(), "{args:?}");
     }

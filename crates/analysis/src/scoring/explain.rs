@@ -2,8 +2,7 @@
 
 use riskintel_api::{
     CheckId, CheckStatus, RiskLabel, Severity, SignalExplanation, TokenAnalysis, TokenExplanation,
-    WireName,
-    UncheckedItem,
+    UncheckedItem, WireName,
 };
 
 /// What a signal means for someone holding or buying the token (or, for

@@ -91,7 +91,9 @@ impl Target {
     /// `address` on `chain`, validated (whether or not this server serves the chain).
     pub fn parse(chain: Chain, address: &str) -> Result<Target, InputError> {
         if chain == Chain::Sol {
-            return Ok(Target::Sol(riskintel_chains::solana::parse_pubkey(address)?));
+            return Ok(Target::Sol(riskintel_chains::solana::parse_pubkey(
+                address,
+            )?));
         }
         Ok(Target::Evm(TokenRef {
             chain,
