@@ -104,7 +104,7 @@ impl ErrorCode {
             ErrorCode::NotFound => "The resource does not exist, or belongs to another account.",
             ErrorCode::Conflict => "The resource already exists, for example an API key with the same name in this account.",
             ErrorCode::ValidationError => "A parameter value failed validation; the message names the parameter and the rule it broke.",
-            ErrorCode::RateLimited => "Too many requests: the per-minute limit of the account's plan, or the per-IP limit on failed authentication, was exceeded.",
+            ErrorCode::RateLimited => "Too many requests: the per-minute limit of the account's plan, the per-IP limit on failed authentication, or the account's 50 reports of verdicts in 24 hours, was exceeded.",
             ErrorCode::InternalError => "An unexpected error on our side.",
             ErrorCode::UpstreamError => "The on-chain data provider answered with an error or with data that could not be decoded.",
             ErrorCode::UpstreamUnavailable => "A service the request depends on (the on-chain data provider, or the database) is unreachable or timed out.",

@@ -24,6 +24,19 @@ pub(crate) fn disputes_config() -> anyhow::Result<Config> {
     Ok(config)
 }
 
+/// `client`'s report of `token` on `eth`.
+async fn report_eth(
+    client: &riskintel_client::Client,
+    token: &str,
+    kind: types::ReportKind,
+    reason: &str,
+) -> Result<riskintel_client::ResponseValue<types::Report>, riskintel_client::Error<types::ApiError>>
+{
+    client
+        .report_create(arg("eth"), &arg(token), &report(kind, reason))
+        .await
+}
+
 fn report(kind: types::ReportKind, reason: &str) -> types::ReportCreate {
     types::ReportCreate {
         kind,
@@ -43,13 +56,7 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
 
     // Nothing to report before the token has a verdict.
     let unknown = err(
-        client
-            .report_create(
-                arg("eth"),
-                &arg(&token),
-                &report(types::ReportKind::FalsePositive, "fine"),
-            )
-            .await,
+        report_eth(&client, &token, types::ReportKind::FalsePositive, "fine").await,
         404,
         ErrorCode::NotFound,
         true,
@@ -147,13 +154,7 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
 
     // One open report per token.
     let again = err(
-        client
-            .report_create(
-                arg("eth"),
-                &arg(&token),
-                &report(types::ReportKind::Other, "again"),
-            )
-            .await,
+        report_eth(&client, &token, types::ReportKind::Other, "again").await,
         409,
         ErrorCode::Conflict,
         true,
@@ -173,13 +174,13 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
     // Its filters choose alerts; an answer reaches it whatever they are.
     hook.kinds = Some(vec![types::AlertKind::HoneypotDetected]);
     let hook = ok(pro_client.webhook_create(&hook).await)?.into_inner();
-    let pro_report = ok(pro_client
-        .report_create(
-            arg("eth"),
-            &arg(&token),
-            &report(types::ReportKind::FalseNegative, "it rugged my friend"),
-        )
-        .await)?
+    let pro_report = ok(report_eth(
+        &pro_client,
+        &token,
+        types::ReportKind::FalseNegative,
+        "it rugged my friend",
+    )
+    .await)?
     .into_inner();
 
     // Another account sees neither the report nor it in its list.
@@ -261,13 +262,13 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
                 "no",
             ])
             .await?;
-        open = ok(client
-            .report_create(
-                arg("eth"),
-                &arg(&token),
-                &report(types::ReportKind::Other, &format!("report {n}")),
-            )
-            .await)?
+        open = ok(report_eth(
+            &client,
+            &token,
+            types::ReportKind::Other,
+            &format!("report {n}"),
+        )
+        .await)?
         .into_inner()
         .id;
         server.clock.advance(chrono::Duration::seconds(60));
@@ -283,25 +284,13 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
             "no",
         ])
         .await?;
-    let limited = client
-        .report_create(
-            arg("eth"),
-            &arg(&token),
-            &report(types::ReportKind::Other, "one too many"),
-        )
-        .await;
+    let limited = report_eth(&client, &token, types::ReportKind::Other, "one too many").await;
     let limited = err(limited, 429, ErrorCode::RateLimited, true)?;
     let wait: i64 = header(limited.headers(), "retry-after")?.parse()?;
     // The first of the 50 was made 49 minutes ago.
     ensure!(wait == 24 * 3600 - 49 * 60, "Retry-After {wait}");
     server.clock.advance(chrono::Duration::seconds(wait));
-    ok(client
-        .report_create(
-            arg("eth"),
-            &arg(&token),
-            &report(types::ReportKind::Other, "a new day"),
-        )
-        .await)?;
+    ok(report_eth(&client, &token, types::ReportKind::Other, "a new day").await)?;
 
     // Pages, newest first, each carrying its filter.
     let open: Vec<types::Report> = client
