@@ -573,6 +573,53 @@ fn disputes_are_handled_from_the_command_line() {
         serde_json::json!([])
     );
 
+    // A report as a user's request leaves it (written here with Python's
+    // sqlite3: no chain answers in this test), listed and answered once.
+    let account = json_of(&riskintel(
+        &["accounts", "create", "--name", "reporter", "--json"],
+        &url,
+    ));
+    let written = Command::new("python3")
+        .args(["-c", INSERT_REPORT])
+        .arg(dir.join("cli.db"))
+        .arg(account["account_id"].as_str().unwrap())
+        .status()
+        .expect("python3 runs");
+    assert!(written.success());
+    let listed = json_of(&riskintel(
+        &["reports", "list", "--status", "open", "--json"],
+        &url,
+    ));
+    assert_eq!(listed[0]["id"], "rep_000000000001", "{listed}");
+    assert_eq!(listed[0]["account_id"], account["account_id"], "{listed}");
+    assert_eq!(listed[0]["reason"], "spam\u{1b}[2J <b>kept</b>", "{listed}");
+    let text = riskintel(&["reports", "list"], &url);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("\\u{1b}[2J") && !text.contains('\u{1b}'),
+        "escaped for a terminal: {text}"
+    );
+    let answer = [
+        "reports",
+        "answer",
+        "--id",
+        "rep_000000000001",
+        "--accept",
+        "--message",
+        "Relabelled",
+        "--json",
+    ];
+    let answered = json_of(&riskintel(&answer, &url));
+    assert_eq!(
+        (answered["status"].as_str(), answered["answer"].as_str()),
+        (Some("accepted"), Some("Relabelled"))
+    );
+    let again = riskintel(&answer, &url);
+    assert!(
+        !again.status.success()
+            && String::from_utf8_lossy(&again.stderr).contains("answered already")
+    );
+
     let (mut server, _, _, metrics_port) = spawn_serve_with_metrics(&url);
     let metrics = get(metrics_port, "/metrics", None);
     assert!(
@@ -580,7 +627,8 @@ fn disputes_are_handled_from_the_command_line() {
         "{metrics}"
     );
     assert!(
-        metrics.contains(r#"riskintel_reports{kind="false_positive",status="open"} 0"#),
+        metrics.contains(r#"riskintel_reports{kind="false_positive",status="accepted"} 1"#)
+            && metrics.contains(r#"riskintel_reports{kind="false_positive",status="open"} 0"#),
         "{metrics}"
     );
     let _ = server.kill();
@@ -608,3 +656,17 @@ fn disputes_are_handled_from_the_command_line() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Writes one open report of the account `argv[2]` into the SQLite file `argv[1]`.
+const INSERT_REPORT: &str = r#"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute(
+    "INSERT INTO reports (id, account_id, chain, token, kind, reason, contact, score, label, status, "
+    "answer, answered_at, created_at) VALUES ('rep_000000000001', ?, 'eth', "
+    "'0x6B175474E89094C44Da98b954EedeAC495271d0F', 'false_positive', ?, NULL, 61.5, 'risky', 'open', "
+    "NULL, NULL, '2026-11-28T06:00:00+00:00')",
+    (sys.argv[2], "spam\x1b[2J <b>kept</b>"),
+)
+db.commit()
+"#;

@@ -157,6 +157,13 @@ impl DisputeStore for SqlStore {
     ) -> Result<Result<(), ReportRefusal>, StoreError> {
         on_db!(self.writer(), p => {
             let mut tx = p.begin().await?;
+            // The account's row, written first, is the lock that makes the
+            // count and the insert one step for concurrent requests of the
+            // account (PostgreSQL holds the row until commit; SQLite has one writer).
+            sqlx::query("UPDATE accounts SET name = name WHERE id = $1")
+                .bind(&r.account_id)
+                .execute(&mut *tx)
+                .await?;
             let recent: Vec<(DateTime<Utc>,)> = sqlx::query_as(
                 "SELECT created_at FROM reports WHERE account_id = $1 AND created_at > $2 \
                  ORDER BY created_at LIMIT $3",

@@ -18,6 +18,10 @@ pub enum StoreError {
     /// A stored value could not be understood.
     #[error("corrupt stored value: {0}")]
     Corrupt(String),
+    /// A value the request carried cannot be stored or looked up (text
+    /// with a NUL character, which PostgreSQL refuses).
+    #[error("unstorable value: {0}")]
+    Unstorable(String),
 }
 
 impl From<sqlx::Error> for StoreError {
@@ -25,6 +29,10 @@ impl From<sqlx::Error> for StoreError {
         match &error {
             sqlx::Error::Database(db) if db.is_unique_violation() => {
                 StoreError::Conflict(db.message().to_string())
+            }
+            // PostgreSQL's character_not_in_repertoire: a NUL in text.
+            sqlx::Error::Database(db) if db.code().as_deref() == Some("22021") => {
+                StoreError::Unstorable(db.message().to_string())
             }
             sqlx::Error::Database(db) if is_outage(db.as_ref()) => {
                 StoreError::Unavailable(error.to_string())

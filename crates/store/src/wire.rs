@@ -16,6 +16,10 @@ impl From<StoreError> for ApiError {
             )
             .with_retry_after(STORE_RETRY_AFTER),
             StoreError::Conflict(what) => ApiError::new(ErrorCode::Conflict, what),
+            StoreError::Unstorable(_) => ApiError::new(
+                ErrorCode::BadRequest,
+                "the request holds text that cannot be stored or looked up (a NUL character)",
+            ),
             StoreError::UnsupportedUrl(_) | StoreError::Database(_) | StoreError::Corrupt(_) => {
                 ApiError::new(ErrorCode::InternalError, "internal error")
             }

@@ -120,8 +120,12 @@ pub struct Mover {
     pub price_usd: Option<f64>,
     /// Relative price change over 24 hours (0.1 = +10%).
     pub price_change_24h: f64,
-    /// Risk label.
+    /// Risk label: the engine's, or the operator's when an override is in force.
     pub label: RiskLabel,
+    /// The operator's override of the label, with the engine's own label;
+    /// null when none is in force.
+    #[serde(rename = "override", default)]
+    pub label_override: Option<crate::LabelOverride>,
 }
 
 /// The market on one chain, or on all of them.

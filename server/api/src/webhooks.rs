@@ -161,7 +161,8 @@ pub enum WebhookEventType {
     Ping,
     /// The operator answered one of the account's reports (`report` is the
     /// report with its answer). Sent to every active subscription of the
-    /// reporting account, whatever its filters (they choose alerts).
+    /// reporting account (on Pro or Pro+), whatever its filters (they
+    /// choose alerts).
     ReportAnswered,
 }
 

@@ -134,14 +134,13 @@ fn expiry(text: &str, now: DateTime<Utc>) -> anyhow::Result<DateTime<Utc>> {
     }
     let bad =
         || anyhow::anyhow!("--expires {text:?}: use an RFC 3339 time or a span like 90m, 12h, 30d");
-    let (number, unit) = text.split_at(text.len().saturating_sub(1));
-    let count: i64 = number.parse().map_err(|_| bad())?;
-    let span = match unit {
-        "m" => Duration::try_minutes(count),
-        "h" => Duration::try_hours(count),
-        "d" => Duration::try_days(count),
-        _ => None,
-    };
+    let span = [
+        ("m", Duration::try_minutes as fn(i64) -> Option<Duration>),
+        ("h", Duration::try_hours),
+        ("d", Duration::try_days),
+    ]
+    .into_iter()
+    .find_map(|(unit, span)| span(text.strip_suffix(unit)?.parse().ok()?));
     span.and_then(|s| now.checked_add_signed(s)).ok_or_else(bad)
 }
 

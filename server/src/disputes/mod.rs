@@ -59,6 +59,17 @@ pub fn checked_text(field: &str, text: &str, max: usize) -> Result<(), DisputeEr
     Ok(())
 }
 
+/// Whether `id` has the form of a report id, `rep_` and 12 of `[a-z0-9]`
+/// (anything else is no report, and never reaches the database).
+pub fn is_report_id(id: &str) -> bool {
+    id.strip_prefix("rep_").is_some_and(|rest| {
+        rest.len() == 12
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    })
+}
+
 /// The wire form of a report.
 pub fn view(row: &ReportRow) -> Report {
     Report {
@@ -161,10 +172,17 @@ impl Reports {
 
     /// One report (of one account, when given).
     pub async fn get(&self, account_id: Option<&str>, id: &str) -> Result<ReportRow, DisputeError> {
+        let not_found = || {
+            let shown: String = id.chars().take(40).collect();
+            DisputeError::NotFound(format!("report {shown:?} not found"))
+        };
+        if !is_report_id(id) {
+            return Err(not_found());
+        }
         self.store
             .report(account_id, id)
             .await?
-            .ok_or_else(|| DisputeError::NotFound(format!("report {id:?} not found")))
+            .ok_or_else(not_found)
     }
 
     /// Answer an open report (accept or reject it with `message`) and tell

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound as _, Utc};
 use riskintel_api::{AlertKind, RiskLabel, Severity, TokenAnalysis, WireName, REPORT_REASON_MAX};
 
 use super::{checked_text, DisputeError};
@@ -72,7 +72,8 @@ pub async fn set(
     let token = token_of(request.chain, &request.address)?;
     checked_text("reason", &request.reason, REPORT_REASON_MAX)?;
     checked_text("set_by", &request.set_by, SET_BY_MAX)?;
-    let now = clock.now_seconds();
+    // To the microsecond (as both databases keep it): each change is its own event.
+    let now = clock.now().trunc_subsecs(6);
     if request.expires_at.is_some_and(|at| at <= now) {
         return Err(DisputeError::Invalid(
             "expires: must be in the future".into(),
@@ -111,7 +112,13 @@ pub async fn remove(
             chain.id()
         )));
     };
-    end(store, clock, row.clone(), Change::Removed).await?;
+    if !end(store, clock, row.clone(), Change::Removed).await? {
+        return Err(DisputeError::NotFound(format!(
+            "{} on {} has no override: it ended meanwhile",
+            row.token,
+            row.chain.id()
+        )));
+    }
     Ok(row)
 }
 

@@ -24,9 +24,9 @@ where
         ));
     }
     // A page token is readable JSON: one edited to a time no page of this
-    // service starts at (and that a database may not hold) is refused.
+    // service starts at, or to text no database holds, is refused.
     if let dropshot::WhichPage::Next(selector) = &query.page {
-        if !times_in_range(&serde_json::to_value(selector).unwrap_or_default()) {
+        if !storable(&serde_json::to_value(selector).unwrap_or_default()) {
             return Err(ApiError::new(
                 ErrorCode::BadRequest,
                 "page_token: not a token this service issued",
@@ -36,16 +36,20 @@ where
     Ok(limit.get() as usize)
 }
 
-/// Whether every time in `value` (a string of a date and time) is within 1970–9999.
-fn times_in_range(value: &serde_json::Value) -> bool {
+/// Whether every string in `value` is free of NUL (which PostgreSQL cannot
+/// take) and every time (a string of a date and time) is within 1970–9999.
+fn storable(value: &serde_json::Value) -> bool {
     use chrono::Datelike as _;
     match value {
         // Parsed as the selectors are, extended years included.
-        serde_json::Value::String(text) => text
-            .parse::<chrono::DateTime<chrono::Utc>>()
-            .map_or(true, |t| (1970..=9999).contains(&t.year())),
-        serde_json::Value::Array(items) => items.iter().all(times_in_range),
-        serde_json::Value::Object(fields) => fields.values().all(times_in_range),
+        serde_json::Value::String(text) => {
+            !text.contains('\0')
+                && text
+                    .parse::<chrono::DateTime<chrono::Utc>>()
+                    .map_or(true, |t| (1970..=9999).contains(&t.year()))
+        }
+        serde_json::Value::Array(items) => items.iter().all(storable),
+        serde_json::Value::Object(fields) => fields.values().all(storable),
         _ => true,
     }
 }

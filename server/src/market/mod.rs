@@ -125,6 +125,7 @@ impl Market {
                         price_usd: r.analysis.meta.price_usd,
                         price_change_24h: r.change_24h?,
                         label: r.analysis.label,
+                        label_override: r.analysis.label_override.clone(),
                     })
                 })
                 .collect();

@@ -183,6 +183,22 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
     .await)?
     .into_inner();
 
+    // An id of no report's form, or a page token edited to hold a NUL,
+    // never reaches the database.
+    for id in ["rep_%00", "%00", "rep_ZZZZZZZZZZZZ"] {
+        let path = format!("/v1/reports/{id}");
+        (server.raw_err(&pro.key.key, &path, None, 404, ErrorCode::NotFound)).await?;
+    }
+    let edited = serde_json::json!({"v": "v1", "page_start": {
+        "filter": {}, "created_at": "2026-11-21T12:00:10Z", "id": "rep_\u{0}"
+    }});
+    let edited = {
+        use base64::Engine as _;
+        base64::engine::general_purpose::URL_SAFE.encode(edited.to_string())
+    };
+    let path = format!("/v1/reports?page_token={edited}");
+    (server.raw_err(&pro.key.key, &path, None, 400, ErrorCode::BadRequest)).await?;
+
     // Another account sees neither the report nor it in its list.
     err(
         pro_client.report_get(&arg(&made.id)).await,
@@ -575,6 +591,27 @@ pub async fn overrides_show_beside_the_engines_verdict_everywhere(
     ensure!(
         etag(&other.base_url).await? != etag_before,
         "the ETag changes with the override"
+    );
+    // The engine's stored result never carries it.
+    let stored = (server.store())
+        .analysis_get(riskintel_api::ChainId::Eth, &token)
+        .await?;
+    let stored: serde_json::Value =
+        serde_json::from_str(&stored.context("a stored analysis")?.result)?;
+    ensure!(
+        stored["override"].is_null() && stored["label"] == serde_json::to_value(engine.label)?,
+        "{stored}"
+    );
+    // A wallet's exposure counts the token under the label shown.
+    let exposed = ok(b.wallet_analyze(arg("eth"), &arg(&wallet)).await)?.into_inner();
+    let held = (exposed.holdings.iter())
+        .find(|h| h.token == token)
+        .context("the holding")?;
+    let value = held.value_usd.context("a priced holding")?;
+    ensure!(
+        value > 0.0 && exposed.exposure.critical_value_usd == value,
+        "{:?}",
+        exposed.exposure
     );
     // Meta carries no label: unchanged.
     ok(b.token_meta_get(arg("eth"), &arg(&token), None).await)?;

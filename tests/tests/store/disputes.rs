@@ -92,6 +92,18 @@ pub(super) async fn reports_are_one_open_per_token_and_limited(backend: Backend)
         Ok(())
     );
 
+    // Concurrent reports of one account stop at the limit exactly.
+    let many: Vec<ReportRow> = (0..30)
+        .map(|n| report(&format!("c{n}"), "acct_b", &format!("0xC{n}"), 6))
+        .collect();
+    let made = futures::future::join_all(many.iter().map(|r| store.report_insert(r, window, 20)))
+        .await
+        .into_iter()
+        .filter(|outcome| outcome.as_ref().is_ok_and(|o| o.is_ok()))
+        .count();
+    // acct_b had made one already.
+    assert_eq!(made, 19);
+
     // Newest first, by status, in pages.
     let ids = |rows: Vec<ReportRow>| rows.into_iter().map(|r| r.id).collect::<Vec<_>>();
     let mine = store.reports(Some("acct_a"), None, None, 10).await.unwrap();
@@ -113,16 +125,16 @@ pub(super) async fn reports_are_one_open_per_token_and_limited(backend: Backend)
         ["rep_000000000002", "rep_000000000001"]
     );
     let open_ones = store
-        .reports(None, Some(ReportStatus::Open), None, 10)
+        .reports(Some("acct_a"), Some(ReportStatus::Open), None, 10)
         .await
         .unwrap();
-    assert_eq!(open_ones.len(), 4);
+    assert_eq!(open_ones.len(), 3);
     let mut counts = store.report_counts().await.unwrap();
     counts.sort_by_key(|(_, s, _)| *s as u8);
     assert_eq!(
         counts,
         [
-            (ReportKind::FalsePositive, ReportStatus::Open, 4),
+            (ReportKind::FalsePositive, ReportStatus::Open, 23),
             (ReportKind::FalsePositive, ReportStatus::Rejected, 1)
         ]
     );
@@ -169,20 +181,19 @@ pub(super) async fn overrides_change_with_their_alerts_and_end_once(backend: Bac
     assert!(second.in_force(t(11, 59)) && !second.in_force(t(12, 0)));
     assert_eq!(count().await, 2);
 
-    // The end of the override replaced does nothing, and neither does a second end.
-    let end = alert("ended@2", "eth", "override_changed", 0, 12);
-    assert!(!store
-        .override_delete(ChainId::Eth, "0xToken", first.set_at, &end)
-        .await
-        .unwrap());
-    assert!(store
-        .override_delete(ChainId::Eth, "0xToken", second.set_at, &end)
-        .await
-        .unwrap());
-    assert!(!store
-        .override_delete(ChainId::Eth, "0xToken", second.set_at, &end)
-        .await
-        .unwrap());
+    // The end of the override replaced does nothing (not even its alert),
+    // and neither does a second end.
+    let delete = async |set_at, key: &str| {
+        let end = alert(key, "eth", "override_changed", 0, 12);
+        store
+            .override_delete(ChainId::Eth, "0xToken", set_at, &end)
+            .await
+            .unwrap()
+    };
+    assert!(!delete(first.set_at, "ended@1").await);
+    assert_eq!(count().await, 2);
+    assert!(delete(second.set_at, "ended@2").await);
+    assert!(!delete(second.set_at, "ended@2 again").await);
     assert_eq!(count().await, 3);
     assert!(store.overrides().await.unwrap().is_empty());
     close(store, db).await;

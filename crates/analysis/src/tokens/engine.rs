@@ -238,7 +238,12 @@ impl Analyzer {
         if analysis.stale {
             return 0;
         }
-        let left = self.ttl - (self.clock.now() - analysis.cached_at);
+        let now = self.clock.now();
+        let mut left = self.ttl - (now - analysis.cached_at);
+        // An override shown is not kept past its expiry.
+        if let Some(expires) = (analysis.label_override.as_ref()).and_then(|o| o.expires_at) {
+            left = left.min(expires - now);
+        }
         u64::try_from(left.num_seconds()).unwrap_or(0)
     }
 

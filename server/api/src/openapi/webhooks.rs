@@ -36,7 +36,7 @@ pub(super) fn describe_deliveries(paths: &mut Map<String, Value>) {
             "{$request.body#/url}": {
                 "post": {
                     "summary": "An event delivered to the subscribed URL",
-                    "description": "Sent for every alert matching the subscription (`risk_alert`), for test events (`ping`), and when the operator answers one of the account's reports (`report_answered`, to every active subscription of the account). Verify the signature before trusting the body: compute HMAC-SHA256 with the signing secret over `<t>.<raw body>` and compare it, in constant time, with each `v1=` of `Riskintel-Signature`; refuse a `t` more than 5 minutes from now. Answer any 2xx within 10 seconds to acknowledge; anything else, or no answer, is retried with the same event id (30 s, then doubling, at most 6 h apart, for 24 hours). Redirects are not followed.",
+                    "description": "Sent for every alert matching the subscription (`risk_alert`), for test events (`ping`), and when the operator answers one of the account's reports (`report_answered`, to every active subscription of the account, on Pro or Pro+). Verify the signature before trusting the body: compute HMAC-SHA256 with the signing secret over `<t>.<raw body>` and compare it, in constant time, with each `v1=` of `Riskintel-Signature`; refuse a `t` more than 5 minutes from now. Answer any 2xx within 10 seconds to acknowledge; anything else, or no answer, is retried with the same event id (30 s, then doubling, at most 6 h apart, for 24 hours). Redirects are not followed.",
                     "operationId": "webhook_event_receive",
                     "parameters": [
                         {
