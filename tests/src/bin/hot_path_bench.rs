@@ -7,7 +7,8 @@
 //! p50, p99, and the ratio. The bare endpoint is measured twice, plain and
 //! served through the service's connection gate (`connections/`: the cap,
 //! the timed stream, hyper's limits), so the gate's own cost shows apart
-//! from the handlers'. On SQLite, and on PostgreSQL when it answers.
+//! from the handlers'; the analysis is measured again with the operator's
+//! override of its label in force. On SQLite, and on PostgreSQL when it answers.
 //!
 //! Numbers are printed, not asserted.
 
@@ -138,7 +139,7 @@ async fn measure(
     let bare_url = format!("http://{}/bare", bare_plain.local_addr());
     let bare_gated_url = format!("http://{}/bare", bare_gated.local_addr());
     let [bare_load, gated_load, cached] = tokio::task::spawn_blocking({
-        let script = script.clone();
+        let (script, url) = (script.clone(), url.clone());
         move || -> anyhow::Result<[Load; 3]> {
             // The same script for all: the client does the same work.
             Ok([
@@ -147,6 +148,41 @@ async fn measure(
                 wrk(&url, Some(&script))?,
             ])
         }
+    })
+    .await??;
+    // The same token with the operator's override in force: every answer
+    // is a copy of the analysis with the override, serialised anew.
+    riskintel_server::disputes::overrides::set(
+        &server.store,
+        &clock,
+        riskintel_server::disputes::overrides::OverrideRequest {
+            chain: riskintel_api::ChainId::Eth,
+            address: chain.token("plain"),
+            label: riskintel_api::RiskLabel::Critical,
+            reason: "bench".into(),
+            set_by: "bench".into(),
+            expires_at: None,
+        },
+    )
+    .await?;
+    let shown = async || -> anyhow::Result<bool> {
+        let answer: serde_json::Value = reqwest::Client::new()
+            .get(&url)
+            .header("x-api-key", &keys[0])
+            .send()
+            .await?
+            .json()
+            .await?;
+        Ok(answer["override"].is_object())
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !shown().await? {
+        ensure!(std::time::Instant::now() < deadline, "the override never showed");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let overridden = tokio::task::spawn_blocking({
+        let (script, url) = (script.clone(), url.clone());
+        move || wrk(&url, Some(&script))
     })
     .await??;
     let line = |what: &str, load: &Load| {
@@ -167,10 +203,15 @@ async fn measure(
         &format!("cached GET …/analyze ({ACCOUNTS} accounts), as served"),
         &cached,
     );
+    line(
+        "the same with an override in force (a copy serialised per answer)",
+        &overridden,
+    );
     println!(
-        "{name}: ratios: analyze as served/bare dropshot {:.2}; the gate costs the bare endpoint {:.0} %",
+        "{name}: ratios: analyze as served/bare dropshot {:.2}; the gate costs the bare endpoint {:.0} %; an override costs {:.0} %",
         cached.per_second / bare_load.per_second,
         100.0 * (1.0 - gated_load.per_second / bare_load.per_second),
+        100.0 * (1.0 - overridden.per_second / cached.per_second),
     );
     for served in [bare_plain, bare_gated] {
         served
