@@ -474,93 +474,17 @@ fn disputes_are_handled_from_the_command_line() {
     let listed = json_of(&riskintel(&["overrides", "list", "--json"], &url));
     assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
 
-    for (args, says) in [
-        (
-            vec![
-                "overrides",
-                "set",
-                "--chain",
-                "eth",
-                "--address",
-                "0x6b175474e89094c44da98b954eedeac495271d0f",
-                "--label",
-                "fine",
-                "--reason",
-                "r",
-            ],
-            "safe, caution, risky, critical",
-        ),
-        (
-            vec![
-                "overrides",
-                "set",
-                "--chain",
-                "eth",
-                "--address",
-                "0x6b175474e89094c44da98b954eedeac495271d0f",
-                "--label",
-                "safe",
-                "--reason",
-                "r",
-                "--expires",
-                "soon",
-            ],
-            "--expires",
-        ),
-        (
-            vec![
-                "overrides",
-                "set",
-                "--chain",
-                "doge",
-                "--address",
-                "0x6b175474e89094c44da98b954eedeac495271d0f",
-                "--label",
-                "safe",
-                "--reason",
-                "r",
-            ],
-            "--chain",
-        ),
-        (
-            vec![
-                "overrides",
-                "remove",
-                "--chain",
-                "eth",
-                "--address",
-                "0x0000000000000000000000000000000000000001",
-            ],
-            "has no override",
-        ),
-        (
-            vec!["reports", "list", "--status", "closed"],
-            "open, accepted, rejected",
-        ),
-        (
-            vec![
-                "reports",
-                "answer",
-                "--id",
-                "rep_zzzzzzzzzzzz",
-                "--accept",
-                "--message",
-                "m",
-            ],
-            "not found",
-        ),
-        (
-            vec![
-                "reports",
-                "answer",
-                "--id",
-                "rep_zzzzzzzzzzzz",
-                "--message",
-                "m",
-            ],
-            "--reject",
-        ),
+    let token = "0x6b175474e89094c44da98b954eedeac495271d0f";
+    for (line, says) in [
+        (format!("overrides set --chain eth --address {token} --label fine --reason r"), "safe, caution, risky, critical"),
+        (format!("overrides set --chain eth --address {token} --label safe --reason r --expires soon"), "--expires"),
+        (format!("overrides set --chain doge --address {token} --label safe --reason r"), "--chain"),
+        ("overrides remove --chain eth --address 0x0000000000000000000000000000000000000001".into(), "has no override"),
+        ("reports list --status closed".into(), "open, accepted, rejected"),
+        ("reports answer --id rep_zzzzzzzzzzzz --accept --message m".into(), "not found"),
+        ("reports answer --id rep_zzzzzzzzzzzz --message m".into(), "--reject"),
     ] {
+        let args: Vec<&str> = line.split_whitespace().collect();
         let output = riskintel(&args, &url);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(

@@ -5,7 +5,7 @@
 //! and label the engine computed, which stay as they were.
 
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use riskintel_api::{HoldingRisk, LabelOverride, RiskLabel, TokenAnalysis, TopToken};
 use riskintel_store::clock::Clock;
@@ -17,6 +17,18 @@ use crate::tokens::{Analysed, AnalysisError, Target};
 pub struct Overrides {
     clock: Arc<dyn Clock>,
     held: RwLock<Arc<HashMap<Target, OverrideRow>>>,
+    /// Analyses as shown, made once per engine result and override: a
+    /// popular token with an override is served as cheaply as any other.
+    made: Mutex<HashMap<Target, Made>>,
+}
+
+/// An analysis as shown, and what it was made from.
+struct Made {
+    /// The digest of the engine's analysis.
+    digest: Arc<str>,
+    /// When the override shown was set.
+    set_at: chrono::DateTime<chrono::Utc>,
+    shown: Analysed,
 }
 
 impl Overrides {
@@ -25,6 +37,7 @@ impl Overrides {
         Overrides {
             clock,
             held: RwLock::default(),
+            made: Mutex::default(),
         }
     }
 
@@ -34,6 +47,10 @@ impl Overrides {
             .iter()
             .filter_map(|row| Some((Target::parse(row.chain, &row.token).ok()?, row.clone())))
             .collect();
+        self.made
+            .lock()
+            .expect("shown lock")
+            .retain(|target, made| held.get(target).is_some_and(|o| o.set_at == made.set_at));
         *self.held.write().expect("overrides lock") = Arc::new(held);
     }
 
@@ -76,14 +93,32 @@ impl Overrides {
         if self.held.read().expect("overrides lock").is_empty() {
             return Ok(analysed);
         }
-        let row = riskintel_chains::Chain::parse(&analysed.analysis.chain)
-            .and_then(|chain| self.of_address(chain, &analysed.analysis.address));
-        let Some(row) = row else {
+        let target = riskintel_chains::Chain::parse(&analysed.analysis.chain)
+            .and_then(|chain| Target::parse(chain, &analysed.analysis.address).ok());
+        let Some((target, row)) = target.and_then(|t| Some((t, self.of(t)?))) else {
             return Ok(analysed);
         };
+        let made = |m: &Made| m.digest == analysed.digest && m.set_at == row.set_at;
+        if let Some(m) = self
+            .made
+            .lock()
+            .expect("shown lock")
+            .get(&target)
+            .filter(|m| made(m))
+        {
+            return Ok(m.shown.clone());
+        }
+        let digest = analysed.digest.clone();
         let mut analysis = Arc::unwrap_or_clone(analysed.analysis);
         apply(&row, &mut analysis.label, &mut analysis.label_override);
-        Analysed::new(analysis)
+        let shown = Analysed::new(analysis)?;
+        let made = Made {
+            digest,
+            set_at: row.set_at,
+            shown: shown.clone(),
+        };
+        self.made.lock().expect("shown lock").insert(target, made);
+        Ok(shown)
     }
 
     /// Show the override of `analysis`'s token, if any, in `analysis`.

@@ -150,8 +150,8 @@ async fn measure(
         }
     })
     .await??;
-    // The same token with the operator's override in force: every answer
-    // is a copy of the analysis with the override, serialised anew.
+    // The same token with the operator's override in force: its view is
+    // made once per analysis and override, then served like any other.
     riskintel_server::disputes::overrides::set(
         &server.store,
         &clock,
@@ -177,7 +177,10 @@ async fn measure(
     };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !shown().await? {
-        ensure!(std::time::Instant::now() < deadline, "the override never showed");
+        ensure!(
+            std::time::Instant::now() < deadline,
+            "the override never showed"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     let overridden = tokio::task::spawn_blocking({
@@ -204,7 +207,7 @@ async fn measure(
         &cached,
     );
     line(
-        "the same with an override in force (a copy serialised per answer)",
+        "the same with an override in force (its view made once)",
         &overridden,
     );
     println!(

@@ -265,19 +265,21 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
 
     // Answered, a token may be reported again: 50 reports in 24 hours,
     // then 429 with the time to wait, and again once the day has passed.
+    let reject = async |id: &str| {
+        let answer = [
+            "reports",
+            "answer",
+            "--id",
+            id,
+            "--reject",
+            "--message",
+            "no",
+        ];
+        server.operator(&answer).await
+    };
     let mut open = made.id.clone();
     for n in 1..50 {
-        server
-            .operator(&[
-                "reports",
-                "answer",
-                "--id",
-                &open,
-                "--reject",
-                "--message",
-                "no",
-            ])
-            .await?;
+        reject(&open).await?;
         open = ok(report_eth(
             &client,
             &token,
@@ -289,17 +291,7 @@ pub async fn reports_are_made_answered_and_followed(backend: Backend) -> anyhow:
         .id;
         server.clock.advance(chrono::Duration::seconds(60));
     }
-    server
-        .operator(&[
-            "reports",
-            "answer",
-            "--id",
-            &open,
-            "--reject",
-            "--message",
-            "no",
-        ])
-        .await?;
+    reject(&open).await?;
     let limited = report_eth(&client, &token, types::ReportKind::Other, "one too many").await;
     let limited = err(limited, 429, ErrorCode::RateLimited, true)?;
     let wait: i64 = header(limited.headers(), "retry-after")?.parse()?;
@@ -702,59 +694,28 @@ pub async fn overrides_show_beside_the_engines_verdict_everywhere(
         "each alert delivered once: {ids:?}"
     );
 
-    // Bad overrides are refused before anything is stored.
-    for args in [
-        vec![
-            "overrides",
-            "set",
-            "--chain",
-            "eth",
-            "--address",
-            "0x12",
-            "--label",
-            "safe",
-            "--reason",
-            "r",
-        ],
-        vec![
-            "overrides",
-            "set",
-            "--chain",
-            "eth",
-            "--address",
-            &token,
-            "--label",
-            "fine",
-            "--reason",
-            "r",
-        ],
-        vec![
-            "overrides",
-            "set",
-            "--chain",
-            "eth",
-            "--address",
-            &token,
-            "--label",
-            "safe",
-            "--reason",
-            "",
-        ],
-        vec![
-            "overrides",
-            "set",
-            "--chain",
-            "eth",
-            "--address",
-            &token,
-            "--label",
-            "safe",
-            "--reason",
-            "r",
-            "--expires",
-            "2020-01-01T00:00:00Z",
-        ],
+    // Bad overrides are refused before anything is stored: a malformed
+    // address, an unknown label, an empty reason, an expiry in the past.
+    for (address, label, reason, expires) in [
+        ("0x12", "safe", "r", "1h"),
+        (token.as_str(), "fine", "r", "1h"),
+        (token.as_str(), "safe", "", "1h"),
+        (token.as_str(), "safe", "r", "2020-01-01T00:00:00Z"),
     ] {
+        let args = [
+            "overrides",
+            "set",
+            "--chain",
+            "eth",
+            "--address",
+            address,
+            "--label",
+            label,
+            "--reason",
+            reason,
+            "--expires",
+            expires,
+        ];
         ensure!(server.operator(&args).await.is_err(), "{args:?}");
     }
     ensure!(override_alerts(&server).await?.len() == 4);
