@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
-use riskintel_api::{HoldingRisk, LabelOverride, RiskLabel, TokenAnalysis, TopToken};
+use riskintel_api::{HoldingRisk, LabelOverride, RiskLabel, TokenAnalysis};
 use riskintel_store::clock::Clock;
 use riskintel_store::{OverrideRow, Store, StoreError};
 
@@ -71,21 +71,9 @@ impl Overrides {
     /// The override of `target` in force now.
     pub fn of(&self, target: Target) -> Option<OverrideRow> {
         let held = self.held.read().expect("overrides lock");
-        if held.is_empty() {
-            return None;
-        }
         held.get(&target)
             .filter(|o| o.in_force(self.clock.now()))
             .cloned()
-    }
-
-    /// The override of the token of `chain` and `address` (as the API
-    /// writes it) in force now.
-    fn of_address(&self, chain: riskintel_chains::Chain, address: &str) -> Option<OverrideRow> {
-        if self.held.read().expect("overrides lock").is_empty() {
-            return None;
-        }
-        self.of(Target::parse(chain, address).ok()?)
     }
 
     /// `analysed` as shown: with its token's override, when one is in force.
@@ -121,24 +109,17 @@ impl Overrides {
         Ok(shown)
     }
 
-    /// Show the override of `analysis`'s token, if any, in `analysis`.
-    pub fn apply_to(&self, chain: riskintel_chains::Chain, analysis: &mut TokenAnalysis) {
-        if let Some(row) = self.of_address(chain, &analysis.address) {
+    /// Show the override of `target`, if any, in its `analysis`.
+    pub fn apply_to(&self, target: Target, analysis: &mut TokenAnalysis) {
+        if let Some(row) = self.of(target) {
             apply(&row, &mut analysis.label, &mut analysis.label_override);
         }
     }
 
-    /// Show the override of `token`, if any, in a wallet's holding of it.
+    /// Show the override of `target`, if any, in a wallet's holding of it.
     pub fn apply_to_holding(&self, target: Target, risk: &mut HoldingRisk) {
         if let Some(row) = self.of(target) {
             apply(&row, &mut risk.label, &mut risk.label_override);
-        }
-    }
-
-    /// Show the override of a top token, if any, in its row.
-    pub fn apply_to_top(&self, chain: riskintel_chains::Chain, token: &mut TopToken) {
-        if let Some(row) = self.of_address(chain, &token.address) {
-            apply(&row, &mut token.label, &mut token.label_override);
         }
     }
 }
@@ -147,20 +128,15 @@ impl Overrides {
 /// (with the engine's label) beside it. Applied twice, it keeps the engine's.
 fn apply(row: &OverrideRow, label: &mut RiskLabel, shown: &mut Option<LabelOverride>) {
     let computed = shown.as_ref().map_or(*label, |o| o.computed_label);
-    *shown = Some(wire(row, computed));
-    *label = row.label;
-}
-
-/// The wire form of `row` over the engine's `computed` label.
-pub fn wire(row: &OverrideRow, computed: RiskLabel) -> LabelOverride {
-    LabelOverride {
+    *shown = Some(LabelOverride {
         label: row.label,
         computed_label: computed,
         reason: row.reason.clone(),
         set_by: row.set_by.clone(),
         set_at: row.set_at,
         expires_at: row.expires_at,
-    }
+    });
+    *label = row.label;
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use riskintel_api::{ChainId, ReportKind, ReportStatus, RiskLabel};
 
 use super::alerts::insert_alert;
-use super::outbox::alert_event_id;
+use super::outbox::{alert_event_id, insert_event, EVENT_COLUMNS};
 use super::webhooks::{SubscriptionRow, SUBSCRIPTION_COLUMNS};
 use super::{AlertRow, EventRow, SqlStore, StoreError};
 use crate::db::on_db;
@@ -259,20 +259,8 @@ impl DisputeStore for SqlStore {
             if answered != 1 {
                 return Ok(false);
             }
-            for e in events {
-                sqlx::query(
-                    "INSERT INTO webhook_events (event_id, subscription_id, event_type, alert_id, body, \
-                     created_at, state, attempts, next_attempt_at) \
-                     VALUES ($1, $2, $3, NULL, $4, $5, 'pending', 0, $5) \
-                     ON CONFLICT (event_id) DO NOTHING",
-                )
-                .bind(&e.event_id)
-                .bind(&e.subscription_id)
-                .bind(e.event_type)
-                .bind(&e.body)
-                .bind(e.created_at)
-                .execute(&mut *tx)
-                .await?;
+            for event in events {
+                insert_event!(&mut *tx, event).await?;
             }
             tx.commit().await?;
             Ok(true)

@@ -89,7 +89,8 @@ pub struct Attempt {
     pub disable_if_failing_since: DateTime<Utc>,
 }
 
-const EVENT_COLUMNS: &str = "event_id, subscription_id, event_type, alert_id, body, created_at, \
+pub(crate) const EVENT_COLUMNS: &str =
+    "event_id, subscription_id, event_type, alert_id, body, created_at, \
     state, attempts, next_attempt_at, claim, claimed_until, last_status, last_error, delivered_at, \
     redelivered_at";
 
@@ -207,10 +208,12 @@ macro_rules! enqueue_alert {
 }
 pub(crate) use enqueue_alert;
 
-#[async_trait]
-impl OutboxStore for SqlStore {
-    async fn webhook_event_insert(&self, e: &EventRow) -> Result<(), StoreError> {
-        on_db!(self.writer(), p => sqlx::query(&format!(
+/// Queue event `$event` (an [`EventRow`]) on `$executor` (a pool or a
+/// transaction) unless its id is queued already: the statement's future.
+macro_rules! insert_event {
+    ($executor:expr, $event:expr) => {{
+        let e: &EventRow = $event;
+        sqlx::query(&format!(
             "INSERT INTO webhook_events ({EVENT_COLUMNS}) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
              ON CONFLICT (event_id) DO NOTHING"
@@ -230,9 +233,15 @@ impl OutboxStore for SqlStore {
         .bind(&e.last_error)
         .bind(e.delivered_at)
         .bind(e.redelivered_at)
-        .execute(p)
-        .await
-        .map(|_| ()))?;
+        .execute($executor)
+    }};
+}
+pub(crate) use insert_event;
+
+#[async_trait]
+impl OutboxStore for SqlStore {
+    async fn webhook_event_insert(&self, e: &EventRow) -> Result<(), StoreError> {
+        on_db!(self.writer(), p => insert_event!(p, e).await.map(|_| ()))?;
         Ok(())
     }
 

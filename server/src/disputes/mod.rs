@@ -62,12 +62,7 @@ pub fn checked_text(field: &str, text: &str, max: usize) -> Result<(), DisputeEr
 /// Whether `id` has the form of a report id, `rep_` and 12 of `[a-z0-9]`
 /// (anything else is no report, and never reaches the database).
 pub fn is_report_id(id: &str) -> bool {
-    id.strip_prefix("rep_").is_some_and(|rest| {
-        rest.len() == 12
-            && rest
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-    })
+    id.strip_prefix("rep_").is_some_and(crate::keys::is_key_id)
 }
 
 /// The wire form of a report.
@@ -121,7 +116,7 @@ impl Reports {
                 target.chain().id()
             )));
         };
-        analyzer.overrides().apply_to(target.chain(), &mut shown);
+        analyzer.overrides().apply_to(target, &mut shown);
         let now = self.clock.now_seconds();
         let row = ReportRow {
             id: format!("rep_{}", crate::keys::new_key_id()),
@@ -211,14 +206,14 @@ impl Reports {
             answered_at: Some(now),
             ..report
         };
+        let told = view(&answered);
         let events: Vec<EventRow> = self
             .store
             .report_subscriptions(&answered.account_id)
             .await?
             .into_iter()
             .map(|subscription| {
-                let report = Some(view(&answered));
-                let event = WebhookEventType::ReportAnswered;
+                let (event, report) = (WebhookEventType::ReportAnswered, Some(told.clone()));
                 crate::webhooks::kept_event("report", subscription.id, event, report, now)
             })
             .collect();

@@ -66,7 +66,7 @@ impl Market {
                 continue;
             };
             // Every market view shows the operator's label where one is in force.
-            self.analyzer.overrides().apply_to(chain_id, &mut analysis);
+            self.analyzer.overrides().apply_to(target, &mut analysis);
             let swaps = self
                 .store
                 .swaps_since(chain_id, &tracked.token, since)
