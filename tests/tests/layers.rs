@@ -1,6 +1,8 @@
 //! The floors the compiler keeps, and the ones it cannot: each crate
-//! depends only on the crates below it (chains and store at the bottom,
-//! analysis on both, the server on top), and no source file reaches,
+//! depends only on the crates below it (types at the ground, chains and
+//! store on it, analysis on both, the server on top), nothing below the
+//! server knows HTTP (no `riskintel-api`, no dropshot, however far down the
+//! dependency graph), and no source file reaches,
 //! through `crate::`, `super::` or `use` paths, a file that reaches back
 //! to it (no import circle, however long).
 
@@ -9,17 +11,20 @@ use std::path::{Path, PathBuf};
 
 /// Each floor's source root, and the workspace crates it may depend on.
 const FLOORS: &[(&str, &str, &[&str])] = &[
-    ("riskintel-chains", "crates/chains", &["riskintel-api"]),
-    ("riskintel-store", "crates/store", &["riskintel-api"]),
+    ("riskintel-types", "crates/types", &[]),
+    ("riskintel-chains", "crates/chains", &["riskintel-types"]),
+    ("riskintel-store", "crates/store", &["riskintel-types"]),
     (
         "riskintel-analysis",
         "crates/analysis",
-        &["riskintel-api", "riskintel-chains", "riskintel-store"],
+        &["riskintel-types", "riskintel-chains", "riskintel-store"],
     ),
+    ("riskintel-api", "server/api", &["riskintel-types"]),
     (
         "riskintel-server",
         "server",
         &[
+            "riskintel-types",
             "riskintel-api",
             "riskintel-chains",
             "riskintel-store",
@@ -46,6 +51,76 @@ fn each_crate_depends_only_on_the_floors_below_it() {
                 assert!(
                     allowed.contains(&dep.as_str()),
                     "{name} depends on {dep} ({section}): a floor reaches up or sideways"
+                );
+            }
+        }
+    }
+}
+
+/// The floors below the HTTP edge.
+const BELOW_HTTP: &[&str] = &[
+    "riskintel-types",
+    "riskintel-chains",
+    "riskintel-store",
+    "riskintel-analysis",
+];
+
+/// What only the HTTP floors (`server/api`, `server/`) may build on.
+const HTTP_ONLY: &[&str] = &["riskintel-api", "dropshot", "dropshot_endpoint"];
+
+/// Every package `package` is built with, however far down, from the lock
+/// file's graph.
+fn built_with(package: &str) -> BTreeSet<String> {
+    let lock: toml::Table = std::fs::read_to_string(workspace().join("Cargo.lock"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let packages = lock["package"].as_array().unwrap();
+    let depends_on = |name: &str| -> Vec<String> {
+        packages
+            .iter()
+            .filter(|p| p["name"].as_str() == Some(name))
+            .flat_map(|p| p.get("dependencies").and_then(|d| d.as_array()).cloned())
+            .flatten()
+            // "name" or "name version" when two versions are locked.
+            .filter_map(|d| Some(d.as_str()?.split(' ').next()?.to_string()))
+            .collect()
+    };
+    let mut seen = BTreeSet::new();
+    let mut next = vec![package.to_string()];
+    while let Some(name) = next.pop() {
+        for dep in depends_on(&name) {
+            if seen.insert(dep.clone()) {
+                next.push(dep);
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn nothing_below_the_server_knows_http() {
+    // The walk sees HTTP where it is.
+    assert!(built_with("riskintel-server").contains("dropshot"));
+    for floor in BELOW_HTTP {
+        let deps = built_with(floor);
+        assert!(deps.contains("serde"), "the walk sees {floor}'s graph");
+        for http in HTTP_ONLY {
+            assert!(
+                !deps.contains(*http),
+                "{floor} is built with {http}: HTTP reaches below the server"
+            );
+        }
+    }
+    // Nor is it named in their code.
+    for (name, dir, _) in FLOORS.iter().filter(|(n, ..)| BELOW_HTTP.contains(n)) {
+        for file in rust_files(&workspace().join(dir).join("src")) {
+            let source = std::fs::read_to_string(&file).unwrap();
+            for word in ["riskintel_api", "dropshot::", "hyper::"] {
+                assert!(
+                    !source.contains(word),
+                    "{name}: {} names {word}",
+                    file.display()
                 );
             }
         }

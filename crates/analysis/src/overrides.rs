@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
-use riskintel_api::{HoldingRisk, LabelOverride, RiskLabel, TokenAnalysis};
 use riskintel_store::clock::Clock;
 use riskintel_store::{OverrideRow, Store, StoreError};
+use riskintel_types::{HoldingRisk, LabelOverride, RiskLabel, TokenAnalysis};
 
 use crate::tokens::{Analysed, AnalysisError, Target};
 

@@ -18,7 +18,7 @@ use alloy_primitives::Address;
 use serde::{Deserialize, Serialize};
 
 /// A supported chain: the API's one list.
-pub use riskintel_api::ChainId as Chain;
+pub use riskintel_types::ChainId as Chain;
 
 /// Parse a chain id given by a user: 422 material when unknown.
 pub fn chain_from_id(text: &str) -> Result<Chain, InputError> {

@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use riskintel_api::{Plan, Scope, WireName};
+use riskintel_types::{Plan, Scope, WireName};
 
 use super::db::Db;
 use super::{SqlStore, StoreError};

@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use riskintel_api::{AlertKind, ChainId, RiskLabel, Severity};
+use riskintel_types::{AlertKind, ChainId, RiskLabel, Severity};
 
 use super::outbox::alert_event_id;
 use super::webhooks::{SubscriptionRow, SUBSCRIPTION_COLUMNS};

@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use riskintel_api::ChainId;
+use riskintel_types::ChainId;
 
 use super::{SqlStore, StoreError};
 use crate::db::on_db;

@@ -5,7 +5,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use riskintel_api::{ChainId, ReportKind, ReportStatus, RiskLabel};
+use riskintel_types::{ChainId, ReportKind, ReportStatus, RiskLabel};
 
 use super::alerts::insert_alert;
 use super::outbox::{alert_event_id, insert_event, EVENT_COLUMNS};

@@ -16,7 +16,6 @@ pub mod market;
 pub mod outbox;
 pub mod usage;
 pub mod webhooks;
-pub mod wire;
 
 use std::sync::Arc;
 

@@ -5,8 +5,8 @@
 //! one transaction, guarded on the progress read before indexing.
 
 use async_trait::async_trait;
-use riskintel_api::ChainId;
-use riskintel_api::{text_column, wire_names};
+use riskintel_types::ChainId;
+use riskintel_types::{text_column, wire_names};
 
 use super::{SqlStore, StoreError};
 use crate::db::on_db;

@@ -4,8 +4,8 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use riskintel_api::ChainId;
-use riskintel_api::{text_column, wire_names};
+use riskintel_types::ChainId;
+use riskintel_types::{text_column, wire_names};
 
 use super::{SqlStore, StoreError};
 use crate::db::on_db;

@@ -6,7 +6,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use riskintel_api::{DeliveryState, WebhookEventType};
+use riskintel_types::{DeliveryState, WebhookEventType};
 
 use super::{SqlStore, StoreError};
 use crate::db::on_db;
@@ -186,7 +186,7 @@ macro_rules! enqueue_alert {
         ))
         .bind($alert.severity_rank)
         .bind(quoted($alert.chain.id()))
-        .bind(quoted(riskintel_api::WireName::wire_name($alert.kind)))
+        .bind(quoted(riskintel_types::WireName::wire_name($alert.kind)))
         .bind(quoted(&$alert.token))
         .fetch_all(&mut *$tx)
         .await?;

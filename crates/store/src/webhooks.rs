@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use riskintel_api::{Severity, WebhookState};
+use riskintel_types::{Severity, WebhookState};
 
 use super::{AlertRow, SqlStore, StoreError};
 use crate::db::on_db;
@@ -67,7 +67,7 @@ impl SubscriptionRow {
 
     /// Whether `alert` passes its filters.
     pub fn matches(&self, alert: &AlertRow) -> bool {
-        use riskintel_api::WireName;
+        use riskintel_types::WireName;
         let admits =
             |list: Vec<String>, value: &str| list.is_empty() || list.iter().any(|v| v == value);
         alert.severity_rank >= self.min_severity_rank

@@ -1,26 +1,14 @@
-//! The Risk Intelligence Service API: one dropshot API trait, its wire types,
-//! and the OpenAPI document generated from them.
+//! The Risk Intelligence Service API: one dropshot API trait, what exists
+//! for HTTP alone (the error envelope, `Metered`, the operations' table) and
+//! the OpenAPI document generated from them. The types it speaks in are
+//! `riskintel-types`', re-exported here.
 //!
 //! Operation names (`<resource>_<verb>`) are part of the client contract.
 
-pub mod batch;
-pub mod billing;
-pub mod chain;
-pub mod checks;
-pub mod disputes;
 pub mod error;
-pub mod health;
-pub mod keys;
-pub mod market;
 pub mod metered;
 pub mod openapi;
 pub mod operation;
-pub mod serialized;
-pub mod stored;
-pub mod tidy;
-pub mod token;
-pub mod wallet;
-pub mod webhooks;
 
 use dropshot::{
     Body, EmptyScanParams, FreeformBody, HttpResponseAccepted, HttpResponseCreated,
@@ -28,43 +16,14 @@ use dropshot::{
     ResultsPage, TypedBody,
 };
 
-pub use batch::{BatchAnalysis, BatchAnalysisRequest, BatchEntry, BatchItem, BATCH_MAX_ITEMS};
-pub use billing::{BillingStatus, Plan};
-pub use chain::ChainId;
-pub use checks::CheckId;
-pub use disputes::{
-    LabelOverride, Report, ReportCreate, ReportFilter, ReportKind, ReportPageSelector, ReportPath,
-    ReportStatus, REPORTS_PER_DAY, REPORT_CONTACT_MAX, REPORT_REASON_MAX,
-};
-pub use error::{ApiError, ErrorCode, ErrorDetail};
-pub use health::{ChainHealth, DatabaseHealth, Health, HealthStatus, NodeStatus};
-pub use keys::{ApiKey, ApiKeyCreate, ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, Scope};
-pub use market::{
-    Alert, AlertFilter, AlertKind, AlertPageSelector, FlowWindow, LabelCounts, MarketOverview,
-    MarketSummary, Mover, OverviewQuery, SentimentComponents, SentimentLabel, TokenSentiment,
-    TopToken, TopTokensFilter, TopTokensPageSelector, TopTokensSort,
-};
+// The shared types, under the names the trait and its users have always
+// used (`riskintel_api::TokenAnalysis`, `riskintel_api::token::…`).
+pub use riskintel_types::*;
+
+pub use error::ApiError;
 pub use metered::{Metered, RateLimitHeaders};
 pub use openapi::{openapi_document, OPENAPI_TITLE, OPENAPI_VERSION};
 pub use operation::Operation;
-pub use serialized::Serialized;
-pub use stored::WireName;
-pub use token::{
-    AnalysisOptions, BuyLimits, Check, CheckStatus, Coverage, Evidence, Horizon, HorizonSell, Pool,
-    PoolKind, RiskLabel, Severity, Signal, SignalCategory, SignalExplanation, TokenAnalysis,
-    TokenExplanation, TokenMeta, TokenMetaReport, TokenPath, TradeSimulation, TradeStep,
-    UncheckedItem,
-};
-pub use wallet::{
-    AccountKind, Approval, Exposure, Holding, HoldingRisk, LaunchRole, WalletAnalysis, WalletFacts,
-    WalletPath,
-};
-pub use webhooks::{
-    DeliveryState, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,
-    WebhookDeliveryPath, WebhookEvent, WebhookEventType, WebhookPageSelector, WebhookPath,
-    WebhookRecover, WebhookRecovery, WebhookSecret, WebhookState, WebhookTestEvent, WebhookUpdate,
-    WATCHED_TOKENS_MAX, WEBHOOKS_PER_ACCOUNT,
-};
 
 /// The HTTP interface of the service.
 #[dropshot::api_description {

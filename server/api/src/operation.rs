@@ -3,7 +3,7 @@
 //! or without its statuses does not compile), and a test ties it to the
 //! trait's operations both ways.
 
-use crate::stored::WireName;
+use riskintel_types::stored::WireName;
 
 /// One operation of [`crate::RiskIntelApi`], by its id (the handler's name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -43,7 +43,7 @@ pub enum Operation {
     ReportGet,
 }
 
-crate::wire_names!(Operation {
+riskintel_types::wire_names!(Operation {
     HealthGet = "health_get",
     ErrorReferenceGet = "error_reference_get",
     BillingStatusGet = "billing_status_get",

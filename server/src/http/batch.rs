@@ -8,6 +8,7 @@ use riskintel_api::{
     ApiError, BatchAnalysis, BatchAnalysisRequest, BatchEntry, ErrorCode, Metered, BATCH_MAX_ITEMS,
 };
 
+use super::errors::Wire;
 use super::{access, ServerContext};
 
 pub(super) async fn token_batch_analyze(
@@ -53,7 +54,7 @@ pub(super) async fn token_batch_analyze(
                             error: None,
                         },
                         Err(error) => {
-                            let error = ApiError::from(error);
+                            let error = error.wire();
                             BatchEntry {
                                 chain: item.chain,
                                 address: item.address,

@@ -1,15 +1,71 @@
-//! The one place the server's domain errors become wire errors, and the
-//! error reference page. (The floors' own errors, `StoreError` and
-//! `AnalysisError`, convert in their crates: `riskintel-store`'s `wire.rs`
-//! and `riskintel-analysis`'s `tokens/wire.rs`, where the orphan rule lets
-//! them.)
+//! The one place domain errors become wire errors, and the error reference
+//! page. The floors return their own typed errors and know no envelope; the
+//! server's own errors convert by `From`, the floors' (`StoreError`,
+//! `AnalysisError`) through [`Wire`], since the orphan rule forbids a `From`
+//! between two other crates' types.
 
+use riskintel_analysis::tokens::AnalysisError;
 use riskintel_api::{ApiError, ErrorCode};
+use riskintel_chains::rpc::RpcError;
+use riskintel_store::StoreError;
 
 use crate::disputes::DisputeError;
 use crate::keys::KeyError;
 use crate::metering::MeterError;
 use crate::webhooks::WebhookError;
+
+/// Seconds to wait after the database failed to answer.
+pub const STORE_RETRY_AFTER: u64 = 5;
+
+/// Seconds to wait after the chain's node could not be reached.
+const UPSTREAM_RETRY_AFTER: u64 = 5;
+
+/// A floor's error as the wire envelope: `error.wire()`, or
+/// `result.map_err(Wire::wire)`.
+pub trait Wire {
+    /// The envelope this error answers with.
+    fn wire(self) -> ApiError;
+}
+
+impl Wire for StoreError {
+    fn wire(self) -> ApiError {
+        match self {
+            StoreError::Unavailable(_) => ApiError::new(
+                ErrorCode::UpstreamUnavailable,
+                "the database is temporarily unavailable; retry shortly",
+            )
+            .with_retry_after(STORE_RETRY_AFTER),
+            StoreError::Conflict(what) => ApiError::new(ErrorCode::Conflict, what),
+            StoreError::Unstorable(_) => ApiError::new(
+                ErrorCode::BadRequest,
+                "the request holds text that cannot be stored or looked up (a NUL character)",
+            ),
+            StoreError::UnsupportedUrl(_) | StoreError::Database(_) | StoreError::Corrupt(_) => {
+                ApiError::new(ErrorCode::InternalError, "internal error")
+            }
+        }
+    }
+}
+
+impl Wire for AnalysisError {
+    fn wire(self) -> ApiError {
+        let message = self.to_string();
+        match self {
+            AnalysisError::Input(_) | AnalysisError::ChainNotServed(_) => {
+                ApiError::new(ErrorCode::ValidationError, message)
+            }
+            AnalysisError::NotFound(_) => ApiError::new(ErrorCode::NotFound, message),
+            AnalysisError::Rpc(RpcError::Upstream(_)) => {
+                ApiError::new(ErrorCode::UpstreamError, message)
+            }
+            AnalysisError::Rpc(RpcError::Unavailable(_)) => {
+                ApiError::new(ErrorCode::UpstreamUnavailable, message)
+                    .with_retry_after(UPSTREAM_RETRY_AFTER)
+            }
+            AnalysisError::Store(store) => store.wire(),
+        }
+    }
+}
 
 impl From<KeyError> for ApiError {
     fn from(error: KeyError) -> Self {
@@ -22,7 +78,7 @@ impl From<KeyError> for ApiError {
                 ApiError::new(ErrorCode::Conflict, message)
             }
             KeyError::Invalid(_) => ApiError::new(ErrorCode::ValidationError, message),
-            KeyError::Store(store) => store.into(),
+            KeyError::Store(store) => store.wire(),
         }
     }
 }
@@ -36,7 +92,7 @@ impl From<WebhookError> for ApiError {
             }
             WebhookError::Invalid(_) => ApiError::new(ErrorCode::ValidationError, message),
             WebhookError::Conflict(_) => ApiError::new(ErrorCode::Conflict, message),
-            WebhookError::Store(store) => store.into(),
+            WebhookError::Store(store) => store.wire(),
         }
     }
 }
@@ -51,8 +107,8 @@ impl From<DisputeError> for ApiError {
             DisputeError::Limited(seconds) => {
                 ApiError::new(ErrorCode::RateLimited, message).with_retry_after(seconds)
             }
-            DisputeError::Analysis(analysis) => analysis.into(),
-            DisputeError::Store(store) => store.into(),
+            DisputeError::Analysis(analysis) => analysis.wire(),
+            DisputeError::Store(store) => store.wire(),
         }
     }
 }
@@ -69,7 +125,7 @@ impl From<MeterError> for ApiError {
             MeterError::PremiumRequired { .. } => {
                 ApiError::new(ErrorCode::PremiumRequired, message)
             }
-            MeterError::Store(store) => return store.into(),
+            MeterError::Store(store) => return store.wire(),
         };
         match retry_after {
             Some(seconds) => api.with_retry_after(seconds),
@@ -106,10 +162,7 @@ mod tests {
 
     use super::*;
     use crate::metering::Meter;
-    use riskintel_analysis::tokens::AnalysisError;
-    use riskintel_store::wire::STORE_RETRY_AFTER;
     use riskintel_store::Account;
-    use riskintel_store::StoreError;
 
     fn account(plan: Plan) -> Account {
         Account {
@@ -137,10 +190,10 @@ mod tests {
 
     #[test]
     fn unavailable_database_is_503_with_retry_after() {
-        let wire = ApiError::from(StoreError::Unavailable("gone".into()));
+        let wire = StoreError::Unavailable("gone".into()).wire();
         assert_eq!(wire.code(), ErrorCode::UpstreamUnavailable);
         assert_eq!(wire.retry_after, Some(STORE_RETRY_AFTER));
-        let wire = ApiError::from(StoreError::Database("syntax".into()));
+        let wire = StoreError::Database("syntax".into()).wire();
         assert_eq!(wire.code(), ErrorCode::InternalError);
         assert!(
             !wire.error.message.contains("syntax"),
@@ -150,9 +203,7 @@ mod tests {
 
     #[test]
     fn a_database_outage_in_any_domain_is_503_with_retry_after() {
-        let wire = ApiError::from(AnalysisError::Store(StoreError::Unavailable(
-            "pool closed".into(),
-        )));
+        let wire = AnalysisError::Store(StoreError::Unavailable("pool closed".into())).wire();
         assert_eq!(wire.code(), ErrorCode::UpstreamUnavailable);
         assert_eq!(wire.retry_after, Some(STORE_RETRY_AFTER));
         let wire = ApiError::from(MeterError::Store(StoreError::Unavailable(

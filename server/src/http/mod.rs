@@ -33,6 +33,7 @@ pub use context::{Caller, ServerContext};
 use pages::{page_limit, page_of};
 
 pub use errors::reference_html;
+use errors::Wire;
 
 use crate::metering::Meter;
 use riskintel_analysis::scoring::{badge, explain};
@@ -41,7 +42,7 @@ use riskintel_analysis::tokens::{Analysed, AnalysisError};
 /// A chain id as a user wrote it, read at the edge: every floor below
 /// takes the typed chain (422 when unknown).
 fn chain_id(text: &str) -> Result<riskintel_chains::Chain, ApiError> {
-    riskintel_chains::chain_from_id(text).map_err(|e| AnalysisError::from(e).into())
+    riskintel_chains::chain_from_id(text).map_err(|e| AnalysisError::from(e).wire())
 }
 
 /// The analysis of a token, for an authenticated caller.
@@ -52,13 +53,20 @@ async fn token_analysis(
     address: &str,
     options: &AnalysisOptions,
 ) -> Result<Analysed, ApiError> {
-    let target = ctx.analyzer.target(chain_id(chain)?, address)?;
+    let target = ctx
+        .analyzer
+        .target(chain_id(chain)?, address)
+        .map_err(Wire::wire)?;
     let fresh = options.fresh.unwrap_or(false);
     if fresh {
         Meter::require_premium(&caller.account, "fresh=true")?;
     }
-    let analysed = ctx.analyzer.analysed(target, fresh).await?;
-    Ok(ctx.analyzer.overrides().shown(analysed)?)
+    let analysed = ctx
+        .analyzer
+        .analysed(target, fresh)
+        .await
+        .map_err(Wire::wire)?;
+    ctx.analyzer.overrides().shown(analysed).map_err(Wire::wire)
 }
 
 /// A view of a token's analysis, made by `make`: metered, and conditional
@@ -309,7 +317,8 @@ impl RiskIntelApi for RiskIntelImpl {
             Ok(HttpResponseOk(
                 ctx.wallets
                     .analyze(chain_id(&path.chain)?, &path.address)
-                    .await?,
+                    .await
+                    .map_err(Wire::wire)?,
             ))
         })
         .await
@@ -325,7 +334,8 @@ impl RiskIntelApi for RiskIntelImpl {
             Ok(HttpResponseOk(
                 ctx.sentiment
                     .of(chain_id(&path.chain)?, &path.address)
-                    .await?,
+                    .await
+                    .map_err(Wire::wire)?,
             ))
         })
         .await
@@ -341,7 +351,8 @@ impl RiskIntelApi for RiskIntelImpl {
             Ok(HttpResponseOk(
                 ctx.market
                     .overview(query.chain.as_deref().map(chain_id).transpose()?)
-                    .await?,
+                    .await
+                    .map_err(Wire::wire)?,
             ))
         })
         .await
@@ -362,7 +373,11 @@ impl RiskIntelApi for RiskIntelImpl {
                     Some((s.last_value, s.last_chain.clone(), s.last_address.clone())),
                 ),
             };
-            let rows = ctx.market.top_tokens(&filter, after, limit + 1).await?;
+            let rows = ctx
+                .market
+                .top_tokens(&filter, after, limit + 1)
+                .await
+                .map_err(Wire::wire)?;
             let values: std::collections::HashMap<(String, String), f64> = rows
                 .iter()
                 .map(|(t, v)| ((t.chain.clone(), t.address.clone()), *v))
@@ -399,7 +414,11 @@ impl RiskIntelApi for RiskIntelImpl {
                 WhichPage::First(filter) => (filter.clone(), None),
                 WhichPage::Next(s) => (s.filter.clone(), Some(s.last_id)),
             };
-            let rows = ctx.feed.page(&filter, before, limit + 1).await?;
+            let rows = ctx
+                .feed
+                .page(&filter, before, limit + 1)
+                .await
+                .map_err(Wire::wire)?;
             let ids: std::collections::HashMap<String, i64> =
                 rows.iter().map(|(a, id)| (a.id.clone(), *id)).collect();
             let items: Vec<Alert> = rows.into_iter().map(|(a, _)| a).collect();

@@ -11,6 +11,7 @@ use riskintel_api::{
     TokenPath,
 };
 
+use super::errors::Wire;
 use super::pages::{page_limit, page_of};
 use super::{access, chain_id, ServerContext};
 use crate::disputes::view;
@@ -24,7 +25,10 @@ pub(super) async fn create(
     let path = path.into_inner();
     let body = body.into_inner();
     ctx.metered(&rqctx, &access::REPORT_CREATE, async |caller| {
-        let target = ctx.analyzer.target(chain_id(&path.chain)?, &path.address)?;
+        let target = ctx
+            .analyzer
+            .target(chain_id(&path.chain)?, &path.address)
+            .map_err(Wire::wire)?;
         let row = ctx
             .reports
             .create(&ctx.analyzer, &caller.account.id, target, body)

@@ -1,6 +1,6 @@
 //! The SVG badge: label and score, coloured by label, with an accessible title.
 
-use riskintel_api::{RiskLabel, TokenAnalysis};
+use riskintel_types::{RiskLabel, TokenAnalysis};
 
 fn colour(label: RiskLabel) -> &'static str {
     match label {

@@ -1,6 +1,6 @@
 //! A human-readable account of an analysis.
 
-use riskintel_api::{
+use riskintel_types::{
     CheckId, CheckStatus, RiskLabel, Severity, SignalExplanation, TokenAnalysis, TokenExplanation,
     UncheckedItem, WireName,
 };
@@ -91,7 +91,7 @@ pub fn explain(analysis: &TokenAnalysis) -> TokenExplanation {
     } else {
         analysis.meta.symbol.clone()
     };
-    let mut serious: Vec<&riskintel_api::Signal> = analysis
+    let mut serious: Vec<&riskintel_types::Signal> = analysis
         .signals
         .iter()
         .filter(|s| s.severity >= Severity::Medium)

@@ -5,7 +5,7 @@
 pub mod badge;
 pub mod explain;
 
-use riskintel_api::{
+use riskintel_types::{
     Check, CheckId, CheckStatus, Coverage, Evidence, RiskLabel, Severity, Signal, SignalCategory,
 };
 

@@ -15,7 +15,7 @@
 //! insiders, and they sell.
 
 use alloy_primitives::{Address, U256};
-use riskintel_api::{CheckId, CheckStatus, Severity, SignalCategory};
+use riskintel_types::{CheckId, CheckStatus, Severity, SignalCategory};
 use serde_json::json;
 
 use super::route::{read_sell, Route, Sell};

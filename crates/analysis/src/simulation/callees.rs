@@ -6,7 +6,7 @@
 
 use alloy_primitives::{Address, Bytes, B256};
 use alloy_sol_types::SolCall;
-use riskintel_api::{CheckId, CheckStatus, TradeSimulation};
+use riskintel_types::{CheckId, CheckStatus, TradeSimulation};
 use serde_json::json;
 
 use crate::scoring::Builder;

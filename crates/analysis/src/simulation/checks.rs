@@ -2,7 +2,7 @@
 //! transfer and sell, and what each costs. One check per question; the
 //! severity carries the degree.
 
-use riskintel_api::{CheckId, CheckStatus, Severity, SignalCategory, TradeSimulation, TradeStep};
+use riskintel_types::{CheckId, CheckStatus, Severity, SignalCategory, TradeSimulation, TradeStep};
 use serde_json::json;
 
 use super::restrictions::{assess_limits, assess_time, HORIZONS_RPC};

@@ -8,7 +8,7 @@
 
 use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::SolCall;
-use riskintel_api::{BuyLimits, Horizon, HorizonSell};
+use riskintel_types::{BuyLimits, Horizon, HorizonSell};
 use serde_json::{json, Value};
 
 use super::abi::{ITradeSimulator, Plan, SIMULATOR_RUNTIME_HEX};

@@ -25,7 +25,7 @@ pub const HONEYPOT_SELL_TAX: f64 = 0.9;
 use alloy_primitives::aliases::I24;
 use alloy_primitives::{keccak256, Address, Bytes, U256};
 use alloy_sol_types::SolCall;
-use riskintel_api::{TradeSimulation, TradeStep};
+use riskintel_types::{TradeSimulation, TradeStep};
 use serde_json::json;
 
 pub use self::abi::SIMULATOR_RUNTIME_HEX;

@@ -8,7 +8,7 @@ use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::SolCall;
 use serde_json::{json, Map, Value};
 
-use riskintel_api::{CheckId, Severity, SignalCategory};
+use riskintel_types::{CheckId, Severity, SignalCategory};
 
 use super::abi::{IPrivilegeProbe, Outcome, Plan, PROBE_RUNTIME_HEX};
 use crate::scoring::{band, Builder};

@@ -2,7 +2,7 @@
 //! passes later (a cooldown, not a honeypot), one sell per block, and
 //! per-transaction and per-wallet buy caps — from the horizons simulation.
 
-use riskintel_api::{CheckId, Horizon, HorizonSell, Severity, SignalCategory, TradeSimulation};
+use riskintel_types::{CheckId, Horizon, HorizonSell, Severity, SignalCategory, TradeSimulation};
 use serde_json::json;
 
 use super::HONEYPOT_SELL_TAX;
@@ -196,7 +196,7 @@ fn limit(
     id: CheckId,
     amount: f64,
     supply: f64,
-    limits: &riskintel_api::BuyLimits,
+    limits: &riskintel_types::BuyLimits,
 ) {
     let share = if supply > 0.0 { amount / supply } else { 0.0 };
     let (severity, weight) = if share < TIGHT_LIMIT {
@@ -286,7 +286,7 @@ fn unproven(sells: &[(SellProof, Option<&str>)]) -> Option<String> {
 /// nothing of what holders can do, and `honeypot` is unknown (a wallet's
 /// trades may still decide it, `wallet::assess`).
 pub fn require_proof(b: &mut Builder, sim: &TradeSimulation) {
-    if b.status(CheckId::Honeypot) != Some(riskintel_api::CheckStatus::Detected) {
+    if b.status(CheckId::Honeypot) != Some(riskintel_types::CheckStatus::Detected) {
         return;
     }
     let Some(sell) = &sim.sell else { return };
@@ -303,7 +303,7 @@ pub fn require_proof(b: &mut Builder, sim: &TradeSimulation) {
     b.unknown(CheckId::Honeypot, why.clone());
     // A sell taken whole measured what contracts pay, not the sell tax.
     if sells.iter().any(|(proof, _)| *proof == SellProof::Taken)
-        && b.status(CheckId::SellTax) == Some(riskintel_api::CheckStatus::Detected)
+        && b.status(CheckId::SellTax) == Some(riskintel_types::CheckStatus::Detected)
     {
         b.retract(CheckId::SellTax);
         b.unknown(CheckId::SellTax, why);

@@ -13,7 +13,7 @@
 //! honeypot verdict where the two disagree (`assess`).
 
 use alloy_primitives::{Address, U256};
-use riskintel_api::{CheckId, CheckStatus, Severity, SignalCategory};
+use riskintel_types::{CheckId, CheckStatus, Severity, SignalCategory};
 use serde_json::json;
 
 use super::buyers::{self, BuyerSell};

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use alloy_primitives::Address;
 use chrono::{DateTime, Utc};
 use futures::future::{BoxFuture, FutureExt, Shared};
-use riskintel_api::{Serialized, TokenAnalysis};
+use riskintel_types::{Serialized, TokenAnalysis};
 use sha2::Digest as _;
 
 use super::evm::launch::LaunchLimits;
@@ -42,7 +42,7 @@ pub struct Analysed {
 impl Analysed {
     pub(crate) fn new(analysis: TokenAnalysis) -> Result<Analysed, AnalysisError> {
         let corrupt = |e: serde_json::Error| riskintel_store::StoreError::Corrupt(e.to_string());
-        let analysis = riskintel_api::tidy::tidy(analysis).map_err(corrupt)?;
+        let analysis = riskintel_types::tidy::tidy(analysis).map_err(corrupt)?;
         let json = Serialized::new(&analysis).map_err(corrupt)?;
         let digest = sha2::Sha256::digest(json.json().as_bytes());
         Ok(Analysed {

@@ -4,7 +4,7 @@
 //! its launch in its own way (`evm::launch`, `solana::launch`) and hands
 //! its findings here as shares of the supply, so one policy judges both.
 
-use riskintel_api::{CheckId, Severity, SignalCategory};
+use riskintel_types::{CheckId, Severity, SignalCategory};
 use serde_json::{json, Map, Value};
 
 use crate::scoring::{band, pct, Builder};
@@ -468,7 +468,7 @@ fn sold(b: &mut Builder, f: &Findings, s: &Selling) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use riskintel_api::CheckStatus;
+    use riskintel_types::CheckStatus;
 
     fn findings(partial: Option<&str>) -> Findings {
         Findings {

@@ -8,7 +8,6 @@ pub mod engine;
 pub mod evm;
 pub mod launch;
 pub mod solana;
-mod wire;
 
 use alloy_primitives::Address;
 

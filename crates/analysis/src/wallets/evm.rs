@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use alloy_primitives::{Address, Bytes, U256, U64};
-use riskintel_api::{AccountKind, Approval, WalletAnalysis, WalletFacts};
+use riskintel_types::{AccountKind, Approval, WalletAnalysis, WalletFacts};
 use serde_json::json;
 
 use super::{index, Held, Wallets};

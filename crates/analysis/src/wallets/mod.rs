@@ -10,7 +10,7 @@ mod solana;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use riskintel_api::{
+use riskintel_types::{
     AccountKind, Approval, CheckId, Exposure, Holding, HoldingRisk, LaunchRole, RiskLabel,
     Severity, SignalCategory, TokenAnalysis, WalletAnalysis, WalletFacts,
 };
@@ -204,7 +204,7 @@ impl Wallets {
             as_of_block: block,
             analysed_at: self.clock.now_seconds(),
         };
-        riskintel_api::tidy::tidy(analysis)
+        riskintel_types::tidy::tidy(analysis)
             .map_err(|e| riskintel_store::StoreError::Corrupt(e.to_string()).into())
     }
 }
@@ -365,8 +365,8 @@ fn explain(
     holdings: &[Holding],
     exposure: &Exposure,
     approvals: &[Approval],
-    signals: &[riskintel_api::Signal],
-    coverage: &riskintel_api::Coverage,
+    signals: &[riskintel_types::Signal],
+    coverage: &riskintel_types::Coverage,
     label: RiskLabel,
     score: f64,
 ) -> String {
@@ -401,7 +401,7 @@ fn explain(
     let unknown: Vec<String> = coverage
         .checks
         .iter()
-        .filter(|c| c.status == riskintel_api::CheckStatus::Unknown)
+        .filter(|c| c.status == riskintel_types::CheckStatus::Unknown)
         .map(|c| format!("{} ({})", c.id, c.reason.clone().unwrap_or_default()))
         .collect();
     if !unknown.is_empty() {

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use riskintel_api::{AccountKind, Approval, WalletAnalysis, WalletFacts};
+use riskintel_types::{AccountKind, Approval, WalletAnalysis, WalletFacts};
 use serde_json::json;
 
 use super::{Held, IndexView, Wallets};

@@ -5,9 +5,9 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::chain::ChainId;
-use crate::error::ErrorCode;
 use crate::operation::Operation;
+use riskintel_types::ChainId;
+use riskintel_types::ErrorCode;
 
 /// The chain ids, in the order the service lists them ([`ChainId::ALL`]).
 pub fn chain_ids() -> Vec<&'static str> {

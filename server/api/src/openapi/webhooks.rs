@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use super::precise::{ADDRESS_PATTERN, PAGE_MAX};
-use crate::{WATCHED_TOKENS_MAX, WEBHOOKS_PER_ACCOUNT};
+use riskintel_types::{WATCHED_TOKENS_MAX, WEBHOOKS_PER_ACCOUNT};
 
 /// Bound the filters of `WebhookCreate` and `WebhookUpdate` as the server does.
 pub(super) fn precise_schemas(schemas: &mut Map<String, Value>) {

@@ -4,7 +4,7 @@
 //! every signal carries its evidence.
 
 use alloy_primitives::Address;
-use riskintel_api::{CheckId, Pool, Severity, SignalCategory, TokenMeta, TradeSimulation};
+use riskintel_types::{CheckId, Pool, Severity, SignalCategory, TokenMeta, TradeSimulation};
 use serde_json::json;
 
 use super::facts::{EvmFacts, OwnerFact};

@@ -4,7 +4,7 @@
 //! power times control).
 
 use alloy_primitives::{Address, U256};
-use riskintel_api::Severity;
+use riskintel_types::Severity;
 use serde_json::{json, Value};
 
 use crate::scoring::band;

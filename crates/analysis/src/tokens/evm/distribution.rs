@@ -3,7 +3,7 @@
 //! owner's share, and the token's age.
 
 use alloy_primitives::{Address, U256};
-use riskintel_api::{CheckId, Severity, SignalCategory};
+use riskintel_types::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
 use super::facts::{share, EvmFacts};

@@ -4,7 +4,7 @@
 //! nothing to analyse (the head block, the token's code, its first
 //! multicall) still fail it.
 
-use riskintel_api::CheckId;
+use riskintel_types::CheckId;
 
 use crate::scoring::Builder;
 use riskintel_chains::rpc::RpcError;

@@ -7,7 +7,7 @@
 //! check itself, so one verdict cannot feed another.
 
 use alloy_primitives::Address;
-use riskintel_api::{CheckId, Severity, SignalCategory, TokenAnalysis};
+use riskintel_types::{CheckId, Severity, SignalCategory, TokenAnalysis};
 use serde_json::json;
 
 use super::holders::holder_key;

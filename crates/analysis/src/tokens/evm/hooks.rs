@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use alloy_primitives::{Address, Bytes, B256};
-use riskintel_api::{CheckId, Severity, SignalCategory};
+use riskintel_types::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
 use super::code;

@@ -5,7 +5,7 @@
 //! invisible characters dropped.
 
 use alloy_primitives::Address;
-use riskintel_api::{CheckId, Severity, SignalCategory};
+use riskintel_types::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
 use crate::scoring::{band, Builder};

@@ -3,7 +3,7 @@
 //! owner or the creator).
 
 use alloy_primitives::{Address, U256};
-use riskintel_api::{CheckId, Pool, PoolKind, Severity, SignalCategory};
+use riskintel_types::{CheckId, Pool, PoolKind, Severity, SignalCategory};
 use serde_json::json;
 
 use super::facts::{share, EvmFacts};

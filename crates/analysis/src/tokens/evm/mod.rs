@@ -23,7 +23,7 @@ pub mod proxy;
 pub mod roles;
 
 use chrono::{DateTime, Utc};
-use riskintel_api::TokenAnalysis;
+use riskintel_types::TokenAnalysis;
 
 use super::TokenRef;
 use crate::config::AllowlistEntry;

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use riskintel_api::{CheckId, Severity, SignalCategory, TokenAnalysis, TokenMeta};
+use riskintel_types::{CheckId, Severity, SignalCategory, TokenAnalysis, TokenMeta};
 use serde_json::{json, Value};
 
 use super::facts::SolanaFacts;

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use riskintel_api::{CheckId, Pool, Severity, SignalCategory};
+use riskintel_types::{CheckId, Pool, Severity, SignalCategory};
 use serde_json::{json, Value};
 
 use super::facts::SolanaFacts;

@@ -14,7 +14,7 @@ pub mod lp;
 pub mod sell;
 
 use chrono::{DateTime, Utc};
-use riskintel_api::TokenAnalysis;
+use riskintel_types::TokenAnalysis;
 
 use super::AnalysisError;
 use crate::config::AllowlistEntry;

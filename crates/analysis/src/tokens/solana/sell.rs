@@ -8,7 +8,7 @@
 //! simulated. The simulations go in the last round's batch as a request of
 //! their own (no extra round trip when the launch reads go too).
 
-use riskintel_api::{CheckId, Severity, SignalCategory};
+use riskintel_types::{CheckId, Severity, SignalCategory};
 use serde_json::{json, Value};
 
 use crate::scoring::{band, Builder};

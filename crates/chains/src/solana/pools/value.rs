@@ -3,7 +3,7 @@
 //! (the figure the liquidity checks use), fee and LP burned, in whole
 //! units of the token and its quote.
 
-use riskintel_api::PoolKind;
+use riskintel_types::PoolKind;
 
 use super::super::Pubkey;
 use super::pump::Progress;

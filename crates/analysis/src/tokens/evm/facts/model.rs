@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use alloy_primitives::{Address, Bytes, U256};
-use riskintel_api::TradeSimulation;
+use riskintel_types::TradeSimulation;
 
 use super::super::code::CodeFacts;
 use super::super::gaps::Gaps;

@@ -4,7 +4,7 @@
 //! it. A name is only a label in the evidence.
 
 use alloy_primitives::{Address, U256};
-use riskintel_api::{CheckId, Severity, SignalCategory};
+use riskintel_types::{CheckId, Severity, SignalCategory};
 use serde_json::json;
 
 use super::control::Control;
