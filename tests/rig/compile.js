@@ -16,7 +16,11 @@ for (const file of fs.readdirSync(path.join(here, "contracts"))) {
   }
 }
 // The server's injected contracts (simulators, pool lens): their committed runtime code must be what this compiles to.
-for (const dir of [["analysis", "src", "simulation", "simulator"], ["chains", "src", "evm", "pools", "lens"]]) {
+for (const dir of [
+  ["analysis", "src", "simulation", "simulator"],
+  ["chains", "src", "evm", "pools", "lens"],
+  ["chains", "src", "evm", "multicall"],
+]) {
   const from = path.join(here, "..", "..", "crates", ...dir);
   for (const file of fs.readdirSync(from)) {
     if (file.endsWith(".sol")) {
@@ -73,13 +77,28 @@ for (const [file, contracts] of Object.entries(output.contracts)) {
 }
 // Tokens written as they are found in the wild (contracts/wild): one file per
 // token, pasted libraries and all, each compiled on its own with the solc its
-// pragma names (0.6.12 and 0.7.6 unoptimised or optimised as real deployments
-// vary, 0.8 for the rest). Only the contract named as its file is written out.
+// pragma names (0.4.8, whose throw is an invalid jump, and 0.6.12 unoptimised,
+// 0.7.6 optimised, as real deployments vary; 0.8 for the rest). Only the
+// contract named as its file is written out. solcjs 0.4.8 predates standard
+// JSON: it takes sources and an optimise flag, and answers per contract.
 const compilers = {
+  4: { solc: require("solc-0.4"), legacy: true, optimizer: { enabled: false, runs: 200 } },
   6: { solc: require("solc-0.6"), evmVersion: "istanbul", optimizer: { enabled: false, runs: 200 } },
   7: { solc: require("solc-0.7"), evmVersion: "istanbul", optimizer: { enabled: true, runs: 200 } },
   8: { solc, evmVersion: "paris", optimizer: { enabled: true, runs: 200 } },
 };
+// The legacy compiler's answer in the standard one's shape.
+function compileLegacy(compiler, file, name, content) {
+  const out = compiler.solc.compile({ sources: { [file]: content } }, compiler.optimizer.enabled ? 1 : 0);
+  const errors = (out.errors || [])
+    .filter((e) => !/Warning:/.test(e))
+    .map((e) => ({ severity: "error", formattedMessage: e }));
+  const c = (out.contracts || {})[`${file}:${name}`] || (out.contracts || {})[name];
+  const contracts = c
+    ? { [file]: { [name]: { abi: JSON.parse(c.interface), evm: { bytecode: { object: c.bytecode }, deployedBytecode: { object: c.runtimeBytecode } } } } }
+    : {};
+  return { errors, contracts };
+}
 const wild = path.join(here, "contracts", "wild");
 for (const file of fs.existsSync(wild) ? fs.readdirSync(wild).sort() : []) {
   if (!file.endsWith(".sol")) continue;
@@ -104,7 +123,9 @@ for (const file of fs.existsSync(wild) ? fs.readdirSync(wild).sort() : []) {
       outputSelection: { [file]: { [name]: ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
     },
   };
-  const result = JSON.parse(compiler.solc.compile(JSON.stringify(unit)));
+  const result = compiler.legacy
+    ? compileLegacy(compiler, file, name, content)
+    : JSON.parse(compiler.solc.compile(JSON.stringify(unit)));
   const failed = (result.errors || []).filter((e) => e.severity === "error");
   const c = ((result.contracts || {})[file] || {})[name];
   if (failed.length || !c) {

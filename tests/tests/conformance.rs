@@ -65,6 +65,8 @@ mod disputes;
 mod hot_path;
 #[path = "conformance/market.rs"]
 mod market;
+#[path = "conformance/old_compilers.rs"]
+mod old_compilers;
 #[path = "conformance/overrides.rs"]
 mod overrides;
 #[path = "conformance/refusals.rs"]

@@ -308,6 +308,7 @@ fn rig() -> anyhow::Result<()> {
     let injected = [
         "crates/analysis/src/simulation/simulator",
         "crates/chains/src/evm/pools/lens",
+        "crates/chains/src/evm/multicall",
     ]
     .into_iter()
     .filter_map(|d| newest_mtime(&root().join(d)));

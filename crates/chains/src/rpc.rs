@@ -98,15 +98,31 @@ impl RpcClient {
     /// node unavailable) fails them all; each slot then yields its own
     /// answer or error. A batch the node refuses whole (too large, or
     /// answered with one error) is sent again in halves, down to single
-    /// calls, so each call gets its own answer or the node's words.
+    /// calls, so each call gets its own answer or the node's words. Calls
+    /// added with a fallback ([`Batch::call_or`]) that the node answered
+    /// with an error are made again from their fallback calls, all of them
+    /// in one more request: only a node that lacks the feature pays for it.
     pub async fn send(&self, batch: Batch) -> Result<Answers, RpcError> {
+        let Batch { calls, fallbacks } = batch;
+        let mut results = self.in_parts(calls).await?;
+        let refused: Vec<(usize, Fallback)> = fallbacks
+            .into_iter()
+            .filter(|(index, _)| matches!(results[*index], Err(RpcError::Upstream(_))))
+            .collect();
+        let again: Vec<(String, Value)> = refused
+            .iter()
+            .flat_map(|(_, fallback)| fallback.calls.iter().cloned())
+            .collect();
+        // A fallback request that fails whole leaves the first refusals.
+        if let Ok(answers) = self.in_parts(again).await {
+            let mut answers = answers.into_iter();
+            for (index, fallback) in refused {
+                let parts = answers.by_ref().take(fallback.calls.len()).collect();
+                results[index] = (fallback.combine)(parts);
+            }
+        }
         Ok(Answers {
-            results: self
-                .in_parts(batch.calls)
-                .await?
-                .into_iter()
-                .map(Some)
-                .collect(),
+            results: results.into_iter().map(Some).collect(),
         })
     }
 
@@ -316,6 +332,19 @@ impl Drop for Call<'_> {
 #[derive(Default)]
 pub struct Batch {
     calls: Vec<(String, Value)>,
+    /// A call's index, and how to make its answer when the node answers
+    /// it with an error.
+    fallbacks: Vec<(usize, Fallback)>,
+}
+
+/// Calls that make a refused call's answer, and how: for a feature some
+/// nodes lack (an `eth_call` state override), the same answer made the
+/// long way.
+pub struct Fallback {
+    /// The calls (method, params), sent together.
+    pub calls: Vec<(String, Value)>,
+    /// Their answers, in order, made into the refused call's answer.
+    pub combine: fn(Vec<Result<Value, RpcError>>) -> Result<Value, RpcError>,
 }
 
 /// Where one call's answer will be, and how to decode it.
@@ -340,6 +369,19 @@ impl Batch {
     /// Add a call whose answer decodes as `T` (serde).
     pub fn call<T: DeserializeOwned>(&mut self, method: &str, params: Value) -> Slot<T> {
         self.call_with(method, params, decode_json::<T>)
+    }
+
+    /// Add a call that relies on a feature some nodes lack: when the node
+    /// answers it with an error, its answer is made from `fallback`.
+    pub fn call_or<T: DeserializeOwned>(
+        &mut self,
+        method: &str,
+        params: Value,
+        fallback: Fallback,
+    ) -> Slot<T> {
+        let slot = self.call(method, params);
+        self.fallbacks.push((slot.index, fallback));
+        slot
     }
 
     /// The calls added so far (method, params), for tests of what is sent.

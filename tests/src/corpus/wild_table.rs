@@ -1,6 +1,6 @@
 //! The wild corpus (`rig/contracts/wild`): tokens written as real ones are
 //! — pasted libraries, reflection and gon accounting, marketing wallets,
-//! routers hard-coded at their mainnet addresses, solc 0.6, 0.7 and 0.8 —
+//! routers hard-coded at their mainnet addresses, solc 0.4, 0.6, 0.7 and 0.8 —
 //! launched on chain ids 1 and 56 (see `wild`). Each truth is proven by
 //! real transactions of a fresh externally owned account through the
 //! router (and of the caller a power needs) before the service is asked.
@@ -39,6 +39,12 @@ pub fn table() -> Vec<Truth> {
             Proof::RaisesBalance("setRewardPool(address,uint256)")),
         t("gonsreward", "GonsRewardToken", Eth, RISKY, &["mint_capability"], &["honeypot"],
             Proof::RaisesBalance("syncLP(address,uint256)")),
+        // solc 0.4 (2017): `throw` everywhere and a fallback that throws, so
+        // every getter the token lacks ends in INVALID and burns its gas.
+        t("throwmint", "ThrowMintToken", Eth, RISKY, &["mint_capability"], &["honeypot"],
+            Proof::RaisesSupply("mint(address,uint256)")),
+        t("throwfixed", "ThrowFixedToken", Bsc, FINE, &[], &["honeypot", "mint_capability"],
+            Proof::Trades),
         // Gatekeepers that are not the owner (ownership renounced).
         renounced(t("slotkeeper", "SlotKeeperToken", Bsc, RISKY, &["mint_capability", "hidden_owner"],
             &["owner_not_renounced", "honeypot"], Proof::RaisesSupply("processRewards(address,uint256)"))),

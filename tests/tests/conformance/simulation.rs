@@ -391,6 +391,11 @@ pub async fn simulator_bytecode_matches_its_source(_backend: Backend) -> anyhow:
             riskintel_server::chains::evm::pools::v3::LENS_RUNTIME_HEX,
             "crates/chains/src/evm/pools/lens/PoolLens.runtime.hex",
         ),
+        (
+            "BoundedMulticall",
+            riskintel_server::chains::evm::multicall::BOUNDED_RUNTIME_HEX,
+            "crates/chains/src/evm/multicall/BoundedMulticall.runtime.hex",
+        ),
     ] {
         let compiled = rig::artifact(name)?.deployed.context("runtime code")?;
         ensure!(

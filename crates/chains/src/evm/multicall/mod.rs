@@ -1,16 +1,27 @@
 //! Multicall3 batches whose calls carry their own decoders: adding a call
 //! returns a typed handle, and the answer is read through that handle, so
 //! adding a call can never shift another's answer.
+//!
+//! Each batch runs as the gas-bounded multicall (`BoundedMulticall.sol`),
+//! injected by an `eth_call` state override at Multicall3's address: the
+//! same `aggregate3`, but each call gets a fair share of the gas left, so a
+//! call that burns all it is given (older compilers' INVALID) fails alone
+//! instead of the batch running out of gas. A node that refuses state
+//! overrides is asked each call on its own instead, all in one more
+//! request, and the answers are put together as `aggregate3`'s.
 
 use std::marker::PhantomData;
 
 use alloy_primitives::{Address, Bytes};
 use alloy_sol_types::SolCall;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::abi::IMulticall3;
 use super::types::BlockTag;
-use crate::rpc::{Batch, RpcError, Slot};
+use crate::rpc::{Batch, Fallback, RpcError, Slot};
+
+/// The gas-bounded multicall's runtime code, compiled from `BoundedMulticall.sol`.
+pub const BOUNDED_RUNTIME_HEX: &str = include_str!("BoundedMulticall.runtime.hex");
 
 /// Calls to run in one `aggregate3`, each allowed to fail.
 pub struct Multicall {
@@ -56,20 +67,60 @@ impl Multicall {
         }
     }
 
-    /// Put it in `batch` as one `eth_call` to Multicall3 at `multicall`.
+    /// The calldata of `aggregate3` with these calls.
+    pub fn calldata(&self) -> Bytes {
+        IMulticall3::aggregate3Call {
+            calls: self.calls.clone(),
+        }
+        .abi_encode()
+        .into()
+    }
+
+    /// Put it in `batch` as one `eth_call` to Multicall3's address
+    /// `multicall`, run by the gas-bounded multicall injected there (each
+    /// call on its own where the node refuses state overrides).
     pub fn into_batch(self, batch: &mut Batch, multicall: Address, block: &BlockTag) -> Pending {
         let expected = self.calls.len();
-        let data = IMulticall3::aggregate3Call { calls: self.calls }.abi_encode();
-        let slot = batch.call::<Bytes>(
-            "eth_call",
-            json!([{"to": multicall, "data": Bytes::from(data)}, block]),
-        );
+        let one_by_one = Fallback {
+            calls: self
+                .calls
+                .iter()
+                .map(|c| {
+                    let call = json!({"to": c.target, "data": c.callData});
+                    ("eth_call".to_string(), json!([call, block]))
+                })
+                .collect(),
+            combine: as_aggregate3,
+        };
+        let call = json!({"to": multicall, "data": self.calldata()});
+        let bounded = json!({ format!("{multicall:#x}"): { "code": BOUNDED_RUNTIME_HEX.trim() } });
+        let slot = batch.call_or::<Bytes>("eth_call", json!([call, block, bounded]), one_by_one);
         Pending {
             slot,
             expected,
             multicall,
         }
     }
+}
+
+/// Calls answered one by one, as `aggregate3` answers them: a call the
+/// node answered with an error (it reverted) failed.
+fn as_aggregate3(answers: Vec<Result<Value, RpcError>>) -> Result<Value, RpcError> {
+    let results: Vec<IMulticall3::Result> = answers
+        .into_iter()
+        .map(|answer| {
+            let data = answer.and_then(|v| {
+                serde_json::from_value::<Bytes>(v)
+                    .map_err(|e| RpcError::Upstream(format!("undecodable answer: {e}")))
+            });
+            IMulticall3::Result {
+                success: data.is_ok(),
+                returnData: data.unwrap_or_default(),
+            }
+        })
+        .collect();
+    let encoded = IMulticall3::aggregate3Call::abi_encode_returns(&results);
+    Ok(json!(Bytes::from(encoded)))
 }
 
 impl Default for Multicall {
@@ -148,5 +199,18 @@ mod tests {
         };
         assert_eq!(results.get(supply), Some(U256::from(42)));
         assert_eq!(results.get(owner), None);
+    }
+
+    #[test]
+    fn calls_answered_one_by_one_read_as_aggregate3() {
+        let answers = vec![
+            Ok(json!(Bytes::from(U256::from(42).abi_encode()))),
+            Err(RpcError::Upstream("execution reverted".into())),
+        ];
+        let combined: Bytes = serde_json::from_value(as_aggregate3(answers).unwrap()).unwrap();
+        let results = IMulticall3::aggregate3Call::abi_decode_returns(&combined).unwrap();
+        assert_eq!(results.len(), 2);
+        assert!(results[0].success && !results[1].success);
+        assert_eq!(U256::from_be_slice(&results[0].returnData), U256::from(42));
     }
 }
