@@ -164,7 +164,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         store.clone(),
         clock.clone(),
     )?);
-    let context = ServerContext::new(
+    let mut context = ServerContext::new(
         store.clone(),
         clock.clone(),
         &config.auth,
@@ -178,6 +178,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         request_deadline(&config),
         &config.webhooks,
     )?;
+    context.market.set_indexing(config.market.enabled);
     let meter = context.meter.clone();
     let context_wake = context.webhooks.wake();
     let context_sealer = context.webhooks.sealer();

@@ -9,6 +9,7 @@ pub mod circuit;
 pub mod defaults;
 pub mod depth;
 pub mod evm;
+pub mod lag;
 pub mod metrics;
 pub mod registry;
 pub mod rpc;

@@ -101,6 +101,15 @@ impl Chains {
         self.evm.iter().map(|(c, e)| (*c, e))
     }
 
+    /// The market index's lag on a served chain at its last poll (blocks;
+    /// slots on Solana); None before the first poll.
+    pub fn index_lag(&self, chain: Chain) -> Option<u64> {
+        match chain {
+            Chain::Sol => self.solana.as_ref()?.index_lag.get(),
+            _ => self.evm.get(&chain)?.index_lag(),
+        }
+    }
+
     /// The circuit of a served chain.
     pub fn circuit(&self, chain: Chain) -> Option<&Arc<Circuit>> {
         match chain {

@@ -72,6 +72,7 @@ pub struct ChainHealth {
     /// Since when the node is marked down.
     pub down_since: Option<chrono::DateTime<chrono::Utc>>,
     /// Blocks between the chain's head and the market index at its last
-    /// poll (EVM chains with the market index on; absent before its first poll).
+    /// poll, with the market index on (on Solana, slots: the signatures a
+    /// poll left for the next one); absent before its first poll.
     pub market_index_lag_blocks: Option<u64>,
 }

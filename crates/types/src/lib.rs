@@ -33,8 +33,8 @@ pub use health::{ChainHealth, DatabaseHealth, Health, HealthStatus, NodeStatus};
 pub use keys::{ApiKey, ApiKeyCreate, ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, Scope};
 pub use market::{
     Alert, AlertFilter, AlertKind, AlertPageSelector, FlowWindow, LabelCounts, MarketOverview,
-    MarketSummary, Mover, OverviewQuery, SentimentComponents, SentimentLabel, TokenSentiment,
-    TopToken, TopTokensFilter, TopTokensPageSelector, TopTokensSort,
+    MarketSummary, Mover, OverviewQuery, SentimentComponents, SentimentLabel, SeverityCounts,
+    TokenSentiment, TopToken, TopTokensFilter, TopTokensPageSelector, TopTokensSort,
 };
 pub use serialized::Serialized;
 pub use stored::WireName;

@@ -107,6 +107,21 @@ pub struct LabelCounts {
     pub critical: u64,
 }
 
+/// Alerts and how many carry each severity.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SeverityCounts {
+    /// Alerts of severity info.
+    pub info: u64,
+    /// Alerts of severity low.
+    pub low: u64,
+    /// Alerts of severity medium.
+    pub medium: u64,
+    /// Alerts of severity high.
+    pub high: u64,
+    /// Alerts of severity critical.
+    pub critical: u64,
+}
+
 /// A token whose price moved.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Mover {
@@ -145,8 +160,23 @@ pub struct MarketSummary {
     pub labels: LabelCounts,
     /// Alerts of the last 24 hours.
     pub alerts_24h: u64,
-    /// Price of the native currency in US dollars (per chain; null in the total).
+    /// The same alerts, by severity.
+    pub alerts_24h_by_severity: SeverityCounts,
+    /// Price of the native currency in US dollars (per chain; null in the
+    /// total): ETH, BNB, POL, AVAX or FTM from a constant-product pool of its
+    /// wrapped token that a watched token's analysis priced; SOL from the
+    /// configured SOL/stablecoin price pools. Null while none is known.
     pub native_price_usd: Option<f64>,
+    /// Whether the service's market index reads this chain (in the total:
+    /// any chain). False for a chain that is served but not indexed (the
+    /// index is off, or the chain has no DEX to read): its counts then come
+    /// only from tokens analysed on request.
+    pub indexed: bool,
+    /// How far the index was behind the chain's head at its last poll: in
+    /// blocks on EVM chains, in slots on Solana (where it counts only the
+    /// signatures a poll left for the next one). Null before the first poll,
+    /// for a chain not indexed, and in the total.
+    pub index_lag: Option<u64>,
     /// The largest 24-hour price moves, up or down.
     pub movers: Vec<Mover>,
 }

@@ -61,7 +61,7 @@ fn chains(chains: &Chains) -> Vec<ChainHealth> {
                 last_error_at,
                 last_error,
                 down_since: node.down_since,
-                market_index_lag_blocks: chains.evm(chain).ok().and_then(|evm| evm.index_lag()),
+                market_index_lag_blocks: chains.index_lag(chain),
             }
         })
         .collect()

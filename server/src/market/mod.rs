@@ -8,17 +8,19 @@ mod solana;
 
 use std::sync::Arc;
 
+use alloy_primitives::Address;
 use chrono::{DateTime, Duration, Utc};
 use riskintel_api::{
-    LabelCounts, MarketOverview, MarketSummary, Mover, PoolKind, RiskLabel, TokenAnalysis,
-    TopToken, TopTokensFilter, TopTokensSort,
+    LabelCounts, MarketOverview, MarketSummary, Mover, PoolKind, RiskLabel, Severity,
+    SeverityCounts, TokenAnalysis, TopToken, TopTokensFilter, TopTokensSort,
 };
 
 use crate::sentiment::price_change;
+use riskintel_analysis::tokens::solana::liquidity::read_sol_price;
 use riskintel_analysis::tokens::{AnalysisError, Analyzer};
 use riskintel_chains::Chain;
 use riskintel_store::clock::Clock;
-use riskintel_store::{AlertQuery, Store};
+use riskintel_store::{AlertQuery, AlertRow, Store};
 
 /// Market queries over the index.
 #[derive(Clone)]
@@ -26,6 +28,8 @@ pub struct Market {
     analyzer: Arc<Analyzer>,
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
+    /// Whether this service runs the market index.
+    indexing: bool,
 }
 
 /// A tracked token with what the market views need.
@@ -37,6 +41,35 @@ struct Row {
     change_24h: Option<f64>,
 }
 
+/// A chain's native price from any priced constant-product pool of a
+/// watched token against the wrapped native: its liquidity is twice its side.
+fn native_price(wrapped: Option<Address>, rows: &[&Row]) -> Option<f64> {
+    let wrapped = wrapped?.to_checksum(None);
+    rows.iter().find_map(|r| {
+        let pool = r.analysis.meta.pools.iter().find(|p| {
+            p.kind == PoolKind::ConstantProduct
+                && p.quote_address == wrapped
+                && p.reserve_quote > 0.0
+        })?;
+        pool.liquidity_usd.map(|l| l / 2.0 / pool.reserve_quote)
+    })
+}
+
+/// Alerts counted by severity.
+fn by_severity(alerts: &[&AlertRow]) -> SeverityCounts {
+    let mut counts = SeverityCounts::default();
+    for alert in alerts {
+        match alert.severity {
+            Severity::Info => counts.info += 1,
+            Severity::Low => counts.low += 1,
+            Severity::Medium => counts.medium += 1,
+            Severity::High => counts.high += 1,
+            Severity::Critical => counts.critical += 1,
+        }
+    }
+    counts
+}
+
 impl Market {
     /// Market queries over `analyzer`'s chains and `store`'s index.
     pub fn new(analyzer: Arc<Analyzer>, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Market {
@@ -44,7 +77,30 @@ impl Market {
             analyzer,
             store,
             clock,
+            indexing: true,
         }
+    }
+
+    /// Whether the market index runs here (it does unless configured off).
+    pub fn set_indexing(&mut self, on: bool) {
+        self.indexing = on;
+    }
+
+    /// Whether the index reads `chain`: it runs, and the chain has a DEX to read.
+    fn indexes(&self, chain: Chain) -> bool {
+        let chains = self.analyzer.chains();
+        self.indexing
+            && match chain {
+                Chain::Sol => chains.solana().is_ok_and(|s| !s.dexes.is_empty()),
+                _ => chains.evm(chain).is_ok_and(|e| !e.dexes.is_empty()),
+            }
+    }
+
+    /// SOL's price in US dollars from the configured price pools; None when
+    /// Solana is not served or the pools cannot be read now.
+    async fn sol_price(&self) -> Option<f64> {
+        let solana = self.analyzer.chains().solana().ok()?;
+        read_sol_price(solana, &solana.rpc).await.ok().flatten()
     }
 
     /// The filter's chain, if it names one (422 when unknown).
@@ -96,16 +152,14 @@ impl Market {
                 ..Default::default()
             })
             .await?;
-        let mut chains: Vec<Chain> = self
-            .analyzer
-            .chains()
-            .evm_chains()
+        // Every served chain: the EVM chains in order, then Solana.
+        let mut chains: Vec<Chain> = (self.analyzer.chains().health().into_iter())
             .map(|(c, _)| c)
             .collect();
         if let Some(c) = chain {
             chains.retain(|x| *x == c);
         }
-        let summarise = |name: &str, rows: Vec<&Row>, alerts: usize, native: Option<f64>| {
+        let summarise = |name: &str, rows: Vec<&Row>, alerts: &[&AlertRow], native: Option<f64>| {
             let mut labels = LabelCounts::default();
             for r in &rows {
                 match r.analysis.label {
@@ -145,29 +199,36 @@ impl Market {
                     .sum(),
                 volume_24h_usd: rows.iter().map(|r| r.volume_24h).sum(),
                 labels,
-                alerts_24h: alerts as u64,
+                alerts_24h: alerts.len() as u64,
+                alerts_24h_by_severity: by_severity(alerts),
                 native_price_usd: native,
+                indexed: false,
+                index_lag: None,
                 movers,
             }
         };
         let mut per_chain = Vec::new();
         for &chain in &chains {
             let chain_rows: Vec<&Row> = rows.iter().filter(|r| r.chain == chain).collect();
-            let wrapped = (self.analyzer.wrapped_native(chain)).map(|a| a.to_checksum(None));
-            let native = chain_rows.iter().find_map(|r| {
-                // Any priced constant-product pool against the wrapped native
-                // gives its price: its liquidity is twice its side.
-                let pool = r.analysis.meta.pools.iter().find(|p| {
-                    p.kind == PoolKind::ConstantProduct
-                        && Some(&p.quote_address) == wrapped.as_ref()
-                        && p.reserve_quote > 0.0
-                })?;
-                pool.liquidity_usd.map(|l| l / 2.0 / pool.reserve_quote)
+            let native = match chain {
+                Chain::Sol => self.sol_price().await,
+                _ => native_price(self.analyzer.wrapped_native(chain), &chain_rows),
+            };
+            let chain_alerts: Vec<&AlertRow> = alerts.iter().filter(|a| a.chain == chain).collect();
+            let indexed = self.indexes(chain);
+            per_chain.push(MarketSummary {
+                indexed,
+                index_lag: indexed
+                    .then(|| self.analyzer.chains().index_lag(chain))
+                    .flatten(),
+                ..summarise(chain.id(), chain_rows, &chain_alerts, native)
             });
-            let chain_alerts = alerts.iter().filter(|a| a.chain == chain).count();
-            per_chain.push(summarise(chain.id(), chain_rows, chain_alerts, native));
         }
-        let total = summarise("all", rows.iter().collect(), alerts.len(), None);
+        let all: Vec<&AlertRow> = alerts.iter().collect();
+        let total = MarketSummary {
+            indexed: per_chain.iter().any(|c| c.indexed),
+            ..summarise("all", rows.iter().collect(), &all, None)
+        };
         Ok(MarketOverview {
             chains: per_chain,
             total,

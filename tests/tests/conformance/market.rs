@@ -393,6 +393,20 @@ pub async fn market_alerts_follow_the_chain(backend: Backend) -> anyhow::Result<
     );
     let labels = &eth.labels;
     ensure!(labels.safe + labels.caution + labels.risky + labels.critical == eth.tokens_tracked);
+    let severities = &eth.alerts_24h_by_severity;
+    ensure!(
+        eth.indexed
+            && eth.index_lag.is_some()
+            && severities.info
+                + severities.low
+                + severities.medium
+                + severities.high
+                + severities.critical
+                == eth.alerts_24h
+            && overview.total.indexed
+            && overview.total.index_lag.is_none(),
+        "{eth:?}"
+    );
     ok(client.market_overview_get(Some(arg("eth"))).await)?;
     server
         .raw_err(

@@ -95,8 +95,45 @@ pub async fn solana_market_index_finds_new_mints(backend: Backend) -> anyhow::Re
             .all(|m| top.iter().any(|t| &t.address == m && t.chain == "sol")),
         "{top:?}"
     );
+    // The overview has Solana's own entry: its counts, SOL's price from the
+    // price pools ($150), the index's lag in slots; with `chain` and without.
     let overview = ok(client.market_overview_get(Some(arg("sol"))).await)?.into_inner();
     ensure!(overview.total.new_tokens_24h >= 3, "{overview:?}");
+    ensure!(overview.chains.len() == 1, "{overview:?}");
+    let sol = &overview.chains[0];
+    ensure!(
+        sol.chain == "sol"
+            && sol.indexed
+            && sol.index_lag.is_some()
+            && sol.tokens_tracked >= mints.len() as u64
+            && sol.tokens_tracked == overview.total.tokens_tracked
+            && sol.new_tokens_24h >= 3
+            && sol.alerts_24h >= mints.len() as u64
+            && sol
+                .native_price_usd
+                .is_some_and(|p| (p - 150.0).abs() < 1.0),
+        "{sol:?}"
+    );
+    let severities = &sol.alerts_24h_by_severity;
+    ensure!(
+        severities.info
+            + severities.low
+            + severities.medium
+            + severities.high
+            + severities.critical
+            == sol.alerts_24h,
+        "{sol:?}"
+    );
+    let labels = &sol.labels;
+    ensure!(labels.safe + labels.caution + labels.risky + labels.critical == sol.tokens_tracked);
+    let everywhere = ok(client.market_overview_get(None).await)?.into_inner();
+    ensure!(
+        everywhere
+            .chains
+            .iter()
+            .any(|c| c.chain == "sol" && c.tokens_tracked == sol.tokens_tracked && c.indexed),
+        "{everywhere:?}"
+    );
     // The curve trades of the bundled launch (seven buys and the creator's
     // sell, read from pump.fun's TradeEvent) make its sentiment.
     let sentiment = ok(client

@@ -124,9 +124,8 @@ pub struct EvmChain {
     pub dexes: Vec<Dex>,
     /// LP lockers.
     pub lockers: Vec<Address>,
-    /// Blocks between the head and the market index's cursor at its last
-    /// poll (`u64::MAX`: not polled yet).
-    index_lag: std::sync::atomic::AtomicU64,
+    /// Blocks between the head and the market index's cursor at its last poll.
+    index_lag: crate::lag::IndexLag,
 }
 
 fn parse_address(text: &str, what: &str) -> anyhow::Result<Address> {
@@ -136,17 +135,12 @@ fn parse_address(text: &str, what: &str) -> anyhow::Result<Address> {
 impl EvmChain {
     /// The market index's lag behind the head at its last poll, in blocks.
     pub fn index_lag(&self) -> Option<u64> {
-        let lag = self.index_lag.load(std::sync::atomic::Ordering::Relaxed);
-        (lag != u64::MAX).then_some(lag)
+        self.index_lag.get()
     }
 
     /// Record the market index's lag.
     pub fn set_index_lag(&self, blocks: u64) {
-        crate::metrics::index_lag(self.id, blocks);
-        self.index_lag.store(
-            blocks.min(u64::MAX - 1),
-            std::sync::atomic::Ordering::Relaxed,
-        );
+        self.index_lag.set(self.id, blocks);
     }
 
     /// Parse a chain's configuration.
@@ -166,7 +160,7 @@ impl EvmChain {
         };
         Ok(EvmChain {
             id,
-            index_lag: std::sync::atomic::AtomicU64::new(u64::MAX),
+            index_lag: Default::default(),
             rpc,
             background,
             multicall: parse_address(&config.multicall3, &format!("chains.{id}.multicall3"))?,

@@ -23,6 +23,8 @@ pub struct SolanaChain {
     pub price_pools: Vec<Pubkey>,
     /// Lock authorities: LP in token accounts they own counts as locked.
     pub lockers: Vec<Pubkey>,
+    /// Slots the market index left for its next poll, at its last poll.
+    pub index_lag: crate::lag::IndexLag,
 }
 
 /// A configured family of pools.
@@ -83,6 +85,7 @@ impl SolanaChain {
             lockers: (config.lp_lockers.iter())
                 .map(|l| key_of(l, "lp_lockers"))
                 .collect::<anyhow::Result<_>>()?,
+            index_lag: Default::default(),
         })
     }
 

@@ -120,6 +120,8 @@ impl Indexer {
         self.older_pages(chain, &sources, &mut lists).await?;
         let mut batch = Batch::new();
         let mut planned = Vec::new();
+        // Slots between the head and the oldest signature a poll had to leave.
+        let mut lag = 0;
         for (i, list) in lists.into_iter().enumerate() {
             let mut listed: Vec<SignatureInfo> = list.into_iter().rev().collect();
             // Only what is `reorg_depth` slots deep is final: newer ones
@@ -131,10 +133,14 @@ impl Indexer {
                 let from = newest.saturating_sub(self.settings.backfill_blocks);
                 listed.retain(|s| s.slot >= from);
             }
+            let left = listed.get(budget).map(|s| s.slot);
             listed.truncate(budget);
             let Some(last) = listed.last().cloned() else {
                 continue;
             };
+            if let Some(slot) = left {
+                lag = lag.max(head.saturating_sub(slot));
+            }
             let reads: Vec<Slot<Option<ParsedTransaction>>> = (listed.iter())
                 .filter(|s| s.succeeded())
                 .map(|s| {
@@ -146,6 +152,7 @@ impl Indexer {
                 .collect();
             planned.push((i, last, reads));
         }
+        chain.index_lag.set(Chain::Sol, lag);
         if planned.is_empty() {
             return self.reanalyse(Chain::Sol, changed, Vec::new()).await;
         }
