@@ -12,6 +12,9 @@
 //!   token benchmark, and the hot path against a bare dropshot endpoint.
 //! - `vendor-check`: vendor/dropshot is the published crate plus its patch.
 //! - `detection`: the adversarial corpus report (confusion table, honeypot precision and recall, tax error, round trips).
+//! - `wild`: real tokens labelled by others (the Pied-Piper set), compiled with
+//!   their own compilers, launched on anvil and analysed; per-label precision
+//!   and recall. Not part of the test command (CI has no copy of the set).
 
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::{Path, PathBuf};
@@ -68,6 +71,19 @@ enum Task {
         check: bool,
         /// Report one venue only: `rig` (the base scenario's corpus) or
         /// `wild` (tokens written as real ones are, on chain ids 1 and 56).
+        #[arg(long)]
+        only: Option<String>,
+    },
+    /// The real-token report: the Pied-Piper study's labelled tokens, each
+    /// compiled with the compiler its pragma names, launched on anvil with
+    /// Uniswap V2 at its mainnet addresses and analysed; per-label
+    /// precision and recall, what could not be launched and why.
+    Wild {
+        /// The Pied-Piper repository (a checkout, or the bare repository
+        /// the search tool's fetch brings); or RISKINTEL_WILD_DATA.
+        #[arg(long, env = "RISKINTEL_WILD_DATA")]
+        data: PathBuf,
+        /// Only this token address.
         #[arg(long)]
         only: Option<String>,
     },
@@ -166,6 +182,44 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .status()?;
             if !status.success() {
                 bail!("the detection report failed");
+            }
+            Ok(())
+        }
+        Task::Wild { data, only } => {
+            rig()?;
+            let out = root().join("target/wild");
+            // A run starts from the set as it is: no artifact of another --only.
+            let _ = std::fs::remove_dir_all(out.join("tokens"));
+            let mut compile = Command::new("node");
+            compile
+                .arg("wild_real.js")
+                .arg("--data")
+                .arg(&data)
+                .arg("--out")
+                .arg(out.join("tokens"))
+                .current_dir(root().join("tests/rig"));
+            if let Some(only) = &only {
+                compile.args(["--only", only]);
+            }
+            if !compile.status().context("running node")?.success() {
+                bail!("compiling the labelled tokens failed");
+            }
+            let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .current_dir(root())
+                .args([
+                    "run",
+                    "--quiet",
+                    "--package",
+                    "riskintel-tests",
+                    "--bin",
+                    "wild",
+                    "--",
+                ])
+                .arg("--artifacts")
+                .arg(out.join("tokens"))
+                .status()?;
+            if !status.success() {
+                bail!("the real-token report failed");
             }
             Ok(())
         }

@@ -107,27 +107,55 @@ impl WildRig {
         eth_url: &str,
         bsc_url: &str,
     ) -> BTreeMap<String, riskintel_server::chains::ChainConfig> {
-        use riskintel_server::chains::ConfiguredToken;
-        let defaults = riskintel_server::chains::defaults::evm_chains();
-        [("eth", &self.eth, eth_url), ("bsc", &self.bsc, bsc_url)]
-            .into_iter()
-            .filter_map(|(id, chain, url)| {
-                let mut config = defaults.get(id)?.clone();
-                config.rpc_url = url.to_string();
-                config.stablecoins = vec![ConfiguredToken {
-                    address: chain.usd.to_checksum(None),
-                    symbol: "TUSD".into(),
-                    decimals: 6,
-                }];
-                Some((id.to_string(), config))
-            })
-            .collect()
+        mainnet_chains_config(&[("eth", &self.eth, eth_url), ("bsc", &self.bsc, bsc_url)])
     }
+}
+
+/// The server's chains: its mainnet defaults for each `(id, chain, url)`,
+/// with that node as RPC and the rig's stablecoin.
+pub fn mainnet_chains_config(
+    chains: &[(&str, &RigChain, &str)],
+) -> BTreeMap<String, riskintel_server::chains::ChainConfig> {
+    use riskintel_server::chains::ConfiguredToken;
+    let defaults = riskintel_server::chains::defaults::evm_chains();
+    (chains.iter())
+        .filter_map(|(id, chain, url)| {
+            let mut config = defaults.get(*id)?.clone();
+            config.rpc_url = url.to_string();
+            config.stablecoins = vec![ConfiguredToken {
+                address: chain.usd.to_checksum(None),
+                symbol: "TUSD".into(),
+                decimals: 6,
+            }];
+            Some((id.to_string(), config))
+        })
+        .collect()
 }
 
 /// The base rig on `url`, the canonical contracts placed, a WETH/USD pool
 /// on the canonical factory for pricing, and the wild tokens of `venue`.
 fn deploy(url: &str, canon: &Canon, venue: Venue) -> anyhow::Result<RigChain> {
+    let node = Node::new(url);
+    let mut chain = mainnet_base(url, canon)?;
+    for (i, truth) in table().into_iter().enumerate() {
+        if truth.venue == venue {
+            launch(&node, &mut chain, creator_number(i, &truth), &truth)
+                .with_context(|| format!("launching {}", truth.name))?;
+        }
+    }
+    Ok(chain)
+}
+
+/// Ethereum's venue on the node at `url` (chain id 1): the base rig with
+/// WETH, the Uniswap V2 factory and Router02 at their mainnet addresses and
+/// a WETH/USD pool; no token yet.
+pub fn ethereum(url: &str) -> anyhow::Result<RigChain> {
+    mainnet_base(url, &ETH)
+}
+
+/// The base rig on `url`, the canonical contracts placed, a WETH/USD pool
+/// on the canonical factory for pricing.
+fn mainnet_base(url: &str, canon: &Canon) -> anyhow::Result<RigChain> {
     let base = rig::deploy_base(url, canon.chain_id, 0)?;
     let node = Node::new(url);
     let deployer = base.deployer;
@@ -167,19 +195,12 @@ fn deploy(url: &str, canon: &Canon, venue: Venue) -> anyhow::Result<RigChain> {
         U256::from(300_000u64) * U256::from(1_000_000u64),
         deployer,
     )?;
-    let mut chain = RigChain {
+    Ok(RigChain {
         weth,
         factory,
         router,
         ..base
-    };
-    for (i, truth) in table().into_iter().enumerate() {
-        if truth.venue == venue {
-            launch(&node, &mut chain, creator_number(i, &truth), &truth)
-                .with_context(|| format!("launching {}", truth.name))?;
-        }
-    }
-    Ok(chain)
+    })
 }
 
 /// Deploy `name` anywhere and put its runtime code at `at`.
