@@ -87,11 +87,21 @@ contract PrivilegeProbe is TradeSimulator {
         }
         r.before = snapshot(t);
         if (t.plan.pair != address(0)) r.roleTrade = isolatedTrade(t.plan, t.buyBps);
-        r.baseline = runIsolated(t, "");
+        // Each run gets a fair share of the gas left (what is left above
+        // the reserve, divided by the runs still to make), never all of it:
+        // a token whose failures burn every unit they are given (older
+        // compilers' INVALID) costs one candidate, not the rest.
+        r.baseline = runIsolated(t, "", share(t, calls.length + 1));
         r.effects = new Effect[](calls.length);
         for (uint256 i = 0; i < calls.length && gasleft() > t.probeGas + t.reserveGas; i++) {
-            r.effects[i] = runIsolated(t, calls[i]);
+            r.effects[i] = runIsolated(t, calls[i], share(t, calls.length - i));
         }
+    }
+
+    /// What is left above the reserve, divided by `runs`.
+    function share(Target memory t, uint256 runs) internal view returns (uint256) {
+        uint256 left = gasleft();
+        return left > t.reserveGas ? (left - t.reserveGas) / runs : 0;
     }
 
     /// What a holder can still do: transfer a tenth of its balance to a
@@ -128,8 +138,8 @@ contract PrivilegeProbe is TradeSimulator {
         if (success && out.length >= 32) (value, ok) = (abi.decode(out, (uint256)), true);
     }
 
-    function runIsolated(Target memory t, bytes memory data) internal returns (Effect memory e) {
-        (, bytes memory out) = address(this).call(abi.encodeCall(this.runOne, (t, data)));
+    function runIsolated(Target memory t, bytes memory data, uint256 gas) internal returns (Effect memory e) {
+        (, bytes memory out) = address(this).call{gas: gas}(abi.encodeCall(this.runOne, (t, data)));
         if (out.length >= 4 && bytes4(out) == EffectResult.selector) return abi.decode(afterSelector(out), (Effect));
         // Not our result (out of gas, or something reverted through us): not observed.
         e.revertData = out;
@@ -207,7 +217,12 @@ contract PrivilegeProbe is TradeSimulator {
         }
         if (e.ok) {
             e.after_ = snapshot(t);
-            try PrivilegeProbe(payable(t.victim)).holderCheck(t.plan) returns (bool transferOk, Outcome memory sell) {
+            // Each observation gets at most half the gas left, so one that
+            // burns all it is given (INVALID) reads as refused and the run
+            // still reports.
+            try PrivilegeProbe(payable(t.victim)).holderCheck{gas: gasleft() / 2}(t.plan) returns (
+                bool transferOk, Outcome memory sell
+            ) {
                 (e.victimTransferOk, e.victimSellOk) = (transferOk, sell.sellOk);
                 (e.victimSellExpected, e.victimSellReceived) = (sell.expectedSell, sell.sellReceived);
             } catch {}
@@ -218,11 +233,13 @@ contract PrivilegeProbe is TradeSimulator {
 
     /// A fresh buyer's buy, transfer and sell; when they fail, the same at a hundredth of the size.
     function observeBuyer(Target memory t, Effect memory e) internal {
-        try TradeSimulator(payable(t.buyer)).simulate(t.plan, t.buyBps) returns (Outcome memory o) {
+        try TradeSimulator(payable(t.buyer)).simulate{gas: gasleft() / 2}(t.plan, t.buyBps) returns (Outcome memory o) {
             e.buyer = o;
         } catch {}
         if (!e.buyer.buyOk || !e.buyer.sellOk) {
-            try TradeSimulator(payable(t.buyer)).simulate(t.plan, t.buyBps / 100) returns (Outcome memory small) {
+            try TradeSimulator(payable(t.buyer)).simulate{gas: gasleft() / 2}(t.plan, t.buyBps / 100) returns (
+                Outcome memory small
+            ) {
                 (e.smallBuyOk, e.smallSellOk) = (small.buyOk, small.sellOk);
             } catch {}
         }
