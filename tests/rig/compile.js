@@ -77,12 +77,13 @@ for (const [file, contracts] of Object.entries(output.contracts)) {
 }
 // Tokens written as they are found in the wild (contracts/wild): one file per
 // token, pasted libraries and all, each compiled on its own with the solc its
-// pragma names (0.4.8, whose throw is an invalid jump, and 0.6.12 unoptimised,
-// 0.7.6 optimised, as real deployments vary; 0.8 for the rest). Only the
+// pragma names (0.4.8, whose throw is an invalid jump; 0.5.16 and 0.7.6
+// optimised, 0.6.12 unoptimised, as real deployments vary; 0.8 for the rest). Only the
 // contract named as its file is written out. solcjs 0.4.8 predates standard
 // JSON: it takes sources and an optimise flag, and answers per contract.
 const compilers = {
   4: { solc: require("solc-0.4"), legacy: true, optimizer: { enabled: false, runs: 200 } },
+  5: { solc: require("solc-0.5"), evmVersion: "istanbul", optimizer: { enabled: true, runs: 200 } },
   6: { solc: require("solc-0.6"), evmVersion: "istanbul", optimizer: { enabled: false, runs: 200 } },
   7: { solc: require("solc-0.7"), evmVersion: "istanbul", optimizer: { enabled: true, runs: 200 } },
   8: { solc, evmVersion: "paris", optimizer: { enabled: true, runs: 200 } },

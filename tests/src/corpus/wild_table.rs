@@ -1,6 +1,6 @@
 //! The wild corpus (`rig/contracts/wild`): tokens written as real ones are
 //! — pasted libraries, reflection and gon accounting, marketing wallets,
-//! routers hard-coded at their mainnet addresses, solc 0.4, 0.6, 0.7 and 0.8 —
+//! routers hard-coded at their mainnet addresses, solc 0.4, 0.5, 0.6, 0.7 and 0.8 —
 //! launched on chain ids 1 and 56 (see `wild`). Each truth is proven by
 //! real transactions of a fresh externally owned account through the
 //! router (and of the caller a power needs) before the service is asked.
@@ -45,6 +45,10 @@ pub fn table() -> Vec<Truth> {
             Proof::RaisesSupply("mint(address,uint256)")),
         t("throwfixed", "ThrowFixedToken", Bsc, FINE, &[], &["honeypot", "mint_capability"],
             Proof::Trades),
+        // A governance token's mint bounded by its code (2% of the supply,
+        // once a year), held by the deployer's key: weighed by its bound.
+        t("cappedgov", "CappedMintGovToken", Eth, FINE, &["mint_capability"], &["honeypot"],
+            Proof::RaisesSupply("mint(address,uint256)")),
         // Gatekeepers that are not the owner (ownership renounced).
         renounced(t("slotkeeper", "SlotKeeperToken", Bsc, RISKY, &["mint_capability", "hidden_owner"],
             &["owner_not_renounced", "honeypot"], Proof::RaisesSupply("processRewards(address,uint256)"))),

@@ -98,6 +98,9 @@ sol! {
             Outcome buyer;
             bool smallBuyOk;
             bool smallSellOk;
+            bool boundProbed;
+            bool largeMintOk;
+            bool againMintOk;
         }
         struct Report {
             Outcome victimBuy;

@@ -54,6 +54,13 @@ contract PrivilegeProbe is TradeSimulator {
         Outcome buyer;
         bool smallBuyOk;
         bool smallSellOk;
+        /// When the call minted, from the state before it: whether a mint
+        /// of a twentieth of the supply went through, and whether, right
+        /// after the call, the same call minted again (`boundProbed` false:
+        /// not tried, its amount is not an argument).
+        bool boundProbed;
+        bool largeMintOk;
+        bool againMintOk;
     }
 
     struct Report {
@@ -74,6 +81,8 @@ contract PrivilegeProbe is TradeSimulator {
     }
 
     error EffectResult(Effect e);
+    error MintResult(bool minted);
+    error BoundResult(bool largeOk, bool againOk);
     error HolderOutcome(HolderResult h);
     error TradeResult(Outcome o);
 
@@ -94,8 +103,83 @@ contract PrivilegeProbe is TradeSimulator {
         r.baseline = runIsolated(t, "", share(t, calls.length + 1));
         r.effects = new Effect[](calls.length);
         for (uint256 i = 0; i < calls.length && gasleft() > t.probeGas + t.reserveGas; i++) {
-            r.effects[i] = runIsolated(t, calls[i], share(t, calls.length - i));
+            uint256 gas = share(t, calls.length - i);
+            r.effects[i] = runIsolated(t, calls[i], gas);
+            if (minted(r.before, r.effects[i]) && hasVictimBalance(calls[i])) {
+                (r.effects[i].largeMintOk, r.effects[i].againMintOk, r.effects[i].boundProbed) =
+                    runBound(t, calls[i], gas);
+            }
         }
+    }
+
+    /// Whether a call raised the supply, or the balances observed.
+    function minted(Snapshot memory before, Effect memory e) internal pure returns (bool) {
+        Snapshot memory a = e.after_;
+        return e.ok && a.readsOk && (a.supply > before.supply || held(a) > held(before));
+    }
+
+    /// The balances observed, together (at most the largest word: a token
+    /// can answer anything).
+    function held(Snapshot memory s) internal pure returns (uint256) {
+        unchecked {
+            uint256 sum = s.victim + s.pair;
+            if (sum < s.victim) return type(uint256).max;
+            uint256 all = sum + s.role;
+            return all < sum ? type(uint256).max : all;
+        }
+    }
+
+    /// Whether `data` has a `VICTIM_BALANCE` argument (an amount to vary).
+    function hasVictimBalance(bytes memory data) internal pure returns (bool found) {
+        for (uint256 at = 4; at + 32 <= data.length; at += 32) {
+            uint256 word;
+            assembly {
+                word := mload(add(add(data, 32), at))
+            }
+            if (word == VICTIM_BALANCE) return true;
+        }
+    }
+
+    /// A mint's bound (see `Effect`), in a run of its own.
+    function runBound(Target memory t, bytes memory data, uint256 gas)
+        internal
+        returns (bool largeOk, bool againOk, bool probed)
+    {
+        (, bytes memory out) = address(this).call{gas: gas}(abi.encodeCall(this.boundOne, (t, data)));
+        if (out.length >= 4 && bytes4(out) == BoundResult.selector) {
+            (largeOk, againOk) = abi.decode(afterSelector(out), (bool, bool));
+            probed = true;
+        }
+    }
+
+    /// Self-call only; always reverts with its `BoundResult`.
+    function boundOne(Target memory t, bytes memory data) external {
+        require(msg.sender == address(this), "self only");
+        (uint256 supply, ) = readWord(t.plan.token, abi.encodeCall(IOwnedLike.totalSupply, ()));
+        bytes memory large = bytes.concat(data);
+        substitute(large, supply / 20);
+        bool largeOk = isolatedMint(t, large);
+        uint256 amount = tokenBalance(t.plan.token, t.victim);
+        if (amount == 0) amount = supply / 1000;
+        substitute(data, amount);
+        t.plan.token.call{gas: t.probeGas}(data);
+        revert BoundResult(largeOk, isolatedMint(t, data));
+    }
+
+    /// Whether `data` mints from this state (undone).
+    function isolatedMint(Target memory t, bytes memory data) internal returns (bool) {
+        (, bytes memory out) = address(this).call{gas: gasleft() / 2}(abi.encodeCall(this.mintOne, (t, data)));
+        return out.length >= 4 && bytes4(out) == MintResult.selector && abi.decode(afterSelector(out), (bool));
+    }
+
+    /// Self-call only; always reverts with its `MintResult`.
+    function mintOne(Target memory t, bytes memory data) external {
+        require(msg.sender == address(this), "self only");
+        Snapshot memory before = snapshot(t);
+        Effect memory e;
+        (e.ok, ) = t.plan.token.call{gas: t.probeGas}(data);
+        if (e.ok) e.after_ = snapshot(t);
+        revert MintResult(minted(before, e));
     }
 
     /// What is left above the reserve, divided by `runs`.

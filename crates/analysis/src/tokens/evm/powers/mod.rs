@@ -9,9 +9,9 @@ use serde_json::json;
 
 use super::control::Control;
 use super::facts::{EvmFacts, OwnerFact};
-use super::roles::Role;
+use super::roles::{Probing, Role};
 use crate::config::AllowlistEntry;
-use crate::scoring::{band, Builder};
+use crate::scoring::Builder;
 use crate::simulation::abi::{
     IPrivilegeProbe::{Effect, Snapshot},
     Outcome,
@@ -22,139 +22,10 @@ use crate::simulation::tax;
 use riskintel_chains::evm::abi::units;
 use riskintel_chains::evm::addr;
 
+mod degree;
 mod words;
+use degree::{bounded_mint, weighed, Power, POWERS};
 use words::effect_words;
-
-/// A power a role can exercise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Power {
-    Mint,
-    BurnFromOthers,
-    SeizeBalance,
-    Blacklist,
-    Pause,
-    SetLimits,
-    SetFees,
-    SetFeePerAddress,
-    ReclaimOwnership,
-}
-
-const POWERS: [Power; 9] = [
-    Power::Mint,
-    Power::BurnFromOthers,
-    Power::SeizeBalance,
-    Power::Blacklist,
-    Power::Pause,
-    Power::SetLimits,
-    Power::SetFees,
-    Power::SetFeePerAddress,
-    Power::ReclaimOwnership,
-];
-
-impl Power {
-    fn check(self) -> CheckId {
-        match self {
-            Power::Mint => CheckId::MintCapability,
-            Power::BurnFromOthers => CheckId::BurnFromOthers,
-            Power::SeizeBalance => CheckId::SeizeBalance,
-            Power::Blacklist => CheckId::BlacklistCapability,
-            Power::Pause => CheckId::PauseCapability,
-            Power::SetLimits => CheckId::MaxTxModifiable,
-            Power::SetFees => CheckId::TaxModifiable,
-            Power::SetFeePerAddress => CheckId::TaxModifiablePerAddress,
-            Power::ReclaimOwnership => CheckId::OwnershipReclaimable,
-        }
-    }
-
-    /// Whether observing it needs a fresh wallet able to trade before the call.
-    fn needs_trading(self) -> bool {
-        matches!(
-            self,
-            Power::Blacklist
-                | Power::Pause
-                | Power::SetLimits
-                | Power::SetFees
-                | Power::SetFeePerAddress
-        )
-    }
-
-    /// An allow-listed issuer's power (mint, freeze, pause, blacklist): info.
-    fn issuer_power(self) -> bool {
-        matches!(self, Power::Mint | Power::Blacklist | Power::Pause)
-    }
-
-    /// Title, category, severity and weight when held without delay; the fee reached for fee powers.
-    fn degree(self, fee: f64) -> (&'static str, SignalCategory, Severity, f64) {
-        match self {
-            Power::Mint => (
-                "Supply can be minted",
-                SignalCategory::Contract,
-                Severity::High,
-                band::RISKY,
-            ),
-            Power::BurnFromOthers => (
-                "Holders' tokens can be burned",
-                SignalCategory::Contract,
-                Severity::Critical,
-                band::CRITICAL,
-            ),
-            Power::SeizeBalance => (
-                "Holders' tokens can be taken",
-                SignalCategory::Contract,
-                Severity::Critical,
-                band::CRITICAL,
-            ),
-            Power::Blacklist => (
-                "Addresses can be blocked",
-                SignalCategory::Trading,
-                Severity::High,
-                0.35,
-            ),
-            Power::Pause => (
-                "Trading can be stopped",
-                SignalCategory::Trading,
-                Severity::Medium,
-                band::CAUTION,
-            ),
-            Power::SetLimits => (
-                "Transaction limits can be changed",
-                SignalCategory::Trading,
-                Severity::Medium,
-                0.15,
-            ),
-            Power::SetFees if fee > 0.25 => (
-                "Fees can be raised",
-                SignalCategory::Trading,
-                Severity::High,
-                0.35,
-            ),
-            Power::SetFees if fee >= 0.10 => (
-                "Fees can be raised",
-                SignalCategory::Trading,
-                Severity::Medium,
-                0.15,
-            ),
-            Power::SetFees => (
-                "Fees can be changed",
-                SignalCategory::Trading,
-                Severity::Low,
-                0.05,
-            ),
-            Power::SetFeePerAddress => (
-                "Fees can be set per address",
-                SignalCategory::Trading,
-                Severity::Critical,
-                0.6,
-            ),
-            Power::ReclaimOwnership => (
-                "Ownership can be taken back",
-                SignalCategory::Ownership,
-                Severity::High,
-                0.35,
-            ),
-        }
-    }
-}
 
 /// The buyer's buy, sell and transfer taxes.
 fn taxes(o: &Outcome) -> [Option<f64>; 3] {
@@ -262,13 +133,35 @@ fn balance_written(before: &Snapshot, after: &Snapshot) -> bool {
     after.supply == before.supply && total(after) > total(before).saturating_add(tolerance)
 }
 
-/// One power exercised: by which role, with which call, and the highest fee reached.
+/// One power exercised: by which role, with which call, the highest fee
+/// reached, and (a mint) whether the code bounds it.
 struct Exercised<'a> {
     role: &'a Role,
     candidate: &'a Candidate,
     effect: &'a Effect,
     before: &'a crate::simulation::abi::IPrivilegeProbe::Snapshot,
     fee: f64,
+    bounded: bool,
+}
+
+/// The functions (by selector) whose mints, as this role, were shown
+/// bounded: every call of it whose amount was varied was bounded. A call
+/// of the same function with a fixed small amount is bounded with it.
+fn bounded_functions(probing: &Probing, probed: &Probed) -> Vec<[u8; 4]> {
+    let mut verdicts: Vec<([u8; 4], bool)> = Vec::new();
+    for (candidate, effect) in probing.candidates.iter().zip(&probed.effects) {
+        if !effect.boundProbed {
+            continue;
+        }
+        match verdicts.iter_mut().find(|(s, _)| *s == candidate.selector) {
+            Some((_, bounded)) => *bounded &= bounded_mint(effect),
+            None => verdicts.push((candidate.selector, bounded_mint(effect))),
+        }
+    }
+    (verdicts.into_iter())
+        .filter(|(_, bounded)| *bounded)
+        .map(|(selector, _)| selector)
+        .collect()
 }
 
 /// Record the seven capability checks and the two seizure checks from the probing.
@@ -327,27 +220,29 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
             if matches!(power, Power::SeizeBalance | Power::BurnFromOthers) && nothing_held {
                 gaps.push("no holder or pool held tokens to take or burn during the probe (no pool to buy from)".into());
             }
+            let bounded = bounded_functions(probing, probed);
             for (candidate, effect) in probing.candidates.iter().zip(&probed.effects) {
                 for (p, fee) in classify(probed, candidate, effect, role.address) {
                     if p != power {
                         continue;
                     }
+                    let bounded = p == Power::Mint && bounded.contains(&candidate.selector);
                     if !functions.contains(&candidate.function) {
                         functions.push(candidate.function.clone());
                     }
-                    let strength = |role: &Role, fee: f64| {
-                        role.control.cap(Severity::Critical, power.degree(fee).3).1
+                    let strength = |role: &Role, fee: f64, bounded: bool| {
+                        weighed(power, fee, bounded, role.control).3
                     };
-                    if best
-                        .as_ref()
-                        .is_none_or(|x| strength(role, fee) > strength(x.role, x.fee))
-                    {
+                    if best.as_ref().is_none_or(|x| {
+                        strength(role, fee, bounded) > strength(x.role, x.fee, x.bounded)
+                    }) {
                         best = Some(Exercised {
                             role,
                             candidate,
                             effect,
                             before: &probed.before,
                             fee,
+                            bounded,
                         });
                     }
                 }
@@ -367,8 +262,8 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
         if renounced && found.role.control != Control::Anyone {
             hidden.push((found.candidate.function.clone(), found.role));
         }
-        let (title, category, severity, weight) = power.degree(found.fee);
-        let (severity, weight) = found.role.control.cap(severity, weight);
+        let (title, category, severity, weight) =
+            weighed(power, found.fee, found.bounded, found.role.control);
         let (after, before) = (&found.effect.after_, found.before);
         let amount = |v: U256| units(v, decimals);
         let raw = json!({
@@ -384,6 +279,7 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
             "victim_can_sell": found.effect.victimSellOk,
             "fresh_buyer_trades": trades(&found.effect.buyer),
             "fee_reached": (found.fee > 0.0).then_some(found.fee),
+            "bounded": (power == Power::Mint).then_some(found.bounded),
         });
         let what = effect_words(power, &found, decimals);
         let rpc = format!(
@@ -391,8 +287,13 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
             found.candidate.function,
             addr(&found.role.address)
         );
+        let bound = if power == Power::Mint && found.bounded {
+            " The code bounds it: a mint of a twentieth of the supply was refused, and the same mint again at once minted nothing."
+        } else {
+            ""
+        };
         let detail = format!(
-            "Calling {} as {} {what}.",
+            "Calling {} as {} {what}.{bound}",
             found.candidate.function,
             found.role.describe()
         );
