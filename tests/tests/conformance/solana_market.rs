@@ -211,3 +211,31 @@ pub async fn solana_market_index_finds_new_mints(backend: Backend) -> anyhow::Re
     other.stop().await?;
     server.stop().await
 }
+
+conformance!(served_chains_not_indexed_say_so);
+/// With the market index off, every served chain keeps its overview entry
+/// and says it is not indexed (no lag), Solana included.
+pub async fn served_chains_not_indexed_say_so(backend: Backend) -> anyhow::Result<()> {
+    let fixture = Fixture::load()?;
+    let node = solana_node::start_node(fixture.clone()).await?;
+    let mut config = sol_config(&fixture, &node.url);
+    config.market.enabled = false;
+    let server = TestServer::start_with(backend, config).await?;
+    let client = server.client(&server.owner_key());
+    let overview = ok(client.market_overview_get(None).await)?.into_inner();
+    ensure!(
+        overview.chains.iter().any(|c| c.chain == "sol")
+            && overview
+                .chains
+                .iter()
+                .all(|c| !c.indexed && c.index_lag.is_none())
+            && !overview.total.indexed,
+        "{overview:?}"
+    );
+    let sol = ok(client.market_overview_get(Some(arg("sol"))).await)?.into_inner();
+    ensure!(
+        sol.chains.len() == 1 && sol.chains[0].chain == "sol" && !sol.chains[0].indexed,
+        "{sol:?}"
+    );
+    server.stop().await
+}
