@@ -86,6 +86,9 @@ enum Task {
         /// Only this token address.
         #[arg(long)]
         only: Option<String>,
+        /// Print each label check that came back unknown, with its reason.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Benchmarks: requests per second of health and billing status (release
     /// build, wrk), then token analysis on the rig (round trips, shared
@@ -185,7 +188,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Task::Wild { data, only } => {
+        Task::Wild {
+            data,
+            only,
+            verbose,
+        } => {
             rig()?;
             let out = root().join("target/wild");
             // A run starts from the set as it is: no artifact of another --only.
@@ -217,6 +224,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 ])
                 .arg("--artifacts")
                 .arg(out.join("tokens"))
+                .args(verbose.then_some("--verbose"))
                 .status()?;
             if !status.success() {
                 bail!("the real-token report failed");

@@ -62,10 +62,12 @@ struct Row {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let mut artifacts: Option<PathBuf> = None;
+    let mut verbose = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--artifacts" => artifacts = Some(args.next().context("--artifacts DIR")?.into()),
+            "--verbose" => verbose = true,
             other => bail!("unknown argument {other}"),
         }
     }
@@ -152,6 +154,18 @@ async fn main() -> anyhow::Result<()> {
                 format!("analysis answered {status}: {}", answer["error"]["message"]),
             ));
             continue;
+        }
+        if verbose {
+            // The label checks that came back unknown, and why.
+            for check in (answer["coverage"]["checks"]
+                .as_array()
+                .into_iter()
+                .flatten())
+            .filter(|c| c["status"] == "unknown")
+            .filter(|c| LABELS.iter().any(|(_, id)| c["id"] == *id))
+            {
+                println!("  {} {}: {}", token.address, check["id"], check["reason"]);
+            }
         }
         let signals: Vec<String> = (answer["signals"].as_array().into_iter().flatten())
             .filter_map(|s| s["id"].as_str().map(str::to_string))

@@ -89,13 +89,19 @@ contract PrivilegeProbe is TradeSimulator {
     /// Buy as the victim, observe, then run every call in `calls` as this
     /// address (the role), each from the same starting state.
     function probe(Target memory t, bytes[] memory calls) external returns (Report memory r) {
+        // The victim's buy and the role's own trade get a quarter of the gas
+        // left each, at most: a token that calls back into the role (a
+        // controller hook answered by this code) and burns what it is given
+        // costs those two, not the probe.
         if (t.plan.pair != address(0)) {
-            try TradeSimulator(payable(t.victim)).buyIn(t.plan, t.buyBps) returns (Outcome memory o) {
+            try TradeSimulator(payable(t.victim)).buyIn{gas: gasleft() / 4}(t.plan, t.buyBps) returns (
+                Outcome memory o
+            ) {
                 r.victimBuy = o;
             } catch {}
         }
         r.before = snapshot(t);
-        if (t.plan.pair != address(0)) r.roleTrade = isolatedTrade(t.plan, t.buyBps);
+        if (t.plan.pair != address(0)) r.roleTrade = isolatedTrade(t.plan, t.buyBps, gasleft() / 4);
         // Each run gets a fair share of the gas left (what is left above
         // the reserve, divided by the runs still to make), never all of it:
         // a token whose failures burn every unit they are given (older
@@ -237,7 +243,7 @@ contract PrivilegeProbe is TradeSimulator {
         external
         returns (Outcome memory fresh, HolderResult[] memory results)
     {
-        fresh = isolatedTrade(plan, buyBps);
+        fresh = isolatedTrade(plan, buyBps, gasleft() / 4);
         results = new HolderResult[](holders.length);
         for (uint256 i = 0; i < holders.length; i++) {
             (, bytes memory out) = address(this).call(abi.encodeCall(this.replayOne, (plan, holders[i])));
@@ -268,8 +274,8 @@ contract PrivilegeProbe is TradeSimulator {
 
     /// This address's own buy, transfer and sell, undone: whether the rules
     /// that stop a fresh wallet let it (a role) through.
-    function isolatedTrade(Plan memory plan, uint256 buyBps) internal returns (Outcome memory o) {
-        (, bytes memory out) = address(this).call(abi.encodeCall(this.tradeOnce, (plan, buyBps)));
+    function isolatedTrade(Plan memory plan, uint256 buyBps, uint256 gas) internal returns (Outcome memory o) {
+        (, bytes memory out) = address(this).call{gas: gas}(abi.encodeCall(this.tradeOnce, (plan, buyBps)));
         if (out.length >= 4 && bytes4(out) == TradeResult.selector) return abi.decode(afterSelector(out), (Outcome));
     }
 
