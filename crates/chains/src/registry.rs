@@ -118,18 +118,16 @@ impl Chains {
         }
     }
 
-    /// Every served chain's node, as health shows it: the EVM chains in
-    /// chain order, then Solana.
+    /// Every served chain: the EVM chains in chain order, then Solana.
+    pub fn served(&self) -> impl Iterator<Item = Chain> + '_ {
+        (self.evm.keys().copied()).chain(self.solana.as_ref().map(|_| Chain::Sol))
+    }
+
+    /// Every served chain's node, as health shows it, in `served` order.
     pub fn health(&self) -> Vec<(Chain, NodeHealth)> {
-        let mut all: Vec<(Chain, NodeHealth)> = self
-            .evm
-            .iter()
-            .map(|(chain, c)| (*chain, c.rpc.circuit().health()))
-            .collect();
-        if let Some(solana) = &self.solana {
-            all.push((Chain::Sol, solana.rpc.circuit().health()));
-        }
-        all
+        self.served()
+            .filter_map(|chain| Some((chain, self.circuit(chain)?.health())))
+            .collect()
     }
 
     /// Upstream requests made so far on a chain for users (benchmarks and tests).

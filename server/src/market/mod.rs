@@ -153,9 +153,7 @@ impl Market {
             })
             .await?;
         // Every served chain: the EVM chains in order, then Solana.
-        let mut chains: Vec<Chain> = (self.analyzer.chains().health().into_iter())
-            .map(|(c, _)| c)
-            .collect();
+        let mut chains: Vec<Chain> = self.analyzer.chains().served().collect();
         if let Some(c) = chain {
             chains.retain(|x| *x == c);
         }

@@ -220,13 +220,17 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
             if matches!(power, Power::SeizeBalance | Power::BurnFromOthers) && nothing_held {
                 gaps.push("no holder or pool held tokens to take or burn during the probe (no pool to buy from)".into());
             }
-            let bounded = bounded_functions(probing, probed);
+            // Only a mint has a bound.
+            let bounded = match power {
+                Power::Mint => bounded_functions(probing, probed),
+                _ => Vec::new(),
+            };
             for (candidate, effect) in probing.candidates.iter().zip(&probed.effects) {
                 for (p, fee) in classify(probed, candidate, effect, role.address) {
                     if p != power {
                         continue;
                     }
-                    let bounded = p == Power::Mint && bounded.contains(&candidate.selector);
+                    let bounded = bounded.contains(&candidate.selector);
                     if !functions.contains(&candidate.function) {
                         functions.push(candidate.function.clone());
                     }
