@@ -63,6 +63,8 @@ mod dex_v4;
 mod disputes;
 #[path = "conformance/hot_path.rs"]
 mod hot_path;
+#[path = "conformance/launch_clock.rs"]
+mod launch_clock;
 #[path = "conformance/market.rs"]
 mod market;
 #[path = "conformance/old_compilers.rs"]

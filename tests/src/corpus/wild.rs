@@ -226,6 +226,15 @@ pub fn first_buyer(i: u64) -> Address {
     rig::holder(90_000 + i)
 }
 
+/// Launch the wild token of the table named `name` on `chain`, as the
+/// wild venue launches it.
+pub fn launch_named(node: &Node, chain: &mut RigChain, name: &str) -> anyhow::Result<()> {
+    let (i, truth) = (table().into_iter().enumerate())
+        .find(|(_, t)| t.name == name && t.venue != Venue::Rig)
+        .with_context(|| format!("no wild token {name}"))?;
+    launch(node, chain, creator_number(i, &truth), &truth)
+}
+
 /// Launch a wild token as its creator would: deploy it (its constructor
 /// creates the pair through the router it names), add 400,000 tokens and 10
 /// ETH through the router (LP to the burn address), hand 20,000 to each of

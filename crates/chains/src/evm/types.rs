@@ -86,12 +86,20 @@ pub struct Log {
     /// The transaction that emitted it.
     #[serde(default)]
     pub transaction_hash: Option<B256>,
+    /// Its block's time, where the node says it (geth 1.16 on, anvil, reth, erigon).
+    #[serde(default)]
+    pub block_timestamp: Option<U64>,
 }
 
 impl Log {
     /// The event signature.
     pub fn topic0(&self) -> Option<B256> {
         self.topics.first().copied()
+    }
+
+    /// Its block's time, unix seconds, where the node says it.
+    pub fn time(&self) -> Option<i64> {
+        self.block_timestamp.map(|t| t.to::<u64>() as i64)
     }
 
     /// Its block number (0 when the node left it out, as for pending logs).

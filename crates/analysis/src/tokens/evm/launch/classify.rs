@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use alloy_primitives::{Address, B256, U256};
 
-use super::{EarlyHolder, Launch, LaunchRows, Member, Reads, Sales};
+use super::{EarlyHolder, Launch, LaunchRows, Member, Reads, Sales, Sell};
 use riskintel_chains::evm::abi::IERC20::Transfer;
 use riskintel_chains::evm::types::Log;
 
@@ -179,9 +179,13 @@ pub fn classify(parties: &Parties<'_>, rows: &LaunchRows, reads: &Reads) -> Laun
         // A launchpad's or the token's own transfers are its sales and fees.
         sells: if creator_is_wallet {
             out.iter()
-                .filter_map(|log| Some((log.block(), transfer(log)?)))
+                .filter_map(|log| Some((log, transfer(log)?)))
                 .filter(|(_, (_, to, _))| parties.sources.contains(to))
-                .map(|(block, (_, _, value))| (block, value))
+                .map(|(log, (_, _, amount))| Sell {
+                    block: log.block(),
+                    time: log.time(),
+                    amount,
+                })
                 .collect()
         } else {
             Vec::new()

@@ -59,8 +59,20 @@ pub type Member = crate::tokens::launch::Member<Address, U256>;
 pub struct Sales {
     /// What it holds now.
     pub held: U256,
-    /// Each transfer it made to a pool or router since then: (block, amount).
-    pub sells: Vec<(u64, U256)>,
+    /// Each transfer it made to a pool or router since then, in block order.
+    pub sells: Vec<Sell>,
+}
+
+/// One of the creator's transfers to a pool or router.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sell {
+    /// Its block.
+    pub block: u64,
+    /// Its block's time (unix seconds): from the log where the node says
+    /// it, else from the block's header; None when neither was read.
+    pub time: Option<i64>,
+    /// What it sent.
+    pub amount: U256,
 }
 
 /// What is known of the launch.

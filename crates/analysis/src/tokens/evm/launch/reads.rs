@@ -9,7 +9,7 @@ use alloy_sol_types::SolEvent;
 use serde_json::{json, Value};
 
 use super::classify::{classify, Parties};
-use super::{Launch, LaunchLimits, OPENING_BLOCKS};
+use super::{Launch, LaunchLimits, Sell, OPENING_BLOCKS};
 use crate::tokens::evm::gaps::{self, Gaps};
 use crate::tokens::evm::holders::HolderIndex;
 use riskintel_chains::evm::abi::IUniswapV2Pair;
@@ -17,7 +17,7 @@ use riskintel_chains::evm::abi::IERC20::Transfer;
 use riskintel_chains::evm::logs::filter;
 use riskintel_chains::evm::pools::v3::IUniswapV3Pool;
 use riskintel_chains::evm::pools::v4::IPoolManager;
-use riskintel_chains::evm::types::{address_topic, BlockTag, FullBlock, Log};
+use riskintel_chains::evm::types::{address_topic, Block, BlockTag, FullBlock, Log};
 use riskintel_chains::evm::{EvmChain, DEAD};
 use riskintel_chains::rpc::{Answers, Batch, RpcError, Slot};
 
@@ -111,7 +111,62 @@ pub async fn read(
         excluded: &excluded,
         cap: limits.holders,
     };
-    (Ok(classify(&parties, rows, &reads)), gaps)
+    let mut launch = classify(&parties, rows, &reads);
+    if let Some(sales) = &mut launch.sales {
+        date_sells(chain, &mut sales.sells, &mut gaps).await;
+    }
+    (Ok(launch), gaps)
+}
+
+/// Most the blocks read for the times of sells whose logs did not say them.
+const SELL_BLOCKS_READ: usize = 32;
+
+/// The time of each sell whose log did not say it (older nodes leave out
+/// `blockTimestamp`), from its block's header: one more request, sent only
+/// then. Past [`SELL_BLOCKS_READ`] distinct blocks, blocks spread evenly
+/// over the sells are read, and the rest stay undated (times only grow
+/// with the block, so a day's end is still found when it falls between
+/// two read blocks that lie on either side of it). A refusal leaves them
+/// undated; `creator_sold` then says so.
+async fn date_sells(chain: &EvmChain, sells: &mut [Sell], gaps: &mut Gaps) {
+    let mut undated: Vec<u64> = (sells.iter())
+        .filter(|s| s.time.is_none())
+        .map(|s| s.block)
+        .collect();
+    undated.dedup();
+    if undated.is_empty() {
+        return;
+    }
+    let step = undated.len().div_ceil(SELL_BLOCKS_READ);
+    let last = undated[undated.len() - 1];
+    let mut chosen: Vec<u64> = undated.iter().step_by(step).copied().collect();
+    if chosen.last() != Some(&last) {
+        chosen.push(last);
+    }
+    let mut batch = Batch::new();
+    let slots: Vec<Slot<Block>> = (chosen.iter())
+        .map(|n| batch.call("eth_getBlockByNumber", json!([BlockTag::Number(*n), false])))
+        .collect();
+    let times = match chain.rpc.send(batch).await {
+        Ok(mut answers) => slots
+            .into_iter()
+            .map(|slot| answers.take(slot).map(|b| (b.number(), b.time())))
+            .collect::<Result<Vec<_>, _>>(),
+        Err(e) => Err(e),
+    };
+    match times {
+        Ok(times) => {
+            for sell in sells.iter_mut().filter(|s| s.time.is_none()) {
+                sell.time = (times.iter())
+                    .find(|(block, _)| *block == sell.block)
+                    .map(|(_, time)| *time);
+            }
+        }
+        Err(e) => gaps.refused(
+            &[gaps::CREATOR_SALES],
+            format!("eth_getBlockByNumber(the blocks of the creator's sells) failed ({e})"),
+        ),
+    }
 }
 
 /// Plan the launch reads; or why the launch cannot be judged (the checks

@@ -38,6 +38,7 @@ fn transfer(from: u8, to: u8, value: u64, block: u64, tx: u8) -> Log {
         block_number: Some(U64::from(block)),
         log_index: Some(U64::ZERO),
         transaction_hash: Some(h(tx)),
+        block_timestamp: Some(U64::from(1_000 + block * 12)),
     }
 }
 
@@ -150,7 +151,12 @@ fn handed_funded_bought_for_and_snipers_are_told_apart() {
     let sales = launch.sales.expect("sales read");
     // Holds 100 now; of what it sent since the opening, 60 went to the pool.
     assert_eq!(sales.held, U256::from(100));
-    assert_eq!(sales.sells, vec![(30, U256::from(60))]);
+    let sell = Sell {
+        block: 30,
+        time: Some(1_000 + 30 * 12),
+        amount: U256::from(60),
+    };
+    assert_eq!(sales.sells, vec![sell]);
 }
 
 #[test]
