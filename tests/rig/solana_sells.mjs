@@ -6,13 +6,18 @@
 //   sell_frozen_holders   the freeze authority froze the holders' accounts:
 //                         holders trapped, the pool's own tokens move;
 //   sell_default_frozen   Token-2022 accounts start frozen; only the pool's
-//                         was thawed: holders trapped;
+//                         was thawed: a buyer's new account cannot receive
+//                         any (cannot buy) and no holder can sell: honeypot;
 //   sell_nontransferable  Token-2022 non-transferable: nothing moves, honeypot;
 //   sell_fee_all          a 100% transfer fee: nothing arrives, honeypot;
 //   sell_hook_pool        a transfer hook (hooks/refuse_into_pool.s) that
 //                         refuses transfers into the account its config
 //                         names, the pool's: a buyer cannot sell, honeypot;
-//   sell_hook_allow       a transfer hook that lets all through: clear.
+//   sell_hook_allow       a transfer hook that lets all through: clear;
+//   sell_hook_all         a transfer hook (hooks/refuse_all.s) that refuses
+//                         every transfer: a buyer cannot get any, no holder
+//                         can sell: honeypot, and nothing says the pool's
+//                         own tokens move.
 // Each hook's ExtraAccountMetaList names its config, a PDA of ["config",
 // mint], so the check must resolve it to pass the transfer at all.
 import * as spl from "@solana-program/token";
@@ -108,6 +113,7 @@ export async function buildSells(rig) {
   });
   await sellToken("sell_hook_pool", { program: T22, hook: "refuse_into_pool" });
   await sellToken("sell_hook_allow", { program: T22, hook: "allow" });
+  await sellToken("sell_hook_all", { program: T22, hook: "refuse_all" });
 
   // Changes the test node applies on a trial's word (`changes` in the
   // fixture: accounts as they are after), each made by the real program

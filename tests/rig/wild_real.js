@@ -9,8 +9,11 @@
 // to <out>/<address>.json with the labels, or the reason it could not be.
 // Nothing is copied into the project: the sources are read from --data
 // (a checkout, or the bare repository the search tool's fetch brings).
+// With --injected, the study's injected set instead: each of
+// contracts/manualcontract/<Label>/<n>.sol carries the one label of its
+// folder, and is written as injected-<label>-<n>.json.
 //
-//   node wild_real.js --data DIR --out DIR [--only ADDRESS]
+//   node wild_real.js --data DIR --out DIR [--only ADDRESS] [--injected]
 const fs = require("fs");
 const path = require("path");
 const { execFileSync } = require("child_process");
@@ -23,6 +26,7 @@ const arg = (name) => {
 const data = arg("--data");
 const out = arg("--out");
 const only = (arg("--only") || "").toLowerCase();
+const injected = args.includes("--injected");
 if (!data || !out) {
   console.error("usage: node wild_real.js --data DIR --out DIR [--only ADDRESS]");
   process.exit(2);
@@ -55,20 +59,38 @@ const LABELS = {
   freezeaccount: "freeze",
   disabletransfer: "disable",
   arbitrarytransfer: "arbitrary",
+  arbitrarilytransfer: "arbitrary",
 };
 const list = read("Backdoor_List.md");
 if (!list) {
   console.error(`${data}: no Backdoor_List.md (pass the Pied-Piper repository, checked out or bare)`);
   process.exit(2);
 }
+// Each entry: its id, its labels, and the file of its source.
 const labelled = new Map();
-for (const line of list.split("\n")) {
-  const cells = line.split("|").map((c) => c.trim());
-  const label = LABELS[(cells[2] || "").toLowerCase()];
-  const address = (cells[3] || "").toLowerCase();
-  if (!label || !/^0x[0-9a-f]{40}$/.test(address)) continue;
-  if (!labelled.has(address)) labelled.set(address, new Set());
-  labelled.get(address).add(label);
+if (injected) {
+  const listing = bare
+    ? execFileSync("git", ["--git-dir", data, "ls-tree", "-r", "--name-only", "HEAD", "contracts/manualcontract"], { encoding: "utf8" })
+    : "";
+  const files = bare
+    ? listing.split("\n").filter(Boolean)
+    : fs.readdirSync(path.join(data, "contracts/manualcontract")).flatMap((d) =>
+        fs.readdirSync(path.join(data, "contracts/manualcontract", d)).map((f) => `contracts/manualcontract/${d}/${f}`));
+  for (const file of files) {
+    const m = /manualcontract\/([^/]+)\/(\d+)\.sol$/.exec(file);
+    const label = m && LABELS[m[1].toLowerCase()];
+    if (!label) continue;
+    labelled.set(`injected-${label}-${m[2]}`, { labels: new Set([label]), file });
+  }
+} else {
+  for (const line of list.split("\n")) {
+    const cells = line.split("|").map((c) => c.trim());
+    const label = LABELS[(cells[2] || "").toLowerCase()];
+    const address = (cells[3] || "").toLowerCase();
+    if (!label || !/^0x[0-9a-f]{40}$/.test(address)) continue;
+    if (!labelled.has(address)) labelled.set(address, { labels: new Set(), file: `contracts/realworld-contracts/${address}.sol` });
+    labelled.get(address).labels.add(label);
+  }
 }
 
 // One solc per version, installed on first use.
@@ -140,11 +162,11 @@ function tokenOf(source, contracts) {
 
 let written = 0;
 let failed = 0;
-for (const [address, labels] of [...labelled].sort()) {
+for (const [address, { labels, file: where }] of [...labelled].sort()) {
   if (only && address !== only) continue;
   const record = { address, labels: [...labels].sort() };
   const file = `${address}.sol`;
-  const source = read(`contracts/realworld-contracts/${file}`);
+  const source = read(where);
   // Flattened sources can hold several pragmas: the highest version wins.
   const versions = [...((source || "").matchAll(/pragma\s+solidity\s*([^;]*);/g))]
     .map((p) => /(\d+)\.(\d+)(?:\.(\d+))?/.exec(p[1]))
@@ -153,7 +175,7 @@ for (const [address, labels] of [...labelled].sort()) {
     .sort((a, b) => minor(a) - minor(b) || patch(a) - patch(b));
   const version = versions.length ? [null, versions[versions.length - 1]] : null;
   if (!source) {
-    record.error = "no source in contracts/realworld-contracts";
+    record.error = `no source at ${where}`;
   } else if (!version) {
     record.error = "no compiler version in its pragma";
   } else {
@@ -173,9 +195,13 @@ for (const [address, labels] of [...labelled].sort()) {
           delete record.error;
           break;
         }
-        record.error = errors.length ? `does not compile: ${errors[0].split("\n")[0]}` : "no token contract in the source";
+        // The pragma's own compiler's words, where the later ones fail too.
+        // (a compiler that failed to run says less than one that answered).
+        if (!record.error || record.error.startsWith("solc ")) record.error = errors.length
+          ? `does not compile (solc ${compiler}): ${errors[0].split("\n")[0]}`
+          : `no token contract in the source (${Object.keys(contracts).join(", ") || "none"})`;
       } catch (e) {
-        record.error = `solc ${compiler} failed: ${String(e.message || e).split("\n")[0]}`;
+        record.error ||= `solc ${compiler} failed: ${String(e.message || e).split("\n")[0]}`;
       }
     }
   }

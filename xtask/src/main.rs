@@ -89,6 +89,10 @@ enum Task {
         /// Print each label check that came back unknown, with its reason.
         #[arg(long)]
         verbose: bool,
+        /// The study's injected set (contracts/manualcontract: one label
+        /// per folder) instead of its labelled real tokens.
+        #[arg(long)]
+        injected: bool,
     },
     /// Benchmarks: requests per second of health and billing status (release
     /// build, wrk), then token analysis on the rig (round trips, shared
@@ -192,18 +196,21 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             data,
             only,
             verbose,
+            injected,
         } => {
             rig()?;
             let out = root().join("target/wild");
+            let tokens = out.join(if injected { "injected" } else { "tokens" });
             // A run starts from the set as it is: no artifact of another --only.
-            let _ = std::fs::remove_dir_all(out.join("tokens"));
+            let _ = std::fs::remove_dir_all(&tokens);
             let mut compile = Command::new("node");
             compile
                 .arg("wild_real.js")
                 .arg("--data")
                 .arg(&data)
                 .arg("--out")
-                .arg(out.join("tokens"))
+                .arg(&tokens)
+                .args(injected.then_some("--injected"))
                 .current_dir(root().join("tests/rig"));
             if let Some(only) = &only {
                 compile.args(["--only", only]);
@@ -223,7 +230,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     "--",
                 ])
                 .arg("--artifacts")
-                .arg(out.join("tokens"))
+                .arg(&tokens)
                 .args(verbose.then_some("--verbose"))
                 .status()?;
             if !status.success() {

@@ -1,10 +1,10 @@
-//! The Solana sell check on the token's side: small transfers into the
-//! pool, simulated by the node (here LiteSVM running the real SPL Token and
-//! Token-2022 programs), from the pool's own account and the largest
-//! holders, within three round trips; a hooked mint's transfers carry the
-//! extra accounts its hook's list names, and a buyer's round trip (bought
-//! from the pool, sold back) stands for the pool's own transfer, which
-//! Token-2022 does not pass through the hook.
+//! The Solana sell check on the token's side: a buyer's path (a new
+//! wallet's account created, tokens in from the pool, then back out to it)
+//! and small transfers into the pool from the largest holders, simulated by
+//! the node (here LiteSVM running the real SPL Token and Token-2022
+//! programs), within three round trips; a hooked mint's transfers carry the
+//! extra accounts its hook's list names. What a buyer's path shows decides
+//! `honeypot` and `cannot_buy`, not the mint's flags (issue 46).
 
 use anyhow::ensure;
 use riskintel_client::types::{self, CheckStatus, Severity};
@@ -31,29 +31,57 @@ pub async fn solana_sells_are_checked_on_the_tokens_side(backend: Backend) -> an
             anyhow::Ok(a)
         }
     };
-    let (honeypot, trapped) = ("honeypot", "holders_trapped");
+    let (honeypot, trapped, cannot_buy) = ("honeypot", "holders_trapped", "cannot_buy");
 
     // Every transfer passes: the token's side of a sell is clear.
     let plain = analyse("sell_plain").await?;
     ensure!(
-        status(&plain, honeypot) == Some(CheckStatus::Clear)
-            && status(&plain, trapped) == Some(CheckStatus::Clear),
+        [honeypot, trapped, cannot_buy]
+            .iter()
+            .all(|id| status(&plain, id) == Some(CheckStatus::Clear)),
         "sell_plain: {:?}",
         plain.coverage.checks
     );
 
-    // Holders whose accounts are frozen (by the freeze authority, or from
-    // birth) cannot sell while the pool's own tokens move.
-    for name in ["sell_frozen_holders", "sell_default_frozen"] {
+    // Holders whose accounts the freeze authority froze cannot sell, while
+    // a new buyer's tokens go into the pool.
+    let frozen = analyse("sell_frozen_holders").await?;
+    let s = signal(&frozen, trapped)?;
+    ensure!(
+        s.severity == Severity::Critical
+            && s.detail.starts_with("3 of the 3")
+            && s.detail.contains("while a new buyer's tokens go into it")
+            && status(&frozen, honeypot) == Some(CheckStatus::Clear)
+            && status(&frozen, cannot_buy) == Some(CheckStatus::Clear),
+        "sell_frozen_holders: {} {:?}",
+        s.detail,
+        ids(&frozen)
+    );
+
+    // Accounts that start frozen (DefaultAccountState), or a hook that
+    // refuses every transfer: a buyer's new account cannot receive any,
+    // and no holder can sell. Judged by what the buyer's path did; nothing
+    // says that the pool's own tokens move.
+    for (name, why) in [("sell_default_frozen", "0x11"), ("sell_hook_all", "6001")] {
         let a = analyse(name).await?;
-        let s = signal(&a, trapped)?;
+        let s = signal(&a, honeypot)?;
+        let buy = signal(&a, cannot_buy)?;
+        let buyer = &s.evidence.raw["transfers"][0];
         ensure!(
             s.severity == Severity::Critical
-                && s.detail.starts_with("3 of the 3")
-                && status(&a, honeypot) == Some(CheckStatus::Clear),
-            "{name}: {} {:?}",
+                && s.detail.starts_with("No transfer of the token passes")
+                && buy.detail.contains("could not receive")
+                && buyer["status"] == "buy_refused"
+                && (s.detail.contains(why)
+                    || (buyer["logs"].as_array().into_iter().flatten())
+                        .any(|l| l.as_str().is_some_and(|l| l.contains(why))))
+                && status(&a, trapped) == Some(CheckStatus::Unknown)
+                && a.signals
+                    .iter()
+                    .all(|s| !s.detail.contains("move") || !s.detail.contains("pool's own")),
+            "{name}: {} / {} / {buyer}",
             s.detail,
-            ids(&a)
+            buy.detail
         );
     }
 

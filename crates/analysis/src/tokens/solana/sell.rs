@@ -1,12 +1,14 @@
 //! The sell check on the token's side: small `transfer_checked`s into the
 //! deepest pool's token account, simulated (`simulateTransaction`, no
-//! signature check, the node's blockhash) from the largest holders and from
-//! that pool's own account. What the mint can do to a sell — a hook that
-//! refuses, a frozen or default-frozen account, a non-transferable mint, a
-//! pause, a fee that takes everything — shows in whether the transfer
-//! passes and what arrives; the pool program's own part of a swap is not
-//! simulated. The simulations go in the last round's batch as a request of
-//! their own (no extra round trip when the launch reads go too).
+//! signature check, the node's blockhash) from the largest holders, and a
+//! buyer's path: a new wallet's token account created, tokens in from
+//! that pool, then back out to it, in one transaction. What the mint can do
+//! to a buyer or a sell — a hook that refuses some paths or all, accounts
+//! that start frozen, a frozen account, a non-transferable mint, a pause, a
+//! fee that takes everything — shows in which leg passes and what arrives;
+//! the pool program's own part of a swap is not simulated. The simulations
+//! go in the last round's batch as a request of their own (no extra round
+//! trip when the launch reads go too).
 
 use riskintel_types::{CheckId, Severity, SignalCategory};
 use serde_json::{json, Value};
@@ -27,11 +29,9 @@ const HOLDERS: usize = 3;
 /// Who sends a simulated transfer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sender {
-    /// The pool's own token account (a buyer's tokens come from it), to itself.
-    Pool,
-    /// A new account that buys from the pool and sells back in one
-    /// transaction: a hooked mint's, since Token-2022 does not call the
-    /// hook on a transfer to the same account.
+    /// A new wallet's new token account that buys from the pool and sells
+    /// back in one transaction, as a buyer does: its account's birth state
+    /// (`DefaultAccountState`), and a hook on either leg, decide.
     Buyer,
     /// A holder (its wallet).
     Holder(Pubkey),
@@ -44,10 +44,21 @@ pub struct Outcome {
     pub sender: Sender,
     /// Base units sent.
     pub amount: u64,
-    /// The answer: passed (what arrived) or refused (the error and the
-    /// program's logs), or why it says nothing (the node's refusal, the
-    /// buyer's own part failing, extras that could not be resolved).
-    pub result: Result<Result<u64, (String, Vec<String>)>, String>,
+    /// The answer, or why it says nothing (the node's refusal, the new
+    /// account's creation failing, extras that could not be resolved).
+    pub result: Result<Answer, String>,
+}
+
+/// What a simulated transfer came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// It passed: what arrived in the pool's account.
+    Arrived(u64),
+    /// The token refused it: the error and the program's logs.
+    Refused(String, Vec<String>),
+    /// A buyer's round trip failed at the buy: the new account could not
+    /// receive the token from the pool (the error and logs).
+    BuyRefused(String, Vec<String>),
 }
 
 /// The sell check's transfers and what became of them, or why none was tried.
@@ -210,60 +221,39 @@ pub fn plan(
     };
     let mut transfers = Vec::new();
     if vault.amount > 0 {
+        // A new wallet's account buys from the pool and sells back what
+        // surely arrived (less the most either transfer fee withholds).
         let bought = small(vault.amount);
-        let plan = match &hook {
-            Ok(Some(h)) => {
-                // A new account buys from the pool and sells back what arrived.
-                let buyer = sol::key(BUYER);
-                let account = sol::associated_token_address(&buyer, mint_key, program_text)
-                    .ok_or("the buyer has no associated account")?;
-                let withheld = mint
-                    .transfer_fee
-                    .as_ref()
-                    .map_or(0, |f| f.most_withheld(bought));
-                let sold = bought - withheld;
-                let buy = Transfer {
-                    destination: account,
-                    ..transfer(destination, vault.owner, bought)
-                };
-                let sell = Transfer {
-                    source: account,
-                    ..transfer(account, buyer, sold)
-                };
-                let instructions = (with_hook(&buy, Some(h), accounts))
-                    .and_then(|b| Ok(vec![b, with_hook(&sell, Some(h), accounts)?]))
-                    .map(|legs| {
-                        let create = sol::simulate::create_associated_account(
-                            payer, account, buyer, *mint_key, program,
-                        );
-                        std::iter::once(create).chain(legs).collect()
-                    });
-                let sim = if sold == 0 {
-                    Err("the buy is too small to sell back anything after the transfer fee".into())
-                } else {
-                    simulate(instructions)
-                };
-                (Sender::Buyer, sold, vault.amount - bought, sim)
-            }
-            Ok(None) => {
-                let t = transfer(destination, vault.owner, bought);
-                (
-                    Sender::Pool,
-                    bought,
-                    vault.amount,
-                    simulate(Ok(vec![t.instruction(&[])])),
-                )
-            }
-            Err(why) => (Sender::Pool, bought, vault.amount, Err(why.clone())),
+        let buyer = sol::key(BUYER);
+        let account = sol::associated_token_address(&buyer, mint_key, program_text)
+            .ok_or("the buyer has no associated account")?;
+        let withheld = mint
+            .transfer_fee
+            .as_ref()
+            .map_or(0, |f| f.most_withheld(bought));
+        let sold = bought - withheld;
+        let buy = Transfer {
+            destination: account,
+            ..transfer(destination, vault.owner, bought)
         };
-        transfers.push(plan);
+        let sell = transfer(account, buyer, sold);
+        let instructions = (hook.as_ref().map_err(String::clone)).and_then(|h| {
+            let legs = [&buy, &sell].map(|t| with_hook(t, h.as_ref(), accounts));
+            let create =
+                sol::simulate::create_associated_account(payer, account, buyer, *mint_key, program);
+            std::iter::once(Ok(create)).chain(legs).collect()
+        });
+        let sim = if sold == 0 {
+            Err("the buy is too small to sell back anything after the transfer fee".into())
+        } else {
+            simulate(instructions)
+        };
+        transfers.push((Sender::Buyer, sold, vault.amount - bought, sim));
     }
     for (source, t) in &holders {
         let amount = small(t.amount);
-        let instruction = match &hook {
-            Ok(h) => with_hook(&transfer(*source, t.owner, amount), h.as_ref(), accounts),
-            Err(why) => Err(why.clone()),
-        };
+        let instruction = (hook.as_ref().map_err(String::clone))
+            .and_then(|h| with_hook(&transfer(*source, t.owner, amount), h.as_ref(), accounts));
         let sim = instruction.and_then(|i| simulate(Ok(vec![i])));
         transfers.push((Sender::Holder(t.owner), amount, vault.amount, sim));
     }
@@ -285,11 +275,6 @@ pub async fn simulate(
         .map(|(sender, amount, baseline, slot)| {
             let result = match slot.map(|slot| answers.take(slot)) {
                 Err(why) => Err(why),
-                // The pool's own transfer goes to itself: nothing to measure arriving.
-                Ok(Ok(s)) if sender == Sender::Pool => Ok(match s.value.err {
-                    Some(err) => Err((err.to_string(), s.value.logs.unwrap_or_default())),
-                    None => Ok(amount),
-                }),
                 Ok(Ok(s)) if sender == Sender::Buyer => bought_and_sold(s.value, baseline),
                 Ok(Ok(s)) => outcome(s.value, baseline),
                 Ok(Err(e)) => Err(refused(e)),
@@ -307,20 +292,21 @@ pub async fn simulate(
     })
 }
 
-/// The round trip's answer: the sell's refusal is the token's (its third
-/// instruction); the account's creation or the buy failing says nothing of
-/// a sell.
-fn bought_and_sold(
-    s: Simulated,
-    baseline: u64,
-) -> Result<Result<u64, (String, Vec<String>)>, String> {
+/// The round trip's answer by the instruction that failed: the new
+/// account's creation (0) says nothing of the token; the buy (1) refused
+/// is the token refusing a buyer; the sell (2) refused, a sell refused.
+fn bought_and_sold(s: Simulated, baseline: u64) -> Result<Answer, String> {
     let index = (s.err.as_ref())
         .and_then(|e| e.get("InstructionError"))
         .and_then(|e| e.get(0))
         .and_then(Value::as_u64);
     match (index, &s.err) {
-        (Some(0 | 1), Some(err)) => Err(format!(
-            "the buyer could not get tokens from the pool to sell: {err}"
+        (Some(0), Some(err)) => Err(format!(
+            "the buyer's token account could not be created: {err}"
+        )),
+        (Some(1), Some(err)) => Ok(Answer::BuyRefused(
+            err.to_string(),
+            s.logs.unwrap_or_default(),
         )),
         _ => outcome(s, baseline),
     }
@@ -332,15 +318,15 @@ fn refused(e: RpcError) -> String {
 
 /// What arrived, or the error and logs; says nothing when the node did
 /// not give the pool's account after (never read as nothing arriving).
-fn outcome(s: Simulated, before: u64) -> Result<Result<u64, (String, Vec<String>)>, String> {
+fn outcome(s: Simulated, before: u64) -> Result<Answer, String> {
     let logs = s.logs.unwrap_or_default();
     if let Some(err) = s.err {
-        return Ok(Err((err.to_string(), logs)));
+        return Ok(Answer::Refused(err.to_string(), logs));
     }
     let after = (s.accounts.into_iter().flatten().flatten().next())
         .and_then(|a| layouts::decode_token_account(&a.data))
         .ok_or("the node did not give the pool's account after the transfer")?;
-    Ok(Ok(after.amount.saturating_sub(before)))
+    Ok(Answer::Arrived(after.amount.saturating_sub(before)))
 }
 
 /// Whether a simulation's error is the token's doing (the instruction
@@ -357,6 +343,8 @@ enum Verdict {
     /// The token refused it (whether for every transfer, as a fee that
     /// takes all does, or maybe for this account only).
     Refused(String, bool),
+    /// The token refused a buyer's buy: the new account could not receive it.
+    BuyRefused(String),
     /// It says nothing of the token (the simulation's own failure).
     Untold(String),
 }
@@ -364,13 +352,18 @@ enum Verdict {
 fn verdict(o: &Outcome) -> Verdict {
     match &o.result {
         Err(why) => Verdict::Untold(why.clone()),
-        Ok(Ok(0)) if o.amount > 0 => Verdict::Refused(
+        Ok(Answer::Arrived(0)) if o.amount > 0 => Verdict::Refused(
             "nothing arrived: the transfer fee takes all of it".into(),
             true,
         ),
-        Ok(Ok(received)) => Verdict::Passed(*received),
-        Ok(Err((error, _))) if token_side(error) => Verdict::Refused(error.clone(), false),
-        Ok(Err((error, _))) => Verdict::Untold(error.clone()),
+        Ok(Answer::Arrived(received)) => Verdict::Passed(*received),
+        Ok(Answer::Refused(error, _)) if token_side(error) => {
+            Verdict::Refused(error.clone(), false)
+        }
+        Ok(Answer::BuyRefused(error, _)) if token_side(error) => Verdict::BuyRefused(error.clone()),
+        Ok(Answer::Refused(error, _) | Answer::BuyRefused(error, _)) => {
+            Verdict::Untold(error.clone())
+        }
     }
 }
 
@@ -380,15 +373,17 @@ fn evidence(check: &SellCheck) -> Value {
             let (status, detail) = match verdict(o) {
                 Verdict::Passed(received) => ("passed", json!({"received": received.to_string()})),
                 Verdict::Refused(why, _) => ("refused", json!({"error": why})),
+                Verdict::BuyRefused(why) => ("buy_refused", json!({"error": why})),
                 Verdict::Untold(why) => ("not_simulated", json!({"error": why})),
             };
             let logs = match &o.result {
-                Ok(Err((_, logs))) => logs.iter().rev().take(8).rev().cloned().collect(),
+                Ok(Answer::Refused(_, logs) | Answer::BuyRefused(_, logs)) => {
+                    logs.iter().rev().take(8).rev().cloned().collect()
+                }
                 _ => Vec::new(),
             };
             json!({
                 "from": match o.sender {
-                    Sender::Pool => "pool".to_string(),
                     Sender::Buyer => "buyer (a new account: bought from the pool, sold back)".to_string(),
                     Sender::Holder(w) => sol::encode(&w),
                 },
@@ -403,8 +398,8 @@ fn evidence(check: &SellCheck) -> Value {
 }
 
 /// The first reason a simulation said nothing, for an `unknown`.
-fn untold(holders: &[Verdict], pool: Option<&Verdict>) -> String {
-    (pool.into_iter().chain(holders))
+fn untold(holders: &[Verdict], buyer: Option<&Verdict>) -> String {
+    (buyer.into_iter().chain(holders))
         .find_map(|v| match v {
             Verdict::Untold(why) => Some(why.clone()),
             _ => None,
@@ -413,23 +408,29 @@ fn untold(holders: &[Verdict], pool: Option<&Verdict>) -> String {
 }
 
 const RPC: &str =
-    "simulateTransaction(transfer_checked into the deepest pool's token account; sigVerify false)";
+    "simulateTransaction(a new account's buy from the deepest pool and sell back; holders' transfer_checked into it; sigVerify false)";
 
-/// Record `honeypot` (can the pool's own tokens go back into it: a
-/// buyer's sell, on the token's side) and `holders_trapped` (can the
-/// largest holders' tokens) from the check, or why it was not made.
+/// Record `honeypot` (can a buyer sell back into the pool what it bought
+/// from it, on the token's side), `cannot_buy` (can a new account receive
+/// the token from the pool at all) and `holders_trapped` (can the largest
+/// holders' tokens go into the pool) from the check, or why it was not made.
 pub fn assess(b: &mut Builder, sell: &Result<SellCheck, String>) {
     let check = match sell {
         Ok(check) => check,
         Err(why) => {
-            b.unknown(CheckId::Honeypot, why.clone());
-            b.unknown(CheckId::HoldersTrapped, why.clone());
+            for id in [
+                CheckId::Honeypot,
+                CheckId::CannotBuy,
+                CheckId::HoldersTrapped,
+            ] {
+                b.unknown(id, why.clone());
+            }
             return;
         }
     };
     let raw = evidence(check);
-    let pool = (check.outcomes.iter())
-        .find(|o| matches!(o.sender, Sender::Pool | Sender::Buyer))
+    let buyer = (check.outcomes.iter())
+        .find(|o| o.sender == Sender::Buyer)
         .map(verdict);
     let holders: Vec<Verdict> = (check.outcomes.iter())
         .filter(|o| matches!(o.sender, Sender::Holder(_)))
@@ -437,38 +438,67 @@ pub fn assess(b: &mut Builder, sell: &Result<SellCheck, String>) {
         .collect();
     let passed = |v: &Verdict| matches!(v, Verdict::Passed(_));
     let refused = |v: &Verdict| matches!(v, Verdict::Refused(..));
-    // What stops every transfer stops a buyer's sell too.
-    let everyone = holders.iter().find_map(|v| match v {
-        Verdict::Refused(why, true) => Some(Verdict::Refused(why.clone(), true)),
-        _ => None,
-    });
-    match everyone.as_ref().or(pool.as_ref()) {
-        Some(Verdict::Refused(why, _)) => {
-            b.detected(
-                CheckId::Honeypot,
-                SignalCategory::Trading,
-                Severity::Critical,
-                band::CRITICAL,
-                "Cannot be sold",
-                format!("The token refuses transfers into its pool, so what a buyer gets cannot be sold: {why}. (The pool program's own part of a swap is not simulated.)"),
-                RPC,
-                raw.clone(),
-            );
-            b.unknown(CheckId::HoldersTrapped, "a buyer cannot sell either (honeypot), so holders' transfers say nothing of their own");
-            return;
-        }
-        Some(v) if passed(v) => b.clear(CheckId::Honeypot),
-        _ if holders.iter().any(passed) => b.clear(CheckId::Honeypot),
-        _ => b.unknown(
-            CheckId::Honeypot,
-            format!("no transfer into the pool could be simulated ({}); the pool program's own part of a swap is never simulated", untold(&holders, pool.as_ref())),
-        ),
-    }
     let tried = holders
         .iter()
         .filter(|v| !matches!(v, Verdict::Untold(_)))
         .count();
     let trapped = holders.iter().filter(|v| refused(v)).count();
+    // What stops every transfer stops a buyer's sell too.
+    let everyone = holders.iter().find_map(|v| match v {
+        Verdict::Refused(why, true) => Some(why.clone()),
+        _ => None,
+    });
+    match &buyer {
+        Some(Verdict::BuyRefused(why)) => b.detected(
+            CheckId::CannotBuy,
+            SignalCategory::Trading,
+            Severity::High,
+            0.4,
+            "Buying fails",
+            format!("A new account could not receive the token from its pool, as a buyer's would: {why}."),
+            RPC,
+            raw.clone(),
+        ),
+        Some(Verdict::Untold(why)) => b.unknown(CheckId::CannotBuy, why.clone()),
+        None => b.unknown(CheckId::CannotBuy, "the pool holds none of the token to buy"),
+        Some(_) => b.clear(CheckId::CannotBuy),
+    }
+    let sell_refused = match (&everyone, &buyer) {
+        (Some(why), _) | (None, Some(Verdict::Refused(why, _))) => Some(format!(
+            "The token refuses transfers into its pool, so what a buyer gets cannot be sold: {why}."
+        )),
+        // Nobody's tokens move: a buyer cannot get any, no holder can sell.
+        (None, Some(Verdict::BuyRefused(why))) if tried > 0 && trapped == tried => Some(format!(
+            "No transfer of the token passes: a new account could not receive it from the pool ({why}), and none of the {tried} largest holders tried could move theirs into the pool."
+        )),
+        _ => None,
+    };
+    if let Some(detail) = sell_refused {
+        b.detected(
+            CheckId::Honeypot,
+            SignalCategory::Trading,
+            Severity::Critical,
+            band::CRITICAL,
+            "Cannot be sold",
+            format!("{detail} (The pool program's own part of a swap is not simulated.)"),
+            RPC,
+            raw,
+        );
+        b.unknown(
+            CheckId::HoldersTrapped,
+            "nobody can sell (honeypot), so holders' transfers say nothing of their own",
+        );
+        return;
+    }
+    let buyer_sold = buyer.as_ref().is_some_and(passed);
+    if buyer_sold || holders.iter().any(passed) {
+        b.clear(CheckId::Honeypot);
+    } else {
+        b.unknown(
+            CheckId::Honeypot,
+            format!("no sell into the pool could be simulated ({}); the pool program's own part of a swap is never simulated", untold(&holders, buyer.as_ref())),
+        );
+    }
     if tried == 0 {
         b.unknown(
             CheckId::HoldersTrapped,
@@ -485,13 +515,19 @@ pub fn assess(b: &mut Builder, sell: &Result<SellCheck, String>) {
         } else {
             (Severity::High, band::RISKY)
         };
+        // Said only where it was seen: a buyer's round trip passed.
+        let contrast = if buyer_sold {
+            ", while a new buyer's tokens go into it"
+        } else {
+            ""
+        };
         b.detected(
             CheckId::HoldersTrapped,
             SignalCategory::Trading,
             severity,
             weight,
             "Holders cannot sell",
-            format!("{trapped} of the {tried} largest holders tried cannot move their tokens into the pool, while the pool's own tokens move."),
+            format!("{trapped} of the {tried} largest holders tried cannot move their tokens into the pool{contrast}."),
             RPC,
             raw,
         );
@@ -512,12 +548,16 @@ mod tests {
     }
 
     #[test]
-    fn only_the_round_trips_sell_refused_is_the_tokens_refusal() {
-        for index in [0, 1] {
-            let why = bought_and_sold(failed(index), 0).unwrap_err();
-            assert!(why.contains("could not get tokens"), "{why}");
-        }
-        let (error, logs) = bought_and_sold(failed(2), 0).unwrap().unwrap_err();
+    fn the_round_trip_says_which_leg_the_token_refused() {
+        let why = bought_and_sold(failed(0), 0).unwrap_err();
+        assert!(why.contains("could not be created"), "{why}");
+        assert!(matches!(
+            bought_and_sold(failed(1), 0),
+            Ok(Answer::BuyRefused(..))
+        ));
+        let Ok(Answer::Refused(error, logs)) = bought_and_sold(failed(2), 0) else {
+            panic!("the sell's refusal is the token's");
+        };
         assert!(error.contains("6000") && logs.len() == 1);
         // Passed, but the node gave no account after: says nothing.
         let passed: Simulated =

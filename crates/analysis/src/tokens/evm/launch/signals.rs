@@ -117,16 +117,30 @@ mod tests {
     fn a_day_is_judged_by_each_sell_s_own_time_not_the_chain_s_pace() {
         // Sold within hours, then the chain's clock jumped by days: the
         // pace since the opening would put the day's end a few blocks in.
-        let sells = [sell(10, Some(3_600)), sell(40, Some(7_200)), sell(41, Some(900_000))];
+        let sells = [
+            sell(10, Some(3_600)),
+            sell(40, Some(7_200)),
+            sell(41, Some(900_000)),
+        ];
         assert_eq!(within(&sells, DAY_SECONDS), Some(2));
     }
 
     #[test]
     fn undated_sells_count_by_their_dated_neighbours() {
-        let sells = [sell(10, None), sell(11, Some(3_600)), sell(12, None), sell(13, Some(90_000))];
+        let sells = [
+            sell(10, None),
+            sell(11, Some(3_600)),
+            sell(12, None),
+            sell(13, Some(90_000)),
+        ];
         // 12 lies between a sell inside the day and one past it: unknown.
         assert_eq!(within(&sells, DAY_SECONDS), None);
-        let sells = [sell(10, None), sell(11, Some(3_600)), sell(13, Some(90_000)), sell(14, None)];
+        let sells = [
+            sell(10, None),
+            sell(11, Some(3_600)),
+            sell(13, Some(90_000)),
+            sell(14, None),
+        ];
         assert_eq!(within(&sells, DAY_SECONDS), Some(2));
         assert_eq!(within(&[sell(5, None)], DAY_SECONDS), None);
         assert_eq!(within(&[], DAY_SECONDS), Some(0));
