@@ -37,6 +37,9 @@ pub enum Proof {
     BlocksHolder(&'static str),
     /// The owner's call (with this fee value) takes most of a sell.
     RaisesSellFee(&'static str, u64),
+    /// The owner's call (with this value) sends most of a later buy
+    /// elsewhere: a fresh wallet gets under a fifth of what it got before.
+    DivertsBuys(&'static str, u64),
     /// The owner's call moves a holder's tokens away; the supply stays.
     MovesHolderTokens(&'static str),
     /// The owner's call burns a holder's tokens.

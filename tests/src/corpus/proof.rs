@@ -154,6 +154,17 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
                 "a sell after {signature} still returned {received} wei"
             );
         }
+        Proof::DivertsBuys(signature, value) => {
+            node.exec(owner, token, signature, &[Arg::Uint(U256::from(value))])?;
+            let late = rig::random_address();
+            node.impersonate(late)?;
+            rig::buy(node, chain, late, token, e18(1) / U256::from(10u64))?;
+            let got = balance(late)?;
+            ensure!(
+                got < bought / U256::from(5u64),
+                "a buy after {signature} still got {got} of the {bought} before"
+            );
+        }
         Proof::MovesHolderTokens(signature) | Proof::BurnsHolderTokens(signature) => {
             let before = supply()?;
             node.exec(

@@ -79,6 +79,10 @@ pub fn table() -> Vec<Truth> {
             Proof::RaisesBalance("updateRewards(address,uint256)")),
         t("liquiditysync", "LiquiditySyncToken", Eth, RISKY, &["mint_capability", "tax_modifiable"],
             &["honeypot"], Proof::RaisesSupply("syncPool(address,uint256)")),
+        // A window the owner opens after trading began, during which 90% of
+        // every buy goes to a wallet the owner chose.
+        t("snipeguard", "SnipeGuardToken", Eth, RISKY, &["tax_modifiable"], &["honeypot"],
+            Proof::DivertsBuys("startGuard(uint256)", 60)),
         // Holders' tokens taken: moved to the owner, burned, zeroed, excluded from reflections.
         t("claimstuck", "ClaimStuckToken", Eth, CRITICAL, &["seize_balance"], &["honeypot"],
             Proof::MovesHolderTokens("claimStuckTokens(address,uint256)")),
