@@ -81,8 +81,8 @@ enum Task {
     Wild {
         /// The Pied-Piper repository (a checkout, or the bare repository
         /// the search tool's fetch brings); or RISKINTEL_WILD_DATA.
-        #[arg(long, env = "RISKINTEL_WILD_DATA")]
-        data: PathBuf,
+        #[arg(long, env = "RISKINTEL_WILD_DATA", required_unless_present = "control")]
+        data: Option<PathBuf>,
         /// Only this token address.
         #[arg(long)]
         only: Option<String>,
@@ -93,6 +93,14 @@ enum Task {
         /// per folder) instead of its labelled real tokens.
         #[arg(long)]
         injected: bool,
+        /// The legitimate control set (tests/wild/control.json) instead:
+        /// each token's band against the bands written down for it.
+        #[arg(long, requires = "mirrors")]
+        control: bool,
+        /// Where the control set's repositories are mirrored
+        /// (<owner>+<name>/repo, bare, as the search tool's fetch brings them).
+        #[arg(long, env = "RISKINTEL_WILD_MIRRORS")]
+        mirrors: Option<PathBuf>,
     },
     /// Benchmarks: requests per second of health and billing status (release
     /// build, wrk), then token analysis on the rig (round trips, shared
@@ -197,9 +205,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             only,
             verbose,
             injected,
+            control,
+            mirrors,
         } => {
             rig()?;
             let out = root().join("target/wild");
+            if control {
+                return wild_control(&out, mirrors.as_deref(), only.as_deref());
+            }
+            let data = data.context("--data DIR")?;
             let tokens = out.join(if injected { "injected" } else { "tokens" });
             // A run starts from the set as it is: no artifact of another --only.
             let _ = std::fs::remove_dir_all(&tokens);
@@ -564,4 +578,46 @@ fn wrk(url: &str, script: Option<&Path>, seconds: u64, connections: u64) -> anyh
         .find_map(|l| l.strip_prefix("Requests/sec:"))
         .and_then(|v| v.trim().parse().ok())
         .context("wrk printed no Requests/sec")
+}
+
+/// `cargo xtask wild --control`: compile the control set from the mirrors,
+/// then launch, analyse and report it.
+fn wild_control(out: &Path, mirrors: Option<&Path>, only: Option<&str>) -> anyhow::Result<()> {
+    let tokens = out.join("control");
+    let _ = std::fs::remove_dir_all(&tokens);
+    let mut compile = Command::new("node");
+    compile
+        .arg("wild_control.js")
+        .arg("--manifest")
+        .arg(root().join("tests/wild/control.json"))
+        .arg("--mirrors")
+        .arg(mirrors.context("--mirrors DIR")?)
+        .arg("--out")
+        .arg(&tokens)
+        .current_dir(root().join("tests/rig"));
+    if let Some(only) = only {
+        compile.args(["--only", only]);
+    }
+    if !compile.status().context("running node")?.success() {
+        bail!("compiling the control set failed");
+    }
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root())
+        .args([
+            "run",
+            "--quiet",
+            "--package",
+            "riskintel-tests",
+            "--bin",
+            "wild",
+            "--",
+        ])
+        .arg("--artifacts")
+        .arg(&tokens)
+        .arg("--control")
+        .status()?;
+    if !status.success() {
+        bail!("the control-set report failed");
+    }
+    Ok(())
 }

@@ -35,6 +35,20 @@ pub(crate) fn launch(
         .as_str()
         .context("no contract address")?
         .parse()?;
+    open(node, chain, n, &token.abi, creator, address, &receipt)
+}
+
+/// Launch the deployed `address` (deployed by `creator`, `receipt`) as its
+/// creator would: a pool, holders, a fresh wallet's trade.
+pub(crate) fn open(
+    node: &Node,
+    chain: &RigChain,
+    n: u64,
+    abi: &[Value],
+    creator: Address,
+    address: Address,
+    receipt: &Value,
+) -> anyhow::Result<Launched> {
     let balance = |who: Address| node.view_word(address, "balanceOf(address)", &[Arg::Addr(who)]);
     let mut notes = Vec::new();
     // Whoever the constructor gave the supply to launches it (a wallet the
@@ -42,7 +56,7 @@ pub(crate) fn launch(
     // events, acted as by impersonation.
     let mut holder = creator;
     if balance(creator)?.is_zero() {
-        if let Some(to) = largest_recipient(&receipt, address) {
+        if let Some(to) = largest_recipient(receipt, address) {
             node.impersonate(to)?;
             node.call(
                 "anvil_setBalance",
@@ -61,7 +75,7 @@ pub(crate) fn launch(
     if balance(holder)?.is_zero() {
         // Tokens minted after deployment: the creator mints its own supply,
         // by whichever function makes it, at the largest amount it takes.
-        let minted = mint_own_supply(node, &token.abi, address, creator)?;
+        let minted = mint_own_supply(node, abi, address, creator)?;
         match minted {
             Some(f) => {
                 holder = creator;
@@ -110,7 +124,7 @@ pub(crate) fn launch(
     };
     let mut opened = false;
     if fill().is_err() {
-        let unlocked = open_trading(node, &token.abi, address, holder);
+        let unlocked = open_trading(node, abi, address, holder);
         opened = true;
         fill().with_context(|| {
             format!("its holder cannot fill a pool (unlocks tried: {unlocked:?})")
@@ -144,7 +158,7 @@ pub(crate) fn launch(
     let mut traded = trade()?;
     if !traded && !opened {
         // A token that starts closed is opened by its creator at launch.
-        let unlocked = open_trading(node, &token.abi, address, holder);
+        let unlocked = open_trading(node, abi, address, holder);
         traded = trade()?;
         if traded {
             notes.push(format!("opened by {}", unlocked.join(",")));

@@ -14,6 +14,7 @@
 //! FreezeAccount → `blacklist_capability`, DisableTransfer →
 //! `pause_capability`, ArbitraryTransfer → `seize_balance`.
 
+mod control;
 mod launch;
 
 use std::collections::BTreeSet;
@@ -63,15 +64,20 @@ struct Row {
 async fn main() -> anyhow::Result<()> {
     let mut artifacts: Option<PathBuf> = None;
     let mut verbose = false;
+    let mut controls = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--artifacts" => artifacts = Some(args.next().context("--artifacts DIR")?.into()),
             "--verbose" => verbose = true,
+            "--control" => controls = true,
             other => bail!("unknown argument {other}"),
         }
     }
     let dir = artifacts.context("--artifacts DIR (written by rig/wild_real.js)")?;
+    if controls {
+        return control_set(&dir).await;
+    }
     let mut compiled = Vec::new();
     let mut failures: Vec<(String, String, String)> = Vec::new();
     let mut files: Vec<_> = std::fs::read_dir(&dir)?
@@ -187,6 +193,79 @@ async fn main() -> anyhow::Result<()> {
     tokio::task::spawn_blocking(move || drop(anvil)).await?;
     report(&rows, &failures);
     Ok(())
+}
+
+/// The legitimate control set (`control.rs`): deployed and launched
+/// first, so the service's allowlist can name the regulated issuers'
+/// tokens where they sit here; then each analysed cold.
+async fn control_set(dir: &std::path::Path) -> anyhow::Result<()> {
+    let records = control::read(dir)?;
+    let (anvil, chain, launched) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
+        let anvil = Anvil::start(1)?;
+        let chain = wild_ethereum(&anvil.url)?;
+        let node = Node::new(&anvil.url);
+        let shared = control::shared(&node, &chain)?;
+        let launched: Vec<_> = (records.into_iter().enumerate())
+            .map(|(n, record)| control::launch_one(&node, &chain, &shared, n as u64, record))
+            .collect();
+        // These tokens are years old: the clock moves a year on.
+        node.call("evm_increaseTime", serde_json::json!([366 * 86_400]))?;
+        node.call("evm_mine", serde_json::json!([]))?;
+        Ok((anvil, chain, launched))
+    })
+    .await??;
+    let (rows, mut failures): (Vec<_>, Vec<_>) = launched.into_iter().partition(Result::is_ok);
+    let rows: Vec<control::Row> = rows.into_iter().flatten().collect();
+    let mut failures: Vec<(String, String)> = failures.drain(..).filter_map(Result::err).collect();
+    let state = std::env::temp_dir().join(format!("riskintel-control-{}", std::process::id()));
+    std::fs::create_dir_all(&state)?;
+    let mut config = bench::config(
+        format!("sqlite://{}", state.join("control.db").display()),
+        &chain,
+    );
+    config.chains = mainnet_chains_config(&[("eth", &chain, &anvil.url)]);
+    // The rig's stablecoin stands in for the mainnet's configured ones under
+    // a symbol none of the set has (its own, TUSD, is TrueUSD's).
+    for chain in config.chains.values_mut() {
+        for coin in &mut chain.stablecoins {
+            coin.symbol = "RIGUSD".into();
+        }
+    }
+    config.allowlist.extend(control::allowlist(&rows));
+    let (server, key) = bench::start(config, true).await?;
+    let key = key.context("owner key")?;
+    let http = reqwest::Client::new();
+    let mut answered = Vec::new();
+    for row in rows {
+        match analyse(&http, &server.local_addr, &key, row.token).await {
+            Ok(answer) => answered.push((row, answer)),
+            Err(e) => failures.push((row.name.clone(), format!("{e:#}"))),
+        }
+    }
+    server.close().await?;
+    tokio::task::spawn_blocking(move || drop(anvil)).await?;
+    control::report(&answered, &failures);
+    Ok(())
+}
+
+/// The service's cold analysis of `token` on `eth`.
+async fn analyse(
+    http: &reqwest::Client,
+    at: &std::net::SocketAddr,
+    key: &str,
+    token: Address,
+) -> anyhow::Result<Value> {
+    let answer = http
+        .get(format!("http://{at}/v1/token/eth/{token:#x}/analyze"))
+        .header("x-api-key", key)
+        .send()
+        .await?;
+    let status = answer.status();
+    let answer: Value = answer.json().await?;
+    if !status.is_success() {
+        bail!("analysis answered {status}: {}", answer["error"]["message"]);
+    }
+    Ok(answer)
 }
 
 /// The reviews of the study's labels: (address, label, added or removed).

@@ -69,6 +69,10 @@ abstract contract PoolSwaps {
     uint256 constant V3 = 1;
     uint256 constant V4 = 2;
     uint256 constant SOLIDLY = 3;
+    /// Gas a view read of the token gets: plenty for any balance, and a
+    /// token that ends a function it lacks in INVALID (solc 0.4's throw)
+    /// burns only this, not all the gas the simulation has left.
+    uint256 constant READ_GAS = 500_000;
 
     uint160 constant MIN_SQRT_LIMIT = 4295128740;
     uint160 constant MAX_SQRT_LIMIT = 1461446703485210103287273052203988822378723970341;
@@ -175,7 +179,7 @@ abstract contract PoolSwaps {
     /// our results with its revert data); 0 and false when the read fails.
     function readBalance(address token, address holder) internal view returns (uint256 value, bool ok) {
         if (token == address(0)) return (holder.balance, true);
-        (bool success, bytes memory out) = token.staticcall(abi.encodeCall(IERC20Like.balanceOf, (holder)));
+        (bool success, bytes memory out) = token.staticcall{gas: READ_GAS}(abi.encodeCall(IERC20Like.balanceOf, (holder)));
         if (success && out.length >= 32) (value, ok) = (abi.decode(out, (uint256)), true);
     }
 

@@ -224,7 +224,7 @@ contract PrivilegeProbe is TradeSimulator {
     }
 
     function readWord(address target, bytes memory data) internal view returns (uint256 value, bool ok) {
-        (bool success, bytes memory out) = target.staticcall(data);
+        (bool success, bytes memory out) = target.staticcall{gas: READ_GAS}(data);
         if (success && out.length >= 32) (value, ok) = (abi.decode(out, (uint256)), true);
     }
 
