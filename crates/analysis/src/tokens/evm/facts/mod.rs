@@ -398,7 +398,8 @@ where
         })
         .flatten();
     let mut wallet = None;
-    let callee_reads = simulation::callees::plan(&simulations, &at, &mut batch);
+    let routers: Vec<_> = chain.dexes.iter().map(|d| d.router).collect();
+    let callee_reads = simulation::callees::plan(&simulations, &routers, &at, &mut batch);
     let mut callees = Vec::new();
     let mut behaviour = None;
     let mut top_holders = Vec::new();
