@@ -44,6 +44,9 @@ pub enum Proof {
     MovesHolderTokens(&'static str),
     /// The owner's call burns a holder's tokens.
     BurnsHolderTokens(&'static str),
+    /// The owner's first call on a holder (freezing it) makes its second
+    /// (wiping it) burn the holder's tokens, which the second alone cannot.
+    BurnsAfter(&'static str, &'static str),
     /// A sell right after a buy fails; after this many seconds it passes.
     SellsAfter(u64),
     /// Of two sells mined in one block, the second fails.

@@ -165,6 +165,17 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
                 "a buy after {signature} still got {got} of the {bought} before"
             );
         }
+        Proof::BurnsAfter(first, then) => {
+            let wipe = |node: &Node| node.exec(owner, token, then, &[Arg::Addr(trader)]);
+            ensure!(wipe(node).is_err(), "{then} alone went through");
+            node.exec(owner, token, first, &[Arg::Addr(trader)])?;
+            let before = supply()?;
+            wipe(node)?;
+            ensure!(
+                balance(trader)?.is_zero() && supply()? < before,
+                "{then} after {first} left the holder's tokens"
+            );
+        }
         Proof::MovesHolderTokens(signature) | Proof::BurnsHolderTokens(signature) => {
             let before = supply()?;
             node.exec(

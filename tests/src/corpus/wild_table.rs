@@ -83,6 +83,10 @@ pub fn table() -> Vec<Truth> {
         // every buy goes to a wallet the owner chose.
         t("snipeguard", "SnipeGuardToken", Eth, RISKY, &["tax_modifiable"], &["honeypot"],
             Proof::DivertsBuys("startGuard(uint256)", 60)),
+        // Freeze a holder, then wipe the frozen balance (Paxos's asset
+        // protection): the wipe alone is refused, so only the pair burns.
+        t("assetguard", "AssetGuardToken", Eth, CRITICAL, &["burn_from_others", "blacklist_capability"],
+            &["honeypot"], Proof::BurnsAfter("freeze(address)", "wipeFrozenAddress(address)")),
         // Holders' tokens taken: moved to the owner, burned, zeroed, excluded from reflections.
         t("claimstuck", "ClaimStuckToken", Eth, CRITICAL, &["seize_balance"], &["honeypot"],
             Proof::MovesHolderTokens("claimStuckTokens(address,uint256)")),

@@ -108,6 +108,15 @@ sol! {
             Outcome roleTrade;
             Effect baseline;
             Effect[] effects;
+            FollowUp[] followUps;
+        }
+
+        /// `calls[main]` run right after `calls[first]` (the first call
+        /// that stopped the victim's transfers), from the same start.
+        struct FollowUp {
+            uint256 first;
+            uint256 main;
+            Effect effect;
         }
         struct HolderResult {
             bool ran;

@@ -239,6 +239,10 @@ pub struct Probed {
     pub baseline: IPrivilegeProbe::Effect,
     /// Each candidate's effect, in the candidates' order (`ran` false when the gas ran out first).
     pub effects: Vec<IPrivilegeProbe::Effect>,
+    /// Candidates run again right after the first candidate that stopped
+    /// the victim's transfers: (that candidate, the candidate, the effect
+    /// of both), indices into the candidates.
+    pub follow_ups: Vec<(usize, usize, IPrivilegeProbe::Effect)>,
 }
 
 /// Add to `batch` the `eth_call`s that run every candidate as `role` on `plan`'s pool at `block`.
@@ -299,6 +303,7 @@ impl Planned {
     /// What the calls did; `Err` with the reason when the probe did not run.
     pub fn take(self, answers: &mut Answers) -> Result<Probed, String> {
         let mut probed: Option<Probed> = None;
+        let mut offset = 0;
         for (slot, count) in self.slots {
             let data = answers.take(slot).map_err(|e| format!("the node refused the probing call ({e}); it may not support eth_call state overrides"))?;
             if data.is_empty() {
@@ -311,6 +316,12 @@ impl Planned {
             if report.effects.len() != count {
                 return Err("the probe's answer has fewer calls than were sent".into());
             }
+            let index = |i: U256| i.to::<usize>().min(count) + offset;
+            let follow_ups: Vec<_> = (report.followUps.into_iter())
+                .filter(|f| f.first < U256::from(count) && f.main < U256::from(count))
+                .map(|f| (index(f.first), index(f.main), f.effect))
+                .collect();
+            offset += count;
             match &mut probed {
                 None => {
                     probed = Some(Probed {
@@ -319,9 +330,13 @@ impl Planned {
                         role_trade: report.roleTrade,
                         baseline: report.baseline,
                         effects: report.effects,
+                        follow_ups,
                     })
                 }
-                Some(p) => p.effects.extend(report.effects),
+                Some(p) => {
+                    p.effects.extend(report.effects);
+                    p.follow_ups.extend(follow_ups);
+                }
             }
         }
         probed.ok_or_else(|| "nothing was probed".to_string())

@@ -69,6 +69,16 @@ contract PrivilegeProbe is TradeSimulator {
         Outcome roleTrade;
         Effect baseline;
         Effect[] effects;
+        /// Calls made again after a call that stopped the victim's
+        /// transfers (freeze, then what only a frozen account allows).
+        FollowUp[] followUps;
+    }
+
+    /// `calls[main]` run right after `calls[first]`, from the same start.
+    struct FollowUp {
+        uint256 first;
+        uint256 main;
+        Effect effect;
     }
 
     /// One real holder's small exit (see `replay`).
@@ -116,7 +126,45 @@ contract PrivilegeProbe is TradeSimulator {
                     runBound(t, calls[i], gas);
             }
         }
+        r.followUps = followUps(t, calls, r);
     }
+
+    /// Follow-ups, with the gas the calls left: after the first call that
+    /// stopped the victim's transfers while it could transfer before,
+    /// every other call that takes an argument, each from the same start.
+    function followUps(Target memory t, bytes[] memory calls, Report memory r)
+        internal
+        returns (FollowUp[] memory out)
+    {
+        uint256 first = type(uint256).max;
+        for (uint256 i = 0; i < calls.length; i++) {
+            Effect memory e = r.effects[i];
+            if (e.ran && e.ok && !e.victimTransferOk && r.baseline.victimTransferOk && calls[i].length > 4) {
+                first = i;
+                break;
+            }
+        }
+        if (first == type(uint256).max) return out;
+        uint256 count;
+        for (uint256 i = 0; i < calls.length; i++) {
+            if (i != first && calls[i].length > 4) count++;
+        }
+        out = new FollowUp[](count);
+        uint256 n;
+        for (uint256 i = 0; i < calls.length && n < count; i++) {
+            if (i == first || calls[i].length <= 4) continue;
+            if (gasleft() <= t.probeGas + t.reserveGas) break;
+            uint256 gas = share(t, count - n);
+            out[n] = FollowUp(first, i, runIsolated(t, abi.encodeCall(this.sequence, (calls[first], calls[i])), gas));
+            n++;
+        }
+        assembly {
+            mstore(out, n)
+        }
+    }
+
+    /// A marker: `runOne` makes `first` then `main` (never called itself).
+    function sequence(bytes memory first, bytes memory main) external pure {}
 
     /// Whether a call raised the supply, or the balances observed.
     function minted(Snapshot memory before, Effect memory e) internal pure returns (bool) {
@@ -302,8 +350,14 @@ contract PrivilegeProbe is TradeSimulator {
                 (uint256 supply, ) = readWord(t.plan.token, abi.encodeCall(IOwnedLike.totalSupply, ()));
                 amount = supply / 1000;
             }
+            if (bytes4(data) == this.sequence.selector) {
+                (bytes memory first, bytes memory main) = abi.decode(afterSelector(data), (bytes, bytes));
+                substitute(first, amount);
+                (e.ok, e.revertData) = t.plan.token.call{gas: t.probeGas}(first);
+                data = main;
+            }
             substitute(data, amount);
-            (e.ok, e.revertData) = t.plan.token.call{gas: t.probeGas}(data);
+            if (e.ok) (e.ok, e.revertData) = t.plan.token.call{gas: t.probeGas}(data);
         }
         if (e.ok) {
             e.after_ = snapshot(t);

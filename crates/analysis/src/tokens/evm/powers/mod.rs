@@ -187,6 +187,26 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
     let renounced = matches!(facts.owner, OwnerFact::Address(_)) && facts.owner.active().is_none();
     let mut hidden: Vec<(String, &Role)> = Vec::new();
     let decimals = facts.decimals.unwrap_or(18);
+    // Each role's follow-ups as calls of their own ("wipe after freeze").
+    let follow_ups: Vec<Vec<(Candidate, &Effect)>> = (probing.results.iter())
+        .map(|result| match result {
+            Ok(probed) => (probed.follow_ups.iter())
+                .filter_map(|(first, main, effect)| {
+                    let (first, main) = (
+                        probing.candidates.get(*first)?,
+                        probing.candidates.get(*main)?,
+                    );
+                    let candidate = Candidate {
+                        function: format!("{} right after {}", main.function, first.function),
+                        names_pair: main.names_pair || first.names_pair,
+                        ..main.clone()
+                    };
+                    Some((candidate, effect))
+                })
+                .collect(),
+            Err(_) => Vec::new(),
+        })
+        .collect();
     for power in POWERS {
         let mut best: Option<Exercised> = None;
         let mut functions: Vec<String> = Vec::new();
@@ -199,7 +219,9 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
                 probing.untried.join(", ")
             ));
         }
-        for (role, result) in probing.roles.iter().zip(&probing.results) {
+        for ((role, result), follow_ups) in
+            probing.roles.iter().zip(&probing.results).zip(&follow_ups)
+        {
             let probed = match result {
                 Ok(p) => p,
                 Err(reason) => {
@@ -225,7 +247,9 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
                 Power::Mint => bounded_functions(probing, probed),
                 _ => Vec::new(),
             };
-            for (candidate, effect) in probing.candidates.iter().zip(&probed.effects) {
+            let calls = (probing.candidates.iter().zip(&probed.effects))
+                .chain(follow_ups.iter().map(|(c, e)| (c, *e)));
+            for (candidate, effect) in calls {
                 for (p, fee) in classify(probed, candidate, effect, role.address) {
                     if p != power {
                         continue;
