@@ -284,7 +284,7 @@ impl RpcClient {
             } else {
                 RpcError::Unavailable(format!(
                     "the node could not be reached ({})",
-                    e.without_url()
+                    causes(&e.without_url())
                 ))
             }
         })?;
@@ -308,6 +308,21 @@ impl RpcClient {
             ))
         })
     }
+}
+
+/// An error with its causes, outermost first ("error sending request:
+/// connection closed before message completed"), so an operator sees why.
+fn causes(e: &dyn std::error::Error) -> String {
+    let mut words = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let cause_words = cause.to_string();
+        if !words.contains(&cause_words) {
+            words = format!("{words}: {cause_words}");
+        }
+        source = cause.source();
+    }
+    words
 }
 
 /// A call under way. A caller that gives up first (its deadline passed)

@@ -29,7 +29,7 @@ pub fn table() -> Vec<Truth> {
         t(
             "renamedblock",
             "OptimizerToken",
-            &["caution", "risky"],
+            &["risky"],
             &["blacklist_capability"],
             &["honeypot"],
             Proof::BlocksHolder("optimize(address,bool)"),
@@ -115,7 +115,7 @@ pub fn table() -> Vec<Truth> {
         t(
             "blacklist",
             "",
-            &["caution", "risky"],
+            &["risky"],
             &["blacklist_capability"],
             &["honeypot"],
             Proof::BlocksHolder("setBlacklist(address,bool)"),

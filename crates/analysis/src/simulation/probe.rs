@@ -61,6 +61,8 @@ pub struct Candidate {
     pub data: Bytes,
     /// Whether an argument is the pool's address.
     pub names_pair: bool,
+    /// Whether it was made right after a call that stopped a holder (a follow-up).
+    pub follow_up: bool,
 }
 
 /// The candidate calls for `functions` (selector, argument types when
@@ -101,6 +103,7 @@ pub fn candidates(
                         function: function.clone(),
                         data: Bytes::from(data),
                         names_pair,
+                        follow_up: false,
                     }
                 })
                 .collect()

@@ -130,8 +130,9 @@ contract PrivilegeProbe is TradeSimulator {
     }
 
     /// Follow-ups, with the gas the calls left: after the first call that
-    /// stopped the victim's transfers while it could transfer before,
-    /// every other call that takes an argument, each from the same start.
+    /// stopped the victim's transfers (it could transfer before) while a
+    /// fresh wallet still traded, every other call that takes an argument,
+    /// each from the same start.
     function followUps(Target memory t, bytes[] memory calls, Report memory r)
         internal
         returns (FollowUp[] memory out)
@@ -139,7 +140,10 @@ contract PrivilegeProbe is TradeSimulator {
         uint256 first = type(uint256).max;
         for (uint256 i = 0; i < calls.length; i++) {
             Effect memory e = r.effects[i];
-            if (e.ran && e.ok && !e.victimTransferOk && r.baseline.victimTransferOk && calls[i].length > 4) {
+            // The victim stopped while a fresh wallet still trades (a
+            // freeze of one address, not a pause of all).
+            bool others = e.buyer.buyOk && e.buyer.sellOk;
+            if (e.ran && e.ok && !e.victimTransferOk && r.baseline.victimTransferOk && others && calls[i].length > 4) {
                 first = i;
                 break;
             }

@@ -87,11 +87,13 @@ impl Power {
                 Severity::Critical,
                 band::CRITICAL,
             ),
+            // A honeypot its holder can switch on for anyone (`product.md`):
+            // risky at least on its own, held without delay.
             Power::Blacklist => (
                 "Addresses can be blocked",
                 SignalCategory::Trading,
                 Severity::High,
-                0.35,
+                band::RISKY,
             ),
             Power::Pause => (
                 "Trading can be stopped",

@@ -199,6 +199,7 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
                     let candidate = Candidate {
                         function: format!("{} right after {}", main.function, first.function),
                         names_pair: main.names_pair || first.names_pair,
+                        follow_up: true,
                         ..main.clone()
                     };
                     Some((candidate, effect))
@@ -251,7 +252,9 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
                 .chain(follow_ups.iter().map(|(c, e)| (c, *e)));
             for (candidate, effect) in calls {
                 for (p, fee) in classify(probed, candidate, effect, role.address) {
-                    if p != power {
+                    // A follow-up's blocked holder is its first call's doing,
+                    // which that call alone shows.
+                    if p != power || (candidate.follow_up && p == Power::Blacklist) {
                         continue;
                     }
                     let bounded = bounded.contains(&candidate.selector);
