@@ -285,6 +285,7 @@ mod tests {
             block_number: None,
             log_index: None,
             transaction_hash: None,
+            block_timestamp: None,
         }
     }
 
