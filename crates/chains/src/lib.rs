@@ -14,6 +14,7 @@ pub mod metrics;
 pub mod registry;
 pub mod rpc;
 pub mod solana;
+pub mod stale;
 
 use alloy_primitives::Address;
 use serde::{Deserialize, Serialize};

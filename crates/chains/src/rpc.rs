@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
 use super::circuit::{Admission, Circuit};
+use super::stale;
 
 /// What went wrong talking to a node.
 #[derive(Clone, Debug, thiserror::Error, PartialEq)]
@@ -272,22 +273,29 @@ impl RpcClient {
     }
 
     async fn post_once(&self, body: &Value) -> Result<Value, RpcError> {
-        self.requests.fetch_add(1, Ordering::Relaxed);
-        let request = self
-            .http
-            .post(&self.url)
-            .timeout(self.settings.timeout)
-            .json(body);
-        let response = request.send().await.map_err(|e| {
-            if e.is_timeout() {
-                RpcError::Unavailable("the node timed out".into())
-            } else {
-                RpcError::Unavailable(format!(
-                    "the node could not be reached ({})",
-                    causes(&e.without_url())
-                ))
+        let mut again = 0;
+        let response = loop {
+            self.requests.fetch_add(1, Ordering::Relaxed);
+            let request = self
+                .http
+                .post(&self.url)
+                .timeout(self.settings.timeout)
+                .json(body);
+            match request.send().await {
+                Ok(response) => break response,
+                // A connection the node had closed: again, on a new one.
+                Err(e) if stale::is_stale(&e) && again < stale::STALE_RETRIES => again += 1,
+                Err(e) if e.is_timeout() => {
+                    return Err(RpcError::Unavailable("the node timed out".into()))
+                }
+                Err(e) => {
+                    return Err(RpcError::Unavailable(format!(
+                        "the node could not be reached ({})",
+                        stale::causes(&e.without_url())
+                    )))
+                }
             }
-        })?;
+        };
         let status = response.status();
         if status.is_server_error() || status == reqwest::StatusCode::TOO_MANY_REQUESTS {
             return Err(RpcError::Unavailable(format!(
@@ -308,21 +316,6 @@ impl RpcClient {
             ))
         })
     }
-}
-
-/// An error with its causes, outermost first ("error sending request:
-/// connection closed before message completed"), so an operator sees why.
-fn causes(e: &dyn std::error::Error) -> String {
-    let mut words = e.to_string();
-    let mut source = e.source();
-    while let Some(cause) = source {
-        let cause_words = cause.to_string();
-        if !words.contains(&cause_words) {
-            words = format!("{words}: {cause_words}");
-        }
-        source = cause.source();
-    }
-    words
 }
 
 /// A call under way. A caller that gives up first (its deadline passed)
