@@ -42,21 +42,7 @@ function read(repo, commit, file) {
 }
 
 // One solc per version, installed on first use.
-const compilers = new Map();
-function solcOf(version) {
-  if (!compilers.has(version)) {
-    const dir = path.join(out, "..", "solc", version);
-    const module = path.join(dir, "node_modules", "solc");
-    if (!fs.existsSync(module)) {
-      fs.mkdirSync(dir, { recursive: true });
-      execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", "--prefix", dir, `solc@${version}`], {
-        stdio: ["ignore", "ignore", "inherit"],
-      });
-    }
-    compilers.set(version, require(module));
-  }
-  return compilers.get(version);
-}
+const solcOf = require("./wild_solc.js")(path.join(out, "..", "solc"));
 
 // A source key is "<owner>/<name>/<path>": its repository is the first two
 // segments, read at the commit the entry pins for it.

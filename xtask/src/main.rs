@@ -232,19 +232,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             if !compile.status().context("running node")?.success() {
                 bail!("compiling the labelled tokens failed");
             }
-            let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .current_dir(root())
-                .args([
-                    "run",
-                    "--quiet",
-                    "--package",
-                    "riskintel-tests",
-                    "--bin",
-                    "wild",
-                    "--",
-                ])
-                .arg("--artifacts")
-                .arg(&tokens)
+            let status = wild_report(&tokens)
                 .args(verbose.then_some("--verbose"))
                 .status()?;
             if !status.success() {
@@ -601,7 +589,17 @@ fn wild_control(out: &Path, mirrors: Option<&Path>, only: Option<&str>) -> anyho
     if !compile.status().context("running node")?.success() {
         bail!("compiling the control set failed");
     }
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let status = wild_report(&tokens).arg("--control").status()?;
+    if !status.success() {
+        bail!("the control-set report failed");
+    }
+    Ok(())
+}
+
+/// The `wild` binary's report on the compiled tokens in `artifacts`.
+fn wild_report(artifacts: &Path) -> Command {
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    command
         .current_dir(root())
         .args([
             "run",
@@ -613,11 +611,6 @@ fn wild_control(out: &Path, mirrors: Option<&Path>, only: Option<&str>) -> anyho
             "--",
         ])
         .arg("--artifacts")
-        .arg(&tokens)
-        .arg("--control")
-        .status()?;
-    if !status.success() {
-        bail!("the control-set report failed");
-    }
-    Ok(())
+        .arg(artifacts);
+    command
 }

@@ -245,13 +245,7 @@ fn launch_entry(
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut data = hex::decode(built.token.bytecode.trim_start_matches("0x"))?;
     data.extend(DynSolValue::Tuple(values).abi_encode_params());
-    let receipt = node
-        .send(creator, None, data, U256::ZERO)
-        .context("deploy")?;
-    let address: Address = receipt["contractAddress"]
-        .as_str()
-        .context("no contract address")?
-        .parse()?;
+    let (address, receipt) = launch::deploy(node, creator, data)?;
     for step in &entry.before {
         call(node, address, step, &ctx).with_context(|| format!("before: {}", step.call))?;
     }

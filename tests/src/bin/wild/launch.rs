@@ -28,6 +28,17 @@ pub(crate) fn launch(
     let creator = node.creator(1_000 + n, chain.weth)?;
     let mut data = token.bytecode.clone();
     data.extend(constructor_args(&token.abi, creator)?);
+    let (address, receipt) = deploy(node, creator, data)?;
+    open(node, chain, n, &token.abi, creator, address, &receipt)
+}
+
+/// Deploy `data` (code and constructor arguments) from `creator`: the
+/// contract's address and the deployment's receipt.
+pub(crate) fn deploy(
+    node: &Node,
+    creator: Address,
+    data: Vec<u8>,
+) -> anyhow::Result<(Address, Value)> {
     let receipt = node
         .send(creator, None, data, U256::ZERO)
         .context("deploy")?;
@@ -35,7 +46,7 @@ pub(crate) fn launch(
         .as_str()
         .context("no contract address")?
         .parse()?;
-    open(node, chain, n, &token.abi, creator, address, &receipt)
+    Ok((address, receipt))
 }
 
 /// Launch the deployed `address` (deployed by `creator`, `receipt`) as its

@@ -143,24 +143,13 @@ async fn main() -> anyhow::Result<()> {
                 continue;
             }
         };
-        let answer = http
-            .get(format!(
-                "http://{}/v1/token/eth/{:#x}/analyze",
-                server.local_addr, launched.token
-            ))
-            .header("x-api-key", &key)
-            .send()
-            .await?;
-        let status = answer.status();
-        let answer: Value = answer.json().await?;
-        if !status.is_success() {
-            failures.push((
-                token.address.clone(),
-                join(&token.labels),
-                format!("analysis answered {status}: {}", answer["error"]["message"]),
-            ));
-            continue;
-        }
+        let answer = match analyse(&http, &server.local_addr, &key, launched.token).await {
+            Ok(answer) => answer,
+            Err(e) => {
+                failures.push((token.address.clone(), join(&token.labels), format!("{e:#}")));
+                continue;
+            }
+        };
         if verbose {
             // The label checks that came back unknown, and why.
             for check in (answer["coverage"]["checks"]
