@@ -280,6 +280,18 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             |stop| indexer.run(log, stop),
         );
     }
+    // The metrics' samples drained on a schedule, scraped or not, so memory
+    // stays flat however many requests are answered.
+    tasks.every(
+        "metrics_upkeep",
+        tasks::Stage::AfterRequests,
+        telemetry::UPKEEP_EVERY,
+        "draining the metrics failed",
+        || async {
+            telemetry::scheduled_upkeep();
+            Ok::<(), std::convert::Infallible>(())
+        },
+    );
     // Metering's database work, each on its own interval; stopped after
     // the last request (a run under way finishes first).
     let m = &config.metering;

@@ -11,6 +11,7 @@
 pub mod endpoint;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{OnceLock, RwLock};
 use std::time::Duration;
 
@@ -26,6 +27,26 @@ pub use riskintel_chains::metrics::{
 const LATENCY_BUCKETS: [f64; 14] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 15.0,
 ];
+
+/// How often the recorder's histograms are drained into their buckets,
+/// whether or not anything scrapes `/metrics`: the exporter keeps every
+/// sample until an upkeep, so a server nobody scrapes would otherwise grow
+/// with every request.
+pub const UPKEEP_EVERY: Duration = Duration::from_secs(1);
+
+/// Upkeeps the schedule has run in this process (a scrape's are not counted).
+static SCHEDULED_UPKEEPS: AtomicU64 = AtomicU64::new(0);
+
+/// The schedule's upkeep: drain the recorded samples into the histograms' buckets.
+pub fn scheduled_upkeep() {
+    handle().run_upkeep();
+    SCHEDULED_UPKEEPS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Upkeeps the schedule has run so far in this process.
+pub fn scheduled_upkeeps() -> u64 {
+    SCHEDULED_UPKEEPS.load(Ordering::Relaxed)
+}
 
 /// The process's recorder, installed on first use. Several servers in one
 /// process (the tests) share it, as they share the process.

@@ -276,3 +276,24 @@ pub async fn request_ids_sent_by_clients_are_kept(backend: Backend) -> anyhow::R
     );
     server.stop().await
 }
+
+conformance!(metrics_are_drained_without_a_scrape);
+/// The recorder keeps every histogram sample until an upkeep drains it:
+/// a server nobody scrapes runs the upkeep on its own schedule, so its
+/// memory does not grow with every request answered (issue 47).
+pub async fn metrics_are_drained_without_a_scrape(backend: Backend) -> anyhow::Result<()> {
+    use riskintel_server::telemetry;
+    let server = TestServer::start(backend).await?;
+    // Samples as many requests leave them, and no scrape.
+    for i in 0..10_000u64 {
+        telemetry::request_answered("health_get", 200, Duration::from_micros(i % 1_000));
+    }
+    let before = telemetry::scheduled_upkeeps();
+    within(
+        telemetry::UPKEEP_EVERY * 5,
+        "two scheduled upkeeps of the metrics, with nothing scraping them",
+        || async { Ok(telemetry::scheduled_upkeeps() >= before + 2) },
+    )
+    .await?;
+    server.stop().await
+}
