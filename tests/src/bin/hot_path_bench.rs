@@ -25,9 +25,12 @@ use riskintel_tests::{Backend, TestDatabase};
 
 const ACCOUNTS: usize = 200;
 const SECONDS: u64 = 5;
+/// Accounts the soak spreads its keys over (6,000 requests a minute each).
+const SOAK_ACCOUNTS: usize = 3_000;
 
 /// What wrk measured.
 struct Load {
+    requests: u64,
     per_second: f64,
     p50_ms: f64,
     p99_ms: f64,
@@ -49,8 +52,12 @@ fn millis(text: &str) -> Option<f64> {
 }
 
 fn wrk(url: &str, script: Option<&Path>) -> anyhow::Result<Load> {
+    wrk_for(url, script, SECONDS)
+}
+
+fn wrk_for(url: &str, script: Option<&Path>, seconds: u64) -> anyhow::Result<Load> {
     let mut command = Command::new("wrk");
-    command.args(["-t2", "-c32", &format!("-d{SECONDS}s"), "--latency"]);
+    command.args(["-t2", "-c32", &format!("-d{seconds}s"), "--latency"]);
     if let Some(script) = script {
         command.arg("-s").arg(script);
     }
@@ -67,7 +74,17 @@ fn wrk(url: &str, script: Option<&Path>) -> anyhow::Result<Load> {
             .find_map(|l| l.trim().strip_prefix(prefix).map(str::to_string))
             .with_context(|| format!("wrk printed no {prefix}:\n{text}"))
     };
+    let requests = text
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .split_once(" requests in ")
+                .map(|(n, _)| n.trim().parse().ok())
+        })
+        .flatten()
+        .with_context(|| format!("wrk printed no request count:\n{text}"))?;
     Ok(Load {
+        requests,
         per_second: field("Requests/sec:")?.trim().parse()?,
         p50_ms: millis(&field("50%")?).context("p50")?,
         p99_ms: millis(&field("99%")?).context("p99")?,
@@ -83,17 +100,28 @@ async fn bare(rqctx: RequestContext<Arc<Vec<u8>>>) -> Result<http::Response<Body
         .map_err(|e| HttpError::for_internal_error(e.to_string()))
 }
 
-/// Measure one backend: the server on `database_url`, the bare endpoint beside it.
-async fn measure(
+/// A server on one backend with its accounts, the cached analysis's URL,
+/// its bytes, and wrk's key-rotating script.
+struct Prepared {
+    server: riskintel_server::RunningServer,
+    clock: Arc<dyn Clock>,
+    keys: Vec<String>,
+    url: String,
+    body: Vec<u8>,
+    script: std::path::PathBuf,
+}
+
+async fn prepare(
     name: &str,
+    accounts: usize,
     database_url: &str,
     chain: &rig::RigChain,
     dir: &Path,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Prepared> {
     let (server, _) = bench::start(bench::config(database_url.to_string(), chain), false).await?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let mut keys = Vec::new();
-    for n in 0..ACCOUNTS {
+    for n in 0..accounts {
         let account = riskintel_server::accounts::create_account(
             &server.store,
             &clock,
@@ -118,14 +146,6 @@ async fn measure(
         .await?
         .to_vec();
     ensure!(!body.is_empty(), "the analysis is empty");
-    let bare_plain = bare_server(&body, None)?;
-    // The bare endpoint served as the service serves its own: the gate.
-    let gate = riskintel_server::connections::Gate::new(
-        &Default::default(),
-        std::time::Duration::from_secs(10),
-        logging::logger("warn", LogSink::Stderr),
-    );
-    let bare_gated = bare_server(&body, Some(gate.dropshot()))?;
     let script = dir.join(format!("{name}-keys.lua"));
     let quoted: Vec<String> = keys.iter().map(|k| format!("\"{k}\"")).collect();
     std::fs::write(
@@ -136,6 +156,39 @@ async fn measure(
             quoted.join(", ")
         ),
     )?;
+    Ok(Prepared {
+        server,
+        clock,
+        keys,
+        url,
+        body,
+        script,
+    })
+}
+
+/// Measure one backend: the server on `database_url`, the bare endpoint beside it.
+async fn measure(
+    name: &str,
+    database_url: &str,
+    chain: &rig::RigChain,
+    dir: &Path,
+) -> anyhow::Result<()> {
+    let Prepared {
+        server,
+        clock,
+        keys,
+        url,
+        body,
+        script,
+    } = prepare(name, ACCOUNTS, database_url, chain, dir).await?;
+    let bare_plain = bare_server(&body, None)?;
+    // The bare endpoint served as the service serves its own: the gate.
+    let gate = riskintel_server::connections::Gate::new(
+        &Default::default(),
+        std::time::Duration::from_secs(10),
+        logging::logger("warn", LogSink::Stderr),
+    );
+    let bare_gated = bare_server(&body, Some(gate.dropshot()))?;
     let bare_url = format!("http://{}/bare", bare_plain.local_addr());
     let bare_gated_url = format!("http://{}/bare", bare_gated.local_addr());
     let [bare_load, gated_load, cached] = tokio::task::spawn_blocking({
@@ -247,11 +300,71 @@ fn bare_server(
     .map_err(|e| anyhow::anyhow!("bare server: {e}"))
 }
 
+/// The process's resident memory, in MiB (the server runs in this process).
+fn rss_mib() -> anyhow::Result<f64> {
+    let status = std::fs::read_to_string("/proc/self/status")?;
+    let kib: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .context("no VmRSS")?
+        .parse()?;
+    Ok(kib / 1024.0)
+}
+
+/// The soak: `millions` of cached analyze requests on SQLite with nothing
+/// scraping the metrics, the process's resident memory printed after each
+/// stretch of load (issue 47: flat memory).
+async fn soak(millions: u64, chain: &rig::RigChain, dir: &Path) -> anyhow::Result<()> {
+    let sqlite = format!("sqlite://{}", dir.join("soak.db").display());
+    // Enough accounts that no Pro+ minute's limit binds at any speed here.
+    let prepared = prepare("soak", SOAK_ACCOUNTS, &sqlite, chain, dir).await?;
+    let (url, script) = (prepared.url.clone(), prepared.script.clone());
+    let target = millions * 1_000_000;
+    let mut done = 0u64;
+    let mut first_million = None;
+    println!("soak: requests, resident MiB, requests/s");
+    println!("soak: {done:>10} {:>8.1}", rss_mib()?);
+    while done < target {
+        let load = tokio::task::spawn_blocking({
+            let (url, script) = (url.clone(), script.clone());
+            move || wrk_for(&url, Some(&script), 20)
+        })
+        .await??;
+        done += load.requests;
+        let rss = rss_mib()?;
+        if first_million.is_none() && done >= 1_000_000 {
+            first_million = Some(rss);
+        }
+        println!("soak: {done:>10} {rss:>8.1} {:>8.0}", load.per_second);
+    }
+    let end = rss_mib()?;
+    if let Some(first) = first_million {
+        println!(
+            "soak: resident memory after {done} requests is {:+.1} % of that after the first million ({first:.1} → {end:.1} MiB)",
+            100.0 * (end / first - 1.0)
+        );
+    }
+    prepared.server.close().await
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let soak_millions = match (args.next().as_deref(), args.next()) {
+        (Some("--soak"), Some(n)) => Some(n.parse::<u64>().context("--soak MILLIONS")?),
+        (None, _) => None,
+        _ => bail!("usage: hot-path-bench [--soak MILLIONS]"),
+    };
     let (anvil, chain) = rig::own_scenario(31401).await?;
     let dir = std::env::temp_dir().join(format!("riskintel-hot-path-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
+    if let Some(millions) = soak_millions {
+        soak(millions, &chain, &dir).await?;
+        drop(anvil);
+        let _ = std::fs::remove_dir_all(&dir);
+        return Ok(());
+    }
     let sqlite = format!("sqlite://{}", dir.join("hot.db").display());
     measure("sqlite", &sqlite, &chain, &dir).await?;
     match TestDatabase::create(Backend::Postgres).await {
