@@ -319,7 +319,7 @@ impl Planned {
             if report.effects.len() != count {
                 return Err("the probe's answer has fewer calls than were sent".into());
             }
-            let index = |i: U256| i.to::<usize>().min(count) + offset;
+            let index = |i: U256| i.to::<usize>() + offset;
             let follow_ups: Vec<_> = (report.followUps.into_iter())
                 .filter(|f| f.first < U256::from(count) && f.main < U256::from(count))
                 .map(|f| (index(f.first), index(f.main), f.effect))

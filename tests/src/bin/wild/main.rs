@@ -203,9 +203,13 @@ async fn control_set(dir: &std::path::Path) -> anyhow::Result<()> {
         Ok((anvil, chain, launched))
     })
     .await??;
-    let (rows, mut failures): (Vec<_>, Vec<_>) = launched.into_iter().partition(Result::is_ok);
-    let rows: Vec<control::Row> = rows.into_iter().flatten().collect();
-    let mut failures: Vec<(String, String)> = failures.drain(..).filter_map(Result::err).collect();
+    let (mut rows, mut failures) = (Vec::new(), Vec::new());
+    for result in launched {
+        match result {
+            Ok(row) => rows.push(row),
+            Err(failure) => failures.push(failure),
+        }
+    }
     let state = std::env::temp_dir().join(format!("riskintel-control-{}", std::process::id()));
     std::fs::create_dir_all(&state)?;
     let mut config = bench::config(

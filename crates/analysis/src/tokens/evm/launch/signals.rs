@@ -59,16 +59,15 @@ fn selling(facts: &EvmFacts, launch: &Launch) -> Result<Selling, String> {
             sales.sells.iter().filter(|s| s.time.is_none()).count()
         )
     })?;
-    let in_day = total(&sales.sells[..in_day], |s| s.amount);
+    let first_day = &sales.sells[..in_day];
+    let in_day = total(first_day, |s| s.amount);
     let all = total(&sales.sells, |s| s.amount);
     let mut extra = Map::new();
     extra.insert("day_ends_at".into(), json!(day_ends));
+    // The block of the day's last sell.
     extra.insert(
         "day_ends_block".into(),
-        json!((sales.sells.iter())
-            .take_while(|s| s.time.is_some_and(|t| t <= day_ends))
-            .last()
-            .map(|s| s.block)),
+        json!(first_day.last().map(|s| s.block)),
     );
     Ok(Selling {
         creator: addr(&launch.creator),
