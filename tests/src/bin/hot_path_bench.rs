@@ -1,19 +1,28 @@
 //! The authenticated hot path against the framework's ceiling (run by
-//! `cargo xtask bench`): a bare dropshot endpoint serving the very bytes of
-//! a cached analysis, and the cached `GET /v1/token/{chain}/{address}/analyze`
+//! `cargo xtask bench`): a bare endpoint serving the very bytes of a cached
+//! analysis, on the published dropshot with its defaults (the anchor a
+//! user of the framework would write, `tests/stock-dropshot`) and on the
+//! vendored one, and the cached `GET /v1/token/{chain}/{address}/analyze`
 //! with keys spread over 200 Pro+ accounts (so no limit binds), all loaded
 //! by wrk (2 threads, 32 connections, the same key-rotating script for all,
 //! which the bare endpoint ignores) in the same run: requests per second,
-//! p50, p99, and the ratio. The bare endpoint is measured twice, plain and
-//! served through the service's connection gate (`connections/`: the cap,
-//! the timed stream, hyper's limits), so the gate's own cost shows apart
-//! from the handlers'; the analysis is measured again with the operator's
-//! override of its label in force. On SQLite, and on PostgreSQL when it answers.
+//! p50, p99, and the ratios. The vendored bare endpoint is measured twice,
+//! plain and served through the service's connection gate (`connections/`:
+//! the cap, the timed stream, hyper's limits), so the gate's own cost shows
+//! apart from the handlers'; the analysis is measured again with the
+//! operator's override of its label in force. On SQLite, and on PostgreSQL
+//! when it answers.
+//!
+//! Allocations per request are counted by this binary's global allocator
+//! in a pass of its own for each endpoint (counting is off while the
+//! throughput is measured, so it costs those runs nothing).
 //!
 //! Numbers are printed, not asserted.
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use anyhow::{bail, ensure, Context as _};
@@ -22,6 +31,62 @@ use riskintel_server::clock::{Clock, SystemClock};
 use riskintel_server::logging::{self, LogSink};
 use riskintel_tests::{bench, rig};
 use riskintel_tests::{Backend, TestDatabase};
+
+/// The system allocator, counting allocations (reallocations included)
+/// while [`COUNTING`] is on.
+struct Counting;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+impl Counting {
+    fn count() {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+// SAFETY: every call is passed unchanged to the system allocator.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        Counting::count();
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        Counting::count();
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        Counting::count();
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Allocations per request made by this process (the servers run in it)
+/// while wrk loads `url` for two seconds.
+fn allocations_per_request(url: &str, script: &Path) -> anyhow::Result<f64> {
+    ALLOCATIONS.store(0, Ordering::Relaxed);
+    COUNTING.store(true, Ordering::Relaxed);
+    let load = wrk_for(url, Some(script), 2);
+    COUNTING.store(false, Ordering::Relaxed);
+    let load = load?;
+    ensure!(load.requests > 0, "no request was answered");
+    Ok(ALLOCATIONS.load(Ordering::Relaxed) as f64 / load.requests as f64)
+}
 
 const ACCOUNTS: usize = 200;
 const SECONDS: u64 = 5;
@@ -98,6 +163,55 @@ async fn bare(rqctx: RequestContext<Arc<Vec<u8>>>) -> Result<http::Response<Body
         .header("content-type", "application/json")
         .body(Body::from(rqctx.context().as_ref().clone()))
         .map_err(|e| HttpError::for_internal_error(e.to_string()))
+}
+
+/// The bare endpoint on the published dropshot, its defaults untouched
+/// (`tests/stock-dropshot`, its own workspace so this repository's patch
+/// does not apply), built here and run as a child process serving `body`.
+struct StockDropshot {
+    child: std::process::Child,
+    url: String,
+}
+
+impl StockDropshot {
+    fn start(body: &[u8], dir: &Path) -> anyhow::Result<StockDropshot> {
+        let tests = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let target = tests.parent().context("the repository")?.join("target");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let built = Command::new(cargo)
+            .args(["build", "--release", "--quiet", "--manifest-path"])
+            .arg(tests.join("stock-dropshot/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&target)
+            .status()
+            .context("building tests/stock-dropshot")?;
+        ensure!(built.success(), "building tests/stock-dropshot failed");
+        let file = dir.join("bare-body.json");
+        std::fs::write(&file, body)?;
+        let mut child = Command::new(target.join("release/stock-dropshot"))
+            .arg(&file)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .context("starting stock-dropshot")?;
+        let mut line = String::new();
+        let stdout = child.stdout.take().context("its stdout")?;
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)?;
+        let address = line
+            .trim()
+            .strip_prefix("listening on ")
+            .with_context(|| format!("stock-dropshot printed {line:?}"))?;
+        Ok(StockDropshot {
+            url: format!("http://{address}/bare"),
+            child,
+        })
+    }
+}
+
+impl Drop for StockDropshot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// A server on one backend with its accounts, the cached analysis's URL,
@@ -191,18 +305,26 @@ async fn measure(
     let bare_gated = bare_server(&body, Some(gate.dropshot()))?;
     let bare_url = format!("http://{}/bare", bare_plain.local_addr());
     let bare_gated_url = format!("http://{}/bare", bare_gated.local_addr());
-    let [bare_load, gated_load, cached] = tokio::task::spawn_blocking({
-        let (script, url) = (script.clone(), url.clone());
-        move || -> anyhow::Result<[Load; 3]> {
-            // The same script for all: the client does the same work.
-            Ok([
-                wrk(&bare_url, Some(&script))?,
-                wrk(&bare_gated_url, Some(&script))?,
-                wrk(&url, Some(&script))?,
-            ])
-        }
-    })
-    .await??;
+    let stock = StockDropshot::start(&body, dir)?;
+    let ([stock_load, bare_load, gated_load, cached], [bare_allocations, cached_allocations]) =
+        tokio::task::spawn_blocking({
+            let (script, url, stock_url) = (script.clone(), url.clone(), stock.url.clone());
+            move || -> anyhow::Result<([Load; 4], [f64; 2])> {
+                // The same script for all: the client does the same work.
+                let loads = [
+                    wrk(&stock_url, Some(&script))?,
+                    wrk(&bare_url, Some(&script))?,
+                    wrk(&bare_gated_url, Some(&script))?,
+                    wrk(&url, Some(&script))?,
+                ];
+                let allocations = [
+                    allocations_per_request(&bare_url, &script)?,
+                    allocations_per_request(&url, &script)?,
+                ];
+                Ok((loads, allocations))
+            }
+        })
+        .await??;
     // The same token with the operator's override in force: its view is
     // made once per analysis and override, then served like any other.
     riskintel_server::disputes::overrides::set(
@@ -247,10 +369,15 @@ async fn measure(
             load.per_second, load.p50_ms, load.p99_ms
         )
     };
+    drop(stock);
     line(
-        &format!("bare dropshot endpoint ({} bytes)", body.len()),
-        &bare_load,
+        &format!(
+            "bare endpoint on stock dropshot 0.18, its defaults ({} bytes)",
+            body.len()
+        ),
+        &stock_load,
     );
+    line("the bare endpoint on the vendored dropshot", &bare_load);
     line(
         "the bare endpoint served through the connection gate",
         &gated_load,
@@ -264,10 +391,14 @@ async fn measure(
         &overridden,
     );
     println!(
-        "{name}: ratios: analyze as served/bare dropshot {:.2}; the gate costs the bare endpoint {:.0} %; an override costs {:.0} %",
+        "{name}: ratios: analyze as served/stock dropshot {:.2}, /vendored dropshot {:.2}; the gate costs the bare endpoint {:.0} %; an override costs {:.0} %",
+        cached.per_second / stock_load.per_second,
         cached.per_second / bare_load.per_second,
         100.0 * (1.0 - gated_load.per_second / bare_load.per_second),
         100.0 * (1.0 - overridden.per_second / cached.per_second),
+    );
+    println!(
+        "{name}: allocations per request: bare dropshot {bare_allocations:.1}, cached analyze {cached_allocations:.1}"
     );
     for served in [bare_plain, bare_gated] {
         served
