@@ -83,7 +83,18 @@ impl Overrides {
         }
         let target = riskintel_chains::Chain::parse(&analysed.analysis.chain)
             .and_then(|chain| Target::parse(chain, &analysed.analysis.address).ok());
-        let Some((target, row)) = target.and_then(|t| Some((t, self.of(t)?))) else {
+        match target {
+            Some(target) => self.shown_as(target, analysed),
+            None => Ok(analysed),
+        }
+    }
+
+    /// As [`Overrides::shown`] for an analysis of `target`, known already.
+    pub fn shown_as(&self, target: Target, analysed: Analysed) -> Result<Analysed, AnalysisError> {
+        if self.held.read().expect("overrides lock").is_empty() {
+            return Ok(analysed);
+        }
+        let Some(row) = self.of(target) else {
             return Ok(analysed);
         };
         let made = |m: &Made| m.digest == analysed.digest && m.set_at == row.set_at;

@@ -9,6 +9,8 @@ pub mod error;
 pub mod metered;
 pub mod openapi;
 pub mod operation;
+pub mod prebuilt;
+pub mod token_path;
 
 use dropshot::{
     Body, EmptyScanParams, FreeformBody, HttpResponseAccepted, HttpResponseCreated,
@@ -21,9 +23,11 @@ use dropshot::{
 pub use riskintel_types::*;
 
 pub use error::ApiError;
-pub use metered::{Metered, RateLimitHeaders};
+pub use metered::{Metered, RateLimit, RateLimitHeaders};
 pub use openapi::{openapi_document, OPENAPI_TITLE, OPENAPI_VERSION};
 pub use operation::Operation;
+pub use prebuilt::OkSerialized;
+pub use token_path::TokenAt;
 
 /// The HTTP interface of the service.
 #[dropshot::api_description {
@@ -136,7 +140,7 @@ pub trait RiskIntelApi {
     #[endpoint { method = GET, path = "/v1/token/{chain}/{address}/meta", tags = ["tokens"] }]
     async fn token_meta_get(
         rqctx: RequestContext<Self::Context>,
-        path: Path<TokenPath>,
+        path: TokenAt,
         query: Query<AnalysisOptions>,
     ) -> Result<Metered<HttpResponseOk<TokenMetaReport>>, ApiError>;
 
@@ -150,9 +154,9 @@ pub trait RiskIntelApi {
     #[endpoint { method = GET, path = "/v1/token/{chain}/{address}/analyze", tags = ["tokens"] }]
     async fn token_analyze(
         rqctx: RequestContext<Self::Context>,
-        path: Path<TokenPath>,
+        path: TokenAt,
         query: Query<AnalysisOptions>,
-    ) -> Result<Metered<HttpResponseOk<Serialized<TokenAnalysis>>>, ApiError>;
+    ) -> Result<Metered<OkSerialized<TokenAnalysis>>, ApiError>;
 
     /// Token analysis (query form)
     ///
@@ -167,7 +171,7 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
         path: Path<token::TokenQueryRoute>,
         query: Query<AnalysisOptions>,
-    ) -> Result<Metered<HttpResponseOk<Serialized<TokenAnalysis>>>, ApiError>;
+    ) -> Result<Metered<OkSerialized<TokenAnalysis>>, ApiError>;
 
     /// Batch token analysis
     ///
@@ -194,7 +198,7 @@ pub trait RiskIntelApi {
     #[endpoint { method = GET, path = "/v1/token/{chain}/{address}/explanation", tags = ["tokens"] }]
     async fn token_explanation_get(
         rqctx: RequestContext<Self::Context>,
-        path: Path<TokenPath>,
+        path: TokenAt,
         query: Query<AnalysisOptions>,
     ) -> Result<Metered<HttpResponseOk<TokenExplanation>>, ApiError>;
 
@@ -206,7 +210,7 @@ pub trait RiskIntelApi {
     #[endpoint { method = GET, path = "/v1/token/{chain}/{address}/badge", tags = ["tokens"] }]
     async fn token_badge_get(
         rqctx: RequestContext<Self::Context>,
-        path: Path<TokenPath>,
+        path: TokenAt,
     ) -> Result<Metered<HttpResponseOk<FreeformBody>>, ApiError>;
 
     /// Report a verdict
@@ -223,7 +227,7 @@ pub trait RiskIntelApi {
     #[endpoint { method = POST, path = "/v1/token/{chain}/{address}/reports", tags = ["reports"] }]
     async fn report_create(
         rqctx: RequestContext<Self::Context>,
-        path: Path<TokenPath>,
+        path: TokenAt,
         body: TypedBody<ReportCreate>,
     ) -> Result<Metered<HttpResponseCreated<Report>>, ApiError>;
 
@@ -271,7 +275,7 @@ pub trait RiskIntelApi {
     #[endpoint { method = GET, path = "/v1/token/{chain}/{address}/sentiment", tags = ["tokens"] }]
     async fn token_sentiment_get(
         rqctx: RequestContext<Self::Context>,
-        path: Path<TokenPath>,
+        path: TokenAt,
     ) -> Result<Metered<HttpResponseOk<TokenSentiment>>, ApiError>;
 
     /// Market overview

@@ -8,6 +8,7 @@
 use dropshot::{
     ApiEndpointResponse, Body, HttpCodedResponse, HttpError, HttpResponse, HttpResponseHeaders,
 };
+use http::header::HeaderName;
 use http::{HeaderValue, StatusCode};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -33,16 +34,43 @@ pub struct RateLimitHeaders {
     pub reset: String,
 }
 
-impl RateLimitHeaders {
-    /// Headers for a window of `limit` requests, `remaining` left, ending at `reset` (unix seconds).
-    pub fn new(limit: u64, remaining: u64, reset: i64) -> Self {
-        RateLimitHeaders {
-            limit: limit.to_string(),
-            remaining: remaining.to_string(),
-            reset: reset.to_string(),
-        }
+/// The rate-limit state an answer carries, as numbers; written as the
+/// headers [`RateLimitHeaders`] documents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateLimit {
+    /// Requests allowed in the window.
+    pub limit: u64,
+    /// Requests left in it.
+    pub remaining: u64,
+    /// Unix time (seconds) at which it ends.
+    pub reset: i64,
+}
+
+// Names made once: a name from a string is copied on every insertion.
+const LIMIT: HeaderName = HeaderName::from_static("x-ratelimit-limit");
+const REMAINING: HeaderName = HeaderName::from_static("x-ratelimit-remaining");
+const RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
+
+impl RateLimit {
+    fn insert_into(&self, map: &mut http::HeaderMap) {
+        map.insert(LIMIT, number(self.limit));
+        map.insert(REMAINING, number(self.remaining));
+        map.insert(RESET, number(self.reset));
     }
 }
+
+/// A number as a header value, written on the stack (one allocation: the value's).
+fn number(n: impl std::fmt::Display) -> HeaderValue {
+    use std::io::Write as _;
+    let mut buffer = [0u8; 24];
+    let mut cursor = std::io::Cursor::new(&mut buffer[..]);
+    let _ = write!(cursor, "{n}");
+    let written = cursor.position() as usize;
+    HeaderValue::from_bytes(&buffer[..written]).expect("digits are a valid header value")
+}
+
+/// Headers set on a success only: at most this many.
+const SUCCESS_HEADERS: usize = 4;
 
 /// An error's body in another form than the JSON envelope: its content
 /// type and bytes, from the status and message (the badge's SVG).
@@ -51,8 +79,8 @@ pub type ErrorBody = fn(u16, &str) -> (&'static str, Vec<u8>);
 /// The outcome of an authenticated operation, with its rate-limit headers.
 pub struct Metered<R: HttpCodedResponse> {
     outcome: Result<R, ApiError>,
-    headers: Option<RateLimitHeaders>,
-    success_headers: http::HeaderMap,
+    headers: Option<RateLimit>,
+    success_headers: [Option<(HeaderName, HeaderValue)>; SUCCESS_HEADERS],
     error_body: Option<ErrorBody>,
     not_modified: bool,
 }
@@ -63,7 +91,7 @@ impl<R: HttpCodedResponse> Metered<R> {
         Metered {
             outcome,
             headers: None,
-            success_headers: http::HeaderMap::new(),
+            success_headers: Default::default(),
             error_body: None,
             not_modified: false,
         }
@@ -84,19 +112,24 @@ impl<R: HttpCodedResponse> Metered<R> {
     }
 
     /// Attach the rate-limit headers.
-    pub fn with_rate_limit(mut self, headers: RateLimitHeaders) -> Self {
+    pub fn with_rate_limit(mut self, headers: RateLimit) -> Self {
         self.headers = Some(headers);
         self
     }
 
     /// Headers set on a successful answer only (replacing the body's own,
-    /// e.g. `Content-Type` of an image).
+    /// e.g. `Content-Type` of an image); a name set again is replaced. At
+    /// most [`SUCCESS_HEADERS`] names (kept in place, not in a map of
+    /// their own: an answer's headers cost no allocation beyond their values).
     pub fn with_success_header(
         mut self,
-        name: http::header::HeaderName,
+        name: HeaderName,
         value: HeaderValue,
     ) -> Self {
-        self.success_headers.insert(name, value);
+        let slot = (self.success_headers.iter())
+            .position(|s| s.as_ref().is_none_or(|(n, _)| *n == name))
+            .expect("at most SUCCESS_HEADERS success headers");
+        self.success_headers[slot] = Some((name, value));
         self
     }
 
@@ -107,7 +140,7 @@ impl<R: HttpCodedResponse> Metered<R> {
 
     fn error_response(
         error: ApiError,
-        headers: Option<RateLimitHeaders>,
+        headers: Option<RateLimit>,
         render: Option<ErrorBody>,
     ) -> HttpHandlerResult {
         let status = error.http_status();
@@ -127,24 +160,12 @@ impl<R: HttpCodedResponse> Metered<R> {
             .map_err(|e| HttpError::for_internal_error(e.to_string()))?;
         let map = response.headers_mut();
         if let Some(h) = headers {
-            insert_rate_limit(map, &h);
+            h.insert_into(map);
         }
         if let Some(seconds) = error.retry_after {
             map.insert(http::header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         Ok(response)
-    }
-}
-
-fn insert_rate_limit(map: &mut http::HeaderMap, h: &RateLimitHeaders) {
-    for (name, value) in [
-        ("x-ratelimit-limit", &h.limit),
-        ("x-ratelimit-remaining", &h.remaining),
-        ("x-ratelimit-reset", &h.reset),
-    ] {
-        if let Ok(value) = HeaderValue::from_str(value) {
-            map.insert(name, value);
-        }
     }
 }
 
@@ -168,10 +189,10 @@ impl<R: HttpCodedResponse> HttpResponse for Metered<R> {
                     body.into()?
                 };
                 if let Some(h) = headers {
-                    insert_rate_limit(response.headers_mut(), &h);
+                    h.insert_into(response.headers_mut());
                 }
-                for (name, value) in &success_headers {
-                    response.headers_mut().insert(name, value.clone());
+                for (name, value) in success_headers.into_iter().flatten() {
+                    response.headers_mut().insert(name, value);
                 }
                 Ok(response)
             }

@@ -14,8 +14,20 @@ use riskintel_analysis::tokens::Analysed;
 
 /// What a view's answer is validated by.
 pub(super) struct Validators {
-    etag: String,
+    /// `"<digest>-<view>"`, quotes included.
+    etag: HeaderValue,
     max_age: u64,
+}
+
+/// A header value written on the stack from its parts: one allocation,
+/// the value's own (None if it would not fit or is not a valid value).
+fn written(parts: std::fmt::Arguments<'_>) -> Option<HeaderValue> {
+    use std::io::Write as _;
+    let mut buffer = [0u8; 96];
+    let mut cursor = std::io::Cursor::new(&mut buffer[..]);
+    cursor.write_fmt(parts).ok()?;
+    let end = cursor.position() as usize;
+    HeaderValue::from_bytes(&buffer[..end]).ok()
 }
 
 /// Where a handler leaves its view's validators for after metering.
@@ -24,10 +36,19 @@ pub(super) struct Slot(Mutex<Option<Validators>>);
 
 impl Slot {
     /// Keep the validators of `view` of `analysed`.
-    pub(super) fn keep(&self, ctx: &ServerContext, analysed: &Analysed, view: &str) {
+    pub(super) fn keep(
+        &self,
+        ctx: &ServerContext,
+        analysed: &Analysed,
+        view: &str,
+        now: chrono::DateTime<chrono::Utc>,
+    ) {
+        let Some(etag) = written(format_args!("\"{}-{view}\"", analysed.digest)) else {
+            return;
+        };
         let validators = Validators {
-            etag: format!("\"{}-{view}\"", analysed.digest),
-            max_age: ctx.analyzer.max_age(&analysed.analysis),
+            etag,
+            max_age: ctx.analyzer.max_age_at(&analysed.analysis, now),
         };
         *self.0.lock().expect("validators lock") = Some(validators);
     }
@@ -42,12 +63,10 @@ impl Slot {
         let Some(v) = self.0.lock().expect("validators lock").take() else {
             return response;
         };
-        let (Ok(etag), Ok(cache)) = (
-            HeaderValue::from_str(&v.etag),
-            HeaderValue::from_str(&format!("private, max-age={}", v.max_age)),
-        ) else {
+        let Some(cache) = written(format_args!("private, max-age={}", v.max_age)) else {
             return response;
         };
+        let etag = v.etag.as_bytes();
         let matches = request
             .headers()
             .get_all(http::header::IF_NONE_MATCH)
@@ -55,9 +74,9 @@ impl Slot {
             .filter_map(|h| h.to_str().ok())
             .flat_map(|h| h.split(','))
             .map(|t| t.trim().trim_start_matches("W/"))
-            .any(|t| t == "*" || t == v.etag);
+            .any(|t| t == "*" || t.as_bytes() == etag);
         let response = response
-            .with_success_header(http::header::ETAG, etag)
+            .with_success_header(http::header::ETAG, v.etag)
             .with_success_header(http::header::CACHE_CONTROL, cache);
         if matches {
             response.not_modified()

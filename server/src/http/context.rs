@@ -8,7 +8,7 @@ use std::time::Duration;
 use tokio::time::{timeout_at, Instant};
 
 use dropshot::{HttpCodedResponse, RequestContext};
-use riskintel_api::{ApiError, ErrorCode, Metered, RateLimitHeaders};
+use riskintel_api::{ApiError, ErrorCode, Metered, RateLimit};
 
 use super::access::Access;
 use super::client_ip::client_ip;
@@ -23,7 +23,8 @@ use crate::webhooks::Webhooks;
 use riskintel_analysis::tokens::Analyzer;
 use riskintel_analysis::wallets::Wallets;
 use riskintel_store::clock::Clock;
-use riskintel_store::{Account, KeyRecord, Store};
+use chrono::{DateTime, Utc};
+use riskintel_store::{KeyWithAccount, Store};
 
 /// Query parameters that would carry a key in the URL; refused.
 const KEY_QUERY_PARAMS: [&str; 5] = ["api_key", "apikey", "x-api-key", "x_api_key", "key"];
@@ -62,13 +63,22 @@ pub struct ServerContext {
     pub reports: crate::disputes::Reports,
 }
 
-/// The authenticated caller of one request.
+/// The authenticated caller of one request: its key and account (read
+/// through `Deref`: `caller.key`, `caller.account`), shared with the key
+/// cache rather than copied, and the time the request is served at.
 #[derive(Clone, Debug)]
 pub struct Caller {
-    /// The key it authenticated with.
-    pub key: KeyRecord,
-    /// Its account.
-    pub account: Account,
+    found: Arc<KeyWithAccount>,
+    /// The request's time: the clock is read once per request.
+    pub now: DateTime<Utc>,
+}
+
+impl std::ops::Deref for Caller {
+    type Target = KeyWithAccount;
+
+    fn deref(&self) -> &KeyWithAccount {
+        &self.found
+    }
 }
 
 impl ServerContext {
@@ -171,7 +181,7 @@ impl ServerContext {
         let account = std::sync::Mutex::new(None);
         let answer = self
             .metered_inner(rqctx, rule, cost, async |caller: Caller| {
-                *account.lock().expect("account lock") = Some(caller.account.id.clone());
+                *account.lock().expect("account lock") = Some(caller.found.clone());
                 operation(caller).await
             })
             .await
@@ -192,7 +202,7 @@ impl ServerContext {
             "operation" => &rqctx.endpoint.operation_id,
             "status" => status,
             "latency_ms" => format!("{:.3}", latency.as_secs_f64() * 1000.0),
-            "account" => account.as_deref().unwrap_or("-"),
+            "account" => account.as_ref().map_or("-", |f| f.account.id.as_str()),
         );
         answer
     }
@@ -220,7 +230,9 @@ impl ServerContext {
             &self.trusted_proxies,
         );
         let deadline = Instant::now() + self.request_deadline;
-        let caller = match timeout_at(deadline, self.authenticate(ip, request.headers())).await {
+        let now = self.clock.now();
+        let caller = match timeout_at(deadline, self.authenticate(ip, request.headers(), now)).await
+        {
             Ok(Ok(caller)) => caller,
             Ok(Err((error, window))) => {
                 return Ok(refuse(error, window));
@@ -228,8 +240,8 @@ impl ServerContext {
             Err(_) => return Ok(refuse(past_deadline(), None)),
         };
         let window = match cost {
-            Cost::One => self.meter.hit(&caller.account),
-            Cost::Items(items) => self.meter.hit_by(&caller.account, items),
+            Cost::One => self.meter.hit(&caller.account, now),
+            Cost::Items(items) => self.meter.hit_by(&caller.account, items, now),
         };
         if window.exceeded {
             return Ok(refuse(
@@ -248,7 +260,7 @@ impl ServerContext {
                 return Ok(refuse(refused.into(), Some(window)));
             }
         }
-        let reservation = match timeout_at(deadline, self.meter.reserve(&caller.account)).await {
+        let reservation = match timeout_at(deadline, self.meter.reserve(&caller.found, now)).await {
             Ok(Ok(reservation)) => reservation,
             Ok(Err(error)) => return Ok(refuse(error.into(), Some(window))),
             Err(_) => return Ok(refuse(past_deadline(), Some(window))),
@@ -267,6 +279,7 @@ impl ServerContext {
         &self,
         ip: IpAddr,
         headers: &http::HeaderMap,
+        now: DateTime<Utc>,
     ) -> Result<Caller, (ApiError, Option<WindowState>)> {
         let Some(raw) = headers.get("x-api-key") else {
             return Err(self.refused(
@@ -279,16 +292,13 @@ impl ServerContext {
             ));
         };
         let outcome = match raw.to_str() {
-            Ok(raw) => self.keys.authenticate(raw.trim()).await,
+            Ok(raw) => self.keys.authenticate(raw.trim(), now).await,
             Err(_) => Err(KeyError::Unauthenticated(
                 "malformed API key: not printable ASCII",
             )),
         };
         match outcome {
-            Ok(found) => Ok(Caller {
-                key: found.key,
-                account: found.account,
-            }),
+            Ok(found) => Ok(Caller { found, now }),
             Err(error @ KeyError::Unauthenticated(_)) => Err(self.refused(ip, error.into(), true)),
             // The database failed: the address's window is the only one known.
             Err(error) => Err((error.into(), Some(self.meter.failed_auth_state(ip)))),
@@ -342,8 +352,12 @@ fn refuse<R: HttpCodedResponse>(error: ApiError, window: Option<WindowState>) ->
     }
 }
 
-fn headers_of(window: &WindowState) -> RateLimitHeaders {
-    RateLimitHeaders::new(window.limit, window.remaining, window.reset)
+fn headers_of(window: &WindowState) -> RateLimit {
+    RateLimit {
+        limit: window.limit,
+        remaining: window.remaining,
+        reset: window.reset,
+    }
 }
 
 /// The name of a query parameter that carries a key, if any.

@@ -23,7 +23,7 @@ use riskintel_api::token::{TokenQueryParams, TokenQueryRoute};
 use riskintel_api::{
     Alert, AlertFilter, AlertPageSelector, AnalysisOptions, ApiError, ApiKey, ApiKeyCreate,
     ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, BillingStatus, ErrorCode, Health, MarketOverview,
-    Metered, OverviewQuery, RiskIntelApi, Serialized, TokenAnalysis, TokenExplanation,
+    Metered, OkSerialized, OverviewQuery, TokenAt, RiskIntelApi, TokenAnalysis, TokenExplanation,
     TokenMetaReport, TokenPath, TokenSentiment, TopToken, TopTokensFilter, TopTokensPageSelector,
     WalletAnalysis, WalletPath, Webhook, WebhookCreate, WebhookDelivery,
     WebhookDeliveryPageSelector, WebhookPageSelector, WebhookPath, WebhookSecret, WebhookTestEvent,
@@ -53,11 +53,18 @@ async fn token_analysis(
     address: &str,
     options: &AnalysisOptions,
 ) -> Result<Analysed, ApiError> {
-    let target = ctx
-        .analyzer
-        .target(chain_id(chain)?, address)
-        .map_err(Wire::wire)?;
+    let chain = chain_id(chain)?;
     let fresh = options.fresh.unwrap_or(false);
+    // The cached path: found by the address as written, nothing else done.
+    if !fresh {
+        if let Some((target, analysed)) = ctx.analyzer.recent_as_written(chain, address, caller.now)
+        {
+            return (ctx.analyzer.overrides())
+                .shown_as(target, analysed)
+                .map_err(Wire::wire);
+        }
+    }
+    let target = ctx.analyzer.target(chain, address).map_err(Wire::wire)?;
     if fresh {
         Meter::require_premium(&caller.account, "fresh=true")?;
     }
@@ -66,7 +73,9 @@ async fn token_analysis(
         .analysed(target, fresh)
         .await
         .map_err(Wire::wire)?;
-    ctx.analyzer.overrides().shown(analysed).map_err(Wire::wire)
+    (ctx.analyzer.overrides())
+        .shown_as(target, analysed)
+        .map_err(Wire::wire)
 }
 
 /// A view of a token's analysis, made by `make`: metered, and conditional
@@ -87,7 +96,7 @@ async fn analysis_view<R: dropshot::HttpCodedResponse>(
         async |caller| {
             let analysed =
                 token_analysis(ctx, &caller, &path.chain, &path.address, options).await?;
-            validators.keep(ctx, &analysed, view);
+            validators.keep(ctx, &analysed, view, caller.now);
             Ok(make(analysed))
         },
         |answer| validators.apply(&rqctx.request, answer),
@@ -167,7 +176,7 @@ impl RiskIntelApi for RiskIntelImpl {
 
     async fn token_meta_get(
         rqctx: RequestContext<ServerContext>,
-        path: Path<TokenPath>,
+        path: TokenAt,
         query: Query<AnalysisOptions>,
     ) -> Result<Metered<HttpResponseOk<TokenMetaReport>>, ApiError> {
         let (path, options) = (path.into_inner(), query.into_inner());
@@ -194,9 +203,9 @@ impl RiskIntelApi for RiskIntelImpl {
 
     async fn token_analyze(
         rqctx: RequestContext<ServerContext>,
-        path: Path<TokenPath>,
+        path: TokenAt,
         query: Query<AnalysisOptions>,
-    ) -> Result<Metered<HttpResponseOk<Serialized<TokenAnalysis>>>, ApiError> {
+    ) -> Result<Metered<OkSerialized<TokenAnalysis>>, ApiError> {
         let (path, options) = (path.into_inner(), query.into_inner());
         analysis_view(
             &rqctx,
@@ -204,7 +213,7 @@ impl RiskIntelApi for RiskIntelImpl {
             &path,
             &options,
             "analysis",
-            |analysed| HttpResponseOk(analysed.json),
+            |analysed| OkSerialized(analysed.json),
         )
         .await
     }
@@ -213,7 +222,7 @@ impl RiskIntelApi for RiskIntelImpl {
         rqctx: RequestContext<ServerContext>,
         path: Path<TokenQueryRoute>,
         query: Query<AnalysisOptions>,
-    ) -> Result<Metered<HttpResponseOk<Serialized<TokenAnalysis>>>, ApiError> {
+    ) -> Result<Metered<OkSerialized<TokenAnalysis>>, ApiError> {
         let ctx = rqctx.context();
         let route = path.into_inner();
         let options = query.into_inner();
@@ -246,8 +255,8 @@ impl RiskIntelApi for RiskIntelImpl {
                         ));
                     };
                     let analysed = token_analysis(ctx, &caller, &chain, &address, &options).await?;
-                    validators.keep(ctx, &analysed, "analysis");
-                    Ok(HttpResponseOk(analysed.json))
+                    validators.keep(ctx, &analysed, "analysis", caller.now);
+                    Ok(OkSerialized(analysed.json))
                 },
                 |answer| validators.apply(&rqctx.request, answer),
             )
@@ -264,7 +273,7 @@ impl RiskIntelApi for RiskIntelImpl {
 
     async fn token_explanation_get(
         rqctx: RequestContext<ServerContext>,
-        path: Path<TokenPath>,
+        path: TokenAt,
         query: Query<AnalysisOptions>,
     ) -> Result<Metered<HttpResponseOk<TokenExplanation>>, ApiError> {
         let (path, options) = (path.into_inner(), query.into_inner());
@@ -281,7 +290,7 @@ impl RiskIntelApi for RiskIntelImpl {
 
     async fn token_badge_get(
         rqctx: RequestContext<ServerContext>,
-        path: Path<TokenPath>,
+        path: TokenAt,
     ) -> Result<Metered<HttpResponseOk<FreeformBody>>, ApiError> {
         let path = path.into_inner();
         let response = analysis_view(
@@ -326,7 +335,7 @@ impl RiskIntelApi for RiskIntelImpl {
 
     async fn token_sentiment_get(
         rqctx: RequestContext<ServerContext>,
-        path: Path<TokenPath>,
+        path: TokenAt,
     ) -> Result<Metered<HttpResponseOk<TokenSentiment>>, ApiError> {
         let ctx = rqctx.context();
         let path = path.into_inner();
@@ -435,7 +444,7 @@ impl RiskIntelApi for RiskIntelImpl {
 
     async fn report_create(
         rqctx: RequestContext<ServerContext>,
-        path: Path<TokenPath>,
+        path: TokenAt,
         body: TypedBody<riskintel_api::ReportCreate>,
     ) -> Result<Metered<HttpResponseCreated<riskintel_api::Report>>, ApiError> {
         reports::create(rqctx, path, body).await

@@ -8,7 +8,7 @@ use dropshot::{
 };
 use riskintel_api::{
     ApiError, Metered, Report, ReportCreate, ReportFilter, ReportPageSelector, ReportPath,
-    TokenPath,
+    TokenAt,
 };
 
 use super::errors::Wire;
@@ -18,7 +18,7 @@ use crate::disputes::view;
 
 pub(super) async fn create(
     rqctx: RequestContext<ServerContext>,
-    path: Path<TokenPath>,
+    path: TokenAt,
     body: TypedBody<ReportCreate>,
 ) -> Result<Metered<HttpResponseCreated<Report>>, ApiError> {
     let ctx = rqctx.context();

@@ -9,7 +9,7 @@
 //! not trusted and every request asks the store.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
@@ -26,8 +26,8 @@ const SWEEP_EVERY: Duration = Duration::from_secs(1);
 /// What the cache says of a key id.
 #[derive(Debug)]
 pub enum Lookup {
-    /// The key and its account.
-    Known(KeyWithAccount),
+    /// The key and its account (shared with the cache, not copied).
+    Known(Arc<KeyWithAccount>),
     /// No such key (asked recently).
     Unknown,
     /// Ask the store; put the answer back with this generation.
@@ -35,7 +35,7 @@ pub enum Lookup {
 }
 
 enum Entry {
-    Known(KeyWithAccount),
+    Known(Arc<KeyWithAccount>),
     Unknown(Instant),
 }
 
@@ -92,7 +92,7 @@ impl KeyCache {
             .checked
             .is_some_and(|at| at.elapsed() < self.trust_for);
         match state.entries.get(id) {
-            Some(Entry::Known(found)) if trusted => Lookup::Known(found.clone()),
+            Some(Entry::Known(found)) if trusted => Lookup::Known(Arc::clone(found)),
             Some(Entry::Unknown(until)) if trusted && *until > Instant::now() => Lookup::Unknown,
             _ => Lookup::Miss(state.generation),
         }
@@ -121,7 +121,7 @@ impl KeyCache {
             }
         }
         let entry = match found {
-            Some(found) => Entry::Known(found),
+            Some(found) => Entry::Known(Arc::new(found)),
             None => Entry::Unknown(Instant::now() + UNKNOWN_FOR),
         };
         state.entries.insert(id.to_string(), entry);
@@ -129,8 +129,10 @@ impl KeyCache {
 
     /// Record a key's last use in its entry.
     pub fn touched(&self, id: &str, at: DateTime<Utc>) {
+        // Once a minute per key at most: a new record for the requests
+        // after it, the one in their hands unchanged.
         if let Some(Entry::Known(found)) = self.state().entries.get_mut(id) {
-            found.key.last_used_at = Some(at);
+            Arc::make_mut(found).key.last_used_at = Some(at);
         }
     }
 

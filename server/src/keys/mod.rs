@@ -7,7 +7,7 @@ mod uses;
 
 use std::sync::Arc;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Duration, SubsecRound, Utc};
 use riskintel_api::Scope;
 
 pub use cache::{KeyCache, Lookup};
@@ -153,26 +153,30 @@ impl Keys {
 
     /// The key `id` with its account: from memory, or from the store (and
     /// then remembered, a miss included).
-    async fn find(&self, id: &str) -> Result<Option<KeyWithAccount>, KeyError> {
+    async fn find(&self, id: &str) -> Result<Option<Arc<KeyWithAccount>>, KeyError> {
         match self.cache.get(id) {
             Lookup::Known(found) => Ok(Some(found)),
             Lookup::Unknown => Ok(None),
             Lookup::Miss(generation) => {
                 let found = self.store.key_get(id).await?;
                 self.cache.put(id, generation, found.clone());
-                Ok(found)
+                Ok(found.map(Arc::new))
             }
         }
     }
 
-    /// Authenticate a raw header value; the key and its account on success.
-    pub async fn authenticate(&self, raw: &str) -> Result<KeyWithAccount, KeyError> {
+    /// Authenticate a raw header value at `now`; the key and its account
+    /// on success (the cache's record, shared).
+    pub async fn authenticate(
+        &self,
+        raw: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Arc<KeyWithAccount>, KeyError> {
         const INVALID: &str = "invalid API key";
         let presented = parse_key(raw).ok_or(KeyError::Unauthenticated(
             "malformed API key: expected ri_live_<id>.<64 lowercase hex>",
         ))?;
         let found = self.find(presented.id).await?;
-        let now = self.clock.now();
         let Some(found) = found else {
             return Err(KeyError::Unauthenticated(INVALID));
         };
@@ -192,7 +196,7 @@ impl Keys {
             .last_used_at
             .is_none_or(|t| now - t >= Duration::minutes(1));
         if stale {
-            let at = self.clock.now_seconds();
+            let at = now.trunc_subsecs(0);
             self.uses.record(&found.key.id, at);
             self.cache.touched(&found.key.id, at);
         }

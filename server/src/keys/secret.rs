@@ -49,8 +49,8 @@ pub fn hash_secret(secret: &str) -> String {
 }
 
 /// Constant-time equality of two hex hashes.
-fn hashes_equal(a: &str, b: &str) -> bool {
-    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+fn hashes_equal(a: &[u8], b: &str) -> bool {
+    a.len() == b.len() && bool::from(a.ct_eq(b.as_bytes()))
 }
 
 /// A fresh key id: 12 characters of `[a-z0-9]`.
@@ -88,7 +88,10 @@ pub fn secret_matches(key: &KeyRecord, secret: &str, now: DateTime<Utc>) -> bool
     if key.revoked_at.is_some() || key.expires_at.is_some_and(|t| t <= now) {
         return false;
     }
-    let presented = hash_secret(secret);
+    // The hash's hex in a buffer of its own: no allocation per request.
+    let mut presented = [0u8; 64];
+    hex::encode_to_slice(Sha256::digest(secret.as_bytes()), &mut presented)
+        .expect("64 hex digits hold 32 bytes");
     let current = hashes_equal(&presented, &key.secret_hash);
     let previous = match (&key.previous_secret_hash, key.previous_valid_until) {
         (Some(hash), Some(until)) if until > now => hashes_equal(&presented, hash),

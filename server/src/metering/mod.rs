@@ -18,7 +18,7 @@ pub use windows::RateWindows;
 
 use crate::keys::KeyUses;
 use riskintel_store::clock::Clock;
-use riskintel_store::{Account, Store, StoreError};
+use riskintel_store::{Account, KeyWithAccount, Store, StoreError};
 
 /// What metering can refuse, or fail at.
 #[derive(Debug, thiserror::Error)]
@@ -126,7 +126,7 @@ fn window_state(limit: u64, count: u64, now: DateTime<Utc>) -> WindowState {
 /// never left waiting for it.
 #[derive(Debug)]
 pub struct Reservation {
-    account_id: String,
+    found: Arc<KeyWithAccount>,
     period_start: DateTime<Utc>,
     usage: Option<Arc<UsageCounts>>,
 }
@@ -135,7 +135,7 @@ impl Reservation {
     /// Settle it (once): counted when the answer was 2xx.
     fn settle(&mut self, counted: bool) {
         if let Some(usage) = self.usage.take() {
-            usage.settle(&self.account_id, self.period_start, counted);
+            usage.settle(&self.found.account.id, self.period_start, counted);
         }
     }
 }
@@ -183,15 +183,14 @@ impl Meter {
         }
     }
 
-    /// Count a request in the account's current window (in memory; see
-    /// [`RateWindows`] for how instances share their counts).
-    pub fn hit(&self, account: &Account) -> WindowState {
-        self.hit_by(account, 1)
+    /// Count a request at `now` in the account's current window (in
+    /// memory; see [`RateWindows`] for how instances share their counts).
+    pub fn hit(&self, account: &Account, now: DateTime<Utc>) -> WindowState {
+        self.hit_by(account, 1, now)
     }
 
     /// Count `n` requests at once (a batch's items) in the account's window.
-    pub fn hit_by(&self, account: &Account, n: u64) -> WindowState {
-        let now = self.clock.now();
+    pub fn hit_by(&self, account: &Account, n: u64, now: DateTime<Utc>) -> WindowState {
         let (start, _) = minute_window(now);
         let count = self.windows.hit_by(&account.id, start, n.max(1));
         window_state(plan(account.plan).per_minute, count, now)
@@ -233,10 +232,14 @@ impl Meter {
         }
     }
 
-    /// Count the request in the monthly usage (in memory), refusing it
-    /// when the free quota is used up by 2xx answers.
-    pub async fn reserve(&self, account: &Account) -> Result<Reservation, MeterError> {
-        let now = self.clock.now();
+    /// Count the request of `found`'s account in the monthly usage (in
+    /// memory), refusing it when the free quota is used up by 2xx answers.
+    pub async fn reserve(
+        &self,
+        found: &Arc<KeyWithAccount>,
+        now: DateTime<Utc>,
+    ) -> Result<Reservation, MeterError> {
+        let account = &found.account;
         let limits = plan(account.plan);
         let (period_start, period_end) = billing_period(now);
         let cap = if limits.hard_cap {
@@ -250,7 +253,7 @@ impl Meter {
             .await?
         {
             Admission::Admitted => Ok(Reservation {
-                account_id: account.id.clone(),
+                found: found.clone(),
                 period_start,
                 usage: Some(self.usage.clone()),
             }),

@@ -24,6 +24,20 @@ use riskintel_store::{Store, StoreError};
 
 type Key = (String, DateTime<Utc>);
 
+/// The counters by period, then account: found by the account's name
+/// without copying it (a copy is made on an account's first request of a
+/// period only).
+type Counters = HashMap<DateTime<Utc>, HashMap<String, Counter>>;
+
+/// The counter of `account` in `period`, made if missing.
+fn counter<'a>(counters: &'a mut Counters, account: &str, period: DateTime<Utc>) -> &'a mut Counter {
+    let accounts = counters.entry(period).or_default();
+    if !accounts.contains_key(account) {
+        accounts.insert(account.to_string(), Counter::default());
+    }
+    accounts.get_mut(account).expect("just made")
+}
+
 /// One account's usage in one period, as this instance knows it.
 #[derive(Default)]
 struct Counter {
@@ -43,6 +57,11 @@ impl Counter {
     }
 }
 
+/// The counter of an (account, period), if there is one.
+fn get_mut<'a>(counters: &'a mut Counters, (account, period): &Key) -> Option<&'a mut Counter> {
+    counters.get_mut(period)?.get_mut(account)
+}
+
 /// What a reservation decides.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Admission {
@@ -54,7 +73,7 @@ pub enum Admission {
 
 /// The usage counters of one instance.
 pub struct UsageCounts {
-    counters: Mutex<HashMap<Key, Counter>>,
+    counters: Mutex<Counters>,
     answered: Notify,
 }
 
@@ -79,7 +98,7 @@ impl UsageCounts {
         }
     }
 
-    fn counters(&self) -> MutexGuard<'_, HashMap<Key, Counter>> {
+    fn counters(&self) -> MutexGuard<'_, Counters> {
         self.counters.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -90,15 +109,15 @@ impl UsageCounts {
         account: &str,
         period: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let key = (account.to_string(), period);
-        if self.counters().contains_key(&key) {
+        let known = |c: &Counters| c.get(&period).is_some_and(|a| a.contains_key(account));
+        if known(&self.counters()) {
             return Ok(());
         }
         let stored = store.usage_get(account, period).await?;
-        self.counters().entry(key).or_insert(Counter {
-            stored,
-            ..Counter::default()
-        });
+        let mut counters = self.counters();
+        if !known(&counters) {
+            counter(&mut counters, account, period).stored = stored;
+        }
         Ok(())
     }
 
@@ -111,13 +130,12 @@ impl UsageCounts {
         cap: Option<i64>,
     ) -> Result<Admission, StoreError> {
         self.load(store, account, period).await?;
-        let key = (account.to_string(), period);
         loop {
             let answered = self.answered.notified();
             tokio::pin!(answered);
             {
                 let mut counters = self.counters();
-                let counter = counters.entry(key.clone()).or_default();
+                let counter = counter(&mut counters, account, period);
                 match cap {
                     Some(cap) if counter.answered() >= cap => return Ok(Admission::Exhausted),
                     Some(cap) if counter.answered() + counter.in_flight >= cap => {
@@ -138,7 +156,7 @@ impl UsageCounts {
     pub fn settle(&self, account: &str, period: DateTime<Utc>, counted: bool) {
         {
             let mut counters = self.counters();
-            let counter = counters.entry((account.to_string(), period)).or_default();
+            let counter = counter(&mut counters, account, period);
             counter.in_flight -= 1;
             if counted {
                 counter.pending += 1;
@@ -150,11 +168,7 @@ impl UsageCounts {
     /// Count `n` more answered requests of `account` in `period` (a batch's
     /// items answered with a result).
     pub fn add(&self, account: &str, period: DateTime<Utc>, n: i64) {
-        let mut counters = self.counters();
-        counters
-            .entry((account.to_string(), period))
-            .or_default()
-            .pending += n;
+        counter(&mut self.counters(), account, period).pending += n;
     }
 
     /// Requests of `account` counted in `period`: answered, and in flight.
@@ -167,7 +181,8 @@ impl UsageCounts {
         self.load(store, account, period).await?;
         let counters = self.counters();
         Ok(counters
-            .get(&(account.to_string(), period))
+            .get(&period)
+            .and_then(|a| a.get(account))
             .map_or(0, |c| c.answered() + c.in_flight))
     }
 
@@ -182,7 +197,7 @@ impl UsageCounts {
         match written {
             Ok(totals) => {
                 for ((key, delta), total) in batch.iter().zip(totals) {
-                    if let Some(counter) = counters.get_mut(key) {
+                    if let Some(counter) = get_mut(&mut counters, key) {
                         counter.flushing -= delta;
                         counter.stored = total;
                     }
@@ -191,7 +206,7 @@ impl UsageCounts {
             }
             Err(error) => {
                 for (key, delta) in batch {
-                    if let Some(counter) = counters.get_mut(key) {
+                    if let Some(counter) = get_mut(&mut counters, key) {
                         counter.flushing -= delta;
                         counter.pending += delta;
                     }
@@ -214,18 +229,24 @@ impl UsageCounts {
     ) -> Result<(), StoreError> {
         let (batch, known): (Vec<(Key, i64)>, Vec<Key>) = {
             let mut counters = self.counters();
-            counters.retain(|(_, period), c| {
-                *period >= current || c.pending != 0 || c.flushing != 0 || c.in_flight != 0
+            counters.retain(|period, accounts| {
+                accounts.retain(|_, c| {
+                    *period >= current || c.pending != 0 || c.flushing != 0 || c.in_flight != 0
+                });
+                !accounts.is_empty()
             });
             let mut batch = Vec::new();
             let mut known = Vec::new();
-            for (key, counter) in counters.iter_mut() {
-                if counter.pending > 0 {
-                    batch.push((key.clone(), counter.pending));
-                    counter.flushing += counter.pending;
-                    counter.pending = 0;
-                } else if counter.flushing == 0 && key.1 >= current {
-                    known.push(key.clone());
+            for (period, accounts) in counters.iter_mut() {
+                for (account, counter) in accounts.iter_mut() {
+                    let key = || (account.clone(), *period);
+                    if counter.pending > 0 {
+                        batch.push((key(), counter.pending));
+                        counter.flushing += counter.pending;
+                        counter.pending = 0;
+                    } else if counter.flushing == 0 && *period >= current {
+                        known.push(key());
+                    }
                 }
             }
             (batch, known)
@@ -241,7 +262,7 @@ impl UsageCounts {
             let totals = store.usage_totals(&known).await?;
             let mut counters = self.counters();
             for (key, total) in known.iter().zip(totals) {
-                if let Some(counter) = counters.get_mut(key) {
+                if let Some(counter) = get_mut(&mut counters, key) {
                     if counter.flushing == 0 {
                         counter.stored = total;
                     }

@@ -74,9 +74,17 @@ impl RateWindows {
     /// window's count across instances after it.
     pub fn hit_by(&self, account: &str, start: DateTime<Utc>, n: u64) -> u64 {
         let (mut window, _) = self.window(start);
-        let own = window.own.entry(account.to_string()).or_insert(0);
-        *own += n;
-        let own = *own;
+        // The account's own count, its name copied only on its first request.
+        let own = match window.own.get_mut(account) {
+            Some(own) => {
+                *own += n;
+                *own
+            }
+            None => {
+                window.own.insert(account.to_string(), n);
+                n
+            }
+        };
         own + window.others.get(account).copied().unwrap_or(0)
     }
 

@@ -437,8 +437,24 @@ pub async fn token_bad_inputs_get_clear_errors(backend: Backend) -> anyhow::Resu
         "{}",
         contract.error.message
     );
-    // Flip the case of one letter: a broken checksum.
+    // Flip the case of one letter: a broken checksum, refused even while
+    // the token's analysis is in memory (the cached path finds it by the
+    // address as written, and must not skip the checksum's verdict).
     let plain = rig.a.token("plain");
+    let analysed = ok(client.token_analyze(arg("eth"), &arg(&plain), None).await)?.into_inner();
+    // Spelled in one case, the address needs no checksum: the same analysis.
+    let hex = plain.strip_prefix("0x").context("0x")?;
+    for spelling in [
+        format!("0x{}", hex.to_ascii_lowercase()),
+        format!("0x{}", hex.to_ascii_uppercase()),
+    ] {
+        let same = ok(client.token_analyze(arg("eth"), &arg(&spelling), None).await)?;
+        ensure!(
+            same.address == plain && same.cached_at == analysed.cached_at,
+            "{spelling} was answered for {}",
+            same.address
+        );
+    }
     let i = plain
         .char_indices()
         .skip(2)

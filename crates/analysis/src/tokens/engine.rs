@@ -235,10 +235,14 @@ impl Analyzer {
 
     /// Seconds an analysis stays current in the cache (0 once stale).
     pub fn max_age(&self, analysis: &TokenAnalysis) -> u64 {
+        self.max_age_at(analysis, self.clock.now())
+    }
+
+    /// As [`Analyzer::max_age`], at `now`.
+    pub fn max_age_at(&self, analysis: &TokenAnalysis, now: DateTime<Utc>) -> u64 {
         if analysis.stale {
             return 0;
         }
-        let now = self.clock.now();
         let mut left = self.ttl - (now - analysis.cached_at);
         // An override shown is not kept past its expiry.
         if let Some(expires) = (analysis.label_override.as_ref()).and_then(|o| o.expires_at) {
@@ -248,7 +252,45 @@ impl Analyzer {
     }
 
     fn is_fresh(&self, analysis: &TokenAnalysis) -> bool {
-        self.clock.now() - analysis.cached_at < self.ttl
+        self.is_fresh_at(analysis, self.clock.now())
+    }
+
+    fn is_fresh_at(&self, analysis: &TokenAnalysis, now: DateTime<Utc>) -> bool {
+        now - analysis.cached_at < self.ttl
+    }
+
+    /// The fresh analysis in memory of the EVM token `address` on `chain`
+    /// at `now`, found by the address as written, without the EIP-55
+    /// checksum's hashing: an address in one case needs none, and a
+    /// mixed-case one is valid exactly when it is the analysis's own
+    /// (checksummed) spelling. None sends the caller the whole way
+    /// ([`Analyzer::target`], which validates, then [`Analyzer::analysed`]).
+    pub fn recent_as_written(
+        &self,
+        chain: Chain,
+        address: &str,
+        now: DateTime<Utc>,
+    ) -> Option<(Target, Analysed)> {
+        if !chain.is_evm() {
+            return None;
+        }
+        let hex = address.strip_prefix("0x")?;
+        let bytes: [u8; 20] = alloy_primitives::hex::decode_to_array(hex).ok()?;
+        let target = Target::Evm(TokenRef {
+            chain,
+            address: alloy_primitives::Address::from(bytes),
+        });
+        let analysed = (self.recent.lock().expect("recent lock"))
+            .get(&target)
+            .filter(|a| self.is_fresh_at(&a.analysis, now))
+            .cloned()?;
+        let one_case = !hex.bytes().any(|b| b.is_ascii_uppercase())
+            || !hex.bytes().any(|b| b.is_ascii_lowercase());
+        if !one_case && analysed.analysis.address.get(2..) != Some(hex) {
+            return None;
+        }
+        telemetry::analysis(CacheOutcome::MemoryHit);
+        Some((target, analysed))
     }
 
     fn recent_hit(&self, target: Target) -> Option<Analysed> {
