@@ -34,6 +34,10 @@ pub enum ConfigError {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
+    /// This instance's name among several on one database (health, the
+    /// leases, the shared rate windows). Empty: the host's name, the
+    /// process id and four random hex digits.
+    pub instance: String,
     /// Address the HTTP server listens on.
     pub listen: String,
     /// Address of the metrics listener (`GET /metrics`, Prometheus text
@@ -95,6 +99,11 @@ pub struct MarketConfig {
     pub max_analyses_per_poll: u32,
     /// Upstream requests in flight at once for the index, per chain.
     pub rpc_concurrency: u32,
+    /// With several instances on one PostgreSQL, one instance runs each
+    /// chain's index under a lease this long, in milliseconds, renewed every
+    /// third of it; when its holder stops or hangs, another instance takes
+    /// the chain over within this time. (SQLite: one instance, no lease.)
+    pub lease_ms: u64,
 }
 
 impl Default for MarketConfig {
@@ -108,6 +117,7 @@ impl Default for MarketConfig {
             reanalyse_interval_seconds: 3_600,
             max_analyses_per_poll: 10,
             rpc_concurrency: 2,
+            lease_ms: 15_000,
         }
     }
 }
@@ -155,6 +165,7 @@ impl Default for MeteringConfig {
 impl Default for Config {
     fn default() -> Self {
         Config {
+            instance: String::new(),
             listen: "127.0.0.1:8080".into(),
             metrics_listen: "127.0.0.1:9464".into(),
             database_url: "sqlite://riskintel.db".into(),

@@ -9,6 +9,7 @@ pub mod disputes;
 pub mod feed;
 pub mod http;
 pub mod keys;
+pub mod leases;
 pub mod logging;
 pub mod market;
 pub mod metering;
@@ -62,6 +63,7 @@ pub struct RunningServer {
     tasks: tasks::Tasks,
     meter: metering::Meter,
     key_uses: Arc<keys::KeyUses>,
+    leases: leases::Leases,
     /// The address it listens on.
     pub local_addr: SocketAddr,
     /// The metrics listener's address, unless `metrics_listen` is empty.
@@ -98,6 +100,8 @@ impl RunningServer {
         // database closes, then the last counts of this minute are published
         // for the instances that go on (or a restart).
         self.tasks.stop(tasks::Stage::AfterRequests).await;
+        // The index has stopped: its chains are another instance's at once.
+        self.leases.release().await;
         let flushed = self.meter.flush_usage(&self.key_uses).await;
         let _ = self.meter.sync_windows().await;
         let result = result.and(flushed.map_err(|e| anyhow::anyhow!("writing monthly usage: {e}")));
@@ -164,6 +168,24 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         store.clone(),
         clock.clone(),
     )?);
+    // The jobs one instance is enough for: each chain's market index and
+    // the pruning, elected among the instances sharing PostgreSQL.
+    let instance = leases::instance_name(&config.instance);
+    let leased = lease_names(&config, &analyzer);
+    let leases = if store.backend() == "postgres" {
+        leases::Leases::shared(
+            &instance,
+            store.clone(),
+            clock.clone(),
+            Duration::from_millis(config.market.lease_ms.max(30)),
+            leased,
+        )
+    } else {
+        leases::Leases::solo(&instance)
+    };
+    if let Err(e) = leases.renew().await {
+        slog::warn!(log, "taking the leases failed; retried every third of a lease"; "error" => %e);
+    }
     let mut context = ServerContext::new(
         store.clone(),
         clock.clone(),
@@ -177,6 +199,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         ),
         request_deadline(&config),
         &config.webhooks,
+        leases.clone(),
     )?;
     context.market.set_indexing(config.market.enabled);
     let meter = context.meter.clone();
@@ -270,7 +293,8 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
                 store.clone(),
                 clock.clone(),
             )
-            .with_alert_signal(context_wake.clone()),
+            .with_alert_signal(context_wake.clone())
+            .with_leases(leases.clone()),
         );
         let log = log.new(slog::o!("component" => "market-index"));
         tasks.spawn(
@@ -342,16 +366,38 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             |stop| deliverer.run(every, wake, stop),
         );
     }
+    // The leases renewed (or taken) every third of one; stopped with the
+    // writers, after the index, and given up when the server closes.
+    if let Some(every) = leases.renew_every() {
+        tasks.every(
+            "leases",
+            tasks::Stage::AfterRequests,
+            every,
+            "renewing the leases failed; this instance leads nothing until it works",
+            {
+                let leases = leases.clone();
+                move || {
+                    let leases = leases.clone();
+                    async move { leases.renew().await }
+                }
+            },
+        );
+    }
     tasks.every(
         "pruning",
         tasks::Stage::AfterRequests,
         Duration::from_secs(60),
         "pruning rate windows failed",
         {
-            let meter = meter.clone();
+            let (meter, leases) = (meter.clone(), leases.clone());
             move || {
-                let meter = meter.clone();
-                async move { meter.prune().await.map(|_| ()) }
+                let (meter, leases) = (meter.clone(), leases.clone());
+                async move {
+                    if !leases.holds(leases::MAINTENANCE) {
+                        return Ok(());
+                    }
+                    meter.prune().await.map(|_| ())
+                }
             }
         },
     );
@@ -367,12 +413,26 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         tasks,
         meter,
         key_uses,
+        leases,
         local_addr,
         metrics_addr,
         bootstrapped,
         store,
         analyzer,
     })
+}
+
+/// The leases this instance asks for: the market index of every chain it
+/// serves (when the index runs), and the maintenance jobs'.
+fn lease_names(config: &Config, analyzer: &tokens::Analyzer) -> Vec<String> {
+    let chains = analyzer.chains();
+    let indexed = (chains.evm_chains().map(|(chain, _)| chain))
+        .chain(chains.solana().ok().map(|_| riskintel_chains::Chain::Sol))
+        .filter(|_| config.market.enabled)
+        .map(leases::market);
+    indexed
+        .chain(std::iter::once(leases::MAINTENANCE.to_string()))
+        .collect()
 }
 
 /// The longest a metered request may take: its analysis deadline or one

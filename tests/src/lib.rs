@@ -18,6 +18,7 @@ use riskintel_server::store::Store;
 pub mod bench;
 pub mod corpus;
 pub mod db;
+pub mod instances;
 pub mod jsonrpc;
 pub mod latency;
 pub mod receiver;

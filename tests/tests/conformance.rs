@@ -63,6 +63,8 @@ mod dex_v4;
 mod disputes;
 #[path = "conformance/hot_path.rs"]
 mod hot_path;
+#[path = "conformance/instances.rs"]
+mod instances;
 #[path = "conformance/launch_clock.rs"]
 mod launch_clock;
 #[path = "conformance/market.rs"]
@@ -107,6 +109,10 @@ mod webhook_recovery;
 mod webhooks;
 
 fn main() {
+    // A child instance of a multi-instance test (`riskintel serve`).
+    if std::env::var_os(riskintel_tests::instances::SERVE_ENV).is_some() {
+        riskintel_tests::instances::serve_here();
+    }
     let args = Arguments::from_args();
     let full_run = args.filter.is_none() && args.skip.is_empty() && !args.list;
     let mut trials = Vec::new();

@@ -15,6 +15,8 @@ use riskintel_tests::{Backend, TestDatabase};
 
 #[path = "store/disputes.rs"]
 mod disputes;
+#[path = "store/leases.rs"]
+mod leases;
 #[path = "store/outbox.rs"]
 mod outbox;
 
@@ -94,8 +96,12 @@ on_both_backends!(
     alerts_are_queued_for_the_subscriptions_they_match,
     the_delivery_log_is_pruned_of_old_finished_events,
     reports_are_one_open_per_token_and_limited,
-    overrides_change_with_their_alerts_and_end_once
+    overrides_change_with_their_alerts_and_end_once,
+    leases_have_one_holder_until_they_lapse,
+    many_asking_at_once_leave_one_holder
 );
+
+use leases::{leases_have_one_holder_until_they_lapse, many_asking_at_once_leave_one_holder};
 
 use disputes::{
     overrides_change_with_their_alerts_and_end_once, reports_are_one_open_per_token_and_limited,

@@ -1,5 +1,6 @@
 //! Storage, one module per concern — accounts and keys, usage, the
-//! analysis cache, log indexes, the market index, alerts, webhooks and their outbox —
+//! analysis cache, log indexes, the market index, alerts, webhooks and their
+//! outbox, disputes, and the leases of jobs one instance is enough for —
 //! each a trait with typed rows. [`Store`] is all of them; [`SqlStore`] implements them
 //! on SQLite or PostgreSQL (chosen by the URL's scheme) with the same SQL,
 //! against schemas kept in `migrations/{sqlite,postgres}`.
@@ -11,6 +12,7 @@ pub mod clock;
 pub mod db;
 pub mod disputes;
 mod error;
+pub mod leases;
 pub mod log_indexes;
 pub mod market;
 pub mod outbox;
@@ -25,6 +27,7 @@ pub use accounts::{Account, AccountStore, KeyRecord, KeyWithAccount, Revocation}
 pub use alerts::{AlertQuery, AlertRow, AlertStore};
 pub use analyses::{AnalysisRow, AnalysisStore, CreatorToken};
 pub use disputes::{DisputeStore, OverrideRow, ReportRefusal, ReportRow};
+pub use leases::{LeaseRow, LeaseStore};
 pub use log_indexes::{
     ContactKind, HolderBalance, LogIndexKind, LogIndexState, LogIndexStore, RoleMember,
     WalletContact,
@@ -53,6 +56,7 @@ pub trait Store:
     + WebhookStore
     + OutboxStore
     + DisputeStore
+    + LeaseStore
     + Send
     + Sync
     + 'static

@@ -22,6 +22,9 @@ pub struct Health {
     pub status: HealthStatus,
     /// Version of the running service.
     pub version: String,
+    /// This instance's name (the `instance` setting, or one made at start):
+    /// what a chain's `market_index_leader` names when this instance leads it.
+    pub instance: String,
     /// State of the database.
     pub database: DatabaseHealth,
     /// Each served chain's node, from the service's recent calls to it (no
@@ -75,4 +78,9 @@ pub struct ChainHealth {
     /// poll, with the market index on (on Solana, slots: the signatures a
     /// poll left for the next one); absent before its first poll.
     pub market_index_lag_blocks: Option<u64>,
+    /// The instance that runs this chain's market index now: instances
+    /// sharing one PostgreSQL elect one per chain with a lease, and another
+    /// takes over within `market.lease_ms` when it stops. Absent when the
+    /// index is off, or while the lease is between holders.
+    pub market_index_leader: Option<String>,
 }

@@ -61,6 +61,8 @@ pub struct ServerContext {
     pub webhooks: Webhooks,
     /// Users' reports of verdicts.
     pub reports: crate::disputes::Reports,
+    /// The leases of jobs one instance runs (which chains' index this one leads).
+    pub leases: crate::leases::Leases,
 }
 
 /// The authenticated caller of one request: its key and account (read
@@ -91,6 +93,7 @@ impl ServerContext {
         wallets: Wallets,
         request_deadline: Duration,
         webhooks: &crate::webhooks::WebhooksConfig,
+        leases: crate::leases::Leases,
     ) -> anyhow::Result<Self> {
         let trusted_proxies = auth
             .trusted_proxies
@@ -103,7 +106,12 @@ impl ServerContext {
             .collect::<anyhow::Result<Vec<_>>>()?;
         Ok(ServerContext {
             keys: Keys::new(store.clone(), clock.clone()),
-            meter: Meter::new(store.clone(), clock.clone(), auth.failed_auth_per_minute),
+            meter: Meter::new(
+                store.clone(),
+                clock.clone(),
+                auth.failed_auth_per_minute,
+                leases.instance(),
+            ),
             market: Market::new(analyzer.clone(), store.clone(), clock.clone()),
             wallets,
             sentiment: Sentiment::new(analyzer.clone(), store.clone(), clock.clone()),
@@ -117,6 +125,7 @@ impl ServerContext {
             clock,
             trusted_proxies,
             request_deadline,
+            leases,
         })
     }
 

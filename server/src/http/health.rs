@@ -1,5 +1,6 @@
 //! `GET /v1/health`: the database's reachability, and each chain's node
-//! circuit and market index lag, read from memory (no node is called).
+//! circuit and market index lag, read from memory (no node is called), and
+//! which instance leads each chain's index (from the leases' table).
 
 use std::time::{Duration, Instant};
 
@@ -23,7 +24,24 @@ pub(super) async fn get(
     let reachable = tokio::time::timeout(DATABASE_TIMEOUT, ctx.store.ping())
         .await
         .is_ok_and(|pinged| pinged.is_ok());
-    let chains = chains(ctx.analyzer.chains());
+    let mut chains = chains(ctx.analyzer.chains());
+    // Who leads each chain's index (unknown while the database does not answer).
+    let indexed: Vec<String> = (chains.iter())
+        .filter(|_| ctx.market.indexing())
+        .map(|c| format!("market:{}", c.chain))
+        .collect();
+    let leaders = if reachable {
+        tokio::time::timeout(DATABASE_TIMEOUT, ctx.leases.holders(&indexed))
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .unwrap_or_default()
+    } else {
+        Default::default()
+    };
+    for chain in &mut chains {
+        chain.market_index_leader = leaders.get(&format!("market:{}", chain.chain)).cloned();
+    }
     let all_up = chains.iter().all(|c| c.status != NodeStatus::Down);
     crate::telemetry::request_answered(&rqctx.endpoint.operation_id, 200, started.elapsed());
     Ok(HttpResponseOk(Health {
@@ -33,6 +51,7 @@ pub(super) async fn get(
             HealthStatus::Degraded
         },
         version: env!("CARGO_PKG_VERSION").to_string(),
+        instance: ctx.leases.instance().to_string(),
         database: DatabaseHealth {
             backend: ctx.store.backend().to_string(),
             reachable,
@@ -62,6 +81,7 @@ fn chains(chains: &Chains) -> Vec<ChainHealth> {
                 last_error,
                 down_since: node.down_since,
                 market_index_lag_blocks: chains.index_lag(chain),
+                market_index_leader: None,
             }
         })
         .collect()

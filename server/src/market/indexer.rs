@@ -62,6 +62,8 @@ pub struct Indexer {
     pub(super) alerted: Option<Arc<tokio::sync::Notify>>,
     /// Solana: the watched mints.
     pub(super) mints_seen: std::sync::Mutex<MintsSeen>,
+    /// Which chains this instance indexes (`market:<chain>` leases).
+    leases: crate::leases::Leases,
 }
 
 /// The hash of block `number`, or None if the chain does not reach it.
@@ -108,12 +110,20 @@ impl Indexer {
             settings: settings.clone(),
             alerted: None,
             mints_seen: Default::default(),
+            leases: crate::leases::Leases::solo("index"),
         }
     }
 
     /// Tell `alerted` whenever an alert is recorded.
     pub fn with_alert_signal(mut self, alerted: Arc<tokio::sync::Notify>) -> Indexer {
         self.alerted = Some(alerted);
+        self
+    }
+
+    /// Index only the chains whose `market:<chain>` lease this instance
+    /// holds in `leases` (by default, every chain).
+    pub fn with_leases(mut self, leases: crate::leases::Leases) -> Indexer {
+        self.leases = leases;
         self
     }
 
@@ -153,6 +163,10 @@ impl Indexer {
                 // and of the recovery (the node's own state is logged by its circuit).
                 let failing = backoff.get(chain).copied();
                 if failing.is_some_and(|(_, retry_at)| now < retry_at) {
+                    continue;
+                }
+                // Another instance leads this chain's index: stand by.
+                if !self.leases.holds(&crate::leases::market(*chain)) {
                     continue;
                 }
                 let polled = match (evm, &solana) {

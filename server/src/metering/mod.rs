@@ -163,23 +163,22 @@ fn failure_key(ip: IpAddr) -> String {
     format!("ip:{ip}")
 }
 
-/// A fresh instance name: 16 hex digits.
-fn instance_name() -> String {
-    use rand::Rng;
-    format!("{:016x}", rand::rng().random::<u64>())
-}
-
 impl Meter {
     /// Metering on `store`, timed by `clock`, allowing `failed_auth_per_minute`
-    /// failures per IP.
-    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, failed_auth_per_minute: u64) -> Self {
+    /// failures per IP, for the instance named `instance`.
+    pub fn new(
+        store: Arc<dyn Store>,
+        clock: Arc<dyn Clock>,
+        failed_auth_per_minute: u64,
+        instance: &str,
+    ) -> Self {
         Meter {
             usage: Arc::default(),
             flushed_at: Arc::new(std::sync::Mutex::new(std::time::Instant::now())),
             store,
             clock,
             failed_auth_per_minute,
-            windows: Arc::new(RateWindows::new(instance_name())),
+            windows: Arc::new(RateWindows::new(instance.to_string())),
         }
     }
 

@@ -130,6 +130,10 @@ fn describe() {
         OVERRIDES_IN_FORCE,
         "The operator's overrides of tokens' labels in force"
     );
+    describe_gauge!(
+        LEASES,
+        "1 while this instance holds the lease (market:<chain>: it runs that chain's market index; maintenance: it prunes), 0 while another instance does"
+    );
 }
 
 /// `riskintel_http_requests_total{operation, status}`.
@@ -151,6 +155,14 @@ pub const WEBHOOK_DURATION: &str = "riskintel_webhook_delivery_duration_seconds"
 pub const REPORTS: &str = "riskintel_reports";
 /// `riskintel_overrides_in_force`.
 pub const OVERRIDES_IN_FORCE: &str = "riskintel_overrides_in_force";
+/// `riskintel_lease_held{lease}`.
+pub const LEASES: &str = "riskintel_lease_held";
+
+/// Whether this instance holds the lease `name` now.
+pub fn lease_held(name: &str, held: bool) {
+    handle();
+    metrics::gauge!(LEASES, "lease" => name.to_string()).set(if held { 1.0 } else { 0.0 });
+}
 
 /// The reports the database holds of `kind` with `status`.
 pub fn reports(kind: riskintel_api::ReportKind, status: riskintel_api::ReportStatus, count: u64) {

@@ -46,7 +46,7 @@ pub async fn on_chain<T: Send + 'static>(
 }
 
 /// Deploy `contract` (name, symbol, supply args) with a pool of 400k tokens and 10 WETH (LP to the deployer), and 30 holders.
-fn launch(
+pub fn launch(
     node: &Node,
     chain: &RigChain,
     contract: &str,
@@ -79,7 +79,7 @@ fn launch(
     Ok((token, pair))
 }
 
-async fn all_alerts(client: &riskintel_client::Client) -> anyhow::Result<Vec<types::Alert>> {
+pub async fn all_alerts(client: &riskintel_client::Client) -> anyhow::Result<Vec<types::Alert>> {
     Ok(client
         .feed_risk_alerts_list_stream(None, None, None, None, None)
         .try_collect()
