@@ -356,7 +356,8 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             &config.webhooks,
             context_sealer,
             log.new(slog::o!("component" => "webhooks")),
-        );
+        )
+        .with_leases(leases.clone());
         let every = Duration::from_millis(config.webhooks.poll_ms.max(10));
         let wake = context_wake.clone();
         tasks.spawn(

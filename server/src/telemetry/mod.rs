@@ -111,7 +111,7 @@ fn describe() {
     );
     describe_gauge!(
         BACKGROUND_TASKS,
-        "1 while a background task runs (market index, webhook worker, usage flush, rate sync, key sync, pruning), 0 once it ended"
+        "1 while a background task runs (market index, webhook worker, usage flush, rate sync, key sync, leases, pruning), 0 once it ended"
     );
     describe_counter!(
         WEBHOOK_DELIVERIES,

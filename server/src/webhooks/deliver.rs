@@ -36,6 +36,8 @@ pub struct Deliverer {
     instance: String,
     /// When the delivery log was last pruned (by this instance's clock).
     pruned_at: std::sync::Mutex<Option<DateTime<Utc>>>,
+    /// Whether this instance prunes (the maintenance lease).
+    leases: crate::leases::Leases,
     /// HTTP clients by host and checked addresses.
     clients: std::sync::Mutex<HashMap<(String, Vec<SocketAddr>), reqwest::Client>>,
     log: slog::Logger,
@@ -67,6 +69,7 @@ impl Deliverer {
             sealer,
             instance: crate::keys::new_key_id(),
             pruned_at: Default::default(),
+            leases: crate::leases::Leases::solo("webhooks"),
             clients: Default::default(),
             log,
         }
@@ -114,8 +117,19 @@ impl Deliverer {
         Ok(())
     }
 
-    /// Once an hour, delete the finished events older than the log keeps.
+    /// Prune the delivery log only while `leases` names this instance the
+    /// maintenance jobs' holder (by default, always).
+    pub fn with_leases(mut self, leases: crate::leases::Leases) -> Deliverer {
+        self.leases = leases;
+        self
+    }
+
+    /// Once an hour, delete the finished events older than the log keeps
+    /// (one instance does, the holder of the maintenance lease).
     async fn prune_if_due(&self) -> Result<(), StoreError> {
+        if !self.leases.holds(crate::leases::MAINTENANCE) {
+            return Ok(());
+        }
         let now = self.clock.now_seconds();
         {
             let mut pruned_at = self.pruned_at.lock().expect("prune lock");
