@@ -6,6 +6,7 @@
 //! Operation names (`<resource>_<verb>`) are part of the client contract.
 
 pub mod error;
+pub mod header_cache;
 pub mod metered;
 pub mod openapi;
 pub mod operation;

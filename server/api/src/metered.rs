@@ -14,6 +14,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::ApiError;
+use crate::header_cache::HeaderCache;
 
 type HttpHandlerResult = Result<http::Response<Body>, HttpError>;
 
@@ -51,11 +52,15 @@ const LIMIT: HeaderName = HeaderName::from_static("x-ratelimit-limit");
 const REMAINING: HeaderName = HeaderName::from_static("x-ratelimit-remaining");
 const RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
 
+/// Limits and window ends: a few values, repeated by every request.
+static REPEATED: HeaderCache<i64, 8> = HeaderCache::new();
+
 impl RateLimit {
     fn insert_into(&self, map: &mut http::HeaderMap) {
-        map.insert(LIMIT, number(self.limit));
+        let repeated = |n: i64| REPEATED.get_or(&n, || Some(number(n))).unwrap_or_else(|| number(n));
+        map.insert(LIMIT, repeated(i64::try_from(self.limit).unwrap_or(i64::MAX)));
         map.insert(REMAINING, number(self.remaining));
-        map.insert(RESET, number(self.reset));
+        map.insert(RESET, repeated(self.reset));
     }
 }
 

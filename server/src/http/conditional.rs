@@ -7,10 +7,16 @@ use std::sync::Mutex;
 
 use dropshot::HttpCodedResponse;
 use http::HeaderValue;
+use riskintel_api::header_cache::HeaderCache;
 use riskintel_api::Metered;
 
 use super::context::ServerContext;
 use riskintel_analysis::tokens::Analysed;
+
+/// The tags of the analyses' views served lately, by digest and view.
+static ETAGS: HeaderCache<(std::sync::Arc<str>, &'static str), 64> = HeaderCache::new();
+/// The `Cache-Control` values of the ages served lately.
+static AGES: HeaderCache<u64, 8> = HeaderCache::new();
 
 /// What a view's answer is validated by.
 pub(super) struct Validators {
@@ -40,10 +46,13 @@ impl Slot {
         &self,
         ctx: &ServerContext,
         analysed: &Analysed,
-        view: &str,
+        view: &'static str,
         now: chrono::DateTime<chrono::Utc>,
     ) {
-        let Some(etag) = written(format_args!("\"{}-{view}\"", analysed.digest)) else {
+        let tag = (analysed.digest.clone(), view);
+        let Some(etag) = ETAGS.get_or(&tag, || {
+            written(format_args!("\"{}-{view}\"", analysed.digest))
+        }) else {
             return;
         };
         let validators = Validators {
@@ -63,7 +72,9 @@ impl Slot {
         let Some(v) = self.0.lock().expect("validators lock").take() else {
             return response;
         };
-        let Some(cache) = written(format_args!("private, max-age={}", v.max_age)) else {
+        let Some(cache) = AGES.get_or(&v.max_age, || {
+            written(format_args!("private, max-age={}", v.max_age))
+        }) else {
             return response;
         };
         let etag = v.etag.as_bytes();

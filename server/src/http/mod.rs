@@ -85,7 +85,7 @@ async fn analysis_view<R: dropshot::HttpCodedResponse>(
     access: &'static access::Access,
     path: &TokenPath,
     options: &AnalysisOptions,
-    view: &str,
+    view: &'static str,
     make: impl FnOnce(Analysed) -> R,
 ) -> Result<Metered<R>, ApiError> {
     let ctx = rqctx.context();
