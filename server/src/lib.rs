@@ -181,7 +181,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             leased,
         )
     } else {
-        leases::Leases::solo(&instance)
+        leases::Leases::solo(&instance, leased)
     };
     if let Err(e) = leases.renew().await {
         slog::warn!(log, "taking the leases failed; retried every third of a lease"; "error" => %e);

@@ -37,8 +37,6 @@ pub struct Instance {
     pub base_url: String,
     /// The owner key it printed, when it made the database's owner.
     pub owner_key: Option<String>,
-    /// Its log.
-    pub log: PathBuf,
 }
 
 impl Instance {
@@ -78,7 +76,6 @@ impl Instance {
                     child,
                     base_url: address.trim().to_string(),
                     owner_key,
-                    log,
                 });
             }
         }

@@ -7,6 +7,17 @@ use std::sync::Mutex;
 
 use http::HeaderValue;
 
+/// A header value written on the stack from its parts: one allocation,
+/// the value's own (None if it would not fit or is not a valid value).
+pub fn written(parts: std::fmt::Arguments<'_>) -> Option<HeaderValue> {
+    use std::io::Write as _;
+    let mut buffer = [0u8; 96];
+    let mut cursor = std::io::Cursor::new(&mut buffer[..]);
+    cursor.write_fmt(parts).ok()?;
+    let end = cursor.position() as usize;
+    HeaderValue::from_bytes(&buffer[..end]).ok()
+}
+
 /// The last `N` values made, by key; the oldest goes first.
 pub struct HeaderCache<K, const N: usize> {
     kept: Mutex<Kept<K, N>>,

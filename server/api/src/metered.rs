@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::ApiError;
-use crate::header_cache::HeaderCache;
+use crate::header_cache::{written, HeaderCache};
 
 type HttpHandlerResult = Result<http::Response<Body>, HttpError>;
 
@@ -57,22 +57,16 @@ static REPEATED: HeaderCache<i64, 8> = HeaderCache::new();
 
 impl RateLimit {
     fn insert_into(&self, map: &mut http::HeaderMap) {
-        let repeated = |n: i64| REPEATED.get_or(&n, || Some(number(n))).unwrap_or_else(|| number(n));
+        let number = |n: &dyn std::fmt::Display| {
+            written(format_args!("{n}")).expect("digits are a valid header value")
+        };
+        let repeated = |n: i64| REPEATED.get_or(&n, || Some(number(&n))).expect("made");
         map.insert(LIMIT, repeated(i64::try_from(self.limit).unwrap_or(i64::MAX)));
-        map.insert(REMAINING, number(self.remaining));
+        map.insert(REMAINING, number(&self.remaining));
         map.insert(RESET, repeated(self.reset));
     }
 }
 
-/// A number as a header value, written on the stack (one allocation: the value's).
-fn number(n: impl std::fmt::Display) -> HeaderValue {
-    use std::io::Write as _;
-    let mut buffer = [0u8; 24];
-    let mut cursor = std::io::Cursor::new(&mut buffer[..]);
-    let _ = write!(cursor, "{n}");
-    let written = cursor.position() as usize;
-    HeaderValue::from_bytes(&buffer[..written]).expect("digits are a valid header value")
-}
 
 /// Headers set on a success only: at most this many.
 const SUCCESS_HEADERS: usize = 4;

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use dropshot::HttpCodedResponse;
 use http::HeaderValue;
-use riskintel_api::header_cache::HeaderCache;
+use riskintel_api::header_cache::{written, HeaderCache};
 use riskintel_api::Metered;
 
 use super::context::ServerContext;
@@ -25,16 +25,6 @@ pub(super) struct Validators {
     max_age: u64,
 }
 
-/// A header value written on the stack from its parts: one allocation,
-/// the value's own (None if it would not fit or is not a valid value).
-fn written(parts: std::fmt::Arguments<'_>) -> Option<HeaderValue> {
-    use std::io::Write as _;
-    let mut buffer = [0u8; 96];
-    let mut cursor = std::io::Cursor::new(&mut buffer[..]);
-    cursor.write_fmt(parts).ok()?;
-    let end = cursor.position() as usize;
-    HeaderValue::from_bytes(&buffer[..end]).ok()
-}
 
 /// Where a handler leaves its view's validators for after metering.
 #[derive(Default)]

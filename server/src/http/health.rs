@@ -2,6 +2,7 @@
 //! circuit and market index lag, read from memory (no node is called), and
 //! which instance leads each chain's index (from the leases' table).
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use dropshot::{HttpResponseOk, RequestContext};
@@ -24,14 +25,9 @@ pub(super) async fn get(
     let reachable = tokio::time::timeout(DATABASE_TIMEOUT, ctx.store.ping())
         .await
         .is_ok_and(|pinged| pinged.is_ok());
-    let mut chains = chains(ctx.analyzer.chains());
     // Who leads each chain's index (unknown while the database does not answer).
-    let indexed: Vec<String> = (chains.iter())
-        .filter(|_| ctx.market.indexing())
-        .map(|c| format!("market:{}", c.chain))
-        .collect();
     let leaders = if reachable {
-        tokio::time::timeout(DATABASE_TIMEOUT, ctx.leases.holders(&indexed))
+        tokio::time::timeout(DATABASE_TIMEOUT, ctx.leases.holders())
             .await
             .ok()
             .and_then(Result::ok)
@@ -39,9 +35,7 @@ pub(super) async fn get(
     } else {
         Default::default()
     };
-    for chain in &mut chains {
-        chain.market_index_leader = leaders.get(&format!("market:{}", chain.chain)).cloned();
-    }
+    let chains = chains(ctx.analyzer.chains(), &leaders);
     let all_up = chains.iter().all(|c| c.status != NodeStatus::Down);
     crate::telemetry::request_answered(&rqctx.endpoint.operation_id, 200, started.elapsed());
     Ok(HttpResponseOk(Health {
@@ -62,8 +56,9 @@ pub(super) async fn get(
     }))
 }
 
-/// Every served chain's node.
-fn chains(chains: &Chains) -> Vec<ChainHealth> {
+/// Every served chain's node, and its index's leader among `leaders`
+/// (lease name → holder).
+fn chains(chains: &Chains, leaders: &BTreeMap<String, String>) -> Vec<ChainHealth> {
     chains
         .health()
         .into_iter()
@@ -81,7 +76,7 @@ fn chains(chains: &Chains) -> Vec<ChainHealth> {
                 last_error,
                 down_since: node.down_since,
                 market_index_lag_blocks: chains.index_lag(chain),
-                market_index_leader: None,
+                market_index_leader: leaders.get(&crate::leases::market(chain)).cloned(),
             }
         })
         .collect()

@@ -46,6 +46,8 @@ pub fn market(chain: riskintel_chains::Chain) -> String {
 #[derive(Clone)]
 pub struct Leases {
     instance: Arc<str>,
+    /// The leases this instance asks for.
+    names: Arc<[String]>,
     shared: Option<Arc<Shared>>,
 }
 
@@ -59,10 +61,12 @@ struct Shared {
 }
 
 impl Leases {
-    /// Every lease held by `instance`, without asking anyone (one instance).
-    pub fn solo(instance: &str) -> Leases {
+    /// Every lease held by `instance`, without asking anyone (one
+    /// instance); `names` are those it runs, for [`Leases::holders`].
+    pub fn solo(instance: &str, names: impl IntoIterator<Item = String>) -> Leases {
         Leases {
             instance: instance.into(),
+            names: names.into_iter().collect(),
             shared: None,
         }
     }
@@ -76,9 +80,11 @@ impl Leases {
         length: Duration,
         names: impl IntoIterator<Item = String>,
     ) -> Leases {
-        let held = names.into_iter().map(|n| (n, None)).collect();
+        let names: Arc<[String]> = names.into_iter().collect();
+        let held = names.iter().map(|n| (n.clone(), None)).collect();
         Leases {
             instance: instance.into(),
+            names,
             shared: Some(Arc::new(Shared {
                 store,
                 clock,
@@ -93,11 +99,6 @@ impl Leases {
         &self.instance
     }
 
-    /// Whether leases are elected among instances (PostgreSQL).
-    pub fn is_shared(&self) -> bool {
-        self.shared.is_some()
-    }
-
     /// How often [`Leases::renew`] should run: a third of a lease.
     pub fn renew_every(&self) -> Option<Duration> {
         self.shared.as_ref().map(|s| s.length / 3)
@@ -108,8 +109,9 @@ impl Leases {
         let Some(shared) = &self.shared else {
             return true;
         };
-        let held = shared.held.lock().unwrap_or_else(|e| e.into_inner());
-        held.get(name)
+        shared
+            .held()
+            .get(name)
             .copied()
             .flatten()
             .is_some_and(|until| Instant::now() < until)
@@ -154,9 +156,10 @@ impl Leases {
         }
     }
 
-    /// Who holds each lease now (lapsed ones are left out): from the store
-    /// when shared, otherwise this instance holds every lease it runs.
-    pub async fn holders(&self, names: &[String]) -> Result<BTreeMap<String, String>, StoreError> {
+    /// Who holds each of this instance's leases now (lapsed ones are left
+    /// out): from the store when shared, otherwise this instance.
+    pub async fn holders(&self) -> Result<BTreeMap<String, String>, StoreError> {
+        let names = &self.names;
         let Some(shared) = &self.shared else {
             let me = self.instance.to_string();
             return Ok(names.iter().map(|n| (n.clone(), me.clone())).collect());

@@ -110,7 +110,7 @@ impl Indexer {
             settings: settings.clone(),
             alerted: None,
             mints_seen: Default::default(),
-            leases: crate::leases::Leases::solo("index"),
+            leases: crate::leases::Leases::solo("index", []),
         }
     }
 

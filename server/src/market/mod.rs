@@ -86,11 +86,6 @@ impl Market {
         self.indexing = on;
     }
 
-    /// Whether the market index runs here.
-    pub fn indexing(&self) -> bool {
-        self.indexing
-    }
-
     /// Whether the index reads `chain`: it runs, and the chain has a DEX to read.
     fn indexes(&self, chain: Chain) -> bool {
         let chains = self.analyzer.chains();

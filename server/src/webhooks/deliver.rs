@@ -69,7 +69,7 @@ impl Deliverer {
             sealer,
             instance: crate::keys::new_key_id(),
             pruned_at: Default::default(),
-            leases: crate::leases::Leases::solo("webhooks"),
+            leases: crate::leases::Leases::solo("webhooks", []),
             clients: Default::default(),
             log,
         }
