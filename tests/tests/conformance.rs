@@ -73,6 +73,8 @@ mod market;
 mod old_compilers;
 #[path = "conformance/overrides.rs"]
 mod overrides;
+#[path = "conformance/presign.rs"]
+mod presign;
 #[path = "conformance/refusals.rs"]
 mod refusals;
 #[path = "conformance/simulation.rs"]

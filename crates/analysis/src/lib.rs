@@ -6,6 +6,7 @@
 pub mod config;
 pub mod metrics;
 pub mod overrides;
+pub mod presign;
 pub mod scoring;
 pub mod simulation;
 pub mod tokens;

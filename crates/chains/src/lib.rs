@@ -36,6 +36,9 @@ pub enum InputError {
     /// Bad address.
     #[error("address: {0}")]
     BadAddress(String),
+    /// Any other field that cannot be read, with its name.
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// Validate an EVM address: `0x` and 40 hex digits; a mixed-case address

@@ -3,10 +3,10 @@
 //! holder until it expires; the holder renews it, and any instance may
 //! take it once it has expired.
 
-use async_trait::async_trait;
-use chrono::{DateTime, Utc};
 use super::{SqlStore, StoreError};
 use crate::db::on_db;
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 
 /// A lease as stored.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]

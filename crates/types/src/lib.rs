@@ -13,6 +13,7 @@ pub mod error;
 pub mod health;
 pub mod keys;
 pub mod market;
+pub mod presign;
 pub mod serialized;
 pub mod stored;
 pub mod tidy;
@@ -35,6 +36,12 @@ pub use market::{
     Alert, AlertFilter, AlertKind, AlertPageSelector, FlowWindow, LabelCounts, MarketOverview,
     MarketSummary, Mover, OverviewQuery, SentimentComponents, SentimentLabel, SeverityCounts,
     TokenSentiment, TopToken, TopTokensFilter, TopTokensPageSelector, TopTokensSort,
+};
+pub use presign::{
+    ApprovalChange, ApprovalKind, AssetChange, AssetKind, AuthorityChange, AuthorityKind,
+    ContractCalled, Direction, EvmCall, PresignVerdict, Risk, RiskKind, SignatureKind,
+    SignatureScan, SignatureScanRequest, SimulationStatus, TokenVerdict, TxSimulation,
+    TxSimulationRequest, SIMULATION_MAX_CALLS,
 };
 pub use serialized::Serialized;
 pub use stored::WireName;

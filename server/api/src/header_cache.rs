@@ -41,7 +41,11 @@ impl<K: PartialEq + Clone, const N: usize> HeaderCache<K, N> {
 
     /// The value kept for `key`, or the one `make` makes (kept for the next
     /// request; None is not kept).
-    pub fn get_or(&self, key: &K, make: impl FnOnce() -> Option<HeaderValue>) -> Option<HeaderValue> {
+    pub fn get_or(
+        &self,
+        key: &K,
+        make: impl FnOnce() -> Option<HeaderValue>,
+    ) -> Option<HeaderValue> {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, value)) = kept.values.iter().flatten().find(|(k, _)| k == key) {
             return Some(value.clone());

@@ -44,6 +44,7 @@ pub use token_path::TokenAt;
             "feed" = { description = "The risk-alert feed. Pro and Pro+; needs the `feed:read` scope." },
             "wallets" = { description = "Wallet analysis: holdings, exposure to dangerous tokens, and approvals. Pro and Pro+; needs the `wallet:read` scope." },
             "webhooks" = { description = "Signed webhooks: the risk-alert feed pushed to your URL. Pro and Pro+; needs the `webhooks:write` scope." },
+            "presign" = { description = "Before signing: what a transaction or a signature request would do to the signing wallet, the risks found and a verdict. Pro and Pro+; needs the `token:read` scope." },
             "reports" = { description = "Disputed verdicts: report a token's verdict you believe wrong and follow the operator's answer. Any plan; needs the `token:read` scope." },
         },
     },
@@ -265,6 +266,52 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
         path: Path<WalletPath>,
     ) -> Result<Metered<HttpResponseOk<WalletAnalysis>>, ApiError>;
+
+    /// Transaction simulation
+    ///
+    /// What a transaction would do to the wallet that signs it, before it
+    /// is signed. EVM chains: one call (`from`, `to`, `value`, `data`,
+    /// `gas`) or a bundle of up to 10 (`calls`, run in order in one block:
+    /// approve then swap), simulated with `eth_simulateV1` on the chain's
+    /// node. The answer lists the wallet's asset changes (native, ERC-20,
+    /// ERC-721, ERC-1155: amounts, USD where priced, a token's transfer
+    /// fee where it takes one, and the engine's verdict on tokens
+    /// received), the approvals granted or revoked, every contract called,
+    /// and the findings, most serious first. The verdict follows one rule:
+    /// `malicious` when a finding is critical (an approval to an EOA or to
+    /// an address without code, everything of a kind leaving the wallet
+    /// for nothing back); `warning` when one is high or medium (an
+    /// approval to a contract under a day old, or unlimited to a contract
+    /// the service does not know; a `risky` or `critical` token received; a
+    /// counterparty the service has seen create tokens that turned on their
+    /// holders; native value kept by an unknown contract; a revert; a part
+    /// not checked); `benign` only when it was simulated and nothing above
+    /// was found; `unknown` when it could not be simulated (the node lacks
+    /// `eth_simulateV1`), never `benign`. Counted as one request. Pro and
+    /// Pro+ only.
+    #[endpoint { method = POST, path = "/v1/tx/simulate", tags = ["presign"] }]
+    async fn tx_simulate(
+        rqctx: RequestContext<Self::Context>,
+        body: TypedBody<TxSimulationRequest>,
+    ) -> Result<Metered<HttpResponseOk<TxSimulation>>, ApiError>;
+
+    /// Signature scan
+    ///
+    /// What a signature request would allow, before it is signed: EIP-712
+    /// typed data (as a wallet receives it for `eth_signTypedData_v4`) or
+    /// a `personal_sign` message. Typed data is decoded by its message's
+    /// shape: EIP-2612 and DAI-style `Permit`, Permit2 `PermitSingle`,
+    /// `PermitBatch`, `PermitTransferFrom` and `PermitBatchTransferFrom`,
+    /// and Seaport orders (what the signer gives and what comes back to
+    /// it). The domain's `chainId` must be the chain's. Judged by the same
+    /// rule as a transaction: a grant to an EOA, or an order that gives
+    /// assets away for nothing, is `malicious`; typed data of another kind
+    /// is `unknown`. Counted as one request. Pro and Pro+ only.
+    #[endpoint { method = POST, path = "/v1/signature/scan", tags = ["presign"] }]
+    async fn signature_scan(
+        rqctx: RequestContext<Self::Context>,
+        body: TypedBody<SignatureScanRequest>,
+    ) -> Result<Metered<HttpResponseOk<SignatureScan>>, ApiError>;
 
     /// Token sentiment
     ///

@@ -61,12 +61,14 @@ impl RateLimit {
             written(format_args!("{n}")).expect("digits are a valid header value")
         };
         let repeated = |n: i64| REPEATED.get_or(&n, || Some(number(&n))).expect("made");
-        map.insert(LIMIT, repeated(i64::try_from(self.limit).unwrap_or(i64::MAX)));
+        map.insert(
+            LIMIT,
+            repeated(i64::try_from(self.limit).unwrap_or(i64::MAX)),
+        );
         map.insert(REMAINING, number(&self.remaining));
         map.insert(RESET, repeated(self.reset));
     }
 }
-
 
 /// Headers set on a success only: at most this many.
 const SUCCESS_HEADERS: usize = 4;
@@ -120,11 +122,7 @@ impl<R: HttpCodedResponse> Metered<R> {
     /// e.g. `Content-Type` of an image); a name set again is replaced. At
     /// most [`SUCCESS_HEADERS`] names (kept in place, not in a map of
     /// their own: an answer's headers cost no allocation beyond their values).
-    pub fn with_success_header(
-        mut self,
-        name: HeaderName,
-        value: HeaderValue,
-    ) -> Self {
+    pub fn with_success_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
         let slot = (self.success_headers.iter())
             .position(|s| s.as_ref().is_none_or(|(n, _)| *n == name))
             .expect("at most SUCCESS_HEADERS success headers");

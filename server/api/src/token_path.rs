@@ -7,8 +7,8 @@
 
 use async_trait::async_trait;
 use dropshot::{
-    ApiEndpointBodyContentType, ExtractorMetadata, HttpError, Path, RequestContext,
-    ServerContext, SharedExtractor,
+    ApiEndpointBodyContentType, ExtractorMetadata, HttpError, Path, RequestContext, ServerContext,
+    SharedExtractor,
 };
 
 use crate::token::TokenPath;
@@ -60,7 +60,10 @@ mod tests {
     #[test]
     fn plain_paths_are_read_and_others_left_to_the_framework() {
         let read = plain("/v1/token/eth/0xAbC/analyze").expect("plain");
-        assert_eq!((read.chain.as_str(), read.address.as_str()), ("eth", "0xAbC"));
+        assert_eq!(
+            (read.chain.as_str(), read.address.as_str()),
+            ("eth", "0xAbC")
+        );
         for other in [
             "/v1/token/eth/0x%41bc/analyze",
             "/v1/token/eth//analyze",
@@ -81,9 +84,14 @@ mod tests {
         let mut seen = 0;
         for (path, item) in paths {
             for operation in item.as_object().expect("methods").values() {
-                let params = operation["parameters"].as_array().cloned().unwrap_or_default();
+                let params = operation["parameters"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
                 let in_path = |name: &str| {
-                    params.iter().any(|p| p["in"] == "path" && p["name"] == name)
+                    params
+                        .iter()
+                        .any(|p| p["in"] == "path" && p["name"] == name)
                 };
                 if path.starts_with("/v1/token/") && in_path("address") {
                     seen += 1;

@@ -73,6 +73,18 @@ pub const WALLET_ANALYZE: Access = premium(
     Scope::WalletRead,
     "wallet analysis",
 );
+/// `tx_simulate` (premium: transaction simulation).
+pub const TX_SIMULATE: Access = premium(
+    Operation::TxSimulate,
+    Scope::TokenRead,
+    "transaction simulation",
+);
+/// `signature_scan` (premium: signature scanning).
+pub const SIGNATURE_SCAN: Access = premium(
+    Operation::SignatureScan,
+    Scope::TokenRead,
+    "signature scanning",
+);
 /// `market_overview_get`.
 pub const MARKET_OVERVIEW_GET: Access = open(Operation::MarketOverviewGet, Scope::MarketRead);
 /// `market_top_tokens_list`.
@@ -147,6 +159,8 @@ pub const OPERATIONS: &[Access] = &[
     TOKEN_SENTIMENT_GET,
     TOKEN_BATCH_ANALYZE,
     WALLET_ANALYZE,
+    TX_SIMULATE,
+    SIGNATURE_SCAN,
     MARKET_OVERVIEW_GET,
     MARKET_TOP_TOKENS_LIST,
     FEED_RISK_ALERTS_LIST,

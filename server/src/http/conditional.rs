@@ -25,7 +25,6 @@ pub(super) struct Validators {
     max_age: u64,
 }
 
-
 /// Where a handler leaves its view's validators for after metering.
 #[derive(Default)]
 pub(super) struct Slot(Mutex<Option<Validators>>);

@@ -20,10 +20,11 @@ use crate::market::Market;
 use crate::metering::{Meter, MeterError, WindowState};
 use crate::sentiment::Sentiment;
 use crate::webhooks::Webhooks;
+use chrono::{DateTime, Utc};
+use riskintel_analysis::presign::Presign;
 use riskintel_analysis::tokens::Analyzer;
 use riskintel_analysis::wallets::Wallets;
 use riskintel_store::clock::Clock;
-use chrono::{DateTime, Utc};
 use riskintel_store::{KeyWithAccount, Store};
 
 /// Query parameters that would carry a key in the URL; refused.
@@ -49,6 +50,8 @@ pub struct ServerContext {
     pub analyzer: Arc<Analyzer>,
     /// Wallet analysis.
     pub wallets: Wallets,
+    /// Transactions and signatures before they are signed.
+    pub presign: Presign,
     /// Market queries.
     pub market: Market,
     /// Token sentiment.
@@ -114,6 +117,7 @@ impl ServerContext {
             ),
             market: Market::new(analyzer.clone(), store.clone(), clock.clone()),
             wallets,
+            presign: Presign::new(analyzer.clone(), store.clone(), clock.clone()),
             sentiment: Sentiment::new(analyzer.clone(), store.clone(), clock.clone()),
             feed: Feed::new(store.clone()),
             billing: Billing::new(clock.clone()),

@@ -23,10 +23,11 @@ use riskintel_api::token::{TokenQueryParams, TokenQueryRoute};
 use riskintel_api::{
     Alert, AlertFilter, AlertPageSelector, AnalysisOptions, ApiError, ApiKey, ApiKeyCreate,
     ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, BillingStatus, ErrorCode, Health, MarketOverview,
-    Metered, OkSerialized, OverviewQuery, TokenAt, RiskIntelApi, TokenAnalysis, TokenExplanation,
-    TokenMetaReport, TokenPath, TokenSentiment, TopToken, TopTokensFilter, TopTokensPageSelector,
-    WalletAnalysis, WalletPath, Webhook, WebhookCreate, WebhookDelivery,
-    WebhookDeliveryPageSelector, WebhookPageSelector, WebhookPath, WebhookSecret, WebhookTestEvent,
+    Metered, OkSerialized, OverviewQuery, RiskIntelApi, SignatureScan, SignatureScanRequest,
+    TokenAnalysis, TokenAt, TokenExplanation, TokenMetaReport, TokenPath, TokenSentiment, TopToken,
+    TopTokensFilter, TopTokensPageSelector, TxSimulation, TxSimulationRequest, WalletAnalysis,
+    WalletPath, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,
+    WebhookPageSelector, WebhookPath, WebhookSecret, WebhookTestEvent,
 };
 
 pub use context::{Caller, ServerContext};
@@ -326,6 +327,37 @@ impl RiskIntelApi for RiskIntelImpl {
             Ok(HttpResponseOk(
                 ctx.wallets
                     .analyze(chain_id(&path.chain)?, &path.address)
+                    .await
+                    .map_err(Wire::wire)?,
+            ))
+        })
+        .await
+    }
+
+    async fn tx_simulate(
+        rqctx: RequestContext<ServerContext>,
+        body: TypedBody<TxSimulationRequest>,
+    ) -> Result<Metered<HttpResponseOk<TxSimulation>>, ApiError> {
+        let ctx = rqctx.context();
+        let request = body.into_inner();
+        ctx.metered(&rqctx, &access::TX_SIMULATE, async |_caller| {
+            Ok(HttpResponseOk(
+                ctx.presign.simulate(&request).await.map_err(Wire::wire)?,
+            ))
+        })
+        .await
+    }
+
+    async fn signature_scan(
+        rqctx: RequestContext<ServerContext>,
+        body: TypedBody<SignatureScanRequest>,
+    ) -> Result<Metered<HttpResponseOk<SignatureScan>>, ApiError> {
+        let ctx = rqctx.context();
+        let request = body.into_inner();
+        ctx.metered(&rqctx, &access::SIGNATURE_SCAN, async |_caller| {
+            Ok(HttpResponseOk(
+                ctx.presign
+                    .scan_signature(&request)
                     .await
                     .map_err(Wire::wire)?,
             ))

@@ -7,8 +7,7 @@ use dropshot::{
     ResultsPage, TypedBody, WhichPage,
 };
 use riskintel_api::{
-    ApiError, Metered, Report, ReportCreate, ReportFilter, ReportPageSelector, ReportPath,
-    TokenAt,
+    ApiError, Metered, Report, ReportCreate, ReportFilter, ReportPageSelector, ReportPath, TokenAt,
 };
 
 use super::errors::Wire;

@@ -30,7 +30,11 @@ type Key = (String, DateTime<Utc>);
 type Counters = HashMap<DateTime<Utc>, HashMap<String, Counter>>;
 
 /// The counter of `account` in `period`, made if missing.
-fn counter<'a>(counters: &'a mut Counters, account: &str, period: DateTime<Utc>) -> &'a mut Counter {
+fn counter<'a>(
+    counters: &'a mut Counters,
+    account: &str,
+    period: DateTime<Utc>,
+) -> &'a mut Counter {
     let accounts = counters.entry(period).or_default();
     if !accounts.contains_key(account) {
         accounts.insert(account.to_string(), Counter::default());

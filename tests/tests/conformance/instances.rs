@@ -20,7 +20,11 @@ const LEASE: Duration = Duration::from_millis(1_500);
 /// The instance leading `eth`'s index, as `instance`'s health says.
 async fn leader(instance: &Instance) -> anyhow::Result<Option<String>> {
     let health = instance.anonymous().health_get().await?.into_inner();
-    let eth = health.chains.iter().find(|c| c.chain == "eth").context("eth")?;
+    let eth = health
+        .chains
+        .iter()
+        .find(|c| c.chain == "eth")
+        .context("eth")?;
     Ok(eth.market_index_leader.clone())
 }
 
@@ -36,7 +40,10 @@ async fn wait_for_leader(
         if let Some(name) = leader(instance).await?.filter(|n| accept(n)) {
             return Ok(name);
         }
-        ensure!(Instant::now() < deadline, "no new leader of eth within {within:?}");
+        ensure!(
+            Instant::now() < deadline,
+            "no new leader of eth within {within:?}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -93,7 +100,10 @@ pub async fn instances_elect_one_indexer_per_chain_and_take_over_when_it_dies(
 
     // An alert raised while all three run, once.
     let client = instances[1].client(&key);
-    let (before, _) = on_chain(&chain, |node, chain| launch(node, chain, "MintableToken", "ONE")).await?;
+    let (before, _) = on_chain(&chain, |node, chain| {
+        launch(node, chain, "MintableToken", "ONE")
+    })
+    .await?;
     wait_for(&client, AlertKind::NewToken, before).await?;
 
     // Kill the leader: another takes the chain over within the lease, and
@@ -103,7 +113,10 @@ pub async fn instances_elect_one_indexer_per_chain_and_take_over_when_it_dies(
     let launching = {
         let chain = chain.clone();
         tokio::spawn(async move {
-            on_chain(&chain, |node, chain| launch(node, chain, "MintableToken", "TWO")).await
+            on_chain(&chain, |node, chain| {
+                launch(node, chain, "MintableToken", "TWO")
+            })
+            .await
         })
     };
     let successor = wait_for_leader(&instances[1], LEASE * 3, |n| n != "first").await?;

@@ -448,7 +448,9 @@ pub async fn token_bad_inputs_get_clear_errors(backend: Backend) -> anyhow::Resu
         format!("0x{}", hex.to_ascii_lowercase()),
         format!("0x{}", hex.to_ascii_uppercase()),
     ] {
-        let same = ok(client.token_analyze(arg("eth"), &arg(&spelling), None).await)?;
+        let same = ok(client
+            .token_analyze(arg("eth"), &arg(&spelling), None)
+            .await)?;
         ensure!(
             same.address == plain && same.cached_at == analysed.cached_at,
             "{spelling} was answered for {}",

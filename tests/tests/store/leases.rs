@@ -15,7 +15,10 @@ pub(super) async fn leases_have_one_holder_until_they_lapse(backend: Backend) {
     let lease = |minute| (t(minute, 0), t(minute, 0) + Duration::seconds(15));
     let hold = async |holder: &str, minute: u32| {
         let (now, until) = lease(minute);
-        store.lease_hold("market:eth", holder, now, until).await.unwrap()
+        store
+            .lease_hold("market:eth", holder, now, until)
+            .await
+            .unwrap()
     };
     // Free: taken. Held: renewed by its holder, refused to the others.
     assert!(hold("a", 0).await);
@@ -43,11 +46,20 @@ pub(super) async fn leases_have_one_holder_until_they_lapse(backend: Backend) {
     // Renewal keeps `since`; giving it up lets another take it at once.
     assert!(hold("b", 2).await);
     assert_eq!(store.leases().await.unwrap()[1].since, t(1, 0));
-    store.lease_release("market:eth", "a", t(2, 1)).await.unwrap();
+    store
+        .lease_release("market:eth", "a", t(2, 1))
+        .await
+        .unwrap();
     assert!(!hold("a", 2).await, "a released what it did not hold");
-    store.lease_release("market:eth", "b", t(2, 1)).await.unwrap();
+    store
+        .lease_release("market:eth", "b", t(2, 1))
+        .await
+        .unwrap();
     let (now, until) = (t(2, 1), t(2, 16));
-    assert!(store.lease_hold("market:eth", "a", now, until).await.unwrap());
+    assert!(store
+        .lease_hold("market:eth", "a", now, until)
+        .await
+        .unwrap());
     close(store, database).await;
 }
 

@@ -9,7 +9,7 @@ use alloy_primitives::{Address, Bytes, U256, U64};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::types::Block;
+use super::types::{Block, Log};
 use crate::rpc::{Batch, Slot};
 
 /// Gas each simulated call may use.
@@ -40,6 +40,9 @@ pub struct SimBlock {
 /// A simulated block as the node answers it (the fields we use).
 #[derive(Clone, Debug, Deserialize)]
 pub struct SimulatedBlock {
+    /// Its number.
+    #[serde(default)]
+    pub number: Option<U64>,
     /// Its calls' results, in order.
     pub calls: Vec<SimulatedCall>,
 }
@@ -52,6 +55,70 @@ pub struct SimulatedCall {
     pub return_data: Bytes,
     /// 1 when it succeeded.
     pub status: U64,
+    /// Its logs (with `traceTransfers`, native moves too, as `Transfer`
+    /// logs of [`NATIVE_TRANSFERS`]).
+    #[serde(default)]
+    pub logs: Vec<Log>,
+    /// The node's words when it failed.
+    #[serde(default)]
+    pub error: Option<SimulatedError>,
+}
+
+/// A failed call's error.
+#[derive(Clone, Debug, Deserialize)]
+pub struct SimulatedError {
+    /// The node's message ("execution reverted", "out of gas", …).
+    #[serde(default)]
+    pub message: String,
+}
+
+/// The address `traceTransfers` gives native moves' `Transfer` logs (ERC-7528).
+pub const NATIVE_TRANSFERS: Address =
+    alloy_primitives::address!("EeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE");
+
+/// Code that answers the native balance of the address in its call data's
+/// first word (`PUSH0 CALLDATALOAD BALANCE PUSH0 MSTORE`, return 32 bytes),
+/// placed by a state override to read balances inside a simulation.
+pub const BALANCE_READER_CODE: &str = "0x6000353160005260206000f3";
+
+/// One call as a user asked it: its own gas limit.
+#[derive(Clone, Debug)]
+pub struct AskedCall {
+    /// The call.
+    pub call: SimCall,
+    /// Its gas limit; the node's default (the block's gas left) when none.
+    pub gas: Option<u64>,
+}
+
+/// Add to `batch` an `eth_simulateV1` of `calls` in one block on top of
+/// `block` (a number, or the latest), with `overrides`, asking for native
+/// moves as logs (`traceTransfers`) and without validation (no signature,
+/// nonce or fee checks; a sender must still hold the value it sends).
+pub fn simulate_asked(
+    batch: &mut Batch,
+    block: Option<u64>,
+    overrides: Value,
+    calls: &[AskedCall],
+) -> Slot<Vec<SimulatedBlock>> {
+    let calls: Vec<Value> = calls
+        .iter()
+        .map(|c| {
+            let mut call = json!({"from": c.call.from, "to": c.call.to, "data": c.call.data});
+            if let Some(gas) = c.gas {
+                call["gas"] = json!(format!("{gas:#x}"));
+            }
+            if !c.call.value.is_zero() {
+                call["value"] = json!(c.call.value);
+            }
+            call
+        })
+        .collect();
+    let at = match block {
+        Some(n) => json!(format!("{n:#x}")),
+        None => json!("latest"),
+    };
+    let params = json!([{"blockStateCalls": [{"calls": calls, "stateOverrides": overrides}], "traceTransfers": true, "validation": false, "returnFullTransactions": false}, at]);
+    batch.call("eth_simulateV1", params)
 }
 
 impl SimulatedCall {
