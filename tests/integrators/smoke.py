@@ -39,6 +39,7 @@ from riskintel_client.api.tokens import (  # noqa: E402
     token_meta_get,
     token_sentiment_get,
 )
+from riskintel_client.api.presign import signature_scan, tx_simulate  # noqa: E402
 from riskintel_client.api.wallets import wallet_analyze  # noqa: E402
 from riskintel_client.api.webhooks import (  # noqa: E402
     webhook_create,
@@ -134,6 +135,26 @@ assert isinstance(batch.results[0].analysis, models.TokenAnalysis)
 assert str(batch.results[2].error.code) == "NOT_FOUND"
 ok("token_sentiment_get", token_sentiment_get.sync_detailed(eth, evm_token, client=client), models.TokenSentiment)
 ok("wallet_analyze", wallet_analyze.sync_detailed(sol, sol_wallet, client=client), models.WalletAnalysis)
+# Before signing: a read-only call simulated, a plain message scanned.
+simulated = ok(
+    "tx_simulate",
+    tx_simulate.sync_detailed(
+        client=client,
+        body=models.TxSimulationRequest(
+            chain="eth", from_=not_a_token, to=evm_token, data="0x70a08231" + "0" * 24 + not_a_token[2:]
+        ),
+    ),
+    models.TxSimulation,
+)
+assert simulated.status == models.SimulationStatus.SUCCESS and simulated.asset_changes == [], simulated
+scanned = ok(
+    "signature_scan",
+    signature_scan.sync_detailed(
+        client=client, body=models.SignatureScanRequest(chain="eth", signer=not_a_token, message="Sign in to example.org")
+    ),
+    models.SignatureScan,
+)
+assert scanned.kind == models.SignatureKind.PERSONAL_MESSAGE and scanned.verdict == models.PresignVerdict.BENIGN, scanned
 ok("market_overview_get", market_overview_get.sync_detailed(client=client, chain=eth), models.MarketOverview)
 ok(
     "market_top_tokens_list",

@@ -113,6 +113,18 @@ expectOk(
   "wallet_analyze",
   await client.GET("/v1/wallet/{chain}/{address}/analyze", { params: { path: { chain: "sol", address: solWallet } } }),
 );
+// Before signing: a read-only call simulated, a plain message scanned.
+const balanceOf = `0x70a08231${"0".repeat(24)}${notAToken.slice(2)}`;
+const simulated = expectOk(
+  "tx_simulate",
+  await client.POST("/v1/tx/simulate", { body: { chain: "eth", from: notAToken, to: evmToken, data: balanceOf } }),
+);
+if (simulated.status !== "success" || simulated.asset_changes.length !== 0) throw new Error(`simulated: ${JSON.stringify(simulated)}`);
+const scanned = expectOk(
+  "signature_scan",
+  await client.POST("/v1/signature/scan", { body: { chain: "eth", signer: notAToken, message: "Sign in to example.org" } }),
+);
+if (scanned.kind !== "personal_message" || scanned.verdict !== "benign") throw new Error(`scanned: ${JSON.stringify(scanned)}`);
 expectOk("market_overview_get", await client.GET("/v1/market/overview", { params: { query: { chain: "eth" } } }));
 expectOk("market_top_tokens_list", await client.GET("/v1/market/top-tokens", { params: { query: { limit: 5 } } }));
 expectOk("feed_risk_alerts_list", await client.GET("/v1/feed/risk-alerts", { params: { query: { chain: "eth" } } }));

@@ -127,7 +127,7 @@ fn read_run(asked: &AskedEvm, blocks: Vec<SimulatedBlock>) -> Result<Ran, RpcErr
 }
 
 /// The answer when the simulation could not run.
-fn not_simulated(chain: Chain, signer: String, why: String) -> TxSimulation {
+pub(super) fn not_simulated(chain: Chain, signer: String, why: String) -> TxSimulation {
     TxSimulation {
         chain: chain.id().to_string(),
         signer,

@@ -11,6 +11,7 @@ mod judge;
 mod known;
 mod parties;
 mod request;
+mod solana;
 mod typed_data;
 
 use std::sync::Arc;
@@ -49,9 +50,7 @@ impl Presign {
         let deadline = self.analyzer.deadline();
         let work = async {
             if chain == Chain::Sol {
-                return Err(AnalysisError::ChainNotServed(
-                    "chain: transaction simulation on sol is not served yet".into(),
-                ));
+                return solana::simulate(self, request).await;
             }
             self.analyzer.chains().evm(chain)?;
             let asked = request::evm(request)?;

@@ -11,6 +11,7 @@ pub mod pools;
 pub mod simulate;
 pub mod transaction;
 pub mod types;
+pub mod wire;
 
 use curve25519_dalek::edwards::CompressedEdwardsY;
 use sha2::{Digest, Sha256};
