@@ -314,7 +314,7 @@ pub struct SignatureScanRequest {
     /// The signing wallet (0x-prefixed hex).
     pub signer: String,
     /// EIP-712 typed data: `{types, primaryType, domain, message}`.
-    pub typed_data: Option<serde_json::Value>,
+    pub typed_data: Option<serde_json::Map<String, serde_json::Value>>,
     /// A `personal_sign` message: text, or 0x-prefixed hex of its bytes.
     pub message: Option<String>,
 }

@@ -39,6 +39,12 @@ fn request(
         serde_json::json!({"kind": "false_positive", "reason": "walker"})
     } else if template == "/v1/webhooks" {
         serde_json::json!({"url": "https://hooks.invalid/walker"})
+    } else if template == "/v1/tx/simulate" {
+        let dai = "0x6B175474E89094C44Da98b954EedeAC495271d0F";
+        serde_json::json!({"chain": "eth", "from": dai, "to": dai})
+    } else if template == "/v1/signature/scan" {
+        let dai = "0x6B175474E89094C44Da98b954EedeAC495271d0F";
+        serde_json::json!({"chain": "eth", "signer": dai, "message": "walker"})
     } else {
         serde_json::json!({"name": "walker"})
     };

@@ -355,7 +355,7 @@ pub async fn signature_requests_are_decoded_and_judged(backend: Backend) -> anyh
             let request = types::SignatureScanRequest {
                 chain: "eth".into(),
                 signer,
-                typed_data: Some(typed_data),
+                typed_data: typed_data.as_object().cloned(),
                 message: None,
             };
             anyhow::Ok(ok(client.signature_scan(&request).await)?.into_inner())
@@ -463,7 +463,9 @@ pub async fn signature_requests_are_decoded_and_judged(backend: Backend) -> anyh
         .signature_scan(&types::SignatureScanRequest {
             chain: "eth".into(),
             signer: signer.clone(),
-            typed_data: Some(typed(a.chain_id + 1, PERMIT2, "PermitSingle", json!({}))),
+            typed_data: typed(a.chain_id + 1, PERMIT2, "PermitSingle", json!({}))
+                .as_object()
+                .cloned(),
             message: None,
         })
         .await;
@@ -571,7 +573,7 @@ pub async fn presign_bad_inputs_get_clear_errors(backend: Backend) -> anyhow::Re
         let request = types::SignatureScanRequest {
             chain: "eth".into(),
             signer: wallet.to_checksum(None),
-            typed_data: Some(typed_data),
+            typed_data: typed_data.as_object().cloned(),
             message: None,
         };
         err(

@@ -319,7 +319,7 @@ pub(super) async fn scan(
         risks: Vec::new(),
     };
     let typed = match (&request.typed_data, &request.message) {
-        (Some(typed), None) => typed,
+        (Some(typed), None) => Value::Object(typed.clone()),
         (None, Some(message)) => {
             let (text, hash) = personal(message)?;
             scan.message_text = text;
@@ -336,7 +336,7 @@ pub(super) async fn scan(
     let head = batch.call::<U64>("eth_blockNumber", json!([]));
     let mut answers = evm.rpc.send(batch).await?;
     let (chain_id, head): (u64, u64) = (answers.take(chain_id)?.to(), answers.take(head)?.to());
-    let (message, contract, _primary) = frame(typed, chain_id)?;
+    let (message, contract, _primary) = frame(&typed, chain_id)?;
     let decoded = decode(message, contract)?;
     scan.kind = decoded.kind;
     let names = parties::configured_names(&evm);
