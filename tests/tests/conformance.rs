@@ -75,6 +75,8 @@ mod old_compilers;
 mod overrides;
 #[path = "conformance/presign.rs"]
 mod presign;
+#[path = "conformance/presign_signatures.rs"]
+mod presign_signatures;
 #[path = "conformance/presign_solana.rs"]
 mod presign_solana;
 #[path = "conformance/refusals.rs"]

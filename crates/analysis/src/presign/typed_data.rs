@@ -242,11 +242,11 @@ fn decode(
 }
 
 /// Check the typed data's frame: types, primary type, domain (its chain
-/// the asked chain's), message; the verifying contract when given.
+/// the asked chain's), message; the message and the verifying contract.
 fn frame(
     typed: &Value,
     chain_id: u64,
-) -> Result<(&Map<String, Value>, Option<Address>, String), AnalysisError> {
+) -> Result<(&Map<String, Value>, Option<Address>), AnalysisError> {
     let typed = object(typed, "typed_data")?;
     let types = object(field(typed, "typed_data", "types")?, "typed_data.types")?;
     let primary = field(typed, "typed_data", "primaryType")?
@@ -280,7 +280,7 @@ fn frame(
         None => None,
     };
     let message = object(field(typed, "typed_data", "message")?, "typed_data.message")?;
-    Ok((message, contract, primary.to_string()))
+    Ok((message, contract))
 }
 
 /// A `personal_sign` message: its text, and whether it is a bare 32-byte hash.
@@ -336,7 +336,7 @@ pub(super) async fn scan(
     let head = batch.call::<U64>("eth_blockNumber", json!([]));
     let mut answers = evm.rpc.send(batch).await?;
     let (chain_id, head): (u64, u64) = (answers.take(chain_id)?.to(), answers.take(head)?.to());
-    let (message, contract, _primary) = frame(&typed, chain_id)?;
+    let (message, contract) = frame(&typed, chain_id)?;
     let decoded = decode(message, contract)?;
     scan.kind = decoded.kind;
     let names = parties::configured_names(&evm);
