@@ -251,6 +251,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 "token-bench",
                 "batch-bench",
                 "webhook-bench",
+                "presign-bench",
                 "hot-path-bench",
                 "sol-market-bench",
             ] {
