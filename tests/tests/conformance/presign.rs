@@ -138,6 +138,28 @@ pub async fn transactions_are_simulated_and_judged_before_signing(
         swap.contracts_called
     );
 
+    // A read through Multicall3: the token read emits nothing, the trace finds it.
+    let inner = calldata("balanceOf(address)", &[Arg::Addr(wallet)]);
+    let read = types::EvmCall {
+        from: None,
+        to: a.token("plain"),
+        value: None,
+        data: Some(hex(inner)),
+        gas: None,
+    };
+    let multicall = calldata_aggregate3(&read)?;
+    let multicall_address: Address = "0xcA11bde05977b3631167028862bE2a173976CA11".parse()?;
+    let looked = simulate(call(wallet, multicall_address, multicall, None)).await?;
+    ensure!(
+        looked.verdict == PresignVerdict::Benign
+            && looked
+                .contracts_called
+                .iter()
+                .any(|c| c.address == a.token("plain")),
+        "{:?}",
+        looked.contracts_called
+    );
+
     // A fee-on-transfer token: what it takes on the way is shown.
     let taxed = simulate(buy(&a, wallet, "fee3", true)).await?;
     let fee3 = taxed
@@ -428,4 +450,27 @@ pub async fn presign_bad_inputs_get_clear_errors(backend: Backend) -> anyhow::Re
         )?;
     }
     server.stop().await
+}
+
+/// `aggregate3([(target, true, data)])` of Multicall3.
+fn calldata_aggregate3(call: &types::EvmCall) -> anyhow::Result<Vec<u8>> {
+    use alloy_sol_types::{sol, SolCall};
+    sol! {
+        struct Call3 { address target; bool allowFailure; bytes callData; }
+        function aggregate3(Call3[] calls);
+    }
+    let data = hex::decode(
+        call.data
+            .as_deref()
+            .unwrap_or("0x")
+            .trim_start_matches("0x"),
+    )?;
+    Ok(aggregate3Call {
+        calls: vec![Call3 {
+            target: call.to.parse()?,
+            allowFailure: true,
+            callData: data.into(),
+        }],
+    }
+    .abi_encode())
 }

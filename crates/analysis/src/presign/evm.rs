@@ -4,7 +4,8 @@
 //! holds on nodes without `traceTransfers` and for value that leaves by
 //! `selfdestruct`); then, in one request, what each party is (code, nonce,
 //! code a day back) and each token's symbol, decimals and the wallet's
-//! balance. Token verdicts come from the engine: cached, or made now for
+//! balance. A single call is also traced beside the simulation, for every
+//! contract it reaches. Token verdicts come from the engine: cached, or made now for
 //! tokens received, within the request's deadline.
 
 use std::collections::{BTreeSet, HashMap};
@@ -15,6 +16,8 @@ use riskintel_chains::evm::addr;
 use riskintel_chains::evm::simulate::{
     simulate_asked, AskedCall, SimCall, SimulatedBlock, BALANCE_READER_CODE, NATIVE_TRANSFERS,
 };
+use riskintel_chains::evm::types::BlockTag;
+use riskintel_chains::evm::EvmChain;
 use riskintel_chains::rpc::{Batch, RpcError};
 use riskintel_chains::Chain;
 use riskintel_types::{
@@ -28,6 +31,7 @@ use super::judge::{self, party_of};
 use super::parties::{self, Party};
 use super::request::AskedEvm;
 use super::Presign;
+use crate::simulation::trace::CallFrame;
 use crate::tokens::AnalysisError;
 
 /// Where the balance reader is placed for the simulation (no contract lives there).
@@ -168,7 +172,8 @@ pub(super) async fn simulate(
     calls.push(reader_call(asked.from));
     let overrides = json!({ format!("{BALANCE_READER:#x}"): {"code": BALANCE_READER_CODE} });
     let simulated = simulate_asked(&mut batch, asked.block, overrides, &calls);
-    let mut answers = evm.rpc.send(batch).await?;
+    let (answers, traced) = tokio::join!(evm.rpc.send(batch), traced_callees(&evm, &asked));
+    let mut answers = answers?;
     let head: u64 = asked.block.unwrap_or(answers.take(head)?.to());
     let ran = match answers
         .take(simulated)
@@ -184,6 +189,7 @@ pub(super) async fn simulate(
     let names = parties::configured_names(&evm);
     let mut addresses: BTreeSet<Address> = ran.grants.iter().map(|g| g.spender).collect();
     addresses.extend(asked.calls.iter().map(|c| c.call.to));
+    addresses.extend(traced.iter().flatten().copied().take(24));
     addresses.extend(
         changes
             .iter()
@@ -237,7 +243,7 @@ pub(super) async fn simulate(
         ran.native_before,
         &signer,
     ));
-    let called = called(&asked, &ran, &parties, &names);
+    let called = called(&asked, &ran, traced.as_deref(), &parties, &names);
     for contract in &called {
         if let Some(party) = party_of(&parties, &contract.address) {
             risks.extend(judge::flag_risks(&contract.address, party));
@@ -273,10 +279,49 @@ pub(super) async fn simulate(
     })
 }
 
-/// Every contract called: the callees, and the contracts whose events show they ran.
+/// Every contract a single call reaches, traced by the node
+/// (`debug_traceCall`, `callTracer`) in a request of its own sent beside the
+/// simulation: a trace too deep to parse costs this list, not the
+/// simulation. None for a bundle, or where the node cannot trace.
+async fn traced_callees(evm: &EvmChain, asked: &AskedEvm) -> Option<Vec<Address>> {
+    let [only] = &asked.calls[..] else {
+        return None;
+    };
+    let mut request = json!({"from": only.call.from, "to": only.call.to, "data": only.call.data});
+    if !only.call.value.is_zero() {
+        request["value"] = json!(only.call.value);
+    }
+    if let Some(gas) = only.gas {
+        request["gas"] = json!(format!("{gas:#x}"));
+    }
+    let at = asked.block.map_or(BlockTag::Latest, BlockTag::Number);
+    let root: CallFrame = (evm.rpc)
+        .call(
+            "debug_traceCall",
+            json!([request, at, {"tracer": "callTracer"}]),
+        )
+        .await
+        .ok()?;
+    let mut found = Vec::new();
+    let mut frames = vec![&root];
+    while let Some(frame) = frames.pop() {
+        let to = frame.to.unwrap_or_default();
+        // Code ran there: call data, or calls below it; precompiles aside.
+        let ran = !frame.input.is_empty() || !frame.calls.is_empty();
+        if ran && !to.0[..19].iter().all(|b| *b == 0) && !found.contains(&to) {
+            found.push(to);
+        }
+        frames.extend(frame.calls.iter().rev());
+    }
+    Some(found)
+}
+
+/// Every contract called: the callees, the contracts the trace reached, and
+/// those whose events show they ran.
 fn called(
     asked: &AskedEvm,
     ran: &Ran,
+    traced: Option<&[Address]>,
     parties: &HashMap<Address, Party>,
     names: &HashMap<Address, String>,
 ) -> Vec<ContractCalled> {
@@ -285,6 +330,7 @@ fn called(
         .calls
         .iter()
         .map(|c| c.call.to)
+        .chain(traced.into_iter().flatten().copied())
         .filter(|a| parties.get(a).is_none_or(|p| p.has_code))
         .chain(ran.emitters.iter().copied())
         .filter(|a| seen.insert(*a))
