@@ -8,6 +8,7 @@ pub mod metrics;
 pub mod overrides;
 pub mod presign;
 pub mod scoring;
+pub mod screening;
 pub mod simulation;
 pub mod tokens;
 pub mod wallets;
