@@ -121,6 +121,16 @@ pub struct TokenVerdict {
     pub signals: Vec<crate::CheckId>,
 }
 
+impl From<&crate::TokenAnalysis> for TokenVerdict {
+    fn from(analysis: &crate::TokenAnalysis) -> Self {
+        TokenVerdict {
+            score: analysis.score,
+            label: analysis.label,
+            signals: analysis.signals.iter().map(|s| s.id).collect(),
+        }
+    }
+}
+
 /// How one asset's balance of the signing wallet changes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct AssetChange {

@@ -101,6 +101,26 @@ impl PendingFacts {
     }
 }
 
+/// A grant as the answer writes it, with its token's symbol and what its spender is.
+pub fn written(grant: &Grant, symbol: Option<String>, spender: Option<&Party>) -> ApprovalChange {
+    ApprovalChange {
+        kind: grant.kind,
+        token: addr(&grant.token),
+        symbol,
+        spender: addr(&grant.spender),
+        spender_kind: spender
+            .map(Party::kind)
+            .unwrap_or(riskintel_types::AccountKind::Eoa),
+        spender_name: spender.and_then(|p| p.name.clone()),
+        amount_raw: grant.amount.map(|a| a.to_string()),
+        unlimited: events::is_unlimited(grant),
+        expires_at: (grant.expires)
+            .filter(|e| *e > 0)
+            .and_then(|e| chrono::DateTime::from_timestamp(i64::try_from(e).ok()?, 0)),
+        revoked: grant.revoked,
+    }
+}
+
 /// The native currency's symbol.
 pub fn native_symbol(chain: Chain) -> &'static str {
     match chain {
@@ -200,24 +220,11 @@ impl Assets {
 
     /// A grant written out.
     pub fn approval(&self, grant: &Grant, parties: &HashMap<Address, Party>) -> ApprovalChange {
-        let party = parties.get(&grant.spender);
-        ApprovalChange {
-            kind: grant.kind,
-            token: addr(&grant.token),
-            symbol: self.symbol(&grant.token),
-            spender: addr(&grant.spender),
-            spender_kind: party
-                .map(Party::kind)
-                .unwrap_or(riskintel_types::AccountKind::Eoa),
-            spender_name: party.and_then(|p| p.name.clone()),
-            amount_raw: grant.amount.map(|a| a.to_string()),
-            unlimited: events::is_unlimited(grant),
-            expires_at: grant
-                .expires
-                .filter(|e| *e > 0)
-                .and_then(|e| chrono::DateTime::from_timestamp(e as i64, 0)),
-            revoked: grant.revoked,
-        }
+        written(
+            grant,
+            self.symbol(&grant.token),
+            parties.get(&grant.spender),
+        )
     }
 
     /// The changes written out; findings on the tokens received added to `risks`.
@@ -260,11 +267,7 @@ impl Assets {
                     fee_raw: c.fee.map(|f| f.to_string()),
                     fee_share: c.fee.zip(c.gross).map(|(f, g)| units(f, 0) / units(g, 0).max(1.0)),
                     counterparties: c.counterparties.iter().map(addr).collect(),
-                    token_verdict: analysis.map(|a| TokenVerdict {
-                        score: a.score,
-                        label: a.label,
-                        signals: a.signals.iter().map(|s| s.id).collect(),
-                    }),
+                    token_verdict: analysis.map(|a| TokenVerdict::from(&**a)),
                 }
             })
             .collect()

@@ -16,7 +16,7 @@ use riskintel_types::{
 };
 use serde_json::{json, Map, Value};
 
-use super::events::{is_unlimited, Grant};
+use super::events::Grant;
 use super::judge::{self, party_of};
 use super::request::{hex_bytes, number};
 use super::{assets, known, parties, Presign};
@@ -383,23 +383,7 @@ pub(super) async fn scan(
     let now = presign.clock.now().timestamp();
     for g in &decoded.grants {
         let symbol = facts.get(&g.token).and_then(|f| f.symbol.clone());
-        let party = found.get(&g.spender);
-        let approval = riskintel_types::ApprovalChange {
-            kind: g.kind,
-            token: addr(&g.token),
-            symbol,
-            spender: addr(&g.spender),
-            spender_kind: party
-                .map(parties::Party::kind)
-                .unwrap_or(riskintel_types::AccountKind::Eoa),
-            spender_name: party.and_then(|p| p.name.clone()),
-            amount_raw: g.amount.map(|a| a.to_string()),
-            unlimited: is_unlimited(g),
-            expires_at: g
-                .expires
-                .and_then(|e| chrono::DateTime::from_timestamp(i64::try_from(e).ok()?, 0)),
-            revoked: g.revoked,
-        };
+        let approval = assets::written(g, symbol, found.get(&g.spender));
         scan.risks.extend(judge::grant_risks(
             &approval,
             party_of(&found, &approval.spender),

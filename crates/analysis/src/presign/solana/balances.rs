@@ -168,17 +168,7 @@ pub(super) async fn verdicts(
         .zip(analyses)
         .filter_map(|(mint, outcome)| {
             let a = outcome.ok()?.analysis;
-            Some((
-                *mint,
-                (
-                    TokenVerdict {
-                        score: a.score,
-                        label: a.label,
-                        signals: a.signals.iter().map(|s| s.id).collect(),
-                    },
-                    a.meta.price_usd,
-                ),
-            ))
+            Some((*mint, (TokenVerdict::from(&*a), a.meta.price_usd)))
         })
         .collect()
 }
