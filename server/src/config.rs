@@ -72,6 +72,8 @@ pub struct Config {
     pub market: MarketConfig,
     /// Signed webhooks.
     pub webhooks: crate::webhooks::WebhooksConfig,
+    /// Address screening: the sanctions lists and how they are kept current.
+    pub screening: crate::screening::ScreeningConfig,
     /// Per-chain settings, by chain id (`eth`, `bsc`, …). Defaults: the mainnets.
     pub chains: BTreeMap<String, ChainConfig>,
     /// Known issuers whose power over their token is expected (regulated
@@ -181,6 +183,7 @@ impl Default for Config {
             analysis: AnalysisConfig::default(),
             market: MarketConfig::default(),
             webhooks: Default::default(),
+            screening: Default::default(),
             chains: {
                 let mut chains = riskintel_chains::defaults::evm_chains();
                 chains.insert("sol".into(), riskintel_chains::defaults::solana());
@@ -339,7 +342,13 @@ fn parse_like(existing: &toml::Value, value: &str) -> Result<toml::Value, String
                 .parse()
                 .map_err(|_| format!("{value:?} is not a number"))?,
         ),
-        toml::Value::Table(_) | toml::Value::Array(_) => {
+        // A list is written as TOML (`[]`, `[{ list = "x", location = "y" }]`).
+        toml::Value::Array(_) => toml::from_str::<toml::Table>(&format!("v = {value}"))
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .filter(toml::Value::is_array)
+            .ok_or_else(|| format!("{value:?} is not a TOML list"))?,
+        toml::Value::Table(_) => {
             return Err("names a table; set one of its keys".into());
         }
         _ => toml::Value::String(value.to_string()),
@@ -381,6 +390,22 @@ mod tests {
         assert_eq!(config.auth.failed_auth_per_minute, 7);
         assert_eq!(config.database_url, Config::default().database_url);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn lists_are_overridable_by_environment_as_toml() {
+        let config = Config::load(None, env(&[("RISKINTEL_SCREENING_SOURCES", "[]")])).unwrap();
+        assert!(config.screening.sources.is_empty());
+        let config = Config::load(
+            None,
+            env(&[(
+                "RISKINTEL_SCREENING_SOURCES",
+                r#"[{ list = "ours", location = "/srv/ours.csv" }]"#,
+            )]),
+        )
+        .unwrap();
+        assert_eq!(config.screening.sources[0].list, "ours");
+        assert!(Config::load(None, env(&[("RISKINTEL_SCREENING_SOURCES", "nope")])).is_err());
     }
 
     #[test]

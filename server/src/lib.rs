@@ -13,6 +13,7 @@ pub mod leases;
 pub mod logging;
 pub mod market;
 pub mod metering;
+pub mod screening;
 pub mod sentiment;
 pub mod tasks;
 pub mod telemetry;
@@ -186,6 +187,19 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
     if let Err(e) = leases.renew().await {
         slog::warn!(log, "taking the leases failed; retried every third of a lease"; "error" => %e);
     }
+    // The sanctions lists stored, in memory before the first request.
+    let screening = Arc::new(riskintel_analysis::screening::Screening::new(
+        analyzer.clone(),
+        store.clone(),
+        clock.clone(),
+        config.screening.refreshed(),
+    ));
+    match screening.reload().await {
+        Ok(loaded) => telemetry::screening_entries(loaded.addresses),
+        Err(e) => {
+            slog::warn!(log, "reading the sanctions lists failed; retried on the screening schedule"; "error" => %e)
+        }
+    }
     let mut context = ServerContext::new(
         store.clone(),
         clock.clone(),
@@ -196,10 +210,12 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             store.clone(),
             clock.clone(),
             &config.analysis,
+            screening.clone(),
         ),
         request_deadline(&config),
         &config.webhooks,
         leases.clone(),
+        screening.clone(),
     )?;
     context.market.set_indexing(config.market.enabled);
     let meter = context.meter.clone();
@@ -253,6 +269,47 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         move || {
             let disputes = disputes.clone();
             async move { disputes.round().await }
+        },
+    );
+    // Sanctions lists: the sources refreshed by the maintenance lease's
+    // holder, the stored versions and the service's record read by every
+    // instance; the drainer pattern looked for less often.
+    let refresher = Arc::new(screening::Refresher::new(
+        &config.screening,
+        store.clone(),
+        clock.clone(),
+        screening.clone(),
+        log.new(slog::o!("component" => "screening")),
+    ));
+    tasks.every(
+        "screening",
+        tasks::Stage::BeforeRequests,
+        Duration::from_millis(config.screening.sync_ms.max(10)),
+        "reading the sanctions lists failed; the lists in memory stay in force",
+        {
+            let (refresher, leases, screening, store) =
+                (refresher.clone(), leases.clone(), screening.clone(), store.clone());
+            move || {
+                let (refresher, leases, screening, store) =
+                    (refresher.clone(), leases.clone(), screening.clone(), store.clone());
+                async move {
+                    refresher.round(leases.holds(leases::MAINTENANCE)).await?;
+                    screening.intel().catch_up(&*store, Duration::ZERO).await
+                }
+            }
+        },
+    );
+    tasks.every(
+        "screening_drainers",
+        tasks::Stage::BeforeRequests,
+        Duration::from_secs(config.screening.drainers_seconds.max(1)),
+        "looking for the drainer pattern failed",
+        {
+            let (screening, store, clock) = (screening.clone(), store.clone(), clock.clone());
+            move || {
+                let (screening, store, clock) = (screening.clone(), store.clone(), clock.clone());
+                async move { screening.intel().refresh_drainers(&*store, clock.now()).await }
+            }
         },
     );
     let api = risk_intel_api_mod::api_description::<RiskIntelImpl>()

@@ -245,6 +245,7 @@ impl Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_riskintel"))
             .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url])
             .env("RISKINTEL_MARKET_ENABLED", "false")
+            .env("RISKINTEL_SCREENING_SOURCES", "[]")
             .env("RISKINTEL_METRICS_LISTEN", "")
             .env(
                 "RISKINTEL_CONNECTIONS_HEADER_READ_TIMEOUT_MS",

@@ -94,6 +94,11 @@ impl TestServer {
         config: Config,
     ) -> anyhow::Result<TestServer> {
         let log = Arc::new(Mutex::new(Vec::new()));
+        let mut config = config;
+        // Tests never read the Treasury's list: a test that screens sets its own sources.
+        if config.screening.sources == riskintel_server::screening::ScreeningConfig::default().sources {
+            config.screening.sources.clear();
+        }
         let config = Config {
             listen: "127.0.0.1:0".into(),
             // Metrics on a port of its own, unless the test turned them off.

@@ -512,6 +512,8 @@ fn bench(seconds: u64, connections: u64, database_url: Option<String>) -> anyhow
         .env("RISKINTEL_METRICS_LISTEN", "127.0.0.1:0")
         // Measure the API alone: no market index polling the mainnet defaults.
         .env("RISKINTEL_MARKET_ENABLED", "false")
+        // … nor reading the Treasury's sanctions list.
+        .env("RISKINTEL_SCREENING_SOURCES", "[]")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()?;

@@ -1,6 +1,7 @@
 //! Storage, one module per concern — accounts and keys, usage, the
 //! analysis cache, log indexes, the market index, alerts, webhooks and their
-//! outbox, disputes, and the leases of jobs one instance is enough for —
+//! outbox, disputes, the leases of jobs one instance is enough for, and the
+//! sanctions lists with the reads address screening builds on —
 //! each a trait with typed rows. [`Store`] is all of them; [`SqlStore`] implements them
 //! on SQLite or PostgreSQL (chosen by the URL's scheme) with the same SQL,
 //! against schemas kept in `migrations/{sqlite,postgres}`.
@@ -16,6 +17,7 @@ pub mod leases;
 pub mod log_indexes;
 pub mod market;
 pub mod outbox;
+pub mod screening;
 pub mod usage;
 pub mod webhooks;
 
@@ -36,6 +38,10 @@ pub use market::{
     Cursor, MarketStore, Side, SwapRow, SyncRow, TrackedPair, TrackedSource, TrackedToken,
 };
 pub use outbox::{Attempt, EventRow, OutboxStore, Outcome};
+pub use screening::{
+    AnalysedToken, RemovedLiquidity, ScreeningEntryRow, ScreeningListRow, ScreeningStore,
+    SpentApprovals,
+};
 pub use usage::UsageStore;
 pub use webhooks::{SubscriptionRow, WebhookStore};
 
@@ -57,6 +63,7 @@ pub trait Store:
     + OutboxStore
     + DisputeStore
     + LeaseStore
+    + ScreeningStore
     + Send
     + Sync
     + 'static

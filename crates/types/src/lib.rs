@@ -14,6 +14,7 @@ pub mod health;
 pub mod keys;
 pub mod market;
 pub mod presign;
+pub mod screening;
 pub mod serialized;
 pub mod stored;
 pub mod tidy;
@@ -43,6 +44,11 @@ pub use presign::{
     SignatureScan, SignatureScanRequest, SimulationStatus, TokenVerdict, TxSimulation,
     TxSimulationRequest, SIMULATION_MAX_CALLS,
 };
+pub use screening::{
+    AddressFacts, AddressFlag, AddressFlagKind, AddressKind, AddressPath, AddressScreen,
+    AddressScreenBatch, AddressScreenBatchRequest, AddressScreenEntry, SanctionMatch, ScreenRisk,
+    ScreeningList, SCREEN_BATCH_MAX,
+};
 pub use serialized::Serialized;
 pub use stored::WireName;
 pub use token::{
@@ -52,8 +58,8 @@ pub use token::{
     UncheckedItem,
 };
 pub use wallet::{
-    AccountKind, Approval, Exposure, Holding, HoldingRisk, LaunchRole, WalletAnalysis, WalletFacts,
-    WalletPath,
+    AccountKind, Approval, Exposure, Holding, HoldingRisk, LaunchRole, PartyRole, ScreenedParty,
+    WalletAnalysis, WalletFacts, WalletPath,
 };
 pub use webhooks::{
     DeliveryState, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,

@@ -35,6 +35,11 @@ pub enum AlertKind {
     /// label, or one expired; `label_before` and `label_after` are the
     /// labels shown, the scores the engine's.
     OverrideChanged,
+    /// A sanctions list the service screens addresses against changed:
+    /// `address` is the list's name, `detail` says how many of its entries
+    /// for this chain were added and removed (one alert per chain they
+    /// apply to).
+    SanctionsListUpdated,
 }
 
 /// A risk alert.

@@ -259,8 +259,11 @@ pub enum RiskKind {
     DrainsAsset,
     /// A token the engine labels `risky` or `critical` is received.
     ReceivesRiskyToken,
-    /// A counterparty the service has seen deploy tokens that turned on their holders.
+    /// A counterparty the service's record flags (tokens it deployed turned
+    /// on their holders, a drainer's pattern, a flagged power).
     FlaggedCounterparty,
+    /// A counterparty on a sanctions list for this chain.
+    SanctionedCounterparty,
     /// Native value sent to a contract that reverts or keeps it.
     NativeToContract,
     /// The transaction reverts.

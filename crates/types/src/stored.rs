@@ -92,6 +92,7 @@ wire_names!(AlertKind {
     FeeChanged = "fee_changed",
     AuthorityChanged = "authority_changed",
     OverrideChanged = "override_changed",
+    SanctionsListUpdated = "sanctions_list_updated",
 });
 
 wire_names!(WebhookState { Active = "active", Disabled = "disabled" });

@@ -75,6 +75,13 @@ pub enum Severity {
     Critical,
 }
 
+impl Severity {
+    /// Its rank, info 0 … critical 4 (stored beside alerts, for filtering).
+    pub fn rank(self) -> i64 {
+        self as i64
+    }
+}
+
 /// What part of a token a signal is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

@@ -127,6 +127,31 @@ pub struct Approval {
     pub unlimited: bool,
 }
 
+/// How an address a wallet deals with relates to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PartyRole {
+    /// The wallet itself.
+    Wallet,
+    /// The spender of one of its approvals.
+    Spender,
+}
+
+/// An address a wallet deals with that screening finds sanctioned or flagged.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ScreenedParty {
+    /// The address.
+    pub address: String,
+    /// How it relates to the wallet.
+    pub role: PartyRole,
+    /// Whether a sanctions list entry for this chain names it.
+    pub sanctioned: bool,
+    /// The most serious of its matches and flags.
+    pub risk: crate::ScreenRisk,
+    /// What was found, in words (list entries, then the service's flags).
+    pub findings: Vec<String>,
+}
+
 /// A wallet's analysis.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct WalletAnalysis {
@@ -150,6 +175,11 @@ pub struct WalletAnalysis {
     pub exposure: Exposure,
     /// Current non-zero allowances (on `sol`: token-account delegations).
     pub approvals: Vec<Approval>,
+    /// The addresses the wallet deals with (itself, its approvals'
+    /// spenders) that address screening finds sanctioned or flagged; empty
+    /// when none is.
+    #[serde(default)]
+    pub screened: Vec<ScreenedParty>,
     /// A short explanation for a person.
     pub explanation: String,
     /// Block the wallet was read at.

@@ -30,6 +30,9 @@ pub use operation::Operation;
 pub use prebuilt::OkSerialized;
 pub use token_path::TokenAt;
 
+/// The largest body of a batch screening: 1,000 addresses with room to spare.
+pub const BATCH_SCREEN_BODY_MAX_BYTES: usize = 256 * 1024;
+
 /// The HTTP interface of the service.
 #[dropshot::api_description {
     tag_config = {
@@ -45,6 +48,7 @@ pub use token_path::TokenAt;
             "wallets" = { description = "Wallet analysis: holdings, exposure to dangerous tokens, and approvals. Pro and Pro+; needs the `wallet:read` scope." },
             "webhooks" = { description = "Signed webhooks: the risk-alert feed pushed to your URL. Pro and Pro+; needs the `webhooks:write` scope." },
             "presign" = { description = "Before signing: what a transaction or a signature request would do to the signing wallet, the risks found and a verdict. Pro and Pro+; needs the `token:read` scope." },
+            "screening" = { description = "Address screening: whether an address is on a sanctions list (the US Treasury's OFAC SDN list, and any list the operator adds), what the service's own record holds against it, and what kind of account it is. Any plan; needs the `token:read` scope." },
             "reports" = { description = "Disputed verdicts: report a token's verdict you believe wrong and follow the operator's answer. Any plan; needs the `token:read` scope." },
         },
     },
@@ -312,6 +316,43 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
         body: TypedBody<SignatureScanRequest>,
     ) -> Result<Metered<HttpResponseOk<SignatureScan>>, ApiError>;
+
+    /// Screen an address
+    ///
+    /// Whether the address is on a sanctions list for this chain
+    /// (`sanctioned`, with every entry naming it in `matches`; an entry for
+    /// another chain is listed with `applies: false`), the lists screened
+    /// against with their versions (`stale` when one has not been read for
+    /// a day past its refresh interval), what the service's own record holds
+    /// against it (`flags`: deployer of tokens labelled `critical`, launch
+    /// cluster of a token whose liquidity was removed, a drainer's pattern,
+    /// a flagged power, a brand-new EOA), what kind of account it is
+    /// (`facts`, read from the chain within the analysis deadline) and
+    /// `risk`: `severe` when sanctioned, else the most serious flag. EVM
+    /// addresses match in any case. Any plan; counted as one request.
+    #[endpoint { method = GET, path = "/v1/address/{chain}/{address}/screen", tags = ["screening"] }]
+    async fn address_screen(
+        rqctx: RequestContext<Self::Context>,
+        path: Path<AddressPath>,
+    ) -> Result<Metered<HttpResponseOk<AddressScreen>>, ApiError>;
+
+    /// Screen addresses in a batch
+    ///
+    /// Up to 1,000 addresses on any chains, answered in order from memory
+    /// (the lists and the service's record; no chain facts). Each address
+    /// counts as one request; one that cannot be screened (a malformed
+    /// address, an unknown chain) carries its own error and the others are
+    /// answered.
+    #[endpoint {
+        method = POST,
+        path = "/v1/addresses/screen",
+        tags = ["screening"],
+        request_body_max_bytes = BATCH_SCREEN_BODY_MAX_BYTES,
+    }]
+    async fn address_batch_screen(
+        rqctx: RequestContext<Self::Context>,
+        body: TypedBody<AddressScreenBatchRequest>,
+    ) -> Result<Metered<HttpResponseOk<AddressScreenBatch>>, ApiError>;
 
     /// Token sentiment
     ///

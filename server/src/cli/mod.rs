@@ -1,7 +1,9 @@
 //! The `riskintel` command line: serving, accounts and keys (this
-//! module), reports and overrides ([`disputes`]).
+//! module), reports and overrides ([`disputes`]), sanctions lists
+//! ([`screening`]).
 
 mod disputes;
+mod screening;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -64,6 +66,9 @@ enum Command {
     /// The operator's overrides of tokens' labels.
     #[command(subcommand)]
     Overrides(disputes::OverridesCommand),
+    /// Sanctions lists: load one by hand, list those stored.
+    #[command(subcommand)]
+    Screening(screening::ScreeningCommand),
     /// Print the OpenAPI document.
     Openapi,
 }
@@ -201,6 +206,12 @@ async fn execute(
         Command::Overrides(command) => {
             let store = open(&config).await?;
             let result = disputes::overrides_command(&store, &clock, command).await;
+            store.close().await;
+            result
+        }
+        Command::Screening(command) => {
+            let store = open(&config).await?;
+            let result = screening::screening_command(&store, &clock, command).await;
             store.close().await;
             result
         }

@@ -9,13 +9,7 @@ use riskintel_store::AlertRow;
 
 /// Rank of a severity, for filtering (info 0 … critical 4).
 pub fn severity_rank(severity: Severity) -> i64 {
-    match severity {
-        Severity::Info => 0,
-        Severity::Low => 1,
-        Severity::Medium => 2,
-        Severity::High => 3,
-        Severity::Critical => 4,
-    }
+    severity.rank()
 }
 
 /// An alert about `after`'s token (on `chain`), keyed by `event` (unique per event).

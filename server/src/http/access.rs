@@ -86,6 +86,10 @@ pub const SIGNATURE_SCAN: Access = premium(
     "signature scanning",
 );
 /// `market_overview_get`.
+/// `address_screen`: every plan.
+pub const ADDRESS_SCREEN: Access = open(Operation::AddressScreen, Scope::TokenRead);
+/// `address_batch_screen`: every plan, each address counted.
+pub const ADDRESS_BATCH_SCREEN: Access = open(Operation::AddressBatchScreen, Scope::TokenRead);
 pub const MARKET_OVERVIEW_GET: Access = open(Operation::MarketOverviewGet, Scope::MarketRead);
 /// `market_top_tokens_list`.
 pub const MARKET_TOP_TOKENS_LIST: Access = open(Operation::MarketTopTokensList, Scope::MarketRead);
@@ -161,6 +165,8 @@ pub const OPERATIONS: &[Access] = &[
     WALLET_ANALYZE,
     TX_SIMULATE,
     SIGNATURE_SCAN,
+    ADDRESS_SCREEN,
+    ADDRESS_BATCH_SCREEN,
     MARKET_OVERVIEW_GET,
     MARKET_TOP_TOKENS_LIST,
     FEED_RISK_ALERTS_LIST,

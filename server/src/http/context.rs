@@ -22,6 +22,7 @@ use crate::sentiment::Sentiment;
 use crate::webhooks::Webhooks;
 use chrono::{DateTime, Utc};
 use riskintel_analysis::presign::Presign;
+use riskintel_analysis::screening::Screening;
 use riskintel_analysis::tokens::Analyzer;
 use riskintel_analysis::wallets::Wallets;
 use riskintel_store::clock::Clock;
@@ -52,6 +53,8 @@ pub struct ServerContext {
     pub wallets: Wallets,
     /// Transactions and signatures before they are signed.
     pub presign: Presign,
+    /// Address screening.
+    pub screening: Arc<Screening>,
     /// Market queries.
     pub market: Market,
     /// Token sentiment.
@@ -97,6 +100,7 @@ impl ServerContext {
         request_deadline: Duration,
         webhooks: &crate::webhooks::WebhooksConfig,
         leases: crate::leases::Leases,
+        screening: Arc<Screening>,
     ) -> anyhow::Result<Self> {
         let trusted_proxies = auth
             .trusted_proxies
@@ -117,7 +121,13 @@ impl ServerContext {
             ),
             market: Market::new(analyzer.clone(), store.clone(), clock.clone()),
             wallets,
-            presign: Presign::new(analyzer.clone(), store.clone(), clock.clone()),
+            presign: Presign::new(
+                analyzer.clone(),
+                store.clone(),
+                clock.clone(),
+                screening.clone(),
+            ),
+            screening,
             sentiment: Sentiment::new(analyzer.clone(), store.clone(), clock.clone()),
             feed: Feed::new(store.clone()),
             billing: Billing::new(clock.clone()),

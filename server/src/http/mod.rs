@@ -13,6 +13,7 @@ mod errors;
 mod health;
 mod pages;
 mod reports;
+mod screening;
 mod webhooks;
 
 use dropshot::{
@@ -21,7 +22,7 @@ use dropshot::{
 };
 use riskintel_api::token::{TokenQueryParams, TokenQueryRoute};
 use riskintel_api::{
-    Alert, AlertFilter, AlertPageSelector, AnalysisOptions, ApiError, ApiKey, ApiKeyCreate,
+    AddressPath, AddressScreen, AddressScreenBatch, AddressScreenBatchRequest, Alert, AlertFilter, AlertPageSelector, AnalysisOptions, ApiError, ApiKey, ApiKeyCreate,
     ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, BillingStatus, ErrorCode, Health, MarketOverview,
     Metered, OkSerialized, OverviewQuery, RiskIntelApi, SignatureScan, SignatureScanRequest,
     TokenAnalysis, TokenAt, TokenExplanation, TokenMetaReport, TokenPath, TokenSentiment, TopToken,
@@ -346,6 +347,20 @@ impl RiskIntelApi for RiskIntelImpl {
             ))
         })
         .await
+    }
+
+    async fn address_screen(
+        rqctx: RequestContext<ServerContext>,
+        path: Path<AddressPath>,
+    ) -> Result<Metered<HttpResponseOk<AddressScreen>>, ApiError> {
+        screening::address_screen(rqctx, path).await
+    }
+
+    async fn address_batch_screen(
+        rqctx: RequestContext<ServerContext>,
+        body: TypedBody<AddressScreenBatchRequest>,
+    ) -> Result<Metered<HttpResponseOk<AddressScreenBatch>>, ApiError> {
+        screening::address_batch_screen(rqctx, body).await
     }
 
     async fn signature_scan(

@@ -134,6 +134,14 @@ fn describe() {
         LEASES,
         "1 while this instance holds the lease (market:<chain>: it runs that chain's market index; maintenance: it prunes), 0 while another instance does"
     );
+    describe_counter!(
+        SCREENING_REFRESHES,
+        "Reads of a sanctions list's source, by list and outcome (replaced, unchanged, failed, refused); a failed or refused read keeps the previous list"
+    );
+    describe_gauge!(
+        SCREENING_ENTRIES,
+        "Addresses this instance screens against, over every sanctions list"
+    );
 }
 
 /// `riskintel_http_requests_total{operation, status}`.
@@ -157,6 +165,23 @@ pub const REPORTS: &str = "riskintel_reports";
 pub const OVERRIDES_IN_FORCE: &str = "riskintel_overrides_in_force";
 /// `riskintel_lease_held{lease}`.
 pub const LEASES: &str = "riskintel_lease_held";
+
+/// `riskintel_screening_refreshes_total{list, outcome}`.
+pub const SCREENING_REFRESHES: &str = "riskintel_screening_refreshes_total";
+/// `riskintel_screening_entries`.
+pub const SCREENING_ENTRIES: &str = "riskintel_screening_entries";
+
+/// A sanctions list's source was read, with `outcome`.
+pub fn screening_refresh(list: &str, outcome: &'static str) {
+    handle();
+    metrics::counter!(SCREENING_REFRESHES, "list" => list.to_string(), "outcome" => outcome).increment(1);
+}
+
+/// The addresses this instance screens against.
+pub fn screening_entries(addresses: usize) {
+    handle();
+    metrics::gauge!(SCREENING_ENTRIES).set(addresses as f64);
+}
 
 /// Whether this instance holds the lease `name` now.
 pub fn lease_held(name: &str, held: bool) {

@@ -111,18 +111,30 @@ pub fn grant_risks(grant: &ApprovalChange, spender: Option<&Party>, now: i64) ->
 
 /// The findings on a counterparty the service's record flags.
 pub fn flag_risks(address: &str, party: &Party) -> Vec<Risk> {
-    if party.flagged.is_empty() {
-        return Vec::new();
+    let mut out = Vec::new();
+    if !party.sanctioned.is_empty() {
+        out.push(risk(
+            RiskKind::SanctionedCounterparty,
+            Severity::Critical,
+            Some(address.to_string()),
+            format!(
+                "This address is on a sanctions list: {}. Do not transact.",
+                party.sanctioned.join("; ")
+            ),
+        ));
     }
-    vec![risk(
-        RiskKind::FlaggedCounterparty,
-        Severity::High,
-        Some(address.to_string()),
-        format!(
-            "The service has seen this address {}.",
-            party.flagged.join("; ")
-        ),
-    )]
+    if !party.flagged.is_empty() {
+        out.push(risk(
+            RiskKind::FlaggedCounterparty,
+            Severity::High,
+            Some(address.to_string()),
+            format!(
+                "The service's record holds against this address: {}.",
+                party.flagged.join("; ")
+            ),
+        ));
+    }
+    out
 }
 
 /// The finding on a received token the engine labels risky or critical.

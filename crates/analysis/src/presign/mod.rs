@@ -21,6 +21,7 @@ use riskintel_store::clock::Clock;
 use riskintel_store::Store;
 use riskintel_types::{SignatureScan, SignatureScanRequest, TxSimulation, TxSimulationRequest};
 
+use crate::screening::Screening;
 use crate::tokens::{AnalysisError, Analyzer};
 
 /// Transaction simulation and signature scanning over the token engine.
@@ -29,15 +30,23 @@ pub struct Presign {
     analyzer: Arc<Analyzer>,
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
+    screening: Arc<Screening>,
 }
 
 impl Presign {
-    /// Over `analyzer`'s chains, with `store` for the service's record.
-    pub fn new(analyzer: Arc<Analyzer>, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Presign {
+    /// Over `analyzer`'s chains, with `store` for the service's record and
+    /// `screening` for the sanctions lists and flags of counterparties.
+    pub fn new(
+        analyzer: Arc<Analyzer>,
+        store: Arc<dyn Store>,
+        clock: Arc<dyn Clock>,
+        screening: Arc<Screening>,
+    ) -> Presign {
         Presign {
             analyzer,
             store,
             clock,
+            screening,
         }
     }
 

@@ -16,6 +16,7 @@ use riskintel_types::AccountKind;
 use serde_json::json;
 
 use super::known;
+use crate::screening::Screening;
 use crate::tokens::evm::history::{self, CreatorHistory};
 use crate::tokens::AnalysisError;
 
@@ -35,6 +36,8 @@ pub struct Party {
     pub name: Option<String>,
     /// What the service's record holds against it, in words.
     pub flagged: Vec<String>,
+    /// The sanctions list entries for this chain that name it, in words.
+    pub sanctioned: Vec<String>,
 }
 
 impl Party {
@@ -117,13 +120,23 @@ pub fn read(
     }
 }
 
-/// Add the service's record of each party (tokens it created that turned
-/// on their holders), for the first [`FLAG_LOOKUPS`] unnamed parties.
+/// Add the service's record of each party: its screening (sanctions lists
+/// and flags, from memory) for every party, and the tokens it created that
+/// turned on their holders for the first [`FLAG_LOOKUPS`] unnamed parties.
 pub async fn flag(
     store: &dyn Store,
+    screening: &Screening,
     chain: Chain,
     parties: &mut HashMap<Address, Party>,
 ) -> Result<(), AnalysisError> {
+    for (address, party) in parties.iter_mut() {
+        let screen = screening.screened(chain, &address.to_checksum(None));
+        party.sanctioned.extend(
+            (screen.matches.iter().filter(|m| m.applies))
+                .map(|m| format!("{} entry {} ({})", m.list, m.entry_id, m.name)),
+        );
+        party.flagged.extend(screen.flags.into_iter().map(|f| f.detail.to_lowercase()));
+    }
     let mut asked: Vec<Address> = parties
         .iter()
         .filter(|(_, p)| p.name.is_none())

@@ -222,6 +222,19 @@ pub fn sdn_csv(sdn: &str, comments: Option<&str>) -> Result<ParsedList, ListErro
     Ok(finish(None, Some(rows.len()), listed))
 }
 
+/// The lists an operator's CSV holds rows of, in order of first appearance.
+pub fn operator_list_names(text: &str) -> Result<Vec<String>, ListError> {
+    let mut names: Vec<String> = Vec::new();
+    for row in csv_rows(text)?.iter().skip(1) {
+        if let Some(name) = row.get(2).map(str::trim) {
+            if !name.is_empty() && !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    Ok(names)
+}
+
 /// An operator's list: a CSV with a header `address,chain,list,entry_id,reason`
 /// (`chain` a chain id or `any`); only rows of `list` are taken.
 pub fn operator_csv(text: &str, list: &str) -> Result<ParsedList, ListError> {

@@ -5,6 +5,7 @@
 
 mod evm;
 mod index;
+mod screened;
 mod solana;
 
 use std::collections::HashMap;
@@ -18,6 +19,7 @@ use serde_json::json;
 
 use crate::config::AnalysisConfig;
 use crate::scoring::Builder;
+use crate::screening::Screening;
 use crate::tokens::{AnalysisError, Analyzer, Target};
 use riskintel_chains::evm::logs::ScanLimits;
 use riskintel_chains::Chain;
@@ -32,6 +34,7 @@ pub struct Wallets {
     clock: Arc<dyn Clock>,
     limits: ScanLimits,
     max_analyses: usize,
+    screening: Arc<Screening>,
 }
 
 /// A token a wallet holds, before its risk is looked up.
@@ -53,14 +56,17 @@ struct IndexView {
 impl Wallets {
     /// Wallet analysis on `analyzer`'s chains, indexing wallets in `store`
     /// within the `[analysis]` settings' look-back, and analysing at most
-    /// `wallet_max_analyses` of a wallet's tokens per request.
+    /// `wallet_max_analyses` of a wallet's tokens per request; `screening`
+    /// reports the wallet and its spenders when sanctioned or flagged.
     pub fn new(
         analyzer: Arc<Analyzer>,
         store: Arc<dyn Store>,
         clock: Arc<dyn Clock>,
         settings: &AnalysisConfig,
+        screening: Arc<Screening>,
     ) -> Wallets {
         Wallets {
+            screening,
             analyzer,
             store,
             clock,
@@ -189,6 +195,7 @@ impl Wallets {
             label,
             score,
         );
+        let screened = screened::screened(&self.screening, chain, &address, &approval_list);
         let analysis = WalletAnalysis {
             chain: chain.id().to_string(),
             address,
@@ -199,6 +206,7 @@ impl Wallets {
             facts,
             holdings,
             exposure,
+            screened,
             approvals: approval_list,
             explanation,
             as_of_block: block,

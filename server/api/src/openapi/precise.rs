@@ -63,7 +63,7 @@ fn own_statuses(operation: Operation) -> &'static [u16] {
         | O::TokenBadgeGet
         | O::TokenSentimentGet => &[404, 422, 502],
         O::WalletAnalyze | O::TxSimulate | O::SignatureScan => &[422, 502],
-        O::TokenBatchAnalyze => &[422],
+        O::TokenBatchAnalyze | O::AddressScreen | O::AddressBatchScreen => &[422],
         O::MarketOverviewGet | O::MarketTopTokensList | O::FeedRiskAlertsList => &[422],
         O::WebhookGet | O::WebhookDelete | O::WebhookSecretRotate | O::WebhookEnable => &[404],
         O::WebhookUpdate => &[404, 422],

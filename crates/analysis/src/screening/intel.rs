@@ -1,0 +1,258 @@
+//! The service's own record of addresses, held in memory and kept current
+//! from the store: who deployed the tokens labelled `critical`, who sat in
+//! the launch clusters of tokens whose liquidity was later removed, who
+//! holds a power over a token that was flagged (a proxy's upgrade key, a V4
+//! hook), and who received tokens out of wallets that had approved it (a
+//! drainer's pattern). Analyses are read in the order they were made, so a
+//! re-analysis replaces what its token said before.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::RwLock;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use riskintel_chains::Chain;
+use riskintel_store::{AnalysedToken, SpentApprovals, Store, StoreError};
+use riskintel_types::{AddressFlag, AddressFlagKind, ScreenRisk};
+use serde_json::Value;
+
+use super::lists::normalise;
+
+/// Analyses or alerts read per query.
+const PAGE: i64 = 500;
+/// Wallets a spender must have received tokens from, out of their approvals.
+pub const DRAINER_WALLETS: i64 = 3;
+/// Tokens or wallets listed in a flag's evidence, at most.
+const EVIDENCE: usize = 20;
+
+type Key = (Chain, String);
+
+/// What one token's latest analysis says about addresses.
+#[derive(Clone, Debug, Default)]
+struct TokenRecord {
+    /// The token as the API writes it.
+    address: String,
+    critical: bool,
+    creator: Option<String>,
+    cluster: Vec<String>,
+    powers: Vec<String>,
+    analysed_at: DateTime<Utc>,
+}
+
+impl TokenRecord {
+    fn read(row: &AnalysedToken) -> Option<TokenRecord> {
+        let json: Value = serde_json::from_str(&row.result).ok()?;
+        let label = json["override"]["label"]
+            .as_str()
+            .or_else(|| json["label"].as_str());
+        let mut record = TokenRecord {
+            address: row.address.clone(),
+            critical: label == Some("critical"),
+            creator: json["meta"]["creator"].as_str().map(normalise),
+            analysed_at: row.analysed_at,
+            ..TokenRecord::default()
+        };
+        for signal in json["signals"].as_array().into_iter().flatten() {
+            let raw = &signal["evidence"]["raw"];
+            match signal["id"].as_str() {
+                Some("launch_cluster" | "bundled_launch") => {
+                    for wallet in ["members", "bundlers"]
+                        .iter()
+                        .flat_map(|k| raw[k].as_array().into_iter().flatten())
+                    {
+                        if let Some(a) = wallet["address"].as_str().or(wallet.as_str()) {
+                            record.cluster.push(normalise(a));
+                        }
+                    }
+                }
+                Some("proxy_admin_is_eoa") => record.powers.extend(raw["admin"].as_str().map(normalise)),
+                Some("v4_hook_controls_swaps") => record.powers.extend(raw["hook"].as_str().map(normalise)),
+                _ => {}
+            }
+        }
+        Some(record)
+    }
+
+    fn addresses(&self) -> impl Iterator<Item = &String> {
+        (self.creator.iter())
+            .chain(&self.cluster)
+            .chain(&self.powers)
+    }
+}
+
+#[derive(Default)]
+struct State {
+    tokens: HashMap<Key, TokenRecord>,
+    related: HashMap<Key, BTreeSet<String>>,
+    removed: HashMap<Key, DateTime<Utc>>,
+    drainers: HashMap<Key, (SpentApprovals, DateTime<Utc>)>,
+    cursor: Option<(DateTime<Utc>, Chain, String)>,
+    alerts_after: i64,
+}
+
+impl State {
+    fn put(&mut self, chain: Chain, record: TokenRecord) {
+        let token = normalise(&record.address);
+        if let Some(old) = self.tokens.remove(&(chain, token.clone())) {
+            for a in old.addresses() {
+                if let Some(set) = self.related.get_mut(&(chain, a.clone())) {
+                    set.remove(&token);
+                }
+            }
+        }
+        for a in record.addresses() {
+            (self.related.entry((chain, a.clone())).or_default()).insert(token.clone());
+        }
+        self.tokens.insert((chain, token), record);
+    }
+}
+
+/// The record, and when it was last brought up to date.
+#[derive(Default)]
+pub struct Intel {
+    state: RwLock<State>,
+    round: tokio::sync::Mutex<Option<Instant>>,
+}
+
+fn flag(
+    kind: AddressFlagKind,
+    risk: ScreenRisk,
+    detail: String,
+    mut evidence: Vec<(String, DateTime<Utc>)>,
+) -> AddressFlag {
+    evidence.sort_by(|a, b| b.1.cmp(&a.1));
+    let seen_at = evidence.first().map(|e| e.1);
+    AddressFlag {
+        kind,
+        risk,
+        detail,
+        evidence: evidence.into_iter().take(EVIDENCE).map(|e| e.0).collect(),
+        seen_at,
+    }
+}
+
+impl Intel {
+    /// Read what the store holds that the record has not seen, unless that
+    /// was done within `fresh`.
+    pub async fn catch_up(&self, store: &dyn Store, fresh: Duration) -> Result<(), StoreError> {
+        let mut last = self.round.lock().await;
+        if last.is_some_and(|at| at.elapsed() < fresh) {
+            return Ok(());
+        }
+        loop {
+            let cursor = self.state.read().unwrap_or_else(|e| e.into_inner()).cursor.clone();
+            let rows = store.analyses_after(cursor, PAGE).await?;
+            let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
+            for row in &rows {
+                if let Some(record) = TokenRecord::read(row) {
+                    state.put(row.chain, record);
+                }
+                state.cursor = Some((row.analysed_at, row.chain, row.address.clone()));
+            }
+            if (rows.len() as i64) < PAGE {
+                break;
+            }
+        }
+        loop {
+            let after = self.state.read().unwrap_or_else(|e| e.into_inner()).alerts_after;
+            let rows = store.liquidity_removed_after(after, PAGE).await?;
+            let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
+            for row in &rows {
+                state.removed.insert((row.chain, normalise(&row.token)), row.observed_at);
+                state.alerts_after = row.id;
+            }
+            if (rows.len() as i64) < PAGE {
+                break;
+            }
+        }
+        *last = Some(Instant::now());
+        Ok(())
+    }
+
+    /// Read the addresses showing a drainer's pattern again (a heavier query,
+    /// run by the background loop).
+    pub async fn refresh_drainers(&self, store: &dyn Store, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let found = store.spent_approvals(DRAINER_WALLETS).await?;
+        let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
+        let before = std::mem::take(&mut state.drainers);
+        for row in found {
+            let key = (row.chain, row.spender.clone());
+            let since = before.get(&key).map_or(now, |(_, at)| *at);
+            state.drainers.insert(key, (row, since));
+        }
+        Ok(())
+    }
+
+    /// What the record holds against `address` (as the API writes it) on
+    /// `chain`, most serious first.
+    pub fn flags(&self, chain: Chain, address: &str) -> Vec<AddressFlag> {
+        let address = normalise(address);
+        let state = self.state.read().unwrap_or_else(|e| e.into_inner());
+        let mut flags = Vec::new();
+        if let Some((row, since)) = state.drainers.get(&(chain, address.clone())) {
+            flags.push(flag(
+                AddressFlagKind::Drainer,
+                ScreenRisk::High,
+                format!(
+                    "Received tokens out of {} wallets that had approved it to spend them ({} tokens)",
+                    row.wallets, row.tokens
+                ),
+                vec![(row.example.clone(), *since)],
+            ));
+        }
+        let tokens = state.related.get(&(chain, address.clone()));
+        let records = (tokens.into_iter().flatten())
+            .filter_map(|t| state.tokens.get(&(chain, t.clone())));
+        let (mut deployed, mut clusters, mut powers) = (Vec::new(), Vec::new(), Vec::new());
+        for r in records {
+            let seen = (r.address.clone(), r.analysed_at);
+            if r.critical && r.creator.as_ref() == Some(&address) {
+                deployed.push(seen.clone());
+            }
+            if r.powers.contains(&address) {
+                powers.push(seen.clone());
+            }
+            if r.cluster.contains(&address) {
+                if let Some(at) = state.removed.get(&(chain, normalise(&r.address))) {
+                    clusters.push((r.address.clone(), *at));
+                }
+            }
+        }
+        if !deployed.is_empty() {
+            flags.push(flag(
+                AddressFlagKind::CriticalTokenDeployer,
+                ScreenRisk::High,
+                format!("Deployed {} tokens the service labels critical", deployed.len()),
+                deployed,
+            ));
+        }
+        if !powers.is_empty() {
+            flags.push(flag(
+                AddressFlagKind::FlaggedPower,
+                ScreenRisk::High,
+                format!(
+                    "Holds a flagged power (a proxy's upgrade key, a V4 hook) over {} tokens",
+                    powers.len()
+                ),
+                powers,
+            ));
+        }
+        if !clusters.is_empty() {
+            flags.push(flag(
+                AddressFlagKind::RuggedLaunchCluster,
+                ScreenRisk::Medium,
+                format!(
+                    "In the launch cluster of {} tokens whose liquidity was then removed",
+                    clusters.len()
+                ),
+                clusters,
+            ));
+        }
+        flags
+    }
+
+    /// Tokens whose analyses the record holds.
+    pub fn tokens(&self) -> usize {
+        self.state.read().unwrap_or_else(|e| e.into_inner()).tokens.len()
+    }
+}
