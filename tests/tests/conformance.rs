@@ -81,6 +81,8 @@ mod presign_signatures;
 mod presign_solana;
 #[path = "conformance/refusals.rs"]
 mod refusals;
+#[path = "conformance/screening.rs"]
+mod screening;
 #[path = "conformance/simulation.rs"]
 mod simulation;
 #[path = "conformance/wallet_trades.rs"]

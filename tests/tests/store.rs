@@ -19,6 +19,8 @@ mod disputes;
 mod leases;
 #[path = "store/outbox.rs"]
 mod outbox;
+#[path = "store/screening.rs"]
+mod screening;
 
 async fn open(backend: Backend) -> (Arc<dyn Store>, TestDatabase) {
     let database = TestDatabase::create(backend).await.expect("test database");
@@ -98,8 +100,12 @@ on_both_backends!(
     reports_are_one_open_per_token_and_limited,
     overrides_change_with_their_alerts_and_end_once,
     leases_have_one_holder_until_they_lapse,
-    many_asking_at_once_leave_one_holder
+    many_asking_at_once_leave_one_holder,
+    screening_lists_are_replaced_whole,
+    the_record_of_addresses_reads_in_order
 );
+
+use screening::{screening_lists_are_replaced_whole, the_record_of_addresses_reads_in_order};
 
 use leases::{leases_have_one_holder_until_they_lapse, many_asking_at_once_leave_one_holder};
 

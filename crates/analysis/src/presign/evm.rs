@@ -244,10 +244,15 @@ pub(super) async fn simulate(
         &signer,
     ));
     let called = called(&asked, &ran, traced.as_deref(), &parties, &names);
-    for contract in &called {
-        if let Some(party) = party_of(&parties, &contract.address) {
-            risks.extend(judge::flag_risks(&contract.address, party));
-        }
+    // Every other party the record or a sanctions list names: the contracts
+    // called, where the wallet's assets go (spenders were judged with their grant).
+    let spenders: BTreeSet<Address> = ran.grants.iter().map(|g| g.spender).collect();
+    let mut others: Vec<(&Address, &parties::Party)> = (parties.iter())
+        .filter(|(a, _)| !spenders.contains(*a))
+        .collect();
+    others.sort_by_key(|(a, _)| **a);
+    for (address, party) in others {
+        risks.extend(judge::flag_risks(&address.to_checksum(None), party));
     }
     risks.extend(value_kept(&asked, &ran, &parties, &asset_changes));
     if ran.status == SimulationStatus::Reverted {

@@ -248,4 +248,23 @@ mod tests {
             PresignVerdict::Warning
         );
     }
+
+    #[test]
+    fn a_sanctioned_counterparty_is_malicious_and_a_flagged_one_a_warning() {
+        let sanctioned = Party {
+            sanctioned: vec!["ofac_sdn entry 1 (someone)".into()],
+            ..Party::default()
+        };
+        let risks = flag_risks("0x00000000000000000000000000000000000000aa", &sanctioned);
+        assert_eq!(risks[0].kind, RiskKind::SanctionedCounterparty);
+        assert_eq!(verdict(&risks), PresignVerdict::Malicious);
+        let flagged = Party {
+            flagged: vec!["deployed 3 tokens the service labels critical".into()],
+            ..Party::default()
+        };
+        let risks = flag_risks("0x00000000000000000000000000000000000000aa", &flagged);
+        assert_eq!(risks[0].kind, RiskKind::FlaggedCounterparty);
+        assert_eq!(verdict(&risks), PresignVerdict::Warning);
+        assert!(flag_risks("0x00", &Party::default()).is_empty());
+    }
 }

@@ -235,7 +235,7 @@ fn alerts(
                 severity_rank: severity.rank(),
                 title: format!("Sanctions list {name} updated"),
                 detail: format!(
-                    "{name} version {version}: {added} addresses on {} added, {removed} removed",
+                    "{name} version {version}: {added} added, {removed} removed of the entries that apply on {}",
                     chain.id()
                 ),
                 score_before: None,
