@@ -16,7 +16,7 @@ fn hex(data: Vec<u8>) -> String {
     format!("0x{}", hex::encode(data))
 }
 
-fn call(
+pub(crate) fn call(
     from: Address,
     to: Address,
     data: Vec<u8>,

@@ -403,3 +403,109 @@ pub async fn sanctions_lists_load_by_hand_and_screen_in_batches(
     Ok(())
 }
 conformance!(sanctions_lists_load_by_hand_and_screen_in_batches);
+
+/// The service's own record on the rig's corpus: the creator of three
+/// honeypots is `high`, a plain token's creator has nothing against it;
+/// wallet analysis and transaction simulation screen their counterparties.
+pub async fn the_record_flags_serial_deployers_and_counterparties_are_screened(
+    backend: Backend,
+) -> anyhow::Result<()> {
+    let rig = riskintel_tests::rig::shared()?;
+    let server = TestServer::start_on_rig(backend).await?;
+    let client = server.client(&server.owner_key());
+    for name in ["serial1", "serial2", "serial3", "usdplain"] {
+        ok(client
+            .token_analyze(arg("eth"), &arg(rig.a.token(name)), None)
+            .await)?;
+    }
+    let serial = rig.a.creators["serial1"].to_checksum(None);
+    within(Duration::from_secs(20), "the serial deployer flagged", || async {
+        let s = screen(&client, "eth", &serial).await?;
+        Ok(s.risk == types::ScreenRisk::High
+            && s.flags.iter().any(|f| {
+                f.kind == types::AddressFlagKind::CriticalTokenDeployer
+                    && f.evidence.len() == 3
+                    && f.seen_at.is_some()
+            }))
+    })
+    .await?;
+    let s = screen(&client, "eth", &serial).await?;
+    ensure!(!s.sanctioned && s.flags[0].risk == types::ScreenRisk::High, "{s:?}");
+    // Not on another chain: the record is per chain.
+    ensure!(screen(&client, "bsc", &serial).await?.flags.is_empty());
+    let plain = screen(&client, "eth", &rig.a.creators["usdplain"].to_checksum(None)).await?;
+    ensure!(
+        plain.risk == types::ScreenRisk::None && plain.flags.is_empty(),
+        "a plain deployer: {plain:?}"
+    );
+    let facts = plain.facts.context("facts")?;
+    ensure!(
+        facts.kind == types::AddressKind::Eoa && facts.tx_count.is_some_and(|n| n > 0),
+        "{facts:?}"
+    );
+    let router = screen(&client, "eth", &rig.a.router.to_checksum(None)).await?;
+    ensure!(router.facts.is_some_and(|f| f.kind == types::AddressKind::Contract));
+    let fresh = screen(&client, "eth", &random_address().to_checksum(None)).await?;
+    ensure!(
+        fresh.risk == types::ScreenRisk::Low
+            && fresh.flags.iter().any(|f| f.kind == types::AddressFlagKind::NewAddress),
+        "{fresh:?}"
+    );
+
+    // An operator's list names a wallet and an EOA that receives value.
+    let wallet = rig.a.whale_wallet.to_checksum(None);
+    let receiver = random_address();
+    let dir = std::env::temp_dir().join(format!("riskintel-record-{}", random_address()));
+    std::fs::create_dir_all(&dir)?;
+    let path = dir.join("ours.csv");
+    std::fs::write(
+        &path,
+        format!(
+            "address,chain,list,entry_id,reason\n{wallet},eth,internal,W-1,stolen funds\n{},any,internal,W-2,scam payouts\n",
+            receiver.to_checksum(None)
+        ),
+    )?;
+    server
+        .operator(&["screening", "load", &path.to_string_lossy()])
+        .await?;
+    let _ = std::fs::remove_dir_all(&dir);
+    within(Duration::from_secs(20), "the operator's list", || async {
+        Ok(screen(&client, "eth", &wallet).await?.sanctioned)
+    })
+    .await?;
+    let analysed = ok(client.wallet_analyze(arg("eth"), &arg(&wallet)).await)?.into_inner();
+    ensure!(
+        analysed.screened.iter().any(|p| p.role == types::PartyRole::Wallet
+            && p.sanctioned
+            && p.findings.iter().any(|f| f.contains("W-1"))),
+        "{:?}",
+        analysed.screened
+    );
+    let sender = random_address();
+    let url = rig.a.url.clone();
+    tokio::task::spawn_blocking(move || {
+        riskintel_tests::rig::Node::new(&url).call(
+            "anvil_setBalance",
+            serde_json::json!([sender, format!("{:#x}", riskintel_tests::rig::e18(10))]),
+        )
+    })
+    .await??;
+    let sending = super::presign::call(
+        sender,
+        receiver,
+        Vec::new(),
+        Some(riskintel_tests::rig::e18(1)),
+    );
+    let simulated = ok(client.tx_simulate(&sending).await)?.into_inner();
+    ensure!(
+        simulated.verdict == types::PresignVerdict::Malicious
+            && simulated
+                .risks
+                .iter()
+                .any(|r| r.kind == types::RiskKind::SanctionedCounterparty),
+        "{:?}",
+        simulated.risks
+    );
+    Ok(())
+}
+conformance!(the_record_flags_serial_deployers_and_counterparties_are_screened);
