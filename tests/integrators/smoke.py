@@ -40,6 +40,7 @@ from riskintel_client.api.tokens import (  # noqa: E402
     token_sentiment_get,
 )
 from riskintel_client.api.presign import signature_scan, tx_simulate  # noqa: E402
+from riskintel_client.api.screening import address_batch_screen, address_screen  # noqa: E402
 from riskintel_client.api.wallets import wallet_analyze  # noqa: E402
 from riskintel_client.api.webhooks import (  # noqa: E402
     webhook_create,
@@ -155,6 +156,25 @@ scanned = ok(
     models.SignatureScan,
 )
 assert scanned.kind == models.SignatureKind.PERSONAL_MESSAGE and scanned.verdict == models.PresignVerdict.BENIGN, scanned
+# Address screening: one address with its facts, a batch with a bad item.
+screened = ok("address_screen", address_screen.sync_detailed(chain=eth, address=not_a_token, client=client), models.AddressScreen)
+assert screened.sanctioned is False and screened.facts is not None, screened
+screened_batch = ok(
+    "address_batch_screen",
+    address_batch_screen.sync_detailed(
+        client=client,
+        body=models.AddressScreenBatchRequest(
+            items=[
+                models.AddressPath(chain="eth", address=not_a_token),
+                models.AddressPath(chain="sol", address=sol_wallet),
+                models.AddressPath(chain="eth", address="0x1234"),
+            ]
+        ),
+    ),
+    models.AddressScreenBatch,
+)
+assert [entry.status for entry in screened_batch.results] == [200, 200, 422], screened_batch.results
+assert str(screened_batch.results[2].error.code) == "VALIDATION_ERROR"
 ok("market_overview_get", market_overview_get.sync_detailed(client=client, chain=eth), models.MarketOverview)
 ok(
     "market_top_tokens_list",

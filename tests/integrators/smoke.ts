@@ -125,6 +125,21 @@ const scanned = expectOk(
   await client.POST("/v1/signature/scan", { body: { chain: "eth", signer: notAToken, message: "Sign in to example.org" } }),
 );
 if (scanned.kind !== "personal_message" || scanned.verdict !== "benign") throw new Error(`scanned: ${JSON.stringify(scanned)}`);
+// Address screening: one address with its facts, a batch with a bad item.
+const screened = expectOk(
+  "address_screen",
+  await client.GET("/v1/address/{chain}/{address}/screen", { params: { path: { chain: "eth", address: notAToken } } }),
+);
+if (screened.sanctioned || !screened.facts) throw new Error(`screened: ${JSON.stringify(screened)}`);
+const screenedBatch = expectOk(
+  "address_batch_screen",
+  await client.POST("/v1/addresses/screen", {
+    body: { items: [{ chain: "eth", address: notAToken }, { chain: "sol", address: solWallet }, { chain: "eth", address: "0x1234" }] },
+  }),
+);
+if (screenedBatch.results.map((r) => r.status).join() !== "200,200,422" || screenedBatch.results[2].error?.code !== "VALIDATION_ERROR") {
+  throw new Error(`screened batch: ${JSON.stringify(screenedBatch).slice(0, 200)}`);
+}
 expectOk("market_overview_get", await client.GET("/v1/market/overview", { params: { query: { chain: "eth" } } }));
 expectOk("market_top_tokens_list", await client.GET("/v1/market/top-tokens", { params: { query: { limit: 5 } } }));
 expectOk("feed_risk_alerts_list", await client.GET("/v1/feed/risk-alerts", { params: { query: { chain: "eth" } } }));

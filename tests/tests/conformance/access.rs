@@ -42,6 +42,8 @@ fn request(
     } else if template == "/v1/tx/simulate" {
         let dai = "0x6B175474E89094C44Da98b954EedeAC495271d0F";
         serde_json::json!({"chain": "eth", "from": dai, "to": dai})
+    } else if template == "/v1/addresses/screen" {
+        serde_json::json!({"items": [{"chain": "eth", "address": "0x6B175474E89094C44Da98b954EedeAC495271d0F"}]})
     } else if template == "/v1/signature/scan" {
         let dai = "0x6B175474E89094C44Da98b954EedeAC495271d0F";
         serde_json::json!({"chain": "eth", "signer": dai, "message": "walker"})
