@@ -252,6 +252,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 "batch-bench",
                 "webhook-bench",
                 "presign-bench",
+                "screening-bench",
                 "hot-path-bench",
                 "sol-market-bench",
             ] {
