@@ -294,7 +294,7 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
                     (refresher.clone(), leases.clone(), screening.clone(), store.clone());
                 async move {
                     refresher.round(leases.holds(leases::MAINTENANCE)).await?;
-                    screening.intel().catch_up(&*store, Duration::ZERO).await
+                    screening.intel().catch_up(&*store).await
                 }
             }
         },

@@ -137,6 +137,24 @@ pub fn flag_risks(address: &str, party: &Party) -> Vec<Risk> {
     out
 }
 
+/// The findings on `addresses` (as the API writes them) that screening
+/// names: sanctioned or flagged, each address once.
+pub fn screening_risks(
+    screening: &crate::screening::Screening,
+    chain: riskintel_chains::Chain,
+    addresses: impl IntoIterator<Item = String>,
+) -> Vec<Risk> {
+    let unique: std::collections::BTreeSet<String> = addresses.into_iter().collect();
+    unique
+        .into_iter()
+        .flat_map(|address| {
+            let mut party = Party::default();
+            party.add_screen(screening.screened(chain, &address));
+            flag_risks(&address, &party)
+        })
+        .collect()
+}
+
 /// The finding on a received token the engine labels risky or critical.
 pub fn received_token_risk(token: &str, symbol: &str, label: RiskLabel) -> Option<Risk> {
     let (severity, word) = match label {

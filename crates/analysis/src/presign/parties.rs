@@ -12,7 +12,7 @@ use riskintel_chains::evm::EvmChain;
 use riskintel_chains::rpc::Batch;
 use riskintel_chains::Chain;
 use riskintel_store::Store;
-use riskintel_types::AccountKind;
+use riskintel_types::{AccountKind, AddressScreen};
 use serde_json::json;
 
 use super::known;
@@ -41,6 +41,16 @@ pub struct Party {
 }
 
 impl Party {
+    /// Add what screening found: the list entries that apply on the chain,
+    /// and the service's flags, in words.
+    pub fn add_screen(&mut self, screen: AddressScreen) {
+        self.sanctioned.extend(
+            (screen.matches.iter().filter(|m| m.applies))
+                .map(|m| format!("{} entry {} ({})", m.list, m.entry_id, m.name)),
+        );
+        (self.flagged).extend(screen.flags.into_iter().map(|f| f.detail.to_lowercase()));
+    }
+
     /// EOA, contract or a known router or contract.
     pub fn kind(&self) -> AccountKind {
         if self.name.is_some() {
@@ -130,12 +140,7 @@ pub async fn flag(
     parties: &mut HashMap<Address, Party>,
 ) -> Result<(), AnalysisError> {
     for (address, party) in parties.iter_mut() {
-        let screen = screening.screened(chain, &address.to_checksum(None));
-        party.sanctioned.extend(
-            (screen.matches.iter().filter(|m| m.applies))
-                .map(|m| format!("{} entry {} ({})", m.list, m.entry_id, m.name)),
-        );
-        party.flagged.extend(screen.flags.into_iter().map(|f| f.detail.to_lowercase()));
+        party.add_screen(screening.screened(chain, &address.to_checksum(None)));
     }
     let mut asked: Vec<Address> = parties
         .iter()

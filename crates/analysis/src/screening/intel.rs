@@ -132,14 +132,31 @@ fn flag(
 }
 
 impl Intel {
-    /// Read what the store holds that the record has not seen, unless that
-    /// was done within `fresh`.
-    pub async fn catch_up(&self, store: &dyn Store, fresh: Duration) -> Result<(), StoreError> {
+    /// Read everything the store holds that the record has not seen (the
+    /// background loop), waiting for a round under way.
+    pub async fn catch_up(&self, store: &dyn Store) -> Result<(), StoreError> {
         let mut last = self.round.lock().await;
+        self.read_new(store, usize::MAX).await?;
+        *last = Some(Instant::now());
+        Ok(())
+    }
+
+    /// For a request: read one page of what is new, unless a round is under
+    /// way or one ended within `fresh` (the request is answered from memory).
+    pub async fn catch_up_briefly(&self, store: &dyn Store, fresh: Duration) -> Result<(), StoreError> {
+        let Ok(mut last) = self.round.try_lock() else {
+            return Ok(());
+        };
         if last.is_some_and(|at| at.elapsed() < fresh) {
             return Ok(());
         }
-        loop {
+        self.read_new(store, 1).await?;
+        *last = Some(Instant::now());
+        Ok(())
+    }
+
+    async fn read_new(&self, store: &dyn Store, pages: usize) -> Result<(), StoreError> {
+        for _ in 0..pages {
             let cursor = self.state.read().unwrap_or_else(|e| e.into_inner()).cursor.clone();
             let rows = store.analyses_after(cursor, PAGE).await?;
             let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
@@ -153,7 +170,7 @@ impl Intel {
                 break;
             }
         }
-        loop {
+        for _ in 0..pages {
             let after = self.state.read().unwrap_or_else(|e| e.into_inner()).alerts_after;
             let rows = store.liquidity_removed_after(after, PAGE).await?;
             let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
@@ -165,7 +182,6 @@ impl Intel {
                 break;
             }
         }
-        *last = Some(Instant::now());
         Ok(())
     }
 

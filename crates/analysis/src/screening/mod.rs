@@ -23,8 +23,9 @@ use crate::tokens::{AnalysisError, Analyzer, Target};
 use index::{ListIndex, LoadedList};
 use intel::Intel;
 
-/// How old the record may be when a request reads it (newer analyses are
-/// read first; the background loop reads them every few seconds anyway).
+/// How old the record may be when a request reads it: one page of newer
+/// analyses is read first, unless a round is under way (the background loop
+/// reads everything every `sync_ms` anyway).
 const RECORD_FRESH: Duration = Duration::from_secs(1);
 
 /// Screening over the lists loaded and the service's record.
@@ -109,7 +110,7 @@ impl Screening {
     /// Screen one address, with its chain facts, within the analysis deadline.
     pub async fn screen(&self, chain: &str, address: &str) -> Result<AddressScreen, AnalysisError> {
         let (chain, target) = parse(chain, address)?;
-        self.intel.catch_up(&*self.store, RECORD_FRESH).await?;
+        self.intel.catch_up_briefly(&*self.store, RECORD_FRESH).await?;
         let mut screen = self.screened(chain, &target.address());
         let deadline = self.analyzer.deadline();
         let key = index_key(&target);
@@ -141,7 +142,7 @@ impl Screening {
         &self,
         items: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Vec<Result<AddressScreen, AnalysisError>>, AnalysisError> {
-        self.intel.catch_up(&*self.store, RECORD_FRESH).await?;
+        self.intel.catch_up_briefly(&*self.store, RECORD_FRESH).await?;
         Ok(items
             .into_iter()
             .map(|(chain, address)| {
