@@ -287,11 +287,19 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         Duration::from_millis(config.screening.sync_ms.max(10)),
         "reading the sanctions lists failed; the lists in memory stay in force",
         {
-            let (refresher, leases, screening, store) =
-                (refresher.clone(), leases.clone(), screening.clone(), store.clone());
+            let (refresher, leases, screening, store) = (
+                refresher.clone(),
+                leases.clone(),
+                screening.clone(),
+                store.clone(),
+            );
             move || {
-                let (refresher, leases, screening, store) =
-                    (refresher.clone(), leases.clone(), screening.clone(), store.clone());
+                let (refresher, leases, screening, store) = (
+                    refresher.clone(),
+                    leases.clone(),
+                    screening.clone(),
+                    store.clone(),
+                );
                 async move {
                     refresher.round(leases.holds(leases::MAINTENANCE)).await?;
                     screening.intel().catch_up(&*store).await
@@ -308,7 +316,12 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
             let (screening, store, clock) = (screening.clone(), store.clone(), clock.clone());
             move || {
                 let (screening, store, clock) = (screening.clone(), store.clone(), clock.clone());
-                async move { screening.intel().refresh_drainers(&*store, clock.now()).await }
+                async move {
+                    screening
+                        .intel()
+                        .refresh_drainers(&*store, clock.now())
+                        .await
+                }
             }
         },
     );

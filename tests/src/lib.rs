@@ -96,7 +96,9 @@ impl TestServer {
         let log = Arc::new(Mutex::new(Vec::new()));
         let mut config = config;
         // Tests never read the Treasury's list: a test that screens sets its own sources.
-        if config.screening.sources == riskintel_server::screening::ScreeningConfig::default().sources {
+        if config.screening.sources
+            == riskintel_server::screening::ScreeningConfig::default().sources
+        {
             config.screening.sources.clear();
         }
         let config = Config {

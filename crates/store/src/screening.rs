@@ -123,7 +123,11 @@ pub trait ScreeningStore {
     async fn spent_approvals(&self, min_wallets: i64) -> Result<Vec<SpentApprovals>, StoreError>;
     /// The earliest block at which the holder index saw `holder` (lower-case
     /// hex, or base58) receive tokens, on any token.
-    async fn holder_first_seen(&self, chain: ChainId, holder: &str) -> Result<Option<i64>, StoreError>;
+    async fn holder_first_seen(
+        &self,
+        chain: ChainId,
+        holder: &str,
+    ) -> Result<Option<i64>, StoreError>;
 }
 
 const LIST_COLUMNS: &str = "name, source, version, published, entries, loaded_at, checked_at";
@@ -222,7 +226,8 @@ impl ScreeningStore for SqlStore {
         after: Option<(DateTime<Utc>, ChainId, String)>,
         limit: i64,
     ) -> Result<Vec<AnalysedToken>, StoreError> {
-        let (at, chain, address) = after.unwrap_or((DateTime::<Utc>::MIN_UTC, ChainId::Eth, String::new()));
+        let (at, chain, address) =
+            after.unwrap_or((DateTime::<Utc>::MIN_UTC, ChainId::Eth, String::new()));
         let at = at.max(DateTime::from_timestamp(0, 0).unwrap_or_default());
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT chain, address, result, analysed_at FROM token_analyses \
@@ -266,7 +271,11 @@ impl ScreeningStore for SqlStore {
         .await)?)
     }
 
-    async fn holder_first_seen(&self, chain: ChainId, holder: &str) -> Result<Option<i64>, StoreError> {
+    async fn holder_first_seen(
+        &self,
+        chain: ChainId,
+        holder: &str,
+    ) -> Result<Option<i64>, StoreError> {
         let row: (Option<i64>,) = on_db!(self.pool(), p => sqlx::query_as(
             "SELECT MIN(first_block) FROM holder_balances WHERE chain = $1 AND holder = $2",
         )

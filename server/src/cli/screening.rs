@@ -56,11 +56,9 @@ pub(super) async fn screening_command(
         } => {
             let format = match format.as_deref() {
                 None => None,
-                Some(f) => Some(
-                    serde_json::from_value::<Format>(json!(f)).map_err(|_| {
-                        anyhow::anyhow!("--format {f:?}: use sdn_xml, sdn_csv or operator_csv")
-                    })?,
-                ),
+                Some(f) => Some(serde_json::from_value::<Format>(json!(f)).map_err(|_| {
+                    anyhow::anyhow!("--format {f:?}: use sdn_xml, sdn_csv or operator_csv")
+                })?),
             };
             let format = match format {
                 Some(f) => f,

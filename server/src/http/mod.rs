@@ -22,10 +22,11 @@ use dropshot::{
 };
 use riskintel_api::token::{TokenQueryParams, TokenQueryRoute};
 use riskintel_api::{
-    AddressPath, AddressScreen, AddressScreenBatch, AddressScreenBatchRequest, Alert, AlertFilter, AlertPageSelector, AnalysisOptions, ApiError, ApiKey, ApiKeyCreate,
-    ApiKeyPageSelector, ApiKeyPath, ApiKeySecret, BillingStatus, ErrorCode, Health, MarketOverview,
-    Metered, OkSerialized, OverviewQuery, RiskIntelApi, SignatureScan, SignatureScanRequest,
-    TokenAnalysis, TokenAt, TokenExplanation, TokenMetaReport, TokenPath, TokenSentiment, TopToken,
+    AddressPath, AddressScreen, AddressScreenBatch, AddressScreenBatchRequest, Alert, AlertFilter,
+    AlertPageSelector, AnalysisOptions, ApiError, ApiKey, ApiKeyCreate, ApiKeyPageSelector,
+    ApiKeyPath, ApiKeySecret, BillingStatus, ErrorCode, Health, MarketOverview, Metered,
+    OkSerialized, OverviewQuery, RiskIntelApi, SignatureScan, SignatureScanRequest, TokenAnalysis,
+    TokenAt, TokenExplanation, TokenMetaReport, TokenPath, TokenSentiment, TopToken,
     TopTokensFilter, TopTokensPageSelector, TxSimulation, TxSimulationRequest, WalletAnalysis,
     WalletPath, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryPageSelector,
     WebhookPageSelector, WebhookPath, WebhookSecret, WebhookTestEvent,

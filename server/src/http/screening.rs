@@ -8,6 +8,8 @@ use riskintel_api::{
     ApiError, ErrorCode, Metered, SCREEN_BATCH_MAX,
 };
 
+use riskintel_analysis::tokens::AnalysisError;
+
 use super::errors::Wire;
 use super::{access, ServerContext};
 
@@ -20,7 +22,7 @@ pub(super) async fn address_screen(
     ctx.metered(&rqctx, &access::ADDRESS_SCREEN, async |_caller| {
         Ok(HttpResponseOk(
             ctx.screening
-                .screen(&path.chain, &path.address)
+                .screen(super::chain_id(&path.chain)?, &path.address)
                 .await
                 .map_err(Wire::wire)?,
         ))
@@ -49,8 +51,16 @@ pub(super) async fn address_batch_screen(
                     format!("items: a batch holds 1 to {SCREEN_BATCH_MAX} addresses, not {count}"),
                 ));
             }
-            let asked = (request.items.iter()).map(|i| (i.chain.as_str(), i.address.as_str()));
-            let answers = ctx.screening.screen_batch(asked).await.map_err(Wire::wire)?;
+            let asked = (request.items.iter()).map(|i| {
+                let chain =
+                    riskintel_chains::chain_from_id(&i.chain).map_err(AnalysisError::from)?;
+                Ok((chain, i.address.as_str()))
+            });
+            let answers = ctx
+                .screening
+                .screen_batch(asked)
+                .await
+                .map_err(Wire::wire)?;
             let results: Vec<AddressScreenEntry> = (request.items.into_iter())
                 .zip(answers)
                 .map(|(item, answer)| match answer {

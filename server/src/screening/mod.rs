@@ -103,7 +103,10 @@ pub async fn read_location(location: &str) -> anyhow::Result<String> {
         let mut body = Vec::new();
         while let Some(chunk) = response.chunk().await? {
             body.extend_from_slice(&chunk);
-            anyhow::ensure!(body.len() <= MAX_BYTES, "{location} is over {MAX_BYTES} bytes");
+            anyhow::ensure!(
+                body.len() <= MAX_BYTES,
+                "{location} is over {MAX_BYTES} bytes"
+            );
         }
         Ok(String::from_utf8(body)?)
     } else {
@@ -186,9 +189,12 @@ impl Refresher {
             let due = match next.get(&source.list) {
                 Some(at) => Instant::now() >= *at,
                 // First round: due unless another instance read it within the interval.
-                None => stored.iter().find(|l| l.name == source.list).is_none_or(|l| {
-                    (now - l.checked_at).to_std().unwrap_or_default() >= self.every
-                }),
+                None => stored
+                    .iter()
+                    .find(|l| l.name == source.list)
+                    .is_none_or(|l| {
+                        (now - l.checked_at).to_std().unwrap_or_default() >= self.every
+                    }),
             };
             if !due {
                 next.entry(source.list.clone())

@@ -174,7 +174,8 @@ pub const SCREENING_ENTRIES: &str = "riskintel_screening_entries";
 /// A sanctions list's source was read, with `outcome`.
 pub fn screening_refresh(list: &str, outcome: &'static str) {
     handle();
-    metrics::counter!(SCREENING_REFRESHES, "list" => list.to_string(), "outcome" => outcome).increment(1);
+    metrics::counter!(SCREENING_REFRESHES, "list" => list.to_string(), "outcome" => outcome)
+        .increment(1);
 }
 
 /// The addresses this instance screens against.

@@ -67,18 +67,33 @@ impl Keys {
     }
 }
 
-async fn batch(http: &reqwest::Client, url: &str, keys: &Keys, body: &Value) -> anyhow::Result<(f64, Value)> {
+async fn batch(
+    http: &reqwest::Client,
+    url: &str,
+    keys: &Keys,
+    body: &Value,
+) -> anyhow::Result<(f64, Value)> {
     let key = keys.next();
     let started = Instant::now();
-    let response = http.post(url).header("x-api-key", key).json(body).send().await?;
-    anyhow::ensure!(response.status() == 200, "batch answered {}", response.status());
+    let response = http
+        .post(url)
+        .header("x-api-key", key)
+        .json(body)
+        .send()
+        .await?;
+    anyhow::ensure!(
+        response.status() == 200,
+        "batch answered {}",
+        response.status()
+    );
     let answer: Value = response.json().await?;
     Ok((started.elapsed().as_secs_f64() * 1e3, answer))
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let dir = std::env::temp_dir().join(format!("riskintel-screening-bench-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("riskintel-screening-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let mut config = Config {
         listen: "127.0.0.1:0".into(),
@@ -109,7 +124,9 @@ async fn main() -> anyhow::Result<()> {
     let url = format!("{base}/v1/addresses/screen");
     let http = reqwest::Client::new();
 
-    let listed: Vec<String> = (0..20_000).map(|_| random_address().to_checksum(None)).collect();
+    let listed: Vec<String> = (0..20_000)
+        .map(|_| random_address().to_checksum(None))
+        .collect();
     let chains = ["eth", "bsc", "base", "arb", "poly"];
     let items: Vec<Value> = (0..BATCH)
         .map(|i| {
@@ -129,8 +146,13 @@ async fn main() -> anyhow::Result<()> {
     std::fs::write(&file, sdn_xml(&listed))?;
     let loading = Arc::new(AtomicBool::new(true));
     let during = {
-        let (http, url, keys, body, loading) =
-            (http.clone(), url.clone(), keys.clone(), body.clone(), loading.clone());
+        let (http, url, keys, body, loading) = (
+            http.clone(),
+            url.clone(),
+            keys.clone(),
+            body.clone(),
+            loading.clone(),
+        );
         tokio::spawn(async move {
             let mut times = Vec::new();
             let mut seen_at = None;
@@ -141,7 +163,10 @@ async fn main() -> anyhow::Result<()> {
                 if seen_at.is_none() && answer["sanctioned"].as_u64() == Some(10) {
                     seen_at = Some(started.elapsed());
                 }
-                anyhow::ensure!(started.elapsed() < Duration::from_secs(120), "the list never showed");
+                anyhow::ensure!(
+                    started.elapsed() < Duration::from_secs(120),
+                    "the list never showed"
+                );
             }
             anyhow::Ok((times, seen_at))
         })
@@ -162,15 +187,25 @@ async fn main() -> anyhow::Result<()> {
         "screening: 20,000 addresses parsed and stored in {load_ms:.0} ms; answered sanctioned {:.0} ms after the load began",
         seen_at.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3)
     );
-    println!("screening: batches of {BATCH} during the load and swap: {}", summary(during));
+    println!(
+        "screening: batches of {BATCH} during the load and swap: {}",
+        summary(during)
+    );
 
     let mut times = Vec::new();
     for _ in 0..RUNS {
         let (ms, answer) = batch(&http, &url, &keys, &body).await?;
-        anyhow::ensure!(answer["sanctioned"] == 10 && answer["screened"] == BATCH, "{}", answer["screened"]);
+        anyhow::ensure!(
+            answer["sanctioned"] == 10 && answer["screened"] == BATCH,
+            "{}",
+            answer["screened"]
+        );
         times.push(ms);
     }
-    println!("screening: batches of {BATCH} from memory (20,000 listed): {}", summary(times));
+    println!(
+        "screening: batches of {BATCH} from memory (20,000 listed): {}",
+        summary(times)
+    );
     server.close().await?;
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())

@@ -104,8 +104,16 @@ pub async fn sanctions_lists_are_refreshed_from_their_source(
     let trx = "TXdVp3zfGANw7S4ms4kJZ5hxQ3LxmKgVJe".to_string();
     let xbt = "bc1qa5wkgaew2dkv56kfvj49j0av5nml45x9ek9hz6".to_string();
     let first = vec![
-        (30001, "EXAMPLE MIXER", vec![("ETH", mixer.clone()), ("USDT", mixer_usdt.clone())]),
-        (30002, "EXAMPLE BROKER", vec![("XBT", xbt.clone()), ("USDT", trx.clone())]),
+        (
+            30001,
+            "EXAMPLE MIXER",
+            vec![("ETH", mixer.clone()), ("USDT", mixer_usdt.clone())],
+        ),
+        (
+            30002,
+            "EXAMPLE BROKER",
+            vec![("XBT", xbt.clone()), ("USDT", trx.clone())],
+        ),
         (30003, "EXAMPLE DELISTED", vec![("ETH", delisted.clone())]),
     ];
     list.serve(200, sdn_xml("11/20/2026", &first));
@@ -127,24 +135,54 @@ pub async fn sanctions_lists_are_refreshed_from_their_source(
 
     // Loaded on schedule; matched whatever the case, on every EVM chain.
     within(Duration::from_secs(20), "the first version", || async {
-        Ok(screen(&client, "eth", &mixer.to_ascii_lowercase()).await?.sanctioned)
+        Ok(screen(&client, "eth", &mixer.to_ascii_lowercase())
+            .await?
+            .sanctioned)
     })
     .await?;
-    let found = screen(&client, "bsc", &mixer.to_ascii_uppercase().replacen("0X", "0x", 1)).await?;
-    ensure!(found.sanctioned && found.risk == types::ScreenRisk::Severe, "{found:?}");
-    ensure!(found.address == mixer, "written checksummed: {}", found.address);
+    let found = screen(
+        &client,
+        "bsc",
+        &mixer.to_ascii_uppercase().replacen("0X", "0x", 1),
+    )
+    .await?;
+    ensure!(
+        found.sanctioned && found.risk == types::ScreenRisk::Severe,
+        "{found:?}"
+    );
+    ensure!(
+        found.address == mixer,
+        "written checksummed: {}",
+        found.address
+    );
     let m = &found.matches[0];
     ensure!(
-        (m.list.as_str(), m.entry_id.as_str(), m.name.as_str(), m.listed_for.as_str(), m.applies)
-            == ("ofac_sdn", "30001", "EXAMPLE MIXER", "ETH", true),
+        (
+            m.list.as_str(),
+            m.entry_id.as_str(),
+            m.name.as_str(),
+            m.listed_for.as_str(),
+            m.applies
+        ) == ("ofac_sdn", "30001", "EXAMPLE MIXER", "ETH", true),
         "{m:?}"
     );
-    ensure!(found.lists.len() == 1 && found.lists[0].entries == 5, "{:?}", found.lists);
-    ensure!(found.lists[0].version.starts_with("11/20/2026"), "{:?}", found.lists);
+    ensure!(
+        found.lists.len() == 1 && found.lists[0].entries == 5,
+        "{:?}",
+        found.lists
+    );
+    ensure!(
+        found.lists[0].version.starts_with("11/20/2026"),
+        "{:?}",
+        found.lists
+    );
     ensure!(!found.stale, "fresh list said stale");
     // The same entry's second address (USDT on Ethereum).
     let usdt = screen(&client, "eth", &mixer_usdt).await?;
-    ensure!(usdt.sanctioned && usdt.matches[0].entry_id == "30001", "{usdt:?}");
+    ensure!(
+        usdt.sanctioned && usdt.matches[0].entry_id == "30001",
+        "{usdt:?}"
+    );
     // An address no list names.
     let clean = screen(&client, "eth", &random_address().to_checksum(None)).await?;
     ensure!(!clean.sanctioned && clean.matches.is_empty(), "{clean:?}");
@@ -191,8 +229,12 @@ pub async fn sanctions_lists_are_refreshed_from_their_source(
         async move {
             let text = server.metrics().await?;
             Ok::<_, anyhow::Error>(
-                metric(&text, "riskintel_screening_refreshes_total", &[("outcome", outcome)])
-                    .unwrap_or(0.0),
+                metric(
+                    &text,
+                    "riskintel_screening_refreshes_total",
+                    &[("outcome", outcome)],
+                )
+                .unwrap_or(0.0),
             )
         }
     };
@@ -201,7 +243,10 @@ pub async fn sanctions_lists_are_refreshed_from_their_source(
         Ok(refused("failed").await? > failed_before)
     })
     .await?;
-    ensure!(screen(&client, "eth", &added).await?.sanctioned, "cut list replaced the full one");
+    ensure!(
+        screen(&client, "eth", &added).await?.sanctioned,
+        "cut list replaced the full one"
+    );
     list.serve(200, sdn_xml("12/05/2026", &[]));
     let refused_before = refused("refused").await?;
     within(Duration::from_secs(20), "an empty list refused", || async {
@@ -209,8 +254,13 @@ pub async fn sanctions_lists_are_refreshed_from_their_source(
     })
     .await?;
     let kept = screen(&client, "eth", &added).await?;
-    ensure!(kept.sanctioned && kept.lists[0].version.starts_with("11/27/2026"), "{kept:?}");
-    ensure!(server.log_text().contains("the previous one stays in force"));
+    ensure!(
+        kept.sanctioned && kept.lists[0].version.starts_with("11/27/2026"),
+        "{kept:?}"
+    );
+    ensure!(server
+        .log_text()
+        .contains("the previous one stays in force"));
 
     // The source down for two days past its interval: stale, still screened.
     list.serve(500, String::new());
@@ -261,7 +311,10 @@ pub async fn sanctions_lists_load_by_hand_and_screen_in_batches(
     let exchange = random_address().to_checksum(None);
     let (head, tail) = exchange.split_at(20);
     let (sdn, comments) = sdn_csv(head, tail);
-    let (sdn, comments) = (write("sdn.csv", &sdn)?, write("sdn_comments.csv", &comments)?);
+    let (sdn, comments) = (
+        write("sdn.csv", &sdn)?,
+        write("sdn_comments.csv", &comments)?,
+    );
     server
         .operator(&["screening", "load", &sdn, "--comments", &comments])
         .await?;
@@ -305,7 +358,9 @@ pub async fn sanctions_lists_load_by_hand_and_screen_in_batches(
         .operator(&["screening", "load", &emptied, "--list", "internal"])
         .await;
     ensure!(
-        refused.as_ref().is_err_and(|e| format!("{e:#}").contains("force")),
+        refused
+            .as_ref()
+            .is_err_and(|e| format!("{e:#}").contains("force")),
         "{refused:?}"
     );
     ensure!(screen(&client, "bsc", &bsc_only).await?.sanctioned);
@@ -325,23 +380,35 @@ pub async fn sanctions_lists_load_by_hand_and_screen_in_batches(
         ("bsc", "not an address"),
     ];
     for (n, (chain, address)) in bad.iter().enumerate() {
-        items.insert(n * 100 + 7, types::AddressPath {
-            chain: chain.to_string(),
-            address: address.to_string(),
-        });
+        items.insert(
+            n * 100 + 7,
+            types::AddressPath {
+                chain: chain.to_string(),
+                address: address.to_string(),
+            },
+        );
     }
-    items.insert(500, types::AddressPath {
-        chain: "eth".into(),
-        address: exchange.to_ascii_lowercase(),
-    });
-    items.insert(600, types::AddressPath {
-        chain: "sol".into(),
-        address: "So11111111111111111111111111111111111111112".into(),
-    });
-    items.insert(700, types::AddressPath {
-        chain: "bsc".into(),
-        address: bsc_only.clone(),
-    });
+    items.insert(
+        500,
+        types::AddressPath {
+            chain: "eth".into(),
+            address: exchange.to_ascii_lowercase(),
+        },
+    );
+    items.insert(
+        600,
+        types::AddressPath {
+            chain: "sol".into(),
+            address: "So11111111111111111111111111111111111111112".into(),
+        },
+    );
+    items.insert(
+        700,
+        types::AddressPath {
+            chain: "bsc".into(),
+            address: bsc_only.clone(),
+        },
+    );
     while items.len() < 1_000 {
         items.push(types::AddressPath {
             chain: "base".into(),
@@ -361,7 +428,10 @@ pub async fn sanctions_lists_load_by_hand_and_screen_in_batches(
         answer.sanctioned
     );
     for (asked, got) in items.iter().zip(&answer.results) {
-        ensure!(asked.address == got.address && asked.chain == got.chain, "out of order");
+        ensure!(
+            asked.address == got.address && asked.chain == got.chain,
+            "out of order"
+        );
         match &got.screen {
             Some(s) => ensure!(got.status == 200 && s.facts.is_none(), "{got:?}"),
             None => {
@@ -371,8 +441,14 @@ pub async fn sanctions_lists_load_by_hand_and_screen_in_batches(
             }
         }
     }
-    ensure!(answer.results[500].screen.as_ref().is_some_and(|s| s.sanctioned));
-    ensure!(answer.results[700].screen.as_ref().is_some_and(|s| s.sanctioned));
+    ensure!(answer.results[500]
+        .screen
+        .as_ref()
+        .is_some_and(|s| s.sanctioned));
+    ensure!(answer.results[700]
+        .screen
+        .as_ref()
+        .is_some_and(|s| s.sanctioned));
     // One past the limit is refused whole, in the envelope.
     let mut over = items.clone();
     over.push(items[0].clone());
@@ -383,20 +459,32 @@ pub async fn sanctions_lists_load_by_hand_and_screen_in_batches(
 
     // Bad single inputs: the envelope, never 5xx.
     for (path, code) in [
-        ("/v1/address/eth/0x1234/screen", types::ErrorCode::ValidationError),
+        (
+            "/v1/address/eth/0x1234/screen",
+            types::ErrorCode::ValidationError,
+        ),
         (
             "/v1/address/eth/0x8589427373d6D84E98730D7795D8f6f8731FDA16/screen",
             types::ErrorCode::ValidationError,
         ),
-        ("/v1/address/sol/0x8589427373d6d84e98730d7795d8f6f8731fda16/screen", types::ErrorCode::ValidationError),
-        ("/v1/address/btc/1BoatSLRHtKNngkdXEeobR76b53LETtpyT/screen", types::ErrorCode::ValidationError),
+        (
+            "/v1/address/sol/0x8589427373d6d84e98730d7795d8f6f8731fda16/screen",
+            types::ErrorCode::ValidationError,
+        ),
+        (
+            "/v1/address/btc/1BoatSLRHtKNngkdXEeobR76b53LETtpyT/screen",
+            types::ErrorCode::ValidationError,
+        ),
     ] {
         server.raw_err(&key, path, None, 422, code).await?;
     }
     // A chain this server does not read: screened from the lists, kind unknown.
     let unread = screen(&client, "bsc", &bsc_only).await?;
     ensure!(
-        unread.facts.as_ref().is_some_and(|f| f.kind == types::AddressKind::Unknown),
+        unread
+            .facts
+            .as_ref()
+            .is_some_and(|f| f.kind == types::AddressKind::Unknown),
         "{unread:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -419,21 +507,33 @@ pub async fn the_record_flags_serial_deployers_and_counterparties_are_screened(
             .await)?;
     }
     let serial = rig.a.creators["serial1"].to_checksum(None);
-    within(Duration::from_secs(20), "the serial deployer flagged", || async {
-        let s = screen(&client, "eth", &serial).await?;
-        Ok(s.risk == types::ScreenRisk::High
-            && s.flags.iter().any(|f| {
-                f.kind == types::AddressFlagKind::CriticalTokenDeployer
-                    && f.evidence.len() == 3
-                    && f.seen_at.is_some()
-            }))
-    })
+    within(
+        Duration::from_secs(20),
+        "the serial deployer flagged",
+        || async {
+            let s = screen(&client, "eth", &serial).await?;
+            Ok(s.risk == types::ScreenRisk::High
+                && s.flags.iter().any(|f| {
+                    f.kind == types::AddressFlagKind::CriticalTokenDeployer
+                        && f.evidence.len() == 3
+                        && f.seen_at.is_some()
+                }))
+        },
+    )
     .await?;
     let s = screen(&client, "eth", &serial).await?;
-    ensure!(!s.sanctioned && s.flags[0].risk == types::ScreenRisk::High, "{s:?}");
+    ensure!(
+        !s.sanctioned && s.flags[0].risk == types::ScreenRisk::High,
+        "{s:?}"
+    );
     // Not on another chain: the record is per chain.
     ensure!(screen(&client, "bsc", &serial).await?.flags.is_empty());
-    let plain = screen(&client, "eth", &rig.a.creators["usdplain"].to_checksum(None)).await?;
+    let plain = screen(
+        &client,
+        "eth",
+        &rig.a.creators["usdplain"].to_checksum(None),
+    )
+    .await?;
     ensure!(
         plain.risk == types::ScreenRisk::None && plain.flags.is_empty(),
         "a plain deployer: {plain:?}"
@@ -444,11 +544,16 @@ pub async fn the_record_flags_serial_deployers_and_counterparties_are_screened(
         "{facts:?}"
     );
     let router = screen(&client, "eth", &rig.a.router.to_checksum(None)).await?;
-    ensure!(router.facts.is_some_and(|f| f.kind == types::AddressKind::Contract));
+    ensure!(router
+        .facts
+        .is_some_and(|f| f.kind == types::AddressKind::Contract));
     let fresh = screen(&client, "eth", &random_address().to_checksum(None)).await?;
     ensure!(
         fresh.risk == types::ScreenRisk::Low
-            && fresh.flags.iter().any(|f| f.kind == types::AddressFlagKind::NewAddress),
+            && fresh
+                .flags
+                .iter()
+                .any(|f| f.kind == types::AddressFlagKind::NewAddress),
         "{fresh:?}"
     );
 
@@ -475,9 +580,12 @@ pub async fn the_record_flags_serial_deployers_and_counterparties_are_screened(
     .await?;
     let analysed = ok(client.wallet_analyze(arg("eth"), &arg(&wallet)).await)?.into_inner();
     ensure!(
-        analysed.screened.iter().any(|p| p.role == types::PartyRole::Wallet
-            && p.sanctioned
-            && p.findings.iter().any(|f| f.contains("W-1"))),
+        analysed
+            .screened
+            .iter()
+            .any(|p| p.role == types::PartyRole::Wallet
+                && p.sanctioned
+                && p.findings.iter().any(|f| f.contains("W-1"))),
         "{:?}",
         analysed.screened
     );

@@ -63,21 +63,37 @@ pub(super) async fn screening_lists_are_replaced_whole(backend: Backend) {
         .screening_replace(&list("v1", 1_200, 0), &many, &[])
         .await
         .unwrap();
-    assert_eq!(store.screening_entries("ofac_sdn").await.unwrap().len(), 1_200);
+    assert_eq!(
+        store.screening_entries("ofac_sdn").await.unwrap().len(),
+        1_200
+    );
     let next = vec![entry("0xabc", "9")];
     store
-        .screening_replace(&list("v2", 1, 1), &next, &[alert("sanctions:ofac_sdn:v2:eth")])
+        .screening_replace(
+            &list("v2", 1, 1),
+            &next,
+            &[alert("sanctions:ofac_sdn:v2:eth")],
+        )
         .await
         .unwrap();
     assert_eq!(store.screening_entries("ofac_sdn").await.unwrap(), next);
     let lists = store.screening_lists().await.unwrap();
     assert_eq!(lists, vec![list("v2", 1, 1)]);
     store.screening_checked("ofac_sdn", t(2, 0)).await.unwrap();
-    assert_eq!(store.screening_lists().await.unwrap()[0].checked_at, t(2, 0));
+    assert_eq!(
+        store.screening_lists().await.unwrap()[0].checked_at,
+        t(2, 0)
+    );
     // Its alert was recorded with it: the same event is not recorded twice.
-    let again = store.alert_insert(&alert("sanctions:ofac_sdn:v2:eth")).await;
+    let again = store
+        .alert_insert(&alert("sanctions:ofac_sdn:v2:eth"))
+        .await;
     assert_eq!(again.unwrap(), None);
-    assert!(store.liquidity_removed_after(0, 10).await.unwrap().is_empty());
+    assert!(store
+        .liquidity_removed_after(0, 10)
+        .await
+        .unwrap()
+        .is_empty());
     close(store, database).await;
 }
 
@@ -94,7 +110,10 @@ pub(super) async fn the_record_of_addresses_reads_in_order(backend: Backend) {
     assert_eq!(names, ["0xA", "0xB"]);
     let last = first.last().unwrap();
     let rest = store
-        .analyses_after(Some((last.analysed_at, last.chain, last.address.clone())), 2)
+        .analyses_after(
+            Some((last.analysed_at, last.chain, last.address.clone())),
+            2,
+        )
         .await
         .unwrap();
     assert_eq!(rest.len(), 1);
@@ -137,9 +156,21 @@ pub(super) async fn the_record_of_addresses_reads_in_order(backend: Backend) {
     }
     let found = store.spent_approvals(3).await.unwrap();
     assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!((found[0].spender.as_str(), found[0].wallets, found[0].tokens), ("0xd", 3, 3));
+    assert_eq!(
+        (found[0].spender.as_str(), found[0].wallets, found[0].tokens),
+        ("0xd", 3, 3)
+    );
     assert!(store.spent_approvals(4).await.unwrap().is_empty());
-    assert_eq!(store.holder_first_seen(ChainId::Eth, "0xd").await.unwrap(), Some(1));
-    assert_eq!(store.holder_first_seen(ChainId::Eth, "0xnone").await.unwrap(), None);
+    assert_eq!(
+        store.holder_first_seen(ChainId::Eth, "0xd").await.unwrap(),
+        Some(1)
+    );
+    assert_eq!(
+        store
+            .holder_first_seen(ChainId::Eth, "0xnone")
+            .await
+            .unwrap(),
+        None
+    );
     close(store, database).await;
 }

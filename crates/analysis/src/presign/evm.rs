@@ -213,7 +213,13 @@ pub(super) async fn simulate(
     for (address, party) in parties.iter_mut() {
         party.name = parties::name_of(&names, address);
     }
-    parties::flag(presign.store.as_ref(), &presign.screening, chain, &mut parties).await?;
+    parties::flag(
+        presign.store.as_ref(),
+        &presign.screening,
+        chain,
+        &mut parties,
+    )
+    .await?;
     let facts = pending.take(&mut answers);
     let remaining = presign
         .analyzer

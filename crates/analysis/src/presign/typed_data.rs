@@ -377,7 +377,13 @@ pub(super) async fn scan(
     for (address, party) in found.iter_mut() {
         party.name = parties::name_of(&names, address);
     }
-    parties::flag(presign.store.as_ref(), &presign.screening, chain, &mut found).await?;
+    parties::flag(
+        presign.store.as_ref(),
+        &presign.screening,
+        chain,
+        &mut found,
+    )
+    .await?;
     let facts = pending.take(&mut answers);
 
     let now = presign.clock.now().timestamp();

@@ -180,7 +180,10 @@ mod tests {
             assert_eq!(found.len(), 1);
             assert!(found[0].applies);
         }
-        assert!(index.matches(Chain::Sol, "bc1qsanctioned").iter().all(|m| !m.applies));
+        assert!(index
+            .matches(Chain::Sol, "bc1qsanctioned")
+            .iter()
+            .all(|m| !m.applies));
         assert!(!applies("bsc", "0xab", Chain::Eth));
         assert!(applies("any", "somekey", Chain::Sol));
         assert!(applies("SOL", "somekey", Chain::Sol));

@@ -65,8 +65,12 @@ impl TokenRecord {
                         }
                     }
                 }
-                Some("proxy_admin_is_eoa") => record.powers.extend(raw["admin"].as_str().map(normalise)),
-                Some("v4_hook_controls_swaps") => record.powers.extend(raw["hook"].as_str().map(normalise)),
+                Some("proxy_admin_is_eoa") => {
+                    record.powers.extend(raw["admin"].as_str().map(normalise))
+                }
+                Some("v4_hook_controls_swaps") => {
+                    record.powers.extend(raw["hook"].as_str().map(normalise))
+                }
                 _ => {}
             }
         }
@@ -120,7 +124,7 @@ fn flag(
     detail: String,
     mut evidence: Vec<(String, DateTime<Utc>)>,
 ) -> AddressFlag {
-    evidence.sort_by(|a, b| b.1.cmp(&a.1));
+    evidence.sort_by_key(|e| std::cmp::Reverse(e.1));
     let seen_at = evidence.first().map(|e| e.1);
     AddressFlag {
         kind,
@@ -143,7 +147,11 @@ impl Intel {
 
     /// For a request: read one page of what is new, unless a round is under
     /// way or one ended within `fresh` (the request is answered from memory).
-    pub async fn catch_up_briefly(&self, store: &dyn Store, fresh: Duration) -> Result<(), StoreError> {
+    pub async fn catch_up_briefly(
+        &self,
+        store: &dyn Store,
+        fresh: Duration,
+    ) -> Result<(), StoreError> {
         let Ok(mut last) = self.round.try_lock() else {
             return Ok(());
         };
@@ -157,7 +165,12 @@ impl Intel {
 
     async fn read_new(&self, store: &dyn Store, pages: usize) -> Result<(), StoreError> {
         for _ in 0..pages {
-            let cursor = self.state.read().unwrap_or_else(|e| e.into_inner()).cursor.clone();
+            let cursor = self
+                .state
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .cursor
+                .clone();
             let rows = store.analyses_after(cursor, PAGE).await?;
             let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
             for row in &rows {
@@ -171,11 +184,17 @@ impl Intel {
             }
         }
         for _ in 0..pages {
-            let after = self.state.read().unwrap_or_else(|e| e.into_inner()).alerts_after;
+            let after = self
+                .state
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .alerts_after;
             let rows = store.liquidity_removed_after(after, PAGE).await?;
             let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
             for row in &rows {
-                state.removed.insert((row.chain, normalise(&row.token)), row.observed_at);
+                state
+                    .removed
+                    .insert((row.chain, normalise(&row.token)), row.observed_at);
                 state.alerts_after = row.id;
             }
             if (rows.len() as i64) < PAGE {
@@ -187,7 +206,11 @@ impl Intel {
 
     /// Read the addresses showing a drainer's pattern again (a heavier query,
     /// run by the background loop).
-    pub async fn refresh_drainers(&self, store: &dyn Store, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub async fn refresh_drainers(
+        &self,
+        store: &dyn Store,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         let found = store.spent_approvals(DRAINER_WALLETS).await?;
         let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
         let before = std::mem::take(&mut state.drainers);
@@ -217,8 +240,8 @@ impl Intel {
             ));
         }
         let tokens = state.related.get(&(chain, address.clone()));
-        let records = (tokens.into_iter().flatten())
-            .filter_map(|t| state.tokens.get(&(chain, t.clone())));
+        let records =
+            (tokens.into_iter().flatten()).filter_map(|t| state.tokens.get(&(chain, t.clone())));
         let (mut deployed, mut clusters, mut powers) = (Vec::new(), Vec::new(), Vec::new());
         for r in records {
             let seen = (r.address.clone(), r.analysed_at);
@@ -238,7 +261,10 @@ impl Intel {
             flags.push(flag(
                 AddressFlagKind::CriticalTokenDeployer,
                 ScreenRisk::High,
-                format!("Deployed {} tokens the service labels critical", deployed.len()),
+                format!(
+                    "Deployed {} tokens the service labels critical",
+                    deployed.len()
+                ),
                 deployed,
             ));
         }
@@ -269,6 +295,10 @@ impl Intel {
 
     /// Tokens whose analyses the record holds.
     pub fn tokens(&self) -> usize {
-        self.state.read().unwrap_or_else(|e| e.into_inner()).tokens.len()
+        self.state
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .tokens
+            .len()
     }
 }

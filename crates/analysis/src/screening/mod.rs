@@ -108,9 +108,15 @@ impl Screening {
     }
 
     /// Screen one address, with its chain facts, within the analysis deadline.
-    pub async fn screen(&self, chain: &str, address: &str) -> Result<AddressScreen, AnalysisError> {
-        let (chain, target) = parse(chain, address)?;
-        self.intel.catch_up_briefly(&*self.store, RECORD_FRESH).await?;
+    pub async fn screen(
+        &self,
+        chain: Chain,
+        address: &str,
+    ) -> Result<AddressScreen, AnalysisError> {
+        let target = Target::parse(chain, address)?;
+        self.intel
+            .catch_up_briefly(&*self.store, RECORD_FRESH)
+            .await?;
         let mut screen = self.screened(chain, &target.address());
         let deadline = self.analyzer.deadline();
         let key = index_key(&target);
@@ -137,16 +143,20 @@ impl Screening {
         Ok(screen)
     }
 
-    /// Screen many addresses from memory, each answered or refused on its own.
+    /// Screen many addresses from memory, each answered or refused on its
+    /// own (an item whose chain could not be read carries its error).
     pub async fn screen_batch<'a>(
         &self,
-        items: impl IntoIterator<Item = (&'a str, &'a str)>,
+        items: impl IntoIterator<Item = Result<(Chain, &'a str), AnalysisError>>,
     ) -> Result<Vec<Result<AddressScreen, AnalysisError>>, AnalysisError> {
-        self.intel.catch_up_briefly(&*self.store, RECORD_FRESH).await?;
+        self.intel
+            .catch_up_briefly(&*self.store, RECORD_FRESH)
+            .await?;
         Ok(items
             .into_iter()
-            .map(|(chain, address)| {
-                let (chain, target) = parse(chain, address)?;
+            .map(|item| {
+                let (chain, address) = item?;
+                let target = Target::parse(chain, address)?;
                 Ok(self.screened(chain, &target.address()))
             })
             .collect())
@@ -159,12 +169,16 @@ impl Screening {
         let matches = index.matches(chain, address);
         let lists: Vec<_> = index.lists().iter().map(|l| l.view(now)).collect();
         let mut flags = self.intel.flags(chain, address);
-        flags.sort_by(|a, b| b.risk.cmp(&a.risk));
+        flags.sort_by_key(|f| std::cmp::Reverse(f.risk));
         let sanctioned = matches.iter().any(|m| m.applies);
         let risk = if sanctioned {
             ScreenRisk::Severe
         } else {
-            flags.iter().map(|f| f.risk).max().unwrap_or(ScreenRisk::None)
+            flags
+                .iter()
+                .map(|f| f.risk)
+                .max()
+                .unwrap_or(ScreenRisk::None)
         };
         AddressScreen {
             chain: chain.id().to_string(),
@@ -178,12 +192,6 @@ impl Screening {
             risk,
         }
     }
-}
-
-/// The chain and the address, validated.
-fn parse(chain: &str, address: &str) -> Result<(Chain, Target), AnalysisError> {
-    let chain = riskintel_chains::chain_from_id(chain)?;
-    Ok((chain, Target::parse(chain, address)?))
 }
 
 /// An address as the service's indexes key it (lower-case hex, or base58).

@@ -14,8 +14,11 @@ pub fn screened(
     wallet: &str,
     approvals: &[Approval],
 ) -> Vec<ScreenedParty> {
-    let parties = std::iter::once((wallet, PartyRole::Wallet))
-        .chain(approvals.iter().map(|a| (a.spender.as_str(), PartyRole::Spender)));
+    let parties = std::iter::once((wallet, PartyRole::Wallet)).chain(
+        approvals
+            .iter()
+            .map(|a| (a.spender.as_str(), PartyRole::Spender)),
+    );
     let mut seen = std::collections::BTreeSet::new();
     let mut found = Vec::new();
     for (address, role) in parties {

@@ -322,11 +322,17 @@ pub(super) async fn simulate(
     let (approvals, authorities, granted) = ops::grants(&ops, signer, |k| token(&pre, k), &facts);
     risks.extend(granted);
     // Every counterparty, spender, new authority and program, screened.
-    let parties = (changes.iter().flat_map(|c| c.counterparties.iter().cloned()))
-        .chain(approvals.iter().map(|a| a.spender.clone()))
-        .chain(authorities.iter().filter_map(|a| a.new_authority.clone()))
-        .chain(called.iter().map(|c| c.address.clone()));
-    risks.extend(judge::screening_risks(&presign.screening, Chain::Sol, parties));
+    let parties = (changes
+        .iter()
+        .flat_map(|c| c.counterparties.iter().cloned()))
+    .chain(approvals.iter().map(|a| a.spender.clone()))
+    .chain(authorities.iter().filter_map(|a| a.new_authority.clone()))
+    .chain(called.iter().map(|c| c.address.clone()));
+    risks.extend(judge::screening_risks(
+        &presign.screening,
+        Chain::Sol,
+        parties,
+    ));
     if status == SimulationStatus::Reverted {
         risks.push(judge::risk(
             RiskKind::Reverts,
