@@ -17,6 +17,9 @@ use riskintel_server::config::Config;
 use riskintel_tests::solana_node::{self, Fixture};
 use riskintel_tests::{rig, Backend, TestServer};
 
+#[path = "../../client/examples/quickstart.rs"]
+mod quickstart;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -74,6 +77,31 @@ impl Tools {
         Ok(text)
     }
 
+    /// [`Tools::run`] with variables added to the environment.
+    fn run_with(
+        &self,
+        what: &str,
+        program: &Path,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> anyhow::Result<String> {
+        let output = Command::new(program)
+            .args(args)
+            .envs(env.iter().copied())
+            .current_dir(&self.node)
+            .output()
+            .with_context(|| format!("running {}", program.display()))?;
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        if !output.status.success() {
+            bail!("{what} failed ({}):\n{text}", output.status);
+        }
+        Ok(text)
+    }
+
     fn npm_bin(&self, name: &str) -> PathBuf {
         self.node.join("node_modules/.bin").join(name)
     }
@@ -120,6 +148,26 @@ async fn partners_generate_clients_that_work_and_fuzzing_finds_nothing() -> anyh
     if generated.contains("WARNING") {
         bail!("openapi-python-client left parts of the document out:\n{generated}");
     }
+    // The generated package installs with pip, as a partner installs it.
+    tools.run(
+        "pip install (python client)",
+        &tools.python.join("python"),
+        &[
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-build-isolation",
+            "--no-deps",
+            "--force-reinstall",
+            python_client.to_str().context("a UTF-8 path")?,
+        ],
+    )?;
+    // The TypeScript quickstart compiles beside the smoke script.
+    std::fs::copy(
+        root().join("docs/quickstarts/quickstart.ts"),
+        tools.node.join("quickstart.ts"),
+    )?;
     tools.run(
         "openapi-typescript",
         &tools.npm_bin("openapi-typescript"),
@@ -175,6 +223,75 @@ async fn partners_generate_clients_that_work_and_fuzzing_finds_nothing() -> anyh
         &[&["build/smoke.js"], &values[..]].concat(),
     )?;
     println!("{}", typescript.trim());
+    // The README's quickstarts, each the file it shows: health, then a
+    // corpus token's analysis and its signals.
+    let honeypot = rig.a.token("serial1");
+    let quick_env = [
+        ("RISKINTEL_URL", server.base_url.as_str()),
+        ("RISKINTEL_KEY", key.as_str()),
+    ];
+    let python_quick = tools.run_with(
+        "python quickstart",
+        &tools.python.join("python"),
+        &[
+            root()
+                .join("docs/quickstarts/quickstart.py")
+                .to_str()
+                .context("a UTF-8 path")?,
+            "eth",
+            &honeypot,
+        ],
+        &quick_env,
+    )?;
+    let typescript_quick = tools.run_with(
+        "typescript quickstart",
+        Path::new("node"),
+        &["build/quickstart.js", "eth", &honeypot],
+        &quick_env,
+    )?;
+    let rust_quick = quickstart::quickstart(&server.base_url, &key, "eth", &honeypot)
+        .await
+        .map_err(|e| anyhow::anyhow!("rust quickstart: {e}"))?
+        .join("\n");
+    for (language, said) in [
+        ("python", &python_quick),
+        ("typescript", &typescript_quick),
+        ("rust", &rust_quick),
+    ] {
+        println!("{language} quickstart:\n{}", said.trim());
+        anyhow::ensure!(
+            said.contains("service ok")
+                && said.contains(": critical (")
+                && said.contains("honeypot"),
+            "the {language} quickstart printed:\n{said}"
+        );
+    }
+
+    // The reference as a browser shows it, offline: headless Chromium on
+    // `/docs` with every request outside 127.0.0.1 refused.
+    let screenshot = work.join("docs-reference.png");
+    let chromium =
+        std::env::var("RISKINTEL_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    anyhow::ensure!(
+        Path::new(&chromium).exists(),
+        "{chromium} is missing: install Debian's `chromium` package (`.ci/run` does), or set RISKINTEL_CHROMIUM"
+    );
+    let rendered = tools.run(
+        "the API reference in Chromium",
+        Path::new("node"),
+        &[
+            "docs_page.mjs",
+            server.base_url.as_str(),
+            screenshot.to_str().context("a UTF-8 path")?,
+        ],
+    )?;
+    println!("{} (screenshot {})", rendered.trim(), screenshot.display());
+    anyhow::ensure!(
+        screenshot.exists(),
+        "no screenshot at {}",
+        screenshot.display()
+    );
+
     // Each calls every operation the document publishes.
     let published: usize =
         serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(document)?)?["paths"]

@@ -76,6 +76,31 @@ pub trait RiskIntelApi {
         rqctx: RequestContext<Self::Context>,
     ) -> Result<http::Response<Body>, ApiError>;
 
+    /// API reference
+    ///
+    /// The browsable reference of this document (Scalar), served by the
+    /// binary with its assets. No API key.
+    #[endpoint { method = GET, path = "/docs", tags = ["health"], unpublished = true }]
+    async fn docs_get(
+        rqctx: RequestContext<Self::Context>,
+    ) -> Result<http::Response<Body>, ApiError>;
+
+    /// API reference script
+    ///
+    /// The reference page's script, embedded in the binary.
+    #[endpoint { method = GET, path = "/docs/scalar.js", tags = ["health"], unpublished = true }]
+    async fn docs_script_get(
+        rqctx: RequestContext<Self::Context>,
+    ) -> Result<http::Response<Body>, ApiError>;
+
+    /// OpenAPI document
+    ///
+    /// This document, as served. No API key.
+    #[endpoint { method = GET, path = "/openapi.json", tags = ["health"], unpublished = true }]
+    async fn openapi_get(
+        rqctx: RequestContext<Self::Context>,
+    ) -> Result<http::Response<Body>, ApiError>;
+
     /// Billing status
     ///
     /// The account's plan, the current billing period (UTC calendar month),

@@ -10,6 +10,9 @@ use riskintel_types::stored::WireName;
 pub enum Operation {
     HealthGet,
     ErrorReferenceGet,
+    DocsGet,
+    DocsScriptGet,
+    OpenapiGet,
     BillingStatusGet,
     ApiKeyList,
     ApiKeyCreate,
@@ -50,6 +53,9 @@ pub enum Operation {
 riskintel_types::wire_names!(Operation {
     HealthGet = "health_get",
     ErrorReferenceGet = "error_reference_get",
+    DocsGet = "docs_get",
+    DocsScriptGet = "docs_script_get",
+    OpenapiGet = "openapi_get",
     BillingStatusGet = "billing_status_get",
     ApiKeyList = "api_key_list",
     ApiKeyCreate = "api_key_create",

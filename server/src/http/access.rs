@@ -147,7 +147,8 @@ pub const REPORT_LIST: Access = open(Operation::ReportList, Scope::TokenRead);
 /// `report_get`.
 pub const REPORT_GET: Access = open(Operation::ReportGet, Scope::TokenRead);
 
-/// Every metered operation. Health and the error reference need no key.
+/// Every metered operation. Health, the error reference, the API reference
+/// and the document need no key.
 pub const OPERATIONS: &[Access] = &[
     BILLING_STATUS_GET,
     API_KEY_LIST,
@@ -187,7 +188,13 @@ pub const OPERATIONS: &[Access] = &[
 ];
 
 /// The operations that need no key.
-pub const UNMETERED: &[Operation] = &[Operation::HealthGet, Operation::ErrorReferenceGet];
+pub const UNMETERED: &[Operation] = &[
+    Operation::HealthGet,
+    Operation::ErrorReferenceGet,
+    Operation::DocsGet,
+    Operation::DocsScriptGet,
+    Operation::OpenapiGet,
+];
 
 #[cfg(test)]
 mod tests {

@@ -12,6 +12,7 @@ mod context;
 mod errors;
 mod health;
 mod pages;
+mod reference;
 mod reports;
 mod screening;
 mod webhooks;
@@ -128,6 +129,24 @@ impl RiskIntelApi for RiskIntelImpl {
             .header(http::header::CACHE_CONTROL, "public, max-age=3600")
             .body(Body::from(reference_html()))
             .map_err(|e| ApiError::new(ErrorCode::InternalError, e.to_string()))
+    }
+
+    async fn docs_get(
+        rqctx: RequestContext<ServerContext>,
+    ) -> Result<http::Response<Body>, ApiError> {
+        reference::docs(&rqctx.request)
+    }
+
+    async fn docs_script_get(
+        rqctx: RequestContext<ServerContext>,
+    ) -> Result<http::Response<Body>, ApiError> {
+        reference::docs_bundle(&rqctx.request)
+    }
+
+    async fn openapi_get(
+        rqctx: RequestContext<ServerContext>,
+    ) -> Result<http::Response<Body>, ApiError> {
+        reference::openapi(&rqctx.request)
     }
 
     async fn billing_status_get(

@@ -52,7 +52,8 @@ fn own_statuses(operation: Operation) -> &'static [u16] {
     use Operation as O;
     match operation {
         O::HealthGet => &[500],
-        O::ErrorReferenceGet | O::BillingStatusGet | O::ApiKeyList | O::WebhookList => &[],
+        O::ErrorReferenceGet | O::DocsGet | O::DocsScriptGet | O::OpenapiGet => &[],
+        O::BillingStatusGet | O::ApiKeyList | O::WebhookList => &[],
         O::ApiKeyCreate | O::WebhookCreate => &[409, 422],
         O::ApiKeyGet | O::ApiKeyRotate => &[404],
         O::ApiKeyDelete => &[404, 409],
