@@ -79,6 +79,8 @@ mod presign;
 mod presign_signatures;
 #[path = "conformance/presign_solana.rs"]
 mod presign_solana;
+#[path = "conformance/reference.rs"]
+mod reference;
 #[path = "conformance/refusals.rs"]
 mod refusals;
 #[path = "conformance/screening.rs"]
