@@ -3,9 +3,10 @@
 // openapi-fetch calls), errors and the badge included. `tsc --noEmit` checks
 // it against the types; run, it checks what the server answers.
 //
-//   node build/smoke.js BASE_URL API_KEY EVM_TOKEN SOL_MINT SOL_WALLET NOT_A_TOKEN
+//   node build/smoke.js BASE_URL API_KEY EVM_TOKEN SOL_MINT SOL_WALLET NOT_A_TOKEN [RISKY_TOKEN]
 
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import createClient from "openapi-fetch";
@@ -13,7 +14,7 @@ import type { components, paths } from "./riskintel.js";
 
 type ApiError = components["schemas"]["ApiError"];
 
-const [baseUrl, apiKey, evmToken, solMint, solWallet, notAToken] = process.argv.slice(2);
+const [baseUrl, apiKey, evmToken, solMint, solWallet, notAToken, riskyToken] = process.argv.slice(2);
 if (!notAToken) {
   throw new Error("usage: smoke.js BASE_URL API_KEY EVM_TOKEN SOL_MINT SOL_WALLET NOT_A_TOKEN");
 }
@@ -21,11 +22,27 @@ if (!notAToken) {
 const client = createClient<paths>({ baseUrl, headers: { "x-api-key": apiKey } });
 const called = new Set<string>();
 
+// With RISKINTEL_EXAMPLES_OUT set (`cargo xtask openapi examples`), the
+// first successful request and answer of each operation are written there:
+// the document's examples.
+const examples: Record<string, { request?: unknown; response: unknown }> = {};
+let lastRequest: unknown = undefined;
+client.use({
+  async onRequest({ request }) {
+    const text = await request.clone().text();
+    lastRequest = text ? JSON.parse(text) : undefined;
+    return request;
+  },
+});
+
 /** A success's body, or a failure naming the operation. */
 function expectOk<T>(operation: string, answer: { data?: T; error?: unknown; response: Response }): T {
   called.add(operation);
   if (answer.data === undefined || !answer.response.ok) {
     throw new Error(`${operation}: HTTP ${answer.response.status} ${JSON.stringify(answer.error)}`);
+  }
+  if (!(operation in examples)) {
+    examples[operation] = lastRequest === undefined ? { response: answer.data } : { request: lastRequest, response: answer.data };
   }
   return answer.data;
 }
@@ -42,6 +59,14 @@ function expectError(
     throw new Error(`${operation}: expected ${status}, got ${answer.response.status} ${JSON.stringify(error)}`);
   }
   return error;
+}
+
+// A token with findings first: its analysis is the document's example.
+if (riskyToken) {
+  const risky = { params: { path: { chain: "eth" as const, address: riskyToken } } };
+  const found = expectOk("token_analyze", await client.GET("/v1/token/{chain}/{address}/analyze", risky));
+  if (found.signals.length === 0) throw new Error(`no findings on ${riskyToken}`);
+  expectOk("token_explanation_get", await client.GET("/v1/token/{chain}/{address}/explanation", risky));
 }
 
 const health = expectOk("health_get", await client.GET("/v1/health"));
@@ -290,6 +315,18 @@ const wrongForm = await client.GET("/v1/token/{chain}/{address}/badge", {
 called.add("token_badge_get");
 if (wrongForm.response.status !== 422 || !String(wrongForm.error).includes("<svg")) {
   throw new Error(`badge error: ${wrongForm.response.status}`);
+}
+
+const examplesOut = process.env.RISKINTEL_EXAMPLES_OUT;
+if (examplesOut) {
+  // Where the rig ran becomes the document's server; secrets are masked.
+  const sorted = Object.fromEntries(Object.entries(examples).sort(([a], [b]) => a.localeCompare(b)));
+  const text = JSON.stringify(sorted, null, 2)
+    .replaceAll(baseUrl, "http://127.0.0.1:8080")
+    .replaceAll(hookUrl, "https://hooks.example.com/riskintel")
+    .replace(/(ri_live_[a-z0-9]+\.)([A-Za-z0-9_-]+)/g, (_, id: string, secret: string) => id + "0".repeat(secret.length))
+    .replace(/(whsec_)([A-Za-z0-9_-]+)/g, (_, prefix: string, secret: string) => prefix + "0".repeat(secret.length));
+  writeFileSync(examplesOut, `${text}\n`);
 }
 
 console.log(`typescript client: ${called.size} operations answered as their types say`);

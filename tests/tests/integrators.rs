@@ -128,6 +128,14 @@ async fn partners_generate_clients_that_work_and_fuzzing_finds_nothing() -> anyh
             .join("\n")
     );
 
+    // Every example in the document validates against its schema.
+    let examples = tools.run(
+        "examples against their schemas",
+        &tools.python.join("python"),
+        &["examples_valid.py", document],
+    )?;
+    println!("{}", examples.trim());
+
     // The generators, with default options (the Python one told to read the
     // badge's SVG as text, which it does not know).
     let python_client = work.join("python-client");
@@ -201,6 +209,7 @@ async fn partners_generate_clients_that_work_and_fuzzing_finds_nothing() -> anyh
     let evm_token = rig.a.token("plain");
     let not_a_token = rig::holder(7).to_checksum(None);
     let (mint, wallet) = (fixture.named("launch"), fixture.named("holder"));
+    let risky = rig.a.token("tax99");
     let values = [
         server.base_url.as_str(),
         key.as_str(),
@@ -208,6 +217,7 @@ async fn partners_generate_clients_that_work_and_fuzzing_finds_nothing() -> anyh
         mint.as_str(),
         wallet.as_str(),
         not_a_token.as_str(),
+        risky.as_str(),
     ];
 
     let client_dir = python_client.to_str().context("a UTF-8 path")?;

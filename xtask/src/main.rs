@@ -126,6 +126,10 @@ enum OpenapiTask {
     Check,
     /// Validate openapi/riskintel.json with openapi-spec-validator (PyPI).
     Validate,
+    /// Record every operation's example (openapi/examples.json) from the
+    /// partners' TypeScript smoke script against the test rig, then rewrite
+    /// the document.
+    Examples,
 }
 
 fn main() {
@@ -155,6 +159,37 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Task::Openapi(OpenapiTask::Check) => openapi_check(),
         Task::Openapi(OpenapiTask::Validate) => openapi_validate(),
+        Task::Openapi(OpenapiTask::Examples) => {
+            rig()?;
+            integrators::install()?;
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let examples = root().join("openapi/examples.json");
+            let recorded = Command::new(&cargo)
+                .current_dir(root())
+                .args([
+                    "test",
+                    "--quiet",
+                    "--package",
+                    "riskintel-tests",
+                    "--test",
+                    "integrators",
+                ])
+                .env("RISKINTEL_EXAMPLES_OUT", &examples)
+                .status()?;
+            if !recorded.success() {
+                bail!("recording the examples failed");
+            }
+            println!("wrote {}", examples.display());
+            // The document embeds them: this binary's copy is the old one.
+            let generated = Command::new(&cargo)
+                .current_dir(root())
+                .args(["xtask", "openapi", "generate"])
+                .status()?;
+            if !generated.success() {
+                bail!("rewriting the document failed");
+            }
+            Ok(())
+        }
         Task::Rig => rig(),
         Task::Integrators => integrators::install(),
         Task::VendorCheck { write_patch } => {

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use crate::risk_intel_api_mod;
 
+mod examples;
 pub mod precise;
 mod webhooks;
 
@@ -56,6 +57,8 @@ pub fn openapi_document() -> String {
 ///   `Cache-Control`, 304 on `If-None-Match`);
 /// - the requests a webhook receives, as callbacks of the operation that
 ///   subscribes it, and the bounds of its filters ([`webhooks`]);
+/// - every operation's recorded request and answer, and each error
+///   response's envelope ([`examples`]);
 /// - what makes the document as precise as the server ([`precise`]).
 fn add_what_dropshot_cannot_express(document: &mut Value) {
     document["servers"] = json!([{
@@ -164,6 +167,7 @@ fn add_what_dropshot_cannot_express(document: &mut Value) {
     }
     if let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) {
         webhooks::describe_deliveries(paths);
+        examples::add_recorded(paths);
     }
     if let Some(schemas) = document
         .pointer_mut("/components/schemas")

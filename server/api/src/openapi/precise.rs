@@ -145,6 +145,16 @@ pub(super) fn make_precise(document: &mut Value) {
                 .collect();
             let mut response = shared.clone();
             response.insert("description".into(), json!(meanings.join(" ")));
+            let code = (ErrorCode::ALL.iter().copied())
+                .find(|code| code.status() == status)
+                .expect("every shared status has a code");
+            if let Some(content) = response
+                .get_mut("content")
+                .and_then(|c| c.get_mut("application/json"))
+                .and_then(Value::as_object_mut)
+            {
+                content.insert("example".into(), super::examples::error_example(code));
+            }
             if !matches!(status, 429 | 503) {
                 if let Some(Value::Object(headers)) = response.get_mut("headers") {
                     headers.remove("Retry-After");
