@@ -228,7 +228,7 @@ failed("report_get", report_get.sync_detailed("rep_zzzzzzzzzzzz", client=client)
 
 
 # Webhooks: a receiver here, a test event signed and verified with the
-# README's recipe (kept identical to it).
+# recipe of docs/webhooks.md (kept identical to it).
 def verify(secret: str, header: str, body: bytes, tolerance: int = 300) -> bool:
     """Whether `header` (Riskintel-Signature) signs the raw `body` with `secret`, recently."""
     fields = [part.split("=", 1) for part in header.split(",") if "=" in part]

@@ -202,7 +202,7 @@ const followed = expectOk(
 if (followed.status !== "open" || followed.answer !== null) throw new Error(`followed: ${JSON.stringify(followed)}`);
 
 // Webhooks: a receiver here, a test event signed and verified with the
-// README's recipe (kept identical to it).
+// recipe of docs/webhooks.md (kept identical to it).
 function verify(secret: string, header: string, body: Buffer, toleranceSeconds = 300): boolean {
   const fields = header.split(",").map((part) => [part.slice(0, part.indexOf("=")), part.slice(part.indexOf("=") + 1)]);
   const timestamp = fields.find(([key]) => key === "t")?.[1];

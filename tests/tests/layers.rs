@@ -425,3 +425,29 @@ fn strongly_connected(graph: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Vec<Vec<P
     }
     s.found
 }
+
+#[test]
+fn the_readme_shows_the_quickstarts_the_suite_runs() {
+    // The integrators' test runs these files; the README shows each whole,
+    // in a code block of its language, and links every docs page it names.
+    let root = workspace();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    for (file, language) in [
+        ("docs/quickstarts/quickstart.py", "python"),
+        ("docs/quickstarts/quickstart.ts", "typescript"),
+        ("client/examples/quickstart.rs", "rust"),
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        assert!(
+            readme.contains(&format!("```{language}\n{text}```")),
+            "README.md does not show {file} as it is"
+        );
+    }
+    for link in readme.split("](").skip(1) {
+        let target = link.split(')').next().unwrap();
+        if target.starts_with("http") || target.starts_with('#') {
+            continue;
+        }
+        assert!(root.join(target).exists(), "README.md links {target}, which is missing");
+    }
+}

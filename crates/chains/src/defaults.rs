@@ -4,7 +4,7 @@
 //! Aerodrome, Equalizer, and — not verified here — Thena V1 and Ramses;
 //! Circle, Tether, Wormhole and Axelar token lists; the wrapped-native
 //! contracts; UNCX, Team Finance and PinkSale lockers), with their sources
-//! in the README. Every value can be overridden in the
+//! in `docs/configuration.md`. Every value can be overridden in the
 //! configuration file; verify before relying on a default in production.
 
 use crate::Chain;
@@ -352,7 +352,7 @@ pub fn evm_chains() -> BTreeMap<String, ChainConfig> {
 /// LP lockers of each chain: UNCX's V2-pair and V3-position lockers and
 /// Team Finance's lock contract (from the projects' own repositories), and
 /// PinkSale's PinkLock where integrators agree on its address (not
-/// verified against an official list). Sources are in the README.
+/// verified against an official list). Sources are in `docs/configuration.md`.
 fn lockers(chain: Chain) -> &'static [&'static str] {
     match chain {
         Chain::Eth => &[
