@@ -13,11 +13,14 @@ pub mod leases;
 pub mod logging;
 pub mod market;
 pub mod metering;
+mod redact;
 pub mod screening;
 pub mod sentiment;
 pub mod tasks;
 pub mod telemetry;
 pub mod webhooks;
+
+pub use redact::redact_url;
 
 // The floors below, under the names the server's modules use.
 pub use riskintel_analysis::{scoring, simulation, tokens, wallets};
@@ -281,28 +284,40 @@ pub async fn start(options: ServerOptions) -> anyhow::Result<RunningServer> {
         screening.clone(),
         log.new(slog::o!("component" => "screening")),
     ));
+    let every = Duration::from_millis(config.screening.sync_ms.max(10));
+    tasks.every(
+        "screening_sources",
+        tasks::Stage::BeforeRequests,
+        every,
+        "reading the stored sanctions lists' versions failed; no source is read until it works",
+        {
+            let (refresher, leases) = (refresher.clone(), leases.clone());
+            move || {
+                let (refresher, leases) = (refresher.clone(), leases.clone());
+                async move {
+                    if !leases.holds(leases::MAINTENANCE) {
+                        return Ok(());
+                    }
+                    refresher.refresh_due().await
+                }
+            }
+        },
+    );
     tasks.every(
         "screening",
         tasks::Stage::BeforeRequests,
-        Duration::from_millis(config.screening.sync_ms.max(10)),
-        "reading the sanctions lists failed; the lists in memory stay in force",
+        every,
+        "reading the sanctions lists or the service's record failed; what is in memory stays in force",
         {
-            let (refresher, leases, screening, store) = (
-                refresher.clone(),
-                leases.clone(),
-                screening.clone(),
-                store.clone(),
-            );
+            let (refresher, screening, store) =
+                (refresher.clone(), screening.clone(), store.clone());
             move || {
-                let (refresher, leases, screening, store) = (
-                    refresher.clone(),
-                    leases.clone(),
-                    screening.clone(),
-                    store.clone(),
-                );
+                let (refresher, screening, store) =
+                    (refresher.clone(), screening.clone(), store.clone());
                 async move {
-                    refresher.round(leases.holds(leases::MAINTENANCE)).await?;
-                    screening.intel().catch_up(&*store).await
+                    let lists = refresher.reload().await;
+                    let record = screening.intel().catch_up(&*store).await;
+                    lists.and(record)
                 }
             }
         },
@@ -511,18 +526,4 @@ fn lease_names(config: &Config, analyzer: &tokens::Analyzer) -> Vec<String> {
 fn request_deadline(config: &Config) -> Duration {
     let database = config.database_acquire_timeout_ms + config.database_query_timeout_ms;
     Duration::from_millis(config.analysis.deadline_ms.max(database) + 1_000)
-}
-
-/// A database URL without its password, for messages.
-pub fn redact_url(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme_end), Some(at)) if at > scheme_end => {
-            let credentials = &url[scheme_end + 3..at];
-            match credentials.split_once(':') {
-                Some((user, _)) => format!("{}{}:***{}", &url[..scheme_end + 3], user, &url[at..]),
-                None => url.to_string(),
-            }
-        }
-        _ => url.to_string(),
-    }
 }

@@ -448,6 +448,9 @@ fn the_readme_shows_the_quickstarts_the_suite_runs() {
         if target.starts_with("http") || target.starts_with('#') {
             continue;
         }
-        assert!(root.join(target).exists(), "README.md links {target}, which is missing");
+        assert!(
+            root.join(target).exists(),
+            "README.md links {target}, which is missing"
+        );
     }
 }

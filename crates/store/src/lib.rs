@@ -39,8 +39,8 @@ pub use market::{
 };
 pub use outbox::{Attempt, EventRow, OutboxStore, Outcome};
 pub use screening::{
-    AnalysedToken, RemovedLiquidity, ScreeningEntryRow, ScreeningListRow, ScreeningStore,
-    SpentApprovals,
+    AnalysedKey, AnalysedToken, RemovedLiquidity, ScreeningEntryRow, ScreeningListRow,
+    ScreeningStore, SpentApprovals,
 };
 pub use usage::UsageStore;
 pub use webhooks::{SubscriptionRow, WebhookStore};

@@ -61,6 +61,17 @@ pub struct AnalysedToken {
     pub analysed_at: DateTime<Utc>,
 }
 
+/// Which token's analysis was made when (without the analysis).
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct AnalysedKey {
+    /// Its chain.
+    pub chain: ChainId,
+    /// The token, as the API writes it.
+    pub address: String,
+    /// When it was made.
+    pub analysed_at: DateTime<Utc>,
+}
+
 /// A liquidity-removed alert, as the service's record of addresses reads it.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct RemovedLiquidity {
@@ -111,6 +122,13 @@ pub trait ScreeningStore {
         after: Option<(DateTime<Utc>, ChainId, String)>,
         limit: i64,
     ) -> Result<Vec<AnalysedToken>, StoreError>;
+    /// The tokens analysed at or after `from`, oldest first, at most `limit`
+    /// (from the index alone: no analysis is read).
+    async fn analyses_since(
+        &self,
+        from: DateTime<Utc>,
+        limit: i64,
+    ) -> Result<Vec<AnalysedKey>, StoreError>;
     /// Liquidity-removed alerts after id `after`, oldest first, at most `limit`.
     async fn liquidity_removed_after(
         &self,
@@ -231,12 +249,27 @@ impl ScreeningStore for SqlStore {
         let at = at.max(DateTime::from_timestamp(0, 0).unwrap_or_default());
         Ok(on_db!(self.pool(), p => sqlx::query_as(
             "SELECT chain, address, result, analysed_at FROM token_analyses \
-             WHERE analysed_at > $1 OR (analysed_at = $1 AND (chain > $2 OR (chain = $2 AND address > $3))) \
+             WHERE (analysed_at, chain, address) > ($1, $2, $3) \
              ORDER BY analysed_at, chain, address LIMIT $4",
         )
         .bind(at)
-        .bind(chain.id())
+        .bind(chain)
         .bind(address)
+        .bind(limit)
+        .fetch_all(p)
+        .await)?)
+    }
+
+    async fn analyses_since(
+        &self,
+        from: DateTime<Utc>,
+        limit: i64,
+    ) -> Result<Vec<AnalysedKey>, StoreError> {
+        Ok(on_db!(self.pool(), p => sqlx::query_as(
+            "SELECT chain, address, analysed_at FROM token_analyses WHERE analysed_at >= $1 \
+             ORDER BY analysed_at, chain, address LIMIT $2",
+        )
+        .bind(from)
         .bind(limit)
         .fetch_all(p)
         .await)?)

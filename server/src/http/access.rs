@@ -85,11 +85,11 @@ pub const SIGNATURE_SCAN: Access = premium(
     Scope::TokenRead,
     "signature scanning",
 );
-/// `market_overview_get`.
 /// `address_screen`: every plan.
 pub const ADDRESS_SCREEN: Access = open(Operation::AddressScreen, Scope::TokenRead);
 /// `address_batch_screen`: every plan, each address counted.
 pub const ADDRESS_BATCH_SCREEN: Access = open(Operation::AddressBatchScreen, Scope::TokenRead);
+/// `market_overview_get`.
 pub const MARKET_OVERVIEW_GET: Access = open(Operation::MarketOverviewGet, Scope::MarketRead);
 /// `market_top_tokens_list`.
 pub const MARKET_TOP_TOKENS_LIST: Access = open(Operation::MarketTopTokensList, Scope::MarketRead);

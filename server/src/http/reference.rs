@@ -64,7 +64,9 @@ impl Asset {
         let fresh = (request.headers().get_all(header::IF_NONE_MATCH).iter())
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(','))
-            .any(|tag| tag.trim() == self.etag || tag.trim() == "*");
+            // Weak comparison (RFC 9110): a `W/` tag names the same version.
+            .map(|tag| tag.trim().trim_start_matches("W/"))
+            .any(|tag| tag == self.etag || tag == "*");
         let builder = http::Response::builder()
             .header(header::ETAG, self.etag.clone())
             .header(
@@ -91,7 +93,9 @@ fn page() -> &'static Asset {
 fn bundle() -> &'static Asset {
     static BUNDLE: OnceLock<Asset> = OnceLock::new();
     BUNDLE.get_or_init(|| {
-        let js = scalar_api_reference::get_asset("scalar.js").unwrap_or_default();
+        // The crate ships it; a build without it cannot serve the reference.
+        let js = scalar_api_reference::get_asset("scalar.js")
+            .expect("the scalar_api_reference crate ships ui/scalar.js");
         Asset::new(js.leak(), "text/javascript; charset=utf-8")
     })
 }

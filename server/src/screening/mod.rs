@@ -123,8 +123,9 @@ pub async fn load_source(
 ) -> Result<Loaded, LoadError> {
     let unreadable = |e: anyhow::Error| {
         LoadError::Unreadable(riskintel_analysis::screening::lists::ListError(format!(
-            "reading {}: {e:#}",
-            source.location
+            "reading {}: {}",
+            shown(&source.location),
+            without_query(&format!("{e:#}"))
         )))
     };
     let text = read_location(&source.location).await.map_err(unreadable)?;
@@ -134,7 +135,43 @@ pub async fn load_source(
     };
     let format = source.format.unwrap_or_else(|| Format::detect(&text));
     let (name, parsed) = load::parse(format, &text, comments.as_deref(), Some(&source.list))?;
-    load::apply(store, &name, &source.location, parsed, force, clock.now()).await
+    load::apply(
+        store,
+        &name,
+        &shown(&source.location),
+        parsed,
+        force,
+        clock.now(),
+    )
+    .await
+}
+
+/// A source as logs and the store show it: no credentials, no query string
+/// (a signed URL's token stays out of both).
+pub fn shown(location: &str) -> String {
+    without_query(&crate::redact::redact_url(location))
+}
+
+/// `text` with the query string of any URL in it cut (up to the next space,
+/// parenthesis or quote).
+fn without_query(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut skipping = false;
+    for c in text.chars() {
+        match c {
+            '?' if !skipping => {
+                skipping = true;
+                out.push_str("?…");
+            }
+            ' ' | ')' | '"' if skipping => {
+                skipping = false;
+                out.push(c);
+            }
+            _ if skipping => {}
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// The refresh of the configured sources and the reload of the stored lists.
@@ -168,11 +205,8 @@ impl Refresher {
         }
     }
 
-    /// Read the sources that are due (when `leading`), then the lists stored.
-    pub async fn round(&self, leading: bool) -> Result<(), riskintel_store::StoreError> {
-        if leading {
-            self.refresh_due().await?;
-        }
+    /// Read the lists stored; swap the index in when one changed.
+    pub async fn reload(&self) -> Result<(), riskintel_store::StoreError> {
         let reloaded = self.screening.reload().await?;
         if reloaded.rebuilt {
             crate::telemetry::screening_entries(reloaded.addresses);
@@ -181,24 +215,32 @@ impl Refresher {
         Ok(())
     }
 
-    async fn refresh_due(&self) -> Result<(), riskintel_store::StoreError> {
+    /// Read the sources that are due (the maintenance lease's holder does).
+    /// A source that fails is read again after [`RETRY`] (or its interval);
+    /// the others go on.
+    pub async fn refresh_due(&self) -> Result<(), riskintel_store::StoreError> {
         let stored = self.store.screening_lists().await?;
         let now = self.clock.now();
         let mut next = self.next.lock().await;
         for source in &self.sources {
             let due = match next.get(&source.list) {
                 Some(at) => Instant::now() >= *at,
-                // First round: due unless another instance read it within the interval.
-                None => stored
-                    .iter()
-                    .find(|l| l.name == source.list)
-                    .is_none_or(|l| {
-                        (now - l.checked_at).to_std().unwrap_or_default() >= self.every
-                    }),
+                // First round: due unless another instance read it within
+                // the interval (then, when the interval ends).
+                None => match stored.iter().find(|l| l.name == source.list) {
+                    Some(l) => {
+                        let since = (now - l.checked_at).to_std().unwrap_or_default();
+                        if since < self.every {
+                            next.insert(source.list.clone(), Instant::now() + (self.every - since));
+                            false
+                        } else {
+                            true
+                        }
+                    }
+                    None => true,
+                },
             };
             if !due {
-                next.entry(source.list.clone())
-                    .or_insert_with(|| Instant::now() + self.every);
                 continue;
             }
             let wait = match load_source(&*self.store, &*self.clock, source, false).await {
@@ -217,7 +259,6 @@ impl Refresher {
                     crate::telemetry::screening_refresh(&source.list, "unchanged");
                     self.every
                 }
-                Err(LoadError::Store(e)) => return Err(e),
                 Err(e) => {
                     let outcome = match e {
                         LoadError::Refused(_) => "refused",
@@ -225,12 +266,30 @@ impl Refresher {
                     };
                     crate::telemetry::screening_refresh(&source.list, outcome);
                     slog::warn!(self.log, "a sanctions list was not refreshed; the previous one stays in force";
-                        "list" => &source.list, "error" => %e);
+                        "list" => &source.list, "source" => shown(&source.location), "error" => %e);
                     RETRY.min(self.every)
                 }
             };
             next.insert(source.list.clone(), Instant::now() + wait);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_are_shown_without_credentials_or_query() {
+        assert_eq!(
+            shown("https://ops:hunter2@lists.example/sdn.csv?token=s3cret&x=1"),
+            "https://ops:***@lists.example/sdn.csv?…"
+        );
+        assert_eq!(shown("/srv/lists/ours.csv"), "/srv/lists/ours.csv");
+        assert_eq!(
+            without_query("error sending request for url (https://l.example/a?sig=abc): timed out"),
+            "error sending request for url (https://l.example/a?…): timed out"
+        );
     }
 }

@@ -20,6 +20,15 @@ use super::lists::normalise;
 
 /// Analyses or alerts read per query.
 const PAGE: i64 = 500;
+/// How far back each round looks for analyses written late (an analysis
+/// is stamped when it begins; the deadline and clocks apart are well within).
+const OVERLAP: chrono::Duration = chrono::Duration::minutes(10);
+/// Keys of that window read per round, at most.
+const KEYS: i64 = 20_000;
+/// Analyses a request reads into the record at most (the loop reads the rest).
+const BRIEF_READS: usize = 20;
+/// Alert ids before the last seen read again (ids are taken before commit).
+const ALERT_OVERLAP: i64 = 200;
 /// Wallets a spender must have received tokens from, out of their approvals.
 pub const DRAINER_WALLETS: i64 = 3;
 /// Tokens or wallets listed in a flag's evidence, at most.
@@ -90,7 +99,10 @@ struct State {
     related: HashMap<Key, BTreeSet<String>>,
     removed: HashMap<Key, DateTime<Utc>>,
     drainers: HashMap<Key, (SpentApprovals, DateTime<Utc>)>,
-    cursor: Option<(DateTime<Utc>, Chain, String)>,
+    /// When each token's analysis applied was made.
+    seen: HashMap<Key, DateTime<Utc>>,
+    /// The latest of those (None until the first round has read them all).
+    high_water: Option<DateTime<Utc>>,
     alerts_after: i64,
 }
 
@@ -164,44 +176,109 @@ impl Intel {
     }
 
     async fn read_new(&self, store: &dyn Store, pages: usize) -> Result<(), StoreError> {
-        for _ in 0..pages {
-            let cursor = self
-                .state
-                .read()
-                .unwrap_or_else(|e| e.into_inner())
-                .cursor
-                .clone();
-            let rows = store.analyses_after(cursor, PAGE).await?;
-            let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
-            for row in &rows {
-                if let Some(record) = TokenRecord::read(row) {
-                    state.put(row.chain, record);
+        let high_water = self.read_state().high_water;
+        match high_water {
+            // The first round reads every analysis, a page at a time.
+            None if pages == usize::MAX => {
+                let mut cursor = None;
+                let mut highest = None;
+                loop {
+                    let rows = store.analyses_after(cursor.clone(), PAGE).await?;
+                    self.apply(rows.iter().map(|row| {
+                        (
+                            row.chain,
+                            row.address.clone(),
+                            row.analysed_at,
+                            TokenRecord::read(row),
+                        )
+                    }));
+                    if let Some(last) = rows.last() {
+                        cursor = Some((last.analysed_at, last.chain, last.address.clone()));
+                        highest = highest.max(Some(last.analysed_at));
+                    }
+                    if (rows.len() as i64) < PAGE {
+                        break;
+                    }
                 }
-                state.cursor = Some((row.analysed_at, row.chain, row.address.clone()));
+                let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
+                state.high_water = Some(highest.unwrap_or(DateTime::UNIX_EPOCH));
             }
-            if (rows.len() as i64) < PAGE {
-                break;
+            // A request before the first round: answered from memory.
+            None => {}
+            // Later: the keys of a window reaching back `OVERLAP` (an analysis
+            // is stamped when it begins and written when it ends, possibly
+            // after a later one), and the analyses not seen yet.
+            Some(high_water) => {
+                let keys = store.analyses_since(high_water - OVERLAP, KEYS).await?;
+                let fresh: Vec<_> = {
+                    let state = self.read_state();
+                    (keys.into_iter())
+                        .filter(|k| {
+                            let key = (k.chain, normalise(&k.address));
+                            state.seen.get(&key).is_none_or(|at| *at < k.analysed_at)
+                        })
+                        .take(if pages == usize::MAX {
+                            usize::MAX
+                        } else {
+                            BRIEF_READS
+                        })
+                        .collect()
+                };
+                let mut read = Vec::new();
+                for key in fresh {
+                    if let Some(row) = store.analysis_get(key.chain, &key.address).await? {
+                        let row = AnalysedToken {
+                            chain: key.chain,
+                            address: key.address,
+                            result: row.result,
+                            analysed_at: row.analysed_at,
+                        };
+                        let record = TokenRecord::read(&row);
+                        read.push((row.chain, row.address, row.analysed_at, record));
+                    }
+                }
+                self.apply(read);
             }
         }
+        // Alerts: ids are taken before their transactions commit, so a few
+        // before the last one seen are read again.
+        let mut after = self.read_state().alerts_after.saturating_sub(ALERT_OVERLAP);
         for _ in 0..pages {
-            let after = self
-                .state
-                .read()
-                .unwrap_or_else(|e| e.into_inner())
-                .alerts_after;
             let rows = store.liquidity_removed_after(after, PAGE).await?;
             let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
             for row in &rows {
-                state
-                    .removed
-                    .insert((row.chain, normalise(&row.token)), row.observed_at);
-                state.alerts_after = row.id;
+                (state.removed).insert((row.chain, normalise(&row.token)), row.observed_at);
+                state.alerts_after = state.alerts_after.max(row.id);
+                after = row.id;
             }
             if (rows.len() as i64) < PAGE {
                 break;
             }
         }
         Ok(())
+    }
+
+    fn read_state(&self) -> std::sync::RwLockReadGuard<'_, State> {
+        self.state.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Apply analyses read (parsed before the lock is taken).
+    fn apply(
+        &self,
+        read: impl IntoIterator<Item = (Chain, String, DateTime<Utc>, Option<TokenRecord>)>,
+    ) {
+        let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
+        for (chain, address, analysed_at, record) in read {
+            let key = (chain, normalise(&address));
+            if state.seen.get(&key).is_some_and(|at| *at >= analysed_at) {
+                continue;
+            }
+            state.seen.insert(key, analysed_at);
+            state.high_water = state.high_water.max(Some(analysed_at));
+            if let Some(record) = record {
+                state.put(chain, record);
+            }
+        }
     }
 
     /// Read the addresses showing a drainer's pattern again (a heavier query,

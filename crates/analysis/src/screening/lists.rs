@@ -61,7 +61,9 @@ fn finish(
     listed.sort_by(|a, b| {
         (&a.address, &a.chain, &a.entry_id).cmp(&(&b.address, &b.chain, &b.entry_id))
     });
-    listed.dedup();
+    // One entry per (address, chain, entry): a list naming it twice keeps the first name.
+    listed
+        .dedup_by(|b, a| a.address == b.address && a.chain == b.chain && a.entry_id == b.entry_id);
     let mut digest = Sha256::new();
     for l in &listed {
         digest.update(format!(
@@ -262,9 +264,18 @@ pub fn operator_csv(text: &str, list: &str) -> Result<ParsedList, ListError> {
         if row[0].trim().is_empty() {
             return Err(ListError(format!("row {}: no address", n + 2)));
         }
+        let chain = row[1].trim().to_ascii_lowercase();
+        if chain != "any" && riskintel_chains::Chain::parse(&chain).is_none() {
+            return Err(ListError(format!(
+                "row {}: chain {:?} is not a chain id ({}) or `any`",
+                n + 2,
+                row[1].trim(),
+                riskintel_chains::Chain::listed()
+            )));
+        }
         listed.push(Listed {
             address: normalise(&row[0]),
-            chain: row[1].trim().to_string(),
+            chain,
             entry_id: row[3].trim().to_string(),
             name: row[4].trim().to_string(),
         });
@@ -357,5 +368,19 @@ mod tests {
         let fewer = operator_csv("address,chain,list,entry_id,reason\nSo11111111111111111111111111111111111111112,sol,ours,8,scam\n", "ours").unwrap();
         assert_ne!(list.version, fewer.version);
         assert!(operator_csv("addr,chain\n1,2\n", "ours").is_err());
+    }
+
+    #[test]
+    fn an_operators_chain_is_a_chain_id_or_any_and_an_entry_counts_once() {
+        let a = "0xAbC0000000000000000000000000000000000001";
+        let text = format!(
+            "address,chain,list,entry_id,reason\n{a},ETH,ours,7,drainer\n{a},eth,ours,7,drainer again\n"
+        );
+        let list = operator_csv(&text, "ours").unwrap();
+        assert_eq!(list.listed.len(), 1);
+        assert_eq!(list.listed[0].chain, "eth");
+        let wrong = format!("address,chain,list,entry_id,reason\n{a},ethereum,ours,7,x\n");
+        let refused = operator_csv(&wrong, "ours").unwrap_err();
+        assert!(refused.0.contains("ethereum"), "{refused}");
     }
 }

@@ -173,7 +173,14 @@ pub async fn apply(
     let added: Vec<&Key> = new.iter().filter(|k| !old.contains_key(*k)).collect();
     let removed: Vec<&Key> = old.keys().filter(|k| !new.contains(*k)).collect();
     let alerts = match previous {
-        Some(_) => alerts(name, &parsed.version, &added, &removed, now),
+        Some(previous) => alerts(
+            name,
+            &previous.version,
+            &parsed.version,
+            &added,
+            &removed,
+            now,
+        ),
         None => Vec::new(),
     };
     let row = ScreeningListRow {
@@ -197,6 +204,7 @@ pub async fn apply(
 /// One `sanctions_list_updated` alert per chain that entries added or removed apply to.
 fn alerts(
     name: &str,
+    from: &str,
     version: &str,
     added: &[&Key],
     removed: &[&Key],
@@ -227,7 +235,8 @@ fn alerts(
             };
             AlertRow {
                 id: 0,
-                event_key: format!("sanctions:{name}:{version}:{}", chain.id()),
+                // A list may come back to a version it had: the change is from one to the other.
+                event_key: format!("sanctions:{name}:{from}->{version}:{}", chain.id()),
                 chain,
                 token: name.to_string(),
                 kind: AlertKind::SanctionsListUpdated,

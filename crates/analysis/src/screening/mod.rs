@@ -81,10 +81,17 @@ impl Screening {
     pub async fn reload(&self) -> Result<Reloaded, StoreError> {
         let rows = self.store.screening_lists().await?;
         let current = self.index();
-        let same_versions = rows.len() == current.lists().len()
-            && (rows.iter().zip(current.lists())).all(|(a, b)| {
-                a.name == b.row.name && a.version == b.row.version && a.loaded_at == b.row.loaded_at
-            });
+        let held: HashMap<&str, (&str, chrono::DateTime<chrono::Utc>)> = (current.lists().iter())
+            .map(|l| {
+                (
+                    l.row.name.as_str(),
+                    (l.row.version.as_str(), l.row.loaded_at),
+                )
+            })
+            .collect();
+        let same_versions = rows.len() == held.len()
+            && (rows.iter())
+                .all(|r| held.get(r.name.as_str()) == Some(&(r.version.as_str(), r.loaded_at)));
         let loaded = |row: riskintel_store::ScreeningListRow| LoadedList {
             refreshed_every: self.refreshed.get(&row.name).copied(),
             row,
@@ -114,14 +121,17 @@ impl Screening {
         address: &str,
     ) -> Result<AddressScreen, AnalysisError> {
         let target = Target::parse(chain, address)?;
-        self.intel
-            .catch_up_briefly(&*self.store, RECORD_FRESH)
-            .await?;
-        let mut screen = self.screened(chain, &target.address());
+        let started = std::time::Instant::now();
         let deadline = self.analyzer.deadline();
+        // The record as it is if it cannot be read in time (or at all): the
+        // lists and flags in memory still answer.
+        let catch_up = self.intel.catch_up_briefly(&*self.store, RECORD_FRESH);
+        let _ = tokio::time::timeout(deadline / 2, catch_up).await;
+        let mut screen = self.screened(chain, &target.address());
         let key = index_key(&target);
         let read = facts::read(self.analyzer.chains(), &*self.store, &target, &key);
-        let facts = match tokio::time::timeout(deadline, read).await {
+        let left = deadline.saturating_sub(started.elapsed());
+        let facts = match tokio::time::timeout(left, read).await {
             Ok(facts) => facts?,
             Err(_) => riskintel_types::AddressFacts {
                 kind: AddressKind::Unknown,
