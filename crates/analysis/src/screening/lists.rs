@@ -287,7 +287,10 @@ pub fn operator_csv(text: &str, list: &str) -> Result<ParsedList, ListError> {
 mod tests {
     use super::*;
 
-    fn xml(entries: &[(&str, &str, &[(&str, &str)])], count: usize) -> String {
+    /// An SDN entry: uid, name, (currency code, address) ids.
+    type Entry<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+
+    fn xml(entries: &[Entry], count: usize) -> String {
         let mut body = format!("<?xml version=\"1.0\" standalone=\"yes\"?>\r\n<sdnList xmlns=\"https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/XML\"><publshInformation><Publish_Date>11/20/2026</Publish_Date><Record_Count>{count}</Record_Count></publshInformation>");
         for (uid, name, ids) in entries {
             body += &format!("<sdnEntry><uid>{uid}</uid><lastName>{name}</lastName><sdnType>Entity</sdnType><idList>");
