@@ -10,6 +10,11 @@ use riskintel_server::logging::{self, LogSink};
 
 use crate::rig::{self, RigChain};
 
+/// The `p` quantile (0..=1) of `sorted` samples, by nearest rank.
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
 /// A configuration serving `chain` as `eth` from `database_url`.
 pub fn config(database_url: String, chain: &RigChain) -> Config {
     let mut config = Config {

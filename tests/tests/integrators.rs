@@ -59,22 +59,7 @@ impl Tools {
     /// Run `program` (from node_modules/.bin, or the venv's bin with
     /// `python`) in `tests/integrators`; its output when it fails.
     fn run(&self, what: &str, program: &Path, args: &[&str]) -> anyhow::Result<String> {
-        let started = std::time::Instant::now();
-        let output = Command::new(program)
-            .args(args)
-            .current_dir(&self.node)
-            .output()
-            .with_context(|| format!("running {}", program.display()))?;
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-        println!("{what}: {:.1} s", started.elapsed().as_secs_f64());
-        if !output.status.success() {
-            bail!("{what} failed ({}):\n{text}", output.status);
-        }
-        Ok(text)
+        self.run_with(what, program, args, &[])
     }
 
     /// [`Tools::run`] with variables added to the environment.
@@ -85,6 +70,7 @@ impl Tools {
         args: &[&str],
         env: &[(&str, &str)],
     ) -> anyhow::Result<String> {
+        let started = std::time::Instant::now();
         let output = Command::new(program)
             .args(args)
             .envs(env.iter().copied())
@@ -96,6 +82,7 @@ impl Tools {
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         );
+        println!("{what}: {:.1} s", started.elapsed().as_secs_f64());
         if !output.status.success() {
             bail!("{what} failed ({}):\n{text}", output.status);
         }

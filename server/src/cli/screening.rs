@@ -7,7 +7,7 @@ use clap::Subcommand;
 use riskintel_analysis::screening::load::{Format, Loaded};
 use serde_json::json;
 
-use crate::screening::{load_source, ScreeningSource};
+use crate::screening::{load_read, Read};
 use riskintel_store::clock::Clock;
 use riskintel_store::Store;
 
@@ -60,33 +60,14 @@ pub(super) async fn screening_command(
                     anyhow::anyhow!("--format {f:?}: use sdn_xml, sdn_csv or operator_csv")
                 })?),
             };
-            let format = match format {
-                Some(f) => f,
-                None => Format::detect(&crate::screening::read_location(&file).await?),
+            let read = Read {
+                location: &file,
+                format,
+                comments: comments.as_deref(),
+                list: list.as_deref(),
             };
-            let list = match list {
-                Some(list) => list,
-                None if format == Format::OperatorCsv => {
-                    let text = crate::screening::read_location(&file).await?;
-                    match riskintel_analysis::screening::lists::operator_list_names(&text)?
-                        .as_slice()
-                    {
-                        [one] => one.clone(),
-                        names => anyhow::bail!(
-                            "the file holds the lists {}: name one with --list",
-                            names.join(", ")
-                        ),
-                    }
-                }
-                None => riskintel_analysis::screening::load::SDN.to_string(),
-            };
-            let source = ScreeningSource {
-                list: list.clone(),
-                location: file,
-                format: Some(format),
-                comments,
-            };
-            match load_source(&**store, &**clock, &source, force).await? {
+            let (list, loaded) = load_read(&**store, &**clock, read, force).await?;
+            match loaded {
                 Loaded::Replaced {
                     version,
                     entries,

@@ -66,15 +66,7 @@ impl Slot {
         }) else {
             return response;
         };
-        let etag = v.etag.as_bytes();
-        let matches = request
-            .headers()
-            .get_all(http::header::IF_NONE_MATCH)
-            .iter()
-            .filter_map(|h| h.to_str().ok())
-            .flat_map(|h| h.split(','))
-            .map(|t| t.trim().trim_start_matches("W/"))
-            .any(|t| t == "*" || t.as_bytes() == etag);
+        let matches = names_tag(request, &v.etag);
         let response = response
             .with_success_header(http::header::ETAG, v.etag)
             .with_success_header(http::header::CACHE_CONTROL, cache);
@@ -84,4 +76,18 @@ impl Slot {
             response
         }
     }
+}
+
+/// Whether the request's `If-None-Match` names `etag` (or `*`), compared
+/// weakly (RFC 9110: a `W/` tag names the same version).
+pub(super) fn names_tag(request: &dropshot::RequestInfo, etag: &HeaderValue) -> bool {
+    let etag = etag.as_bytes();
+    (request
+        .headers()
+        .get_all(http::header::IF_NONE_MATCH)
+        .iter())
+    .filter_map(|h| h.to_str().ok())
+    .flat_map(|h| h.split(','))
+    .map(|t| t.trim().trim_start_matches("W/"))
+    .any(|t| t == "*" || t.as_bytes() == etag)
 }

@@ -61,12 +61,7 @@ impl Asset {
 
     /// The asset, or 304 when `request` already holds this version.
     fn answer(&self, request: &dropshot::RequestInfo) -> Result<http::Response<Body>, ApiError> {
-        let fresh = (request.headers().get_all(header::IF_NONE_MATCH).iter())
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            // Weak comparison (RFC 9110): a `W/` tag names the same version.
-            .map(|tag| tag.trim().trim_start_matches("W/"))
-            .any(|tag| tag == self.etag || tag == "*");
+        let fresh = super::conditional::names_tag(request, &self.etag);
         let builder = http::Response::builder()
             .header(header::ETAG, self.etag.clone())
             .header(

@@ -121,29 +121,58 @@ pub async fn load_source(
     source: &ScreeningSource,
     force: bool,
 ) -> Result<Loaded, LoadError> {
+    let read = Read {
+        location: &source.location,
+        format: source.format,
+        comments: source.comments.as_deref(),
+        list: Some(&source.list),
+    };
+    Ok(load_read(store, clock, read, force).await?.1)
+}
+
+/// Where a list is read from and how.
+pub struct Read<'a> {
+    /// A URL or a file.
+    pub location: &'a str,
+    /// Its format; None: told from the text.
+    pub format: Option<Format>,
+    /// The SDN CSV's comments file.
+    pub comments: Option<&'a str>,
+    /// The list's name; None: `ofac_sdn`, or the one list an operator's CSV holds.
+    pub list: Option<&'a str>,
+}
+
+/// Read a list once and store it when it changed; its name and what loading did.
+pub async fn load_read(
+    store: &dyn Store,
+    clock: &dyn Clock,
+    read: Read<'_>,
+    force: bool,
+) -> Result<(String, Loaded), LoadError> {
     let unreadable = |e: anyhow::Error| {
         LoadError::Unreadable(riskintel_analysis::screening::lists::ListError(format!(
             "reading {}: {}",
-            shown(&source.location),
+            shown(read.location),
             without_query(&format!("{e:#}"))
         )))
     };
-    let text = read_location(&source.location).await.map_err(unreadable)?;
-    let comments = match &source.comments {
+    let text = read_location(read.location).await.map_err(unreadable)?;
+    let comments = match read.comments {
         Some(location) => Some(read_location(location).await.map_err(unreadable)?),
         None => None,
     };
-    let format = source.format.unwrap_or_else(|| Format::detect(&text));
-    let (name, parsed) = load::parse(format, &text, comments.as_deref(), Some(&source.list))?;
-    load::apply(
+    let format = read.format.unwrap_or_else(|| Format::detect(&text));
+    let (name, parsed) = load::parse(format, &text, comments.as_deref(), read.list)?;
+    let loaded = load::apply(
         store,
         &name,
-        &shown(&source.location),
+        &shown(read.location),
         parsed,
         force,
         clock.now(),
     )
-    .await
+    .await?;
+    Ok((name, loaded))
 }
 
 /// A source as logs and the store show it: no credentials, no query string

@@ -11,14 +11,10 @@ use std::time::{Duration, Instant};
 
 use alloy_primitives::U256;
 use anyhow::Context as _;
-use riskintel_tests::bench;
+use riskintel_tests::bench::{self, percentile};
 use riskintel_tests::latency::latency_proxy;
 use riskintel_tests::rig::{self, calldata, e18, random_address, Arg, Node};
 use serde_json::{json, Value};
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
-}
 
 async fn post(http: &reqwest::Client, url: &str, key: &str, body: &Value) -> anyhow::Result<Value> {
     let response = http

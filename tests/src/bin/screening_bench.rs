@@ -11,16 +11,12 @@ use std::time::{Duration, Instant};
 use riskintel_server::clock::SystemClock;
 use riskintel_server::config::Config;
 use riskintel_server::screening::{load_source, ScreeningSource};
-use riskintel_tests::bench;
+use riskintel_tests::bench::{self, percentile};
 use riskintel_tests::rig::random_address;
 use serde_json::{json, Value};
 
 const BATCH: usize = 1_000;
 const RUNS: usize = 100;
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
-}
 
 fn summary(mut ms: Vec<f64>) -> String {
     ms.sort_by(f64::total_cmp);

@@ -111,8 +111,7 @@ pub fn read(
             .into_iter()
             .map(|(address, code, nonce, old_code)| {
                 let code = answers.take(code).unwrap_or_default();
-                // EIP-7702: an EOA that delegates to code is still an EOA.
-                let has_code = !code.is_empty() && !code.starts_with(&[0xef, 0x01, 0x00]);
+                let has_code = riskintel_chains::evm::is_contract_code(&code);
                 let has_sent = answers.take(nonce).is_ok_and(|n| n > U64::ZERO);
                 let new = answers
                     .take(old_code)

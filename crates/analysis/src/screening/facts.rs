@@ -36,9 +36,8 @@ pub async fn read(
                     Ok(mut answers) => {
                         let code = answers.take(code).ok();
                         let nonce = answers.take(nonce).ok().map(|n| n.to::<u64>());
-                        // EIP-7702: an EOA that delegates to code is still an EOA.
                         let kind = match code {
-                            Some(c) if !c.is_empty() && !c.starts_with(&[0xef, 0x01, 0x00]) => {
+                            Some(c) if riskintel_chains::evm::is_contract_code(&c) => {
                                 AddressKind::Contract
                             }
                             Some(_) => AddressKind::Eoa,

@@ -181,7 +181,6 @@ impl Intel {
             // The first round reads every analysis, a page at a time.
             None if pages == usize::MAX => {
                 let mut cursor = None;
-                let mut highest = None;
                 loop {
                     let rows = store.analyses_after(cursor.clone(), PAGE).await?;
                     self.apply(rows.iter().map(|row| {
@@ -194,14 +193,14 @@ impl Intel {
                     }));
                     if let Some(last) = rows.last() {
                         cursor = Some((last.analysed_at, last.chain, last.address.clone()));
-                        highest = highest.max(Some(last.analysed_at));
                     }
                     if (rows.len() as i64) < PAGE {
                         break;
                     }
                 }
+                // Read through, even when there was nothing to read.
                 let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
-                state.high_water = Some(highest.unwrap_or(DateTime::UNIX_EPOCH));
+                state.high_water.get_or_insert(DateTime::UNIX_EPOCH);
             }
             // A request before the first round: answered from memory.
             None => {}

@@ -14,6 +14,12 @@ use alloy_primitives::Address;
 use crate::rpc::RpcClient;
 use crate::{parse_evm_address, Chain, ChainConfig, ConfiguredToken, DexConfig, DexKind};
 
+/// Whether `code` (as `eth_getCode` answers) is a contract's: an EIP-7702
+/// delegation (`0xef0100` + an address) leaves the account an EOA.
+pub fn is_contract_code(code: &[u8]) -> bool {
+    !code.is_empty() && !code.starts_with(&[0xef, 0x01, 0x00])
+}
+
 /// An address as the API writes it (EIP-55 mixed-case checksum).
 pub fn addr(a: &Address) -> String {
     a.to_checksum(None)
