@@ -26,8 +26,6 @@ pub fn config(database_url: String, chain: &RigChain) -> Config {
         ..Config::default()
     };
     config.market.enabled = false;
-    // Benchmarks never read the Treasury's list.
-    config.screening.sources.clear();
     config
 }
 
@@ -37,7 +35,7 @@ pub async fn start(
     bootstrap: bool,
 ) -> anyhow::Result<(riskintel_server::RunningServer, Option<String>)> {
     let server = riskintel_server::start(riskintel_server::ServerOptions {
-        config,
+        config: crate::offline_lists(config),
         clock: Arc::new(SystemClock),
         log: logging::logger("warn", LogSink::Stderr),
         bootstrap,

@@ -120,11 +120,7 @@ pub fn write_config(
     dir: &Path,
     config: &riskintel_server::config::Config,
 ) -> anyhow::Result<PathBuf> {
-    let mut config = config.clone();
-    // Tests never read the Treasury's list.
-    if config.screening.sources == riskintel_server::screening::ScreeningConfig::default().sources {
-        config.screening.sources.clear();
-    }
+    let mut config = crate::offline_lists(config.clone());
     for (id, mut chain) in riskintel_server::config::Config::default().chains {
         chain.rpc_url = String::new();
         config.chains.entry(id).or_insert(chain);

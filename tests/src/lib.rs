@@ -39,6 +39,16 @@ pub fn start_time() -> DateTime<Utc> {
         .expect("valid time")
 }
 
+/// `config` without the Treasury's published list as a source (tests and
+/// benchmarks never call a host outside 127.0.0.1); a test that screens
+/// sets sources of its own, which are kept.
+pub fn offline_lists(mut config: Config) -> Config {
+    if config.screening.sources == riskintel_server::screening::ScreeningConfig::default().sources {
+        config.screening.sources.clear();
+    }
+    config
+}
+
 /// A server under test.
 pub struct TestServer {
     server: Option<riskintel_server::RunningServer>,
@@ -94,13 +104,7 @@ impl TestServer {
         config: Config,
     ) -> anyhow::Result<TestServer> {
         let log = Arc::new(Mutex::new(Vec::new()));
-        let mut config = config;
-        // Tests never read the Treasury's list: a test that screens sets its own sources.
-        if config.screening.sources
-            == riskintel_server::screening::ScreeningConfig::default().sources
-        {
-            config.screening.sources.clear();
-        }
+        let config = offline_lists(config);
         let config = Config {
             listen: "127.0.0.1:0".into(),
             // Metrics on a port of its own, unless the test turned them off.

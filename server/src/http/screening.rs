@@ -56,11 +56,7 @@ pub(super) async fn address_batch_screen(
                     riskintel_chains::chain_from_id(&i.chain).map_err(AnalysisError::from)?;
                 Ok((chain, i.address.as_str()))
             });
-            let answers = ctx
-                .screening
-                .screen_batch(asked)
-                .await
-                .map_err(Wire::wire)?;
+            let answers = ctx.screening.screen_batch(asked).await;
             let results: Vec<AddressScreenEntry> = (request.items.into_iter())
                 .zip(answers)
                 .map(|(item, answer)| match answer {

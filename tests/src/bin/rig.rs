@@ -10,10 +10,10 @@ fn main() -> anyhow::Result<()> {
     let out = std::env::args().nth(1).unwrap_or_else(|| "rig.toml".into());
     let anvil = rig::Anvil::start(31337)?;
     let chain = rig::deploy_scenario(&anvil.url, 31337, 0)?;
-    let config = riskintel_server::config::Config {
+    let config = riskintel_tests::offline_lists(riskintel_server::config::Config {
         chains: rig::chains_config(&[("eth", &chain)]),
         ..riskintel_server::config::Config::default()
-    };
+    });
     let mut table = toml::Table::new();
     table.insert("chains".into(), toml::Value::try_from(&config.chains)?);
     std::fs::write(&out, toml::to_string(&table)?)?;

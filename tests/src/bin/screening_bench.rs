@@ -100,7 +100,6 @@ async fn main() -> anyhow::Result<()> {
         ..Config::default()
     };
     config.market.enabled = false;
-    config.screening.sources.clear();
     config.screening.sync_ms = 50;
     let (server, _) = bench::start(config, false).await?;
     let clock: Arc<dyn riskintel_server::clock::Clock> = Arc::new(SystemClock);

@@ -114,6 +114,14 @@ impl Screening {
         })
     }
 
+    /// Read what is new into the record for a request, within half the
+    /// analysis deadline; if it cannot be read in time (or at all), the
+    /// lists and flags in memory answer.
+    async fn freshen_record(&self) {
+        let catch_up = self.intel.catch_up_briefly(&*self.store, RECORD_FRESH);
+        let _ = tokio::time::timeout(self.analyzer.deadline() / 2, catch_up).await;
+    }
+
     /// Screen one address, with its chain facts, within the analysis deadline.
     pub async fn screen(
         &self,
@@ -123,10 +131,7 @@ impl Screening {
         let target = Target::parse(chain, address)?;
         let started = std::time::Instant::now();
         let deadline = self.analyzer.deadline();
-        // The record as it is if it cannot be read in time (or at all): the
-        // lists and flags in memory still answer.
-        let catch_up = self.intel.catch_up_briefly(&*self.store, RECORD_FRESH);
-        let _ = tokio::time::timeout(deadline / 2, catch_up).await;
+        self.freshen_record().await;
         let mut screen = self.screened(chain, &target.address());
         let key = index_key(&target);
         let read = facts::read(self.analyzer.chains(), &*self.store, &target, &key);
@@ -158,18 +163,15 @@ impl Screening {
     pub async fn screen_batch<'a>(
         &self,
         items: impl IntoIterator<Item = Result<(Chain, &'a str), AnalysisError>>,
-    ) -> Result<Vec<Result<AddressScreen, AnalysisError>>, AnalysisError> {
-        self.intel
-            .catch_up_briefly(&*self.store, RECORD_FRESH)
-            .await?;
-        Ok(items
-            .into_iter()
+    ) -> Vec<Result<AddressScreen, AnalysisError>> {
+        self.freshen_record().await;
+        (items.into_iter())
             .map(|item| {
                 let (chain, address) = item?;
                 let target = Target::parse(chain, address)?;
                 Ok(self.screened(chain, &target.address()))
             })
-            .collect())
+            .collect()
     }
 
     /// Screen an address already validated (as the API writes it) from memory.
