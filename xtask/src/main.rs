@@ -14,7 +14,9 @@
 //! - `detection`: the adversarial corpus report (confusion table, honeypot precision and recall, tax error, round trips).
 //! - `wild`: real tokens labelled by others (the Pied-Piper set), compiled with
 //!   their own compilers, launched on anvil and analysed; per-label precision
-//!   and recall. Not part of the test command (CI has no copy of the set).
+//!   and recall; with `--crp`, the CRPWarner study's rug pulls of 2021–2023
+//!   (the development half), F1 per Mint / Leak / Limit. Not part of the
+//!   test command (CI has no copy of the sets).
 
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::{Path, PathBuf};
@@ -93,6 +95,15 @@ enum Task {
         /// per folder) instead of its labelled real tokens.
         #[arg(long)]
         injected: bool,
+        /// The CRPWarner study's real rug pulls instead (--data is that
+        /// repository): only the addresses of --dev, labelled Mint / Leak /
+        /// Limit by the study's ground truth; F1 per label and their mean.
+        #[arg(long, conflicts_with_all = ["injected", "control"])]
+        crp: bool,
+        /// The addresses of the CRPWarner set to measure on (the
+        /// development half; the rest is held out and never read).
+        #[arg(long, default_value = "../shared/eval/crpwarner-dev.txt")]
+        dev: PathBuf,
         /// The legitimate control set (tests/wild/control.json) instead:
         /// each token's band against the bands written down for it.
         #[arg(long, requires = "mirrors")]
@@ -240,6 +251,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             only,
             verbose,
             injected,
+            crp,
+            dev,
             control,
             mirrors,
         } => {
@@ -249,7 +262,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 return wild_control(&out, mirrors.as_deref(), only.as_deref());
             }
             let data = data.context("--data DIR")?;
-            let tokens = out.join(if injected { "injected" } else { "tokens" });
+            let tokens = out.join(match (injected, crp) {
+                (true, _) => "injected",
+                (_, true) => "crp",
+                _ => "tokens",
+            });
             // A run starts from the set as it is: no artifact of another --only.
             let _ = std::fs::remove_dir_all(&tokens);
             let mut compile = Command::new("node");
@@ -261,6 +278,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .arg(&tokens)
                 .args(injected.then_some("--injected"))
                 .current_dir(root().join("tests/rig"));
+            if crp {
+                compile.arg("--crp").arg(root().join(&dev));
+            }
             if let Some(only) = &only {
                 compile.args(["--only", only]);
             }
@@ -269,6 +289,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             let status = wild_report(&tokens)
                 .args(verbose.then_some("--verbose"))
+                .args(crp.then_some("--crp"))
                 .status()?;
             if !status.success() {
                 bail!("the real-token report failed");

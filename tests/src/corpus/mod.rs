@@ -19,7 +19,10 @@ use crate::rig::{self, e18, holder, Arg, Node, RigChain, DEAD};
 pub use proof::{prove_all, verify};
 pub use solana::table as solana_table;
 pub use table::table;
-pub use wild::{ethereum as wild_ethereum, launch_named, mainnet_chains_config, WildRig};
+pub use wild::{
+    bnb_chain as wild_bnb_chain, ethereum as wild_ethereum, launch_named, mainnet_chains_config,
+    WildRig,
+};
 
 /// What a real transaction must show for a corpus token.
 #[derive(Clone, Copy, Debug)]

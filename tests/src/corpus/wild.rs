@@ -153,6 +153,13 @@ pub fn ethereum(url: &str) -> anyhow::Result<RigChain> {
     mainnet_base(url, &ETH)
 }
 
+/// BNB Chain's venue on the node at `url` (chain id 56): the base rig with
+/// WBNB, PancakeSwap V2's factory and router at their mainnet addresses
+/// and a WBNB/USD pool; no token yet.
+pub fn bnb_chain(url: &str) -> anyhow::Result<RigChain> {
+    mainnet_base(url, &BSC)
+}
+
 /// The base rig on `url`, the canonical contracts placed, a WETH/USD pool
 /// on the canonical factory for pricing.
 fn mainnet_base(url: &str, canon: &Canon) -> anyhow::Result<RigChain> {

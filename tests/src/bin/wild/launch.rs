@@ -27,9 +27,31 @@ pub(crate) fn launch(
 ) -> anyhow::Result<Launched> {
     let creator = node.creator(1_000 + n, chain.weth)?;
     let mut data = token.bytecode.clone();
-    data.extend(constructor_args(&token.abi, creator)?);
+    // Its libraries first, each address written where the code links it.
+    for (code, offsets) in &token.libraries {
+        let (library, _) = deploy(node, creator, code.clone()).context("deploy a library")?;
+        for &at in offsets {
+            data.get_mut(at..at + 20)
+                .context("a library offset past the code")?
+                .copy_from_slice(library.as_slice());
+        }
+    }
+    data.extend(constructor_args(&token.abi, creator, chain.router)?);
     let (address, receipt) = deploy(node, creator, data)?;
     open(node, chain, n, &token.abi, creator, address, &receipt)
+}
+
+/// PancakeSwap V2's router and WBNB, as a token's code names them.
+const BNB_CHAIN_NAMES: [&str; 2] = [
+    "10ed43c718714eb63d5aa57b78b54704e256024e",
+    "bb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c",
+];
+
+/// Whether `bytecode` names BNB Chain's router or wrapped native currency
+/// (the chain its creator wrote it for).
+pub(crate) fn names_bnb_chain(bytecode: &[u8]) -> bool {
+    let code = hex::encode(bytecode);
+    BNB_CHAIN_NAMES.iter().any(|name| code.contains(name))
 }
 
 /// Deploy `data` (code and constructor arguments) from `creator`: the
@@ -177,6 +199,7 @@ pub(crate) fn open(
     }
     Ok(Launched {
         token: address,
+        chain: if chain.chain_id == 56 { "bsc" } else { "eth" },
         traded,
         note: notes.join("; "),
     })
@@ -301,9 +324,10 @@ fn largest_recipient(receipt: &Value, token: Address) -> Option<Address> {
         .map(|(_, to)| to)
 }
 
-/// Constructor arguments made from their types and names: the creator for
-/// addresses, 18 for decimals, a billion for amounts, a name and a symbol.
-fn constructor_args(abi: &[Value], creator: Address) -> anyhow::Result<Vec<u8>> {
+/// Constructor arguments made from their types and names: the chain's V2
+/// router for an address named a router, the creator for other addresses,
+/// 18 for decimals, a billion for amounts, a name and a symbol.
+fn constructor_args(abi: &[Value], creator: Address, router: Address) -> anyhow::Result<Vec<u8>> {
     let Some(inputs) = abi
         .iter()
         .find(|f| f["type"] == "constructor")
@@ -318,7 +342,12 @@ fn constructor_args(abi: &[Value], creator: Address) -> anyhow::Result<Vec<u8>> 
             .as_str()
             .unwrap_or_default()
             .to_ascii_lowercase();
-        values.push(value_of(&kind, &name, creator));
+        let who = if name.contains("router") {
+            router
+        } else {
+            creator
+        };
+        values.push(value_of(&kind, &name, who));
     }
     Ok(DynSolValue::Tuple(values).abi_encode_params())
 }

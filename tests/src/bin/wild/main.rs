@@ -9,13 +9,16 @@
 //! recall on the tokens launched, and every `honeypot` verdict on a token a
 //! fresh wallet bought and sold.
 //!
-//! Which signal answers which of the study's labels (`LABELS`):
-//! GenerateToken → `mint_capability`, DestroyToken → `burn_from_others`,
-//! FreezeAccount → `blacklist_capability`, DisableTransfer →
-//! `pause_capability`, ArbitraryTransfer → `seize_balance`.
+//! With `--crp`, the CRPWarner study's real rug pulls of 2021–2023
+//! (labelled Mint / Leak / Limit) instead: each launched on the chain whose
+//! router its code names (PancakeSwap's on an anvil with chain id 56, else
+//! Uniswap's on chain id 1) and scored by F1 per label and their mean.
+//!
+//! Which signals answer which of a study's labels: see [`study`].
 
 mod control;
 mod launch;
+mod study;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -23,18 +26,11 @@ use std::path::PathBuf;
 use alloy_primitives::Address;
 use anyhow::{bail, Context as _};
 use riskintel_tests::bench;
-use riskintel_tests::corpus::{mainnet_chains_config, wild_ethereum};
+use riskintel_tests::corpus::{mainnet_chains_config, wild_bnb_chain, wild_ethereum};
 use riskintel_tests::rig::{Anvil, Node};
 use serde_json::Value;
 
-/// The study's labels and the signal that answers each.
-const LABELS: [(&str, &str); 5] = [
-    ("mint", "mint_capability"),
-    ("destroy", "burn_from_others"),
-    ("freeze", "blacklist_capability"),
-    ("disable", "pause_capability"),
-    ("arbitrary", "seize_balance"),
-];
+use study::join;
 
 pub(crate) struct Compiled {
     pub(crate) address: String,
@@ -42,16 +38,22 @@ pub(crate) struct Compiled {
     pub(crate) contract: String,
     pub(crate) compiler: String,
     pub(crate) abi: Vec<Value>,
+    /// Creation code, each linked library's address left as zeros.
     pub(crate) bytecode: Vec<u8>,
+    /// The libraries it links: each one's creation code, and the offsets
+    /// in `bytecode` where its address goes.
+    pub(crate) libraries: Vec<(Vec<u8>, Vec<usize>)>,
 }
 
 pub(crate) struct Launched {
     pub(crate) token: Address,
+    /// The chain it was launched on (`eth` or `bsc`).
+    pub(crate) chain: &'static str,
     pub(crate) traded: bool,
     pub(crate) note: String,
 }
 
-struct Row {
+pub(crate) struct Row {
     compiled: Compiled,
     launched: Launched,
     label: String,
@@ -65,12 +67,14 @@ async fn main() -> anyhow::Result<()> {
     let mut artifacts: Option<PathBuf> = None;
     let mut verbose = false;
     let mut controls = false;
+    let mut study = &study::PIED_PIPER;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--artifacts" => artifacts = Some(args.next().context("--artifacts DIR")?.into()),
             "--verbose" => verbose = true,
             "--control" => controls = true,
+            "--crp" => study = &study::CRP,
             other => bail!("unknown argument {other}"),
         }
     }
@@ -96,39 +100,62 @@ async fn main() -> anyhow::Result<()> {
             failures.push((address, join(&labels), format!("compile: {error}")));
             continue;
         }
-        let bytecode = record["bytecode"].as_str().unwrap_or_default();
+        let (bytecode, libraries) = match code_of(&record) {
+            Ok(code) => code,
+            Err(error) => {
+                failures.push((address, join(&labels), format!("code: {error:#}")));
+                continue;
+            }
+        };
         compiled.push(Compiled {
             address,
             labels,
             contract: record["contract"].as_str().unwrap_or_default().into(),
             compiler: record["compiler"].as_str().unwrap_or_default().into(),
             abi: record["abi"].as_array().cloned().unwrap_or_default(),
-            bytecode: hex::decode(bytecode.trim_start_matches("0x"))?,
+            bytecode,
+            libraries,
         });
     }
 
-    let (anvil, chain) = tokio::task::spawn_blocking(|| -> anyhow::Result<_> {
-        let anvil = Anvil::start(1)?;
-        let chain = wild_ethereum(&anvil.url)?;
-        Ok((anvil, chain))
+    // Ethereum's venue, and BNB Chain's where a token names its router.
+    let on_bsc = compiled
+        .iter()
+        .any(|t| launch::names_bnb_chain(&t.bytecode));
+    let (nodes, chains) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
+        let eth = Anvil::start(1)?;
+        let mut chains = vec![("eth", wild_ethereum(&eth.url)?)];
+        let mut nodes = vec![eth];
+        if on_bsc {
+            let bsc = Anvil::start(56)?;
+            chains.push(("bsc", wild_bnb_chain(&bsc.url)?));
+            nodes.push(bsc);
+        }
+        Ok((nodes, chains))
     })
     .await??;
     let state = std::env::temp_dir().join(format!("riskintel-wild-{}", std::process::id()));
     std::fs::create_dir_all(&state)?;
     let mut config = bench::config(
         format!("sqlite://{}", state.join("wild.db").display()),
-        &chain,
+        &chains[0].1,
     );
-    config.chains = mainnet_chains_config(&[("eth", &chain, &anvil.url)]);
+    let served: Vec<_> = (chains.iter())
+        .map(|(id, chain)| (*id, chain, chain.url.as_str()))
+        .collect();
+    config.chains = mainnet_chains_config(&served);
     let (server, key) = bench::start(config, true).await?;
     let key = key.context("owner key")?;
     let http = reqwest::Client::new();
 
     let mut rows = Vec::new();
     for (n, token) in compiled.into_iter().enumerate() {
-        let chain2 = chain.clone();
+        let (_, chain) = match launch::names_bnb_chain(&token.bytecode) {
+            true => chains[1].clone(),
+            false => chains[0].clone(),
+        };
         let (token, launched) = tokio::task::spawn_blocking(move || {
-            let launched = launch::launch(&Node::new(&chain2.url), &chain2, n as u64 + 1, &token);
+            let launched = launch::launch(&Node::new(&chain.url), &chain, n as u64 + 1, &token);
             (token, launched)
         })
         .await?;
@@ -143,7 +170,15 @@ async fn main() -> anyhow::Result<()> {
                 continue;
             }
         };
-        let answer = match analyse(&http, &server.local_addr, &key, launched.token).await {
+        let answer = match analyse(
+            &http,
+            &server.local_addr,
+            &key,
+            launched.chain,
+            launched.token,
+        )
+        .await
+        {
             Ok(answer) => answer,
             Err(e) => {
                 failures.push((token.address.clone(), join(&token.labels), format!("{e:#}")));
@@ -157,7 +192,7 @@ async fn main() -> anyhow::Result<()> {
                 .into_iter()
                 .flatten())
             .filter(|c| c["status"] == "unknown")
-            .filter(|c| LABELS.iter().any(|(_, id)| c["id"] == *id))
+            .filter(|c| study.signals().any(|id| c["id"] == id))
             {
                 println!("  {} {}: {}", token.address, check["id"], check["reason"]);
             }
@@ -165,10 +200,7 @@ async fn main() -> anyhow::Result<()> {
         let signals: Vec<String> = (answer["signals"].as_array().into_iter().flatten())
             .filter_map(|s| s["id"].as_str().map(str::to_string))
             .collect();
-        let found = (LABELS.iter())
-            .filter(|(_, signal)| signals.iter().any(|s| s == signal))
-            .map(|(label, _)| label.to_string())
-            .collect();
+        let found = study.found(&signals);
         rows.push(Row {
             honeypot: signals.iter().any(|s| s == "honeypot"),
             label: answer["label"].as_str().unwrap_or_default().to_string(),
@@ -179,8 +211,8 @@ async fn main() -> anyhow::Result<()> {
         });
     }
     server.close().await?;
-    tokio::task::spawn_blocking(move || drop(anvil)).await?;
-    report(&rows, &failures);
+    tokio::task::spawn_blocking(move || drop(nodes)).await?;
+    study::report(study, &rows, &failures);
     Ok(())
 }
 
@@ -230,7 +262,7 @@ async fn control_set(dir: &std::path::Path) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let mut answered = Vec::new();
     for row in rows {
-        match analyse(&http, &server.local_addr, &key, row.token).await {
+        match analyse(&http, &server.local_addr, &key, "eth", row.token).await {
             Ok(answer) => answered.push((row, answer)),
             Err(e) => failures.push((row.name.clone(), format!("{e:#}"))),
         }
@@ -241,15 +273,46 @@ async fn control_set(dir: &std::path::Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The service's cold analysis of `token` on `eth`.
+/// A compiled record's creation code (each library placeholder zeroed)
+/// and the libraries it links.
+fn code_of(record: &Value) -> anyhow::Result<(Vec<u8>, Vec<(Vec<u8>, Vec<usize>)>)> {
+    let unlinked = |hex: &str| -> anyhow::Result<Vec<u8>> {
+        // A placeholder is `__$` 34 hex digits `$__`: 20 bytes of zeros.
+        let mut code = String::with_capacity(hex.len());
+        let mut rest = hex.trim_start_matches("0x");
+        while let Some(at) = rest.find("__") {
+            code.push_str(&rest[..at]);
+            code.push_str(&"0".repeat(40));
+            rest = rest.get(at + 40..).context("a cut library placeholder")?;
+        }
+        code.push_str(rest);
+        Ok(hex::decode(code)?)
+    };
+    let bytecode = unlinked(record["bytecode"].as_str().unwrap_or_default())?;
+    let mut libraries = Vec::new();
+    for library in record["libraries"].as_array().into_iter().flatten() {
+        let code = unlinked(library["bytecode"].as_str().unwrap_or_default())?;
+        if code.is_empty() {
+            bail!("library {} has no code in the source", library["name"]);
+        }
+        let offsets = (library["offsets"].as_array().into_iter().flatten())
+            .filter_map(|o| o.as_u64().map(|o| o as usize))
+            .collect();
+        libraries.push((code, offsets));
+    }
+    Ok((bytecode, libraries))
+}
+
+/// The service's cold analysis of `token` on `chain`.
 async fn analyse(
     http: &reqwest::Client,
     at: &std::net::SocketAddr,
     key: &str,
+    chain: &str,
     token: Address,
 ) -> anyhow::Result<Value> {
     let answer = http
-        .get(format!("http://{at}/v1/token/eth/{token:#x}/analyze"))
+        .get(format!("http://{at}/v1/token/{chain}/{token:#x}/analyze"))
         .header("x-api-key", key)
         .send()
         .await?;
@@ -259,108 +322,4 @@ async fn analyse(
         bail!("analysis answered {status}: {}", answer["error"]["message"]);
     }
     Ok(answer)
-}
-
-/// The reviews of the study's labels: (address, label, added or removed).
-fn reviewed() -> Vec<(String, String, bool)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/wild/reviewed.tsv");
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(|l| {
-            let mut cells = l.split('\t');
-            let (address, label, verdict) = (cells.next()?, cells.next()?, cells.next()?);
-            Some((address.to_string(), label.to_string(), verdict == "add"))
-        })
-        .collect()
-}
-
-/// Per-label precision and recall against `truth`.
-fn table(rows: &[Row], against: &str, truth: impl Fn(&Row) -> BTreeSet<String>) {
-    println!(
-        "\nper label, on the {} tokens launched and answered, against {against}:",
-        rows.len()
-    );
-    println!("  label      tokens  TP  FP  FN  precision  recall");
-    for (label, signal) in LABELS {
-        let truth = |r: &Row| truth(r).contains(label);
-        let got = |r: &Row| r.found.contains(label);
-        let tp = rows.iter().filter(|r| truth(r) && got(r)).count();
-        let fp = rows.iter().filter(|r| !truth(r) && got(r)).count();
-        let fn_ = rows.iter().filter(|r| truth(r) && !got(r)).count();
-        let ratio = |a: usize, b: usize| match b {
-            0 => "-".to_string(),
-            b => format!("{:.2}", a as f64 / b as f64),
-        };
-        println!(
-            "  {label:<10} {:>6}  {tp:>2}  {fp:>2}  {fn_:>2}  {:>9}  {:>6}   ({signal})",
-            tp + fn_,
-            ratio(tp, tp + fp),
-            ratio(tp, tp + fn_)
-        );
-    }
-}
-
-fn join(labels: &BTreeSet<String>) -> String {
-    labels.iter().cloned().collect::<Vec<_>>().join(",")
-}
-
-fn report(rows: &[Row], failures: &[(String, String, String)]) {
-    for row in rows {
-        println!(
-            "{} {:<24} solc {:<7} truth {:<16} found {:<16} {:<8} traded {} {}{}",
-            row.compiled.address,
-            row.compiled.contract,
-            row.compiled.compiler,
-            join(&row.compiled.labels),
-            join(&row.found),
-            row.label,
-            row.launched.traded,
-            row.signals.join(" "),
-            if row.launched.note.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", row.launched.note)
-            }
-        );
-    }
-    println!("\nnot launched or not answered: {}", failures.len());
-    for (address, labels, why) in failures {
-        println!(
-            "  {address} [{labels}] {}",
-            why.lines().next().unwrap_or_default()
-        );
-    }
-    let reviewed = reviewed();
-    table(rows, "the study's labels", |r: &Row| {
-        r.compiled.labels.clone()
-    });
-    table(
-        rows,
-        "the study's labels as reviewed (tests/wild/reviewed.tsv)",
-        |r: &Row| {
-            let mut labels = r.compiled.labels.clone();
-            for (address, label, add) in &reviewed {
-                if *address == r.compiled.address {
-                    match add {
-                        true => labels.insert(label.clone()),
-                        false => labels.remove(label),
-                    };
-                }
-            }
-            labels
-        },
-    );
-    let wrong: Vec<&Row> = rows
-        .iter()
-        .filter(|r| r.launched.traded && r.honeypot)
-        .collect();
-    println!(
-        "\nhoneypot verdicts on tokens a fresh wallet bought and sold: {}",
-        wrong.len()
-    );
-    for row in wrong {
-        println!("  {} {}", row.compiled.address, row.compiled.contract);
-    }
 }
