@@ -45,6 +45,8 @@ check_ids! {
     TaxModifiablePerAddress = "tax_modifiable_per_address",
     /// EVM, by probing: a privileged caller can lower transaction or wallet limits so that normal trades fail.
     MaxTxModifiable = "max_tx_modifiable",
+    /// EVM, by probing and reading each simulation as a ledger: value that a role can make flow from buyers, holders, the pool or the token contract's own balance to an address a role chose (its own, or a wallet it set): through fees, the contract's balance, or the pool (the evidence names the path, the role and the share or amount).
+    ValueTaken = "value_taken",
     /// EVM, by probing: a caller other than the owner can make itself the owner.
     OwnershipReclaimable = "ownership_reclaimable",
     /// EVM, by probing: `owner()` reports no owner, yet another address (the creator) still exercises a power.

@@ -73,6 +73,19 @@ pub enum Proof {
     Limits,
     /// A holder the owner distributed to cannot transfer; a fresh buyer trades.
     HoldersFrozen,
+    /// A fresh wallet's buy credits tokens nobody was debited for: the
+    /// buyer's, the pool's, the owner's and the contract's balances rise
+    /// together while the supply stays (a fee minted in the transfer).
+    CreditsFromNothing,
+    /// After the owner's call (90 and 90: fees), a holder's sell pays the
+    /// owner's wallet more native currency than the holder receives.
+    SwapsFeesToOwner(&'static str),
+    /// A wallet pays 1 ETH into the first call; the owner's second call
+    /// moves the contract's native balance to the owner.
+    WithdrawsPaidIn(&'static str, &'static str),
+    /// The owner's call (the pool, 1) sets the pool's token balance and
+    /// reserve to almost nothing while holders keep theirs.
+    DrainsPool(&'static str),
     /// Solana: the launch's history as the fixture's node answers it
     /// (`rig/solana_launches.mjs`): pump.fun's programs cannot run here, so
     /// nothing is proven by a transaction.
@@ -103,6 +116,9 @@ pub enum Setup {
     WildGuard,
     /// Wild: once its first buyers have bought, the owner makes this call.
     WildAfterBuyers(&'static str),
+    /// Wild: once its first buyers have bought, a wallet makes this call
+    /// paying this many tenths of an ETH (a presale's buyers).
+    WildPaysIn(&'static str, u64),
     /// Wild launch: the creator puts `pool` tokens in the pool, and before
     /// it opens hands `each` tokens to `wallets` fresh wallets (insiders).
     Airdrop { pool: u64, wallets: u64, each: u64 },

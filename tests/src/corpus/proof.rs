@@ -279,6 +279,68 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
             );
         }
         Proof::HoldersFrozen => rig::sell(node, chain, trader, token, bought)?,
+        Proof::CreditsFromNothing => {
+            let pair = chain.pairs[truth.name];
+            let second = rig::random_address();
+            node.impersonate(second)?;
+            let held = || -> anyhow::Result<U256> {
+                [second, pair, owner, token]
+                    .into_iter()
+                    .try_fold(U256::ZERO, |sum, a| Ok(sum + balance(a)?))
+            };
+            let before = (supply()?, held()?);
+            rig::buy(node, chain, second, token, e18(1) / U256::from(10u64))?;
+            let after = (supply()?, held()?);
+            ensure!(
+                after.0 == before.0 && after.1 > before.1,
+                "a buy: supply {} → {}, the parties' balances {} → {}",
+                before.0,
+                after.0,
+                before.1,
+                after.1
+            );
+        }
+        Proof::SwapsFeesToOwner(signature) => {
+            let fees = [Arg::Uint(U256::from(90u64)), Arg::Uint(U256::from(90u64))];
+            as_owner(node, owner, token, signature, &fees)?;
+            let (trader_before, owner_before) = (eth_balance(node, trader)?, eth_balance(node, owner)?);
+            rig::sell_with_fee(node, chain, trader, token, bought)?;
+            let received = eth_balance(node, trader)?.saturating_sub(trader_before);
+            let paid = eth_balance(node, owner)?.saturating_sub(owner_before);
+            ensure!(
+                paid > received,
+                "after {signature} a sell paid the owner {paid} wei and its seller {received}"
+            );
+        }
+        Proof::WithdrawsPaidIn(pay, withdraw) => {
+            node.send(trader, Some(token), rig::calldata(pay, &[]), e18(1))?;
+            let held = eth_balance(node, token)?;
+            ensure!(held >= e18(1), "{pay} left {held} wei in the contract");
+            let before = eth_balance(node, owner)?;
+            as_owner(node, owner, token, withdraw, &[])?;
+            ensure!(
+                eth_balance(node, token)?.is_zero() && eth_balance(node, owner)? > before,
+                "{withdraw} left the contract's ether"
+            );
+        }
+        Proof::DrainsPool(signature) => {
+            let pair = chain.pairs[truth.name];
+            let pooled = balance(pair)?;
+            let args = [Arg::Addr(pair), Arg::Uint(U256::from(1u64))];
+            as_owner(node, owner, token, signature, &args)?;
+            let reserves = node.call(
+                "eth_call",
+                json!([{"to": format!("{pair:#x}"), "data": format!("0x{}", hex::encode(rig::calldata("getReserves()", &[])))}, "latest"]),
+            )?;
+            let words = hex::decode(reserves.as_str().context("reserves")?.trim_start_matches("0x"))?;
+            let (r0, r1) = (U256::from_be_slice(&words[..32]), U256::from_be_slice(&words[32..64]));
+            ensure!(
+                balance(pair)? < pooled / U256::from(1_000u64) && r0.min(r1) < pooled / U256::from(1_000u64),
+                "{signature} left the pool {} of {pooled} (reserves {r0}, {r1})",
+                balance(pair)?
+            );
+            ensure!(balance(trader)? == bought, "the holder's balance moved");
+        }
         Proof::Canned => anyhow::bail!("a canned Solana history is not proven on anvil"),
         Proof::CannotSell => ensure!(
             rig::sell_with_fee(node, chain, trader, token, bought).is_err(),

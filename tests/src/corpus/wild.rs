@@ -288,6 +288,12 @@ fn launch(node: &Node, chain: &mut RigChain, creator: u64, truth: &Truth) -> any
     if let Setup::WildAfterBuyers(signature) = truth.setup {
         node.exec(deployer, token, signature, &[])?;
     }
+    if let Setup::WildPaysIn(signature, tenths) = truth.setup {
+        let buyer = first_buyer(BUYERS);
+        node.impersonate(buyer)?;
+        let value = e18(tenths) / U256::from(10u64);
+        node.send(buyer, Some(token), rig::calldata(signature, &[]), value)?;
+    }
     if truth.renounce {
         node.exec(deployer, token, "renounceOwnership()", &[])?;
     }

@@ -145,6 +145,35 @@ pub fn table() -> Vec<Truth> {
             ..taxed(0.04, renounced(t("marketingfee", "MarketingFeeToken", Bsc, FINE, &[], &["honeypot"],
                 Proof::Trades)))
         },
+        // Follow the value: what ends at the owner's wallet, and the mints
+        // hidden where no probe of supply looks.
+        // A 4% marketing fee credited to the owner's wallet without being
+        // taken from the trader: every trade mints.
+        t("feemint", "FeeMintToken", Eth, RISKY, &["mint_capability"], &["honeypot"],
+            Proof::CreditsFromNothing),
+        // Fees swapped back to the owner's wallet, which the owner can raise to 90%.
+        t("swapbackwallet", "SwapBackWalletToken", Eth, RISKY, &["value_taken", "tax_modifiable"],
+            &["honeypot"], Proof::SwapsFeesToOwner("setFees(uint256,uint256)")),
+        // A presale's buy() keeps the ETH, which the owner withdraws.
+        Truth {
+            setup: Setup::WildPaysIn("buy()", 10),
+            ..t("presalebuy", "PresaleBuyToken", Eth, RISKY, &["value_taken"], &["honeypot"],
+                Proof::WithdrawsPaidIn("buy()", "withdraw()"))
+        },
+        // The pool's balance set to 1 and synced.
+        t("balancesync", "BalanceSyncToken", Eth, CRITICAL, &["value_taken"], &["honeypot"],
+            Proof::DrainsPool("updateHolderBalance(address,uint256)")),
+        // Mints the probe must bound by their headroom and their role.
+        t("headroomcap", "HeadroomCapToken", Eth, RISKY, &["mint_capability"], &["honeypot"],
+            Proof::RaisesSupply("mint(address,uint256)")),
+        t("canmint", "CanMintToken", Eth, RISKY, &["mint_capability"], &["honeypot"],
+            Proof::RaisesSupply("mint(address,uint256)")),
+        // Their legitimate twins: a fixed 3% fee into liquidity whose LP is
+        // burned; a governance mint of 2% a year.
+        taxed(0.03, renounced(t("liquidityfee", "LiquidityFeeToken", Eth, FINE, &[],
+            &["honeypot", "value_taken", "mint_capability"], Proof::Trades))),
+        t("yearlymint", "YearlyMintGovToken", Eth, FINE, &["mint_capability"], &["honeypot", "value_taken"],
+            Proof::RaisesSupply("mint(address,uint256)")),
         // Launches, one plain token: who got the supply is the whole story.
         // A fair launch: the pool opens, then holders and buyers come.
         renounced(t("fairlaunch", "FairLaunchToken", Eth, FINE, &[],

@@ -11,6 +11,7 @@ use riskintel_types::{
 pub fn meaning(id: CheckId) -> &'static str {
     match id {
         CheckId::MintCapability => "New tokens can be created at will, diluting every holder; a sudden mint followed by a sell-off is a classic rug pull.",
+        CheckId::ValueTaken => "Part of what buyers pay, holders own or the pool holds can end at an address the token's owner or another role chose: through fees, the contract's own balance, or the pool. This is how most money was taken in real rug pulls.",
         CheckId::SeizeBalance => "Tokens can be taken out of your wallet without your signature: whoever holds this power can empty any holder, the pool included.",
         CheckId::BurnFromOthers => "Tokens in your wallet can be destroyed without your signature, wiping out what you hold.",
         CheckId::BlacklistCapability => "Your address can be blocked from selling or transferring, trapping your tokens.",

@@ -76,6 +76,17 @@ sol! {
             uint256 buyBps;
             uint256 probeGas;
             uint256 reserveGas;
+            address[] watch;
+        }
+        /// What one trade or call moved (`ProbeLedger.sol`).
+        struct Ledger {
+            bool readsOk;
+            int256 unaccounted;
+            uint256[] tokenGains;
+            uint256[] valueGains;
+            uint256 contractGain;
+            uint256 contractLoss;
+            uint256 contractValueLoss;
         }
         struct Snapshot {
             uint256 supply;
@@ -101,6 +112,8 @@ sol! {
             bool boundProbed;
             bool largeMintOk;
             bool againMintOk;
+            Ledger call;
+            Ledger trade;
         }
         struct Report {
             Outcome victimBuy;
@@ -157,7 +170,7 @@ mod tests {
         );
         assert_eq!(
             IPrivilegeProbe::probeCall::SIGNATURE,
-            format!("probe(({plan},address,address,uint256,uint256,uint256),bytes[])")
+            format!("probe(({plan},address,address,uint256,uint256,uint256,address[]),bytes[])")
         );
     }
 }

@@ -19,6 +19,12 @@ pub fn victim_balance_word() -> U256 {
     U256::from_be_bytes(keccak256("riskintel victim balance").0)
 }
 
+/// The address argument the probe replaces with the role making the call
+/// (a fee wallet or a recipient set to the role itself).
+pub fn role_address() -> Address {
+    Address::from_word(keccak256("riskintel role"))
+}
+
 /// Values tried for integer arguments after the victim's balance: fees in
 /// basis points and in percent, and small limits.
 const FEE_VALUES: [u64; 8] = [9_900, 5_000, 2_500, 1_000, 99, 49, 25, 10];
@@ -74,7 +80,13 @@ pub fn candidates(
     functions: &[([u8; 4], Option<Vec<DynSolType>>, String)],
     wallets: &Wallets,
     pair: Address,
+    token: Address,
 ) -> (Vec<Candidate>, Vec<String>) {
+    let parties = Parties {
+        wallets,
+        pair,
+        token,
+    };
     let per_function: Vec<Vec<Candidate>> = functions
         .iter()
         .map(|(selector, arguments, function)| {
@@ -83,7 +95,7 @@ pub fn candidates(
                 Some(types) if types.len() > MAX_ARGUMENTS => fallback(wallets),
                 Some(types) => match types
                     .iter()
-                    .map(|t| values(t, wallets, pair))
+                    .map(|t| values(t, &parties))
                     .collect::<Option<Vec<_>>>()
                 {
                     Some(lists) => combinations(&lists),
@@ -149,13 +161,25 @@ fn fallback(wallets: &Wallets) -> Vec<Vec<DynSolValue>> {
     ]
 }
 
-/// The values tried for one argument type, the default first; None for a type not handled.
-fn values(ty: &DynSolType, wallets: &Wallets, pair: Address) -> Option<Vec<DynSolValue>> {
+/// The addresses arguments are made of.
+struct Parties<'a> {
+    wallets: &'a Wallets,
+    pair: Address,
+    token: Address,
+}
+
+/// The values tried for one argument type, the default first; None for a
+/// type not handled. Addresses: a holder, a fresh address, the pool, the
+/// token itself (what its contract holds of itself) and the role.
+fn values(ty: &DynSolType, parties: &Parties) -> Option<Vec<DynSolValue>> {
+    let (wallets, pair) = (parties.wallets, parties.pair);
     Some(match ty {
         DynSolType::Address => vec![
             DynSolValue::Address(wallets.victim),
             DynSolValue::Address(wallets.fresh),
             DynSolValue::Address(pair),
+            DynSolValue::Address(parties.token),
+            DynSolValue::Address(role_address()),
         ],
         DynSolType::Uint(bits) => {
             let fits = |v: &U256| *bits >= 256 || *v < (U256::from(1) << *bits);
@@ -174,11 +198,11 @@ fn values(ty: &DynSolType, wallets: &Wallets, pair: Address) -> Option<Vec<DynSo
         DynSolType::Bytes => vec![DynSolValue::Bytes(Vec::new())],
         DynSolType::String => vec![DynSolValue::String(String::new())],
         DynSolType::Array(inner) => vec![DynSolValue::Array(vec![
-            values(inner, wallets, pair)?.remove(0)
+            values(inner, parties)?.remove(0)
         ])],
         DynSolType::FixedArray(inner, n) => {
             vec![DynSolValue::FixedArray(vec![
-                values(inner, wallets, pair)?
+                values(inner, parties)?
                     .remove(0);
                 *n
             ])]
@@ -187,7 +211,7 @@ fn values(ty: &DynSolType, wallets: &Wallets, pair: Address) -> Option<Vec<DynSo
             vec![DynSolValue::Tuple(
                 types
                     .iter()
-                    .map(|t| Some(values(t, wallets, pair)?.remove(0)))
+                    .map(|t| Some(values(t, parties)?.remove(0)))
                     .collect::<Option<Vec<_>>>()?,
             )]
         }
@@ -226,6 +250,7 @@ fn combinations(lists: &[Vec<DynSolValue>]) -> Vec<Vec<DynSolValue>> {
 pub struct Planned {
     /// The role's address.
     pub role: Address,
+    watch: Vec<Address>,
     slots: Vec<(Slot<Bytes>, usize)>,
 }
 
@@ -234,6 +259,9 @@ pub struct Planned {
 pub struct Probed {
     /// The role's address.
     pub role: Address,
+    /// The addresses whose gains each ledger gives after the role's own
+    /// (`Ledger.tokenGains[1..]`), in order.
+    pub watch: Vec<Address>,
     /// State after the victim's buy, before any call.
     pub before: IPrivilegeProbe::Snapshot,
     /// The role's own buy, transfer and sell (empty when there is no pool).
@@ -248,10 +276,11 @@ pub struct Probed {
     pub follow_ups: Vec<(usize, usize, IPrivilegeProbe::Effect)>,
 }
 
-/// Add to `batch` the `eth_call`s that run every candidate as `role` on `plan`'s pool at `block`.
+/// Add to `batch` the `eth_call`s that run every candidate as `role` on
+/// `plan`'s pool at `block`, following the gains of `watch` too.
 pub fn plan(
     plan: &Plan,
-    role: Address,
+    (role, watch): (Address, &[Address]),
     candidates: &[Candidate],
     wallets: &Wallets,
     block: u64,
@@ -266,6 +295,7 @@ pub fn plan(
         buyBps: U256::from(BUY_BPS),
         probeGas: U256::from(PROBE_GAS),
         reserveGas: U256::from(RESERVE_GAS),
+        watch: watch.to_vec(),
     };
     let code = PROBE_RUNTIME_HEX.trim();
     let funds = super::abi::funds();
@@ -299,7 +329,11 @@ pub fn plan(
             chunk.len(),
         ));
     }
-    Planned { role, slots }
+    Planned {
+        role,
+        watch: watch.to_vec(),
+        slots,
+    }
 }
 
 impl Planned {
@@ -329,6 +363,7 @@ impl Planned {
                 None => {
                     probed = Some(Probed {
                         role: self.role,
+                        watch: self.watch.clone(),
                         before: report.before,
                         role_trade: report.roleTrade,
                         baseline: report.baseline,
@@ -368,10 +403,11 @@ mod tests {
             Some(vec![DynSolType::Address, DynSolType::Uint(256)]),
             "f".to_string(),
         )];
-        let (calls, untried) = candidates(&functions, &wallets(), pair);
+        let (calls, untried) = candidates(&functions, &wallets(), pair, Address::repeat_byte(8));
         assert!(untried.is_empty());
-        // Defaults, two more addresses, eight fee values.
-        assert_eq!(calls.len(), 11);
+        // Defaults, four more addresses (the role's as a placeholder), eight fee values.
+        assert_eq!(calls.len(), 13);
+        assert!(calls.iter().any(|c| c.data[16..36] == role_address()[..]));
         let first = &calls[0].data;
         assert_eq!(&first[..4], &[1, 2, 3, 4]);
         assert_eq!(&first[16..36], wallets().victim.as_slice());
@@ -389,7 +425,7 @@ mod tests {
                 "h".to_string(),
             ),
         ];
-        let (calls, _) = candidates(&functions, &wallets(), Address::ZERO);
+        let (calls, _) = candidates(&functions, &wallets(), Address::ZERO, Address::ZERO);
         assert_eq!(calls.iter().filter(|c| c.selector == [0; 4]).count(), 3);
         // uint8: 99, 49, 25, 10 each, per argument and together, without repeats.
         let h: Vec<_> = calls.iter().filter(|c| c.selector == [1; 4]).collect();
@@ -408,7 +444,7 @@ mod tests {
                 )
             })
             .collect();
-        let (calls, untried) = candidates(&functions, &wallets(), Address::ZERO);
+        let (calls, untried) = candidates(&functions, &wallets(), Address::ZERO, Address::ZERO);
         assert_eq!(calls.len(), PER_ROLE);
         assert!(
             untried.is_empty(),
@@ -417,7 +453,7 @@ mod tests {
         let many: Vec<_> = (0..=255u8)
             .map(|i| ([i; 4], None, format!("g{i}")))
             .collect();
-        let (_, untried) = candidates(&many, &wallets(), Address::ZERO);
+        let (_, untried) = candidates(&many, &wallets(), Address::ZERO, Address::ZERO);
         assert_eq!(untried.len(), 256 - PER_ROLE);
     }
 }

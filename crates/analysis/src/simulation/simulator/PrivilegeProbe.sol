@@ -10,18 +10,21 @@
 // buy, transfer and sell cost. Nothing is sent; no state changes.
 pragma solidity ^0.8.20;
 
-import "./TradeSimulator.sol";
+import "./ProbeLedger.sol";
 
 interface IOwnedLike {
     function owner() external view returns (address);
     function totalSupply() external view returns (uint256);
 }
 
-contract PrivilegeProbe is TradeSimulator {
+contract PrivilegeProbe is ProbeLedger {
     /// A word in a candidate's call data that stands for the victim's balance
     /// at the time of the call (known only inside the simulation; a
     /// thousandth of the supply when the victim could not buy).
     uint256 constant VICTIM_BALANCE = uint256(keccak256("riskintel victim balance"));
+    /// An address argument that stands for the role making the call (the
+    /// same calls are tried as every role): a fee wallet set to itself.
+    uint256 constant ROLE_ADDRESS = uint256(uint160(uint256(keccak256("riskintel role"))));
 
     struct Target {
         Plan plan;
@@ -30,6 +33,9 @@ contract PrivilegeProbe is TradeSimulator {
         uint256 buyBps;
         uint256 probeGas;
         uint256 reserveGas;
+        /// Addresses whose gains are followed besides the role's own (the
+        /// token's other roles and the addresses its storage keeps).
+        address[] watch;
     }
 
     struct Snapshot {
@@ -61,6 +67,9 @@ contract PrivilegeProbe is TradeSimulator {
         bool boundProbed;
         bool largeMintOk;
         bool againMintOk;
+        /// The call itself, and the fresh buyer's trade after it, as ledgers.
+        Ledger call;
+        Ledger trade;
     }
 
     struct Report {
@@ -361,7 +370,9 @@ contract PrivilegeProbe is TradeSimulator {
                 data = main;
             }
             substitute(data, amount);
+            Sheet memory before = sheet(t.plan, t.buyer, t.watch);
             if (e.ok) (e.ok, e.revertData) = t.plan.token.call{gas: t.probeGas}(data);
+            if (e.ok) e.call = ledger(before, sheet(t.plan, t.buyer, t.watch), t.plan, t.buyer, t.watch);
         }
         if (e.ok) {
             e.after_ = snapshot(t);
@@ -381,8 +392,14 @@ contract PrivilegeProbe is TradeSimulator {
 
     /// A fresh buyer's buy, transfer and sell; when they fail, the same at a hundredth of the size.
     function observeBuyer(Target memory t, Effect memory e) internal {
+        Sheet memory before = sheet(t.plan, t.buyer, t.watch);
         try TradeSimulator(payable(t.buyer)).simulate{gas: gasleft() / 2}(t.plan, t.buyBps) returns (Outcome memory o) {
             e.buyer = o;
+            // The buy stays; the sell, made for real too, is in the ledger.
+            if (o.buyOk && o.sellOk) {
+                try TradeSimulator(payable(t.buyer)).sellOut{gas: gasleft() / 2}(t.plan) returns (Outcome memory) {} catch {}
+            }
+            e.trade = ledger(before, sheet(t.plan, t.buyer, t.watch), t.plan, t.buyer, t.watch);
         } catch {}
         if (!e.buyer.buyOk || !e.buyer.sellOk) {
             try TradeSimulator(payable(t.buyer)).simulate{gas: gasleft() / 2}(t.plan, t.buyBps / 100) returns (
@@ -393,16 +410,19 @@ contract PrivilegeProbe is TradeSimulator {
         }
     }
 
-    /// Replace every `VICTIM_BALANCE` argument word with `value`.
-    function substitute(bytes memory data, uint256 value) internal pure {
+    /// Replace every `VICTIM_BALANCE` argument word with `value`, and every
+    /// `ROLE_ADDRESS` with this role's address.
+    function substitute(bytes memory data, uint256 value) internal view {
+        uint256 role = uint256(uint160(address(this)));
         for (uint256 at = 4; at + 32 <= data.length; at += 32) {
             uint256 word;
             assembly {
                 word := mload(add(add(data, 32), at))
             }
-            if (word == VICTIM_BALANCE) {
+            if (word == VICTIM_BALANCE || word == ROLE_ADDRESS) {
+                uint256 by = word == VICTIM_BALANCE ? value : role;
                 assembly {
-                    mstore(add(add(data, 32), at), value)
+                    mstore(add(add(data, 32), at), by)
                 }
             }
         }

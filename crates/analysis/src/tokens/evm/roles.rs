@@ -145,7 +145,7 @@ pub fn plan(
         .filter(|f| f.probed())
         .map(|f| (f.selector, f.arguments.clone(), f.describe()))
         .collect();
-    let (candidates, untried) = probe::candidates(&functions, &wallets, trade.pair);
+    let (candidates, untried) = probe::candidates(&functions, &wallets, trade.pair, token);
     let mut calls = Multicall::new();
     let mut roles = Vec::new();
     let mut planned = Vec::new();
@@ -170,6 +170,12 @@ pub fn plan(
     }
     // The token and its pool cannot carry the probe's code without losing their own.
     list.retain(|r| r.0 != token && r.0 != pair);
+    // Whose gains each probe follows besides its role's own: the addresses
+    // a role chose or the token's storage keeps (holders are not).
+    let watch: Vec<Address> = (list.iter())
+        .filter(|(_, names, _)| names != &["large holder"])
+        .map(|(address, _, _)| *address)
+        .collect();
     list.push((fresh("anyone"), vec!["anyone"], Some(false)));
     for (address, names, has_code) in list {
         let anyone = names == ["anyone"];
@@ -177,9 +183,10 @@ pub fn plan(
             .then(|| batch.call::<Bytes>("eth_getCode", json!([address, BlockTag::Number(block)])));
         let reads =
             (!anyone && has_code != Some(false)).then(|| control::plan(address, &mut calls));
+        let others: Vec<Address> = watch.iter().copied().filter(|w| *w != address).collect();
         planned.push(probe::plan(
             &trade,
-            address,
+            (address, &others),
             &candidates,
             &wallets,
             block,

@@ -23,6 +23,7 @@ use riskintel_chains::evm::abi::units;
 use riskintel_chains::evm::addr;
 
 mod degree;
+mod value;
 mod words;
 use degree::{bounded_mint, weighed, Power, POWERS};
 use words::effect_words;
@@ -68,7 +69,12 @@ fn classify(
     // A loss beyond rounding (reflection tokens move balances by a few wei).
     let lost = |was: U256, now: U256| now < was && was - now > was / U256::from(1_000u64);
     let others_lost = lost(before.victim, after.victim) || lost(before.pair, after.pair);
-    if after.supply > before.supply || balance_written(before, after) {
+    // A mint: the supply raised, balances written, or (followed as a
+    // ledger) the trades after the call credit tokens nobody was debited
+    // for where they did not before.
+    let in_transfers = value::from_nothing(&e.trade, before.supply).is_some()
+        && value::from_nothing(&base.trade, before.supply).is_none();
+    if after.supply > before.supply || balance_written(before, after, e.call.contractLoss) || in_transfers {
         found.push((Power::Mint, 0.0));
     }
     if after.supply < before.supply && others_lost {
@@ -124,13 +130,15 @@ fn classify(
 }
 
 /// Whether a call raised the balances observed (the role's, the victim's,
-/// the pool's) with no equal fall among them while the total supply stayed:
-/// a balance written directly (`_balances[x] = …`, `sstore` into the
+/// the pool's) with no equal fall among them (the token contract's own
+/// balance among them: `from_contract`) while the total supply stayed: a
+/// balance written directly (`_balances[x] = …`, `sstore` into the
 /// mapping, reflection or gon balances) is a mint however it is spelled.
-fn balance_written(before: &Snapshot, after: &Snapshot) -> bool {
+fn balance_written(before: &Snapshot, after: &Snapshot, from_contract: U256) -> bool {
     let total = |s: &Snapshot| s.victim.saturating_add(s.pair).saturating_add(s.role);
     let tolerance = (before.supply / U256::from(1_000_000u64)).max(U256::from(1u64));
-    after.supply == before.supply && total(after) > total(before).saturating_add(tolerance)
+    let accounted = total(before).saturating_add(from_contract).saturating_add(tolerance);
+    after.supply == before.supply && total(after) > accounted
 }
 
 /// One power exercised: by which role, with which call, the highest fee
@@ -172,7 +180,7 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
             for id in POWERS
                 .iter()
                 .map(|p| p.check())
-                .chain([CheckId::HiddenOwner])
+                .chain([CheckId::HiddenOwner, CheckId::ValueTaken])
             {
                 b.unknown(
                     id,
@@ -354,6 +362,7 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
             ),
         }
     }
+    value::assess(b, probing, decimals);
     match hidden.first() {
         Some((function, role)) if renounced => b.detected(
             CheckId::HiddenOwner,
