@@ -83,6 +83,9 @@ pub enum Proof {
     /// A wallet pays 1 ETH into the first call; the owner's second call
     /// moves the contract's native balance to the owner.
     WithdrawsPaidIn(&'static str, &'static str),
+    /// After the owner's first call (`true`), two fresh wallets' second
+    /// call each raise the supply.
+    ClaimsMint(&'static str, &'static str),
     /// The owner's call (the pool, 1) sets the pool's token balance and
     /// reserve to almost nothing while holders keep theirs.
     DrainsPool(&'static str),

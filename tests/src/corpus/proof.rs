@@ -323,6 +323,16 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
                 "{withdraw} left the contract's ether"
             );
         }
+        Proof::ClaimsMint(switch, claim) => {
+            as_owner(node, owner, token, switch, &[Arg::Bool(true)])?;
+            for _ in 0..2 {
+                let before = supply()?;
+                let claimer = rig::random_address();
+                node.impersonate(claimer)?;
+                node.exec(claimer, token, claim, &[])?;
+                ensure!(supply()? > before, "{claim} after {switch} minted nothing");
+            }
+        }
         Proof::DrainsPool(signature) => {
             let pair = chain.pairs[truth.name];
             let pooled = balance(pair)?;

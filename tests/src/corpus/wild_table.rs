@@ -168,6 +168,9 @@ pub fn table() -> Vec<Truth> {
             Proof::RaisesSupply("mint(address,uint256)")),
         t("canmint", "CanMintToken", Eth, RISKY, &["mint_capability"], &["honeypot"],
             Proof::RaisesSupply("mint(address,uint256)")),
+        // An airdrop any fresh wallet claims once the owner turns it on.
+        t("claimswitch", "ClaimSwitchToken", Eth, RISKY, &["mint_capability"], &["honeypot"],
+            Proof::ClaimsMint("setClaimEnabled(bool)", "claim()")),
         // Their legitimate twins: a fixed 3% fee into liquidity whose LP is
         // burned; a governance mint of 2% a year.
         taxed(0.03, renounced(t("liquidityfee", "LiquidityFeeToken", Eth, FINE, &[],

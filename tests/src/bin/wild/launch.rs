@@ -178,7 +178,7 @@ pub(crate) fn open(
         Ok(
             rig::buy(node, chain, buyer, address, e18(1) / U256::from(10u64)).is_ok()
                 && balance(buyer).is_ok_and(|b| !b.is_zero())
-                && rig::sell(
+                && rig::sell_with_fee(
                     node,
                     chain,
                     buyer,

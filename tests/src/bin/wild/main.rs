@@ -196,6 +196,13 @@ async fn main() -> anyhow::Result<()> {
             {
                 println!("  {} {}: {}", token.address, check["id"], check["reason"]);
             }
+            // And what each label signal found.
+            for signal in (answer["signals"].as_array().into_iter().flatten())
+                .filter(|s| study.signals().any(|id| s["id"] == id))
+            {
+                let id = &signal["id"];
+                println!("  {} {id} {}: {}", token.address, signal["severity"], signal["detail"]);
+            }
         }
         let signals: Vec<String> = (answer["signals"].as_array().into_iter().flatten())
             .filter_map(|s| s["id"].as_str().map(str::to_string))

@@ -138,10 +138,16 @@ contract PrivilegeProbe is ProbeLedger {
         r.followUps = followUps(t, calls, r);
     }
 
-    /// Follow-ups, with the gas the calls left: after the first call that
-    /// stopped the victim's transfers (it could transfer before) while a
-    /// fresh wallet still traded, every other call that takes an argument,
-    /// each from the same start.
+    /// Switches followed, at most: a call that turns something on, then
+    /// each call without arguments.
+    uint256 constant SWITCH_FOLLOW_UPS = 8;
+
+    /// Follow-ups, with the gas the calls left, each from the same start:
+    /// after the first call that stopped the victim's transfers (it could
+    /// transfer before) while a fresh wallet still traded, every other call
+    /// that takes an argument; and after each call that turned a switch on
+    /// (`true`, its only argument) with no effect seen, every call without
+    /// arguments (a claim the switch opens).
     function followUps(Target memory t, bytes[] memory calls, Report memory r)
         internal
         returns (FollowUp[] memory out)
@@ -157,23 +163,49 @@ contract PrivilegeProbe is ProbeLedger {
                 break;
             }
         }
-        if (first == type(uint256).max) return out;
+        uint256[2][] memory pairs = new uint256[2][](calls.length + SWITCH_FOLLOW_UPS);
         uint256 count;
-        for (uint256 i = 0; i < calls.length; i++) {
-            if (i != first && calls[i].length > 4) count++;
+        for (uint256 i = 0; first != type(uint256).max && i < calls.length; i++) {
+            if (i != first && calls[i].length > 4) pairs[count++] = [first, i];
         }
+        uint256 switches;
+        for (uint256 i = 0; i < calls.length && switches < SWITCH_FOLLOW_UPS; i++) {
+            if (!switchedOn(r, r.effects[i], calls[i])) continue;
+            for (uint256 j = 0; j < calls.length && switches < SWITCH_FOLLOW_UPS; j++) {
+                if (calls[j].length != 4) continue;
+                pairs[count++] = [i, j];
+                switches++;
+            }
+        }
+        out = runPairs(t, calls, pairs, count);
+    }
+
+    /// Run `calls[pairs[k][1]]` right after `calls[pairs[k][0]]` for the
+    /// first `count` pairs, while the gas lasts.
+    function runPairs(Target memory t, bytes[] memory calls, uint256[2][] memory pairs, uint256 count)
+        internal
+        returns (FollowUp[] memory out)
+    {
         out = new FollowUp[](count);
         uint256 n;
-        for (uint256 i = 0; i < calls.length && n < count; i++) {
-            if (i == first || calls[i].length <= 4) continue;
-            if (gasleft() <= t.probeGas + t.reserveGas) break;
-            uint256 gas = share(t, count - n);
-            out[n] = FollowUp(first, i, runIsolated(t, abi.encodeCall(this.sequence, (calls[first], calls[i])), gas));
-            n++;
+        for (; n < count && gasleft() > t.probeGas + t.reserveGas; n++) {
+            bytes memory both = abi.encodeCall(this.sequence, (calls[pairs[n][0]], calls[pairs[n][1]]));
+            out[n] = FollowUp(pairs[n][0], pairs[n][1], runIsolated(t, both, share(t, count - n)));
         }
         assembly {
             mstore(out, n)
         }
+    }
+
+    /// Whether `data` set one flag on (`true`, its only argument), went
+    /// through, and changed neither the supply nor the balances observed.
+    function switchedOn(Report memory r, Effect memory e, bytes memory data) internal pure returns (bool) {
+        if (data.length != 36 || !e.ran || !e.ok || !e.after_.readsOk) return false;
+        uint256 word;
+        assembly {
+            word := mload(add(data, 36))
+        }
+        return word == 1 && e.after_.supply == r.before.supply && held(e.after_) == held(r.before);
     }
 
     /// A marker: `runOne` makes `first` then `main` (never called itself).
@@ -365,11 +397,11 @@ contract PrivilegeProbe is ProbeLedger {
             }
             if (bytes4(data) == this.sequence.selector) {
                 (bytes memory first, bytes memory main) = abi.decode(afterSelector(data), (bytes, bytes));
-                substitute(first, amount);
+                substitute(first, amountFor(t, first, amount));
                 (e.ok, e.revertData) = t.plan.token.call{gas: t.probeGas}(first);
                 data = main;
             }
-            substitute(data, amount);
+            substitute(data, amountFor(t, data, amount));
             Sheet memory before = sheet(t.plan, t.buyer, t.watch);
             if (e.ok) (e.ok, e.revertData) = t.plan.token.call{gas: t.probeGas}(data);
             if (e.ok) e.call = ledger(before, sheet(t.plan, t.buyer, t.watch), t.plan, t.buyer, t.watch);
@@ -408,6 +440,24 @@ contract PrivilegeProbe is ProbeLedger {
                 (e.smallBuyOk, e.smallSellOk) = (small.buyOk, small.sellOk);
             } catch {}
         }
+    }
+
+    /// The amount a call's `VICTIM_BALANCE` stands for: the victim's
+    /// balance, or, when the call names the token itself (a rescue of what
+    /// the contract holds), the token contract's own balance where it has one.
+    function amountFor(Target memory t, bytes memory data, uint256 victimAmount) internal view returns (uint256) {
+        uint256 token = uint256(uint160(t.plan.token));
+        for (uint256 at = 4; at + 32 <= data.length; at += 32) {
+            uint256 word;
+            assembly {
+                word := mload(add(add(data, 32), at))
+            }
+            if (word == token) {
+                uint256 held = tokenBalance(t.plan.token, t.plan.token);
+                return held == 0 ? victimAmount : held;
+            }
+        }
+        return victimAmount;
     }
 
     /// Replace every `VICTIM_BALANCE` argument word with `value`, and every
