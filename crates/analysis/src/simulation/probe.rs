@@ -92,16 +92,16 @@ pub fn candidates(
         .map(|(selector, arguments, function)| {
             let argument_lists = match arguments {
                 // More arguments than any privileged setter takes: the plain patterns only.
-                Some(types) if types.len() > MAX_ARGUMENTS => fallback(wallets),
+                Some(types) if types.len() > MAX_ARGUMENTS => fallback(&parties),
                 Some(types) => match types
                     .iter()
                     .map(|t| values(t, &parties))
                     .collect::<Option<Vec<_>>>()
                 {
                     Some(lists) => combinations(&lists),
-                    None => fallback(wallets),
+                    None => fallback(&parties),
                 },
-                None => fallback(wallets),
+                None => fallback(&parties),
             };
             argument_lists
                 .into_iter()
@@ -151,13 +151,18 @@ fn names(value: &DynSolValue, pair: Address) -> bool {
     }
 }
 
-/// When the argument types are unknown: no argument, a holder, a holder and an amount.
-fn fallback(wallets: &Wallets) -> Vec<Vec<DynSolValue>> {
-    let victim = DynSolValue::Address(wallets.victim);
+/// When the argument types are unknown: no argument, a holder, a holder
+/// and an amount, the token itself and an amount (a rescue of what its
+/// contract holds), the role (a wallet set to itself).
+fn fallback(parties: &Parties) -> Vec<Vec<DynSolValue>> {
+    let victim = DynSolValue::Address(parties.wallets.victim);
+    let amount = DynSolValue::Uint(victim_balance_word(), 256);
     vec![
         vec![],
         vec![victim.clone()],
-        vec![victim, DynSolValue::Uint(victim_balance_word(), 256)],
+        vec![victim, amount.clone()],
+        vec![DynSolValue::Address(parties.token), amount],
+        vec![DynSolValue::Address(role_address())],
     ]
 }
 
@@ -169,17 +174,18 @@ struct Parties<'a> {
 }
 
 /// The values tried for one argument type, the default first; None for a
-/// type not handled. Addresses: a holder, a fresh address, the pool, the
-/// token itself (what its contract holds of itself) and the role.
+/// type not handled. Addresses: a holder, the pool, the token itself (what
+/// its contract holds of itself), the role, a fresh address — in that
+/// order, since a long list of functions may get only the first few.
 fn values(ty: &DynSolType, parties: &Parties) -> Option<Vec<DynSolValue>> {
     let (wallets, pair) = (parties.wallets, parties.pair);
     Some(match ty {
         DynSolType::Address => vec![
             DynSolValue::Address(wallets.victim),
-            DynSolValue::Address(wallets.fresh),
             DynSolValue::Address(pair),
             DynSolValue::Address(parties.token),
             DynSolValue::Address(role_address()),
+            DynSolValue::Address(wallets.fresh),
         ],
         DynSolType::Uint(bits) => {
             let fits = |v: &U256| *bits >= 256 || *v < (U256::from(1) << *bits);
@@ -426,7 +432,7 @@ mod tests {
             ),
         ];
         let (calls, _) = candidates(&functions, &wallets(), Address::ZERO, Address::ZERO);
-        assert_eq!(calls.iter().filter(|c| c.selector == [0; 4]).count(), 3);
+        assert_eq!(calls.iter().filter(|c| c.selector == [0; 4]).count(), 5);
         // uint8: 99, 49, 25, 10 each, per argument and together, without repeats.
         let h: Vec<_> = calls.iter().filter(|c| c.selector == [1; 4]).collect();
         assert_eq!(h.len(), 1 + 3 + 3 + 3);
