@@ -16,7 +16,9 @@
 // that repository): dataset/groundtruth/groundTruth.xlsx labels addresses
 // Mint / Leak / Limit (0/1), dataset/groundtruth/sol/<address>.sol holds
 // each source; only the addresses FILE lists are read (the development
-// half: the rest of that set is held out, and nothing else of it is opened).
+// half: the rest of that set is held out, and nothing else of it is opened);
+// a flattened source whose last contract (the one at the address) is no
+// token is written as not a token.
 //
 //   node wild_real.js --data DIR --out DIR [--only ADDRESS] [--injected | --crp FILE]
 const fs = require("fs");
@@ -222,16 +224,29 @@ function pasted(file, source) {
 }
 
 // The token: the last contract of the source with code, transfer and balanceOf.
-function tokenOf(source, contracts) {
-  const has = (abi, name) => abi.some((f) => f.type === "function" && f.name === name);
+const has = (abi, name) => abi.some((f) => f.type === "function" && f.name === name);
+const isToken = (c) => has(c.abi, "transfer") && has(c.abi, "balanceOf");
+function inOrder(source, contracts) {
   const at = (name) => {
     const m = new RegExp(`\\bcontract\\s+${name}\\b`).exec(source);
     return m ? m.index : -1;
   };
   return Object.entries(contracts)
-    .filter(([, c]) => c.bytecode && c.bytecode.length > 2 && has(c.abi, "transfer") && has(c.abi, "balanceOf"))
-    .sort((a, b) => at(a[0]) - at(b[0]))
-    .pop();
+    .filter(([, c]) => c.bytecode && c.bytecode.length > 2)
+    .sort((a, b) => at(a[0]) - at(b[0]));
+}
+function tokenOf(source, contracts) {
+  return inOrder(source, contracts).filter(([, c]) => isToken(c)).pop();
+}
+
+// With --crp, the contract a label is about: a flattened source (one file,
+// no imports) ends with the contract deployed at its address, as verified
+// sources are written; where that one is no token (a MasterChef that
+// deploys its reward token, a controller), the label is not about a token.
+function notAToken(source, contracts) {
+  if (!crp || /^\s*import\s/m.test(source)) return null;
+  const last = inOrder(source, contracts).pop();
+  return last && !isToken(last[1]) ? last[0] : null;
 }
 
 labelledSet().then((labelled) => {
@@ -274,6 +289,11 @@ let written = 0;
         try {
           const { errors, contracts } = compile(compiler, file, normalised(source, compiler !== version[1]));
           const token = tokenOf(source, contracts);
+          const deployed = token && notAToken(source, contracts);
+          if (deployed) {
+            record.error = `the contract at the address is ${deployed}, not a token (the source also holds ${token[0]})`;
+            break;
+          }
           if (token) {
             const { abi, bytecode, libraries } = token[1];
             Object.assign(record, { compiler, contract: token[0], abi, bytecode: "0x" + bytecode, libraries: libraries || [] });

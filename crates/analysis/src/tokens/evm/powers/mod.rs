@@ -260,9 +260,11 @@ pub fn assess(b: &mut Builder, facts: &EvmFacts, allow: Option<&AllowlistEntry>)
                 .chain(follow_ups.iter().map(|(c, e)| (c, *e)));
             for (candidate, effect) in calls {
                 for (p, fee) in classify(probed, candidate, effect, role.address) {
-                    // A follow-up's blocked holder is its first call's doing,
-                    // which that call alone shows.
-                    if p != power || (candidate.follow_up && p == Power::Blacklist) {
+                    // A follow-up's effect on trading (a holder or a buyer
+                    // blocked, a fee) is its first call's doing, which that
+                    // call alone shows; a follow-up shows what the first
+                    // call unlocks in balances (a wipe, a claim's mint).
+                    if p != power || (candidate.follow_up && p.needs_trading()) {
                         continue;
                     }
                     let bounded = bounded.contains(&candidate.selector);

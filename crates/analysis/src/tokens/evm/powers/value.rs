@@ -155,9 +155,14 @@ fn by_call<'a>(
         let amount = c.contractValueLoss.min(value);
         return Some(taken(Path::Contract, amount, to, (Severity::High, 0.35)));
     }
-    if lost(before.pair, after.pair) && !lost(before.victim, after.victim) {
-        let amount = before.pair - after.pair;
-        return Some(taken(Path::Pool, amount, to, (Severity::Critical, band::CRITICAL)));
+    // The pool's tokens gone, not to the token contract (a buyback) and not
+    // from holders (that is a seizure, weighed as one).
+    let drained = before.pair.saturating_sub(after.pair);
+    if lost(before.pair, after.pair)
+        && !lost(before.victim, after.victim)
+        && c.contractGain < drained / U256::from(2u64)
+    {
+        return Some(taken(Path::Pool, drained, to, (Severity::Critical, band::CRITICAL)));
     }
     // Collected fees swapped and paid out to a chosen wallet.
     if !c.contractLoss.is_zero() && !value.is_zero() {
