@@ -18,7 +18,7 @@ use crate::simulation::abi::{
 };
 use crate::simulation::checks::PrivilegedBuy;
 use crate::simulation::probe::{Candidate, Probed};
-use crate::simulation::tax;
+use crate::simulation::{tax, HONEYPOT_SELL_TAX};
 use riskintel_chains::evm::abi::units;
 use riskintel_chains::evm::addr;
 
@@ -43,6 +43,12 @@ fn taxes(o: &Outcome) -> [Option<f64>; 3] {
 
 fn trades(o: &Outcome) -> bool {
     o.buyOk && o.sellOk && o.transferOk
+}
+
+/// Whether the buyer's sell went through and kept a honeypot's share of its
+/// quote (what a wallet cannot leave with).
+pub(super) fn sells_nothing(o: &Outcome) -> bool {
+    o.sellOk && tax(o.expectedSell, o.sellReceived).is_some_and(|t| t >= HONEYPOT_SELL_TAX)
 }
 
 /// Whether a call's effect was seen: its result came back and, when it
@@ -113,7 +119,10 @@ fn classify(
     }
     let victim_blocked =
         (base.victimTransferOk && !e.victimTransferOk) || (base.victimSellOk && !e.victimSellOk);
-    let buyer_blocked = trades(&base.buyer) && !trades(&e.buyer);
+    // A sell that goes through and returns (almost) nothing is no exit
+    // either: a fee raised to take the whole sale stops sellers.
+    let buyer_blocked = trades(&base.buyer)
+        && (!trades(&e.buyer) || (sells_nothing(&e.buyer) && !sells_nothing(&base.buyer)));
     if (victim_blocked && trades(&e.buyer)) || (buyer_blocked && candidate.names_pair) {
         found.push((Power::Blacklist, 0.0));
     } else if buyer_blocked {

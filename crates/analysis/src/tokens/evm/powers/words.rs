@@ -4,6 +4,7 @@ use alloy_primitives::U256;
 
 use super::{Exercised, Power};
 use crate::scoring::pct;
+use crate::simulation::tax;
 use riskintel_chains::evm::abi::units;
 use riskintel_chains::evm::addr;
 
@@ -45,6 +46,10 @@ pub(super) fn effect_words(power: Power, found: &Exercised, decimals: u8) -> Str
         Power::Blacklist => {
             "stopped a chosen holder from transferring or selling, while others still traded".into()
         }
+        Power::Pause if super::sells_nothing(&found.effect.buyer) => format!(
+            "left a fresh wallet's sell returning {} of its quote: sellers cannot leave",
+            pct(1.0 - tax(found.effect.buyer.expectedSell, found.effect.buyer.sellReceived).unwrap_or(1.0))
+        ),
         Power::Pause => "stopped a fresh wallet from buying or selling, even a small amount".into(),
         Power::SetLimits => {
             "stopped a fresh wallet's full-size buy or sell while a small one still passed".into()
