@@ -303,7 +303,8 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
         Proof::SwapsFeesToOwner(signature) => {
             let fees = [Arg::Uint(U256::from(90u64)), Arg::Uint(U256::from(90u64))];
             as_owner(node, owner, token, signature, &fees)?;
-            let (trader_before, owner_before) = (eth_balance(node, trader)?, eth_balance(node, owner)?);
+            let (trader_before, owner_before) =
+                (eth_balance(node, trader)?, eth_balance(node, owner)?);
             rig::sell_with_fee(node, chain, trader, token, bought)?;
             let received = eth_balance(node, trader)?.saturating_sub(trader_before);
             let paid = eth_balance(node, owner)?.saturating_sub(owner_before);
@@ -342,10 +343,19 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
                 "eth_call",
                 json!([{"to": format!("{pair:#x}"), "data": format!("0x{}", hex::encode(rig::calldata("getReserves()", &[])))}, "latest"]),
             )?;
-            let words = hex::decode(reserves.as_str().context("reserves")?.trim_start_matches("0x"))?;
-            let (r0, r1) = (U256::from_be_slice(&words[..32]), U256::from_be_slice(&words[32..64]));
+            let words = hex::decode(
+                reserves
+                    .as_str()
+                    .context("reserves")?
+                    .trim_start_matches("0x"),
+            )?;
+            let (r0, r1) = (
+                U256::from_be_slice(&words[..32]),
+                U256::from_be_slice(&words[32..64]),
+            );
             ensure!(
-                balance(pair)? < pooled / U256::from(1_000u64) && r0.min(r1) < pooled / U256::from(1_000u64),
+                balance(pair)? < pooled / U256::from(1_000u64)
+                    && r0.min(r1) < pooled / U256::from(1_000u64),
                 "{signature} left the pool {} of {pooled} (reserves {r0}, {r1})",
                 balance(pair)?
             );

@@ -203,9 +203,9 @@ fn values(ty: &DynSolType, parties: &Parties) -> Option<Vec<DynSolValue>> {
         DynSolType::FixedBytes(size) => vec![DynSolValue::FixedBytes(B256::ZERO, *size)],
         DynSolType::Bytes => vec![DynSolValue::Bytes(Vec::new())],
         DynSolType::String => vec![DynSolValue::String(String::new())],
-        DynSolType::Array(inner) => vec![DynSolValue::Array(vec![
-            values(inner, parties)?.remove(0)
-        ])],
+        DynSolType::Array(inner) => {
+            vec![DynSolValue::Array(vec![values(inner, parties)?.remove(0)])]
+        }
         DynSolType::FixedArray(inner, n) => {
             vec![DynSolValue::FixedArray(vec![
                 values(inner, parties)?

@@ -201,7 +201,10 @@ async fn main() -> anyhow::Result<()> {
                 .filter(|s| study.signals().any(|id| s["id"] == id))
             {
                 let id = &signal["id"];
-                println!("  {} {id} {}: {}", token.address, signal["severity"], signal["detail"]);
+                println!(
+                    "  {} {id} {}: {}",
+                    token.address, signal["severity"], signal["detail"]
+                );
             }
         }
         let signals: Vec<String> = (answer["signals"].as_array().into_iter().flatten())

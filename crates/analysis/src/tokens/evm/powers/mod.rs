@@ -80,7 +80,10 @@ fn classify(
     // for where they did not before.
     let in_transfers = value::from_nothing(&e.trade, before.supply).is_some()
         && value::from_nothing(&base.trade, before.supply).is_none();
-    if after.supply > before.supply || balance_written(before, after, e.call.contractLoss) || in_transfers {
+    if after.supply > before.supply
+        || balance_written(before, after, e.call.contractLoss)
+        || in_transfers
+    {
         found.push((Power::Mint, 0.0));
     }
     if after.supply < before.supply && others_lost {
@@ -146,7 +149,9 @@ fn classify(
 fn balance_written(before: &Snapshot, after: &Snapshot, from_contract: U256) -> bool {
     let total = |s: &Snapshot| s.victim.saturating_add(s.pair).saturating_add(s.role);
     let tolerance = (before.supply / U256::from(1_000_000u64)).max(U256::from(1u64));
-    let accounted = total(before).saturating_add(from_contract).saturating_add(tolerance);
+    let accounted = total(before)
+        .saturating_add(from_contract)
+        .saturating_add(tolerance);
     after.supply == before.supply && total(after) > accounted
 }
 

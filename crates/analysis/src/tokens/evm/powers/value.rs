@@ -162,7 +162,12 @@ fn by_call<'a>(
         && !lost(before.victim, after.victim)
         && c.contractGain < drained / U256::from(2u64)
     {
-        return Some(taken(Path::Pool, drained, to, (Severity::Critical, band::CRITICAL)));
+        return Some(taken(
+            Path::Pool,
+            drained,
+            to,
+            (Severity::Critical, band::CRITICAL),
+        ));
     }
     // Collected fees swapped and paid out to a chosen wallet.
     if !c.contractLoss.is_zero() && !value.is_zero() {
@@ -179,9 +184,13 @@ fn left_balances(before: &Snapshot, e: &Effect) -> bool {
     let near = |a: U256, b: U256| a.abs_diff(b) <= a.max(b) / U256::from(1_000u64);
     after.readsOk
         && after.supply == before.supply
-        && [(before.victim, after.victim), (before.pair, after.pair), (before.role, after.role)]
-            .into_iter()
-            .all(|(a, b)| near(a, b))
+        && [
+            (before.victim, after.victim),
+            (before.pair, after.pair),
+            (before.role, after.role),
+        ]
+        .into_iter()
+        .all(|(a, b)| near(a, b))
         && e.call.tokenGains.iter().all(U256::is_zero)
 }
 
@@ -205,15 +214,18 @@ pub(super) fn assess(b: &mut Builder, probing: &Probing, decimals: u8) {
         }
         let (was, to) = fee_share(&base.buyer, &base.trade, &chosen);
         if was > SHARE_STEP {
-            keep(&mut best, Taken {
-                path: Path::Fees,
-                share: was,
-                amount: U256::ZERO,
-                role: None,
-                candidate: None,
-                to,
-                degree: fee_degree(was),
-            });
+            keep(
+                &mut best,
+                Taken {
+                    path: Path::Fees,
+                    share: was,
+                    amount: U256::ZERO,
+                    role: None,
+                    candidate: None,
+                    to,
+                    degree: fee_degree(was),
+                },
+            );
         }
         for (candidate, e) in probing.candidates.iter().zip(&probed.effects) {
             if let Some(t) = by_call(probed, role, candidate, e, &chosen) {
@@ -225,15 +237,18 @@ pub(super) fn assess(b: &mut Builder, probing: &Probing, decimals: u8) {
             // reflections broken), the trade's ledger shows that, not a fee.
             if e.ok && now > was + SHARE_STEP && left_balances(&probed.before, e) {
                 let (severity, weight) = fee_degree(now);
-                keep(&mut best, Taken {
-                    path: Path::Fees,
-                    share: now,
-                    amount: U256::ZERO,
-                    role: Some(role),
-                    candidate: Some(candidate),
-                    to,
-                    degree: role.control.cap(severity, weight),
-                });
+                keep(
+                    &mut best,
+                    Taken {
+                        path: Path::Fees,
+                        share: now,
+                        amount: U256::ZERO,
+                        role: Some(role),
+                        candidate: Some(candidate),
+                        to,
+                        degree: role.control.cap(severity, weight),
+                    },
+                );
             }
         }
     }
@@ -255,7 +270,10 @@ pub(super) fn assess(b: &mut Builder, probing: &Probing, decimals: u8) {
 
 /// Keep the heavier of `best` and `t` (by weight, then share).
 fn keep<'a>(best: &mut Option<Taken<'a>>, t: Taken<'a>) {
-    if best.as_ref().is_none_or(|x| (t.degree.1, t.share) > (x.degree.1, x.share)) {
+    if best
+        .as_ref()
+        .is_none_or(|x| (t.degree.1, t.share) > (x.degree.1, x.share))
+    {
         *best = Some(t);
     }
 }
@@ -382,7 +400,10 @@ mod tests {
         assert!((share - 0.05).abs() < 1e-9, "{share}");
         let _ = contract;
         // A buy that failed shows nothing.
-        let failed = Outcome { buyOk: false, ..trade() };
+        let failed = Outcome {
+            buyOk: false,
+            ..trade()
+        };
         assert_eq!(fee_share(&failed, &ledger(&[80], &[0]), &chosen).0, 0.0);
     }
 
@@ -405,7 +426,10 @@ mod tests {
         assert_eq!(from_nothing(&credited(e18(40)), supply), Some(e18(40)));
         // A millionth of the supply is rounding (reflection dust).
         assert_eq!(from_nothing(&credited(e18(1)), supply), None);
-        let unread = Ledger { readsOk: false, ..credited(e18(40)) };
+        let unread = Ledger {
+            readsOk: false,
+            ..credited(e18(40))
+        };
         assert_eq!(from_nothing(&unread, supply), None);
     }
 
@@ -462,20 +486,54 @@ mod tests {
             contractLoss: e18(500),
             ..ledger(&[500], &[0])
         };
-        let t = by_call(&p, &role, &candidate, &effect(rescue, before.clone()), &chosen).unwrap();
-        assert_eq!((t.path, t.amount, t.degree), (Path::Contract, e18(500), (Severity::High, 0.35)));
+        let t = by_call(
+            &p,
+            &role,
+            &candidate,
+            &effect(rescue, before.clone()),
+            &chosen,
+        )
+        .unwrap();
+        assert_eq!(
+            (t.path, t.amount, t.degree),
+            (Path::Contract, e18(500), (Severity::High, 0.35))
+        );
         // The same tokens swapped and paid out in ether: the fee path, low.
         let swapped = Ledger {
             contractLoss: e18(500),
             ..ledger(&[0], &[2])
         };
-        let t = by_call(&p, &role, &candidate, &effect(swapped, before.clone()), &chosen).unwrap();
+        let t = by_call(
+            &p,
+            &role,
+            &candidate,
+            &effect(swapped, before.clone()),
+            &chosen,
+        )
+        .unwrap();
         assert_eq!((t.path, t.degree), (Path::Fees, (Severity::Low, 0.05)));
         // The pool's balance set to almost nothing, holders untouched: critical.
-        let drained = Snapshot { pair: U256::from(1u64), ..before.clone() };
-        let t = by_call(&p, &role, &candidate, &effect(ledger(&[0], &[0]), drained), &chosen).unwrap();
+        let drained = Snapshot {
+            pair: U256::from(1u64),
+            ..before.clone()
+        };
+        let t = by_call(
+            &p,
+            &role,
+            &candidate,
+            &effect(ledger(&[0], &[0]), drained),
+            &chosen,
+        )
+        .unwrap();
         assert_eq!((t.path, t.degree.0), (Path::Pool, Severity::Critical));
         // Nothing moved: nothing taken.
-        assert!(by_call(&p, &role, &candidate, &effect(ledger(&[0], &[0]), before), &chosen).is_none());
+        assert!(by_call(
+            &p,
+            &role,
+            &candidate,
+            &effect(ledger(&[0], &[0]), before),
+            &chosen
+        )
+        .is_none());
     }
 }
