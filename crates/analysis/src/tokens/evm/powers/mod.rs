@@ -59,6 +59,11 @@ fn observed(e: &Effect) -> bool {
 
 /// Less than this is rounding, not a change of fee.
 const FEE_STEP: f64 = 0.005;
+/// One holder's sell fee raised alone by less than this is the noise its
+/// own sale meets (a swap-back the call brought forward, the price moved
+/// by a reflection), not a fee set for that holder: a fee that singles a
+/// holder out takes a tenth of its sale or more.
+const ONE_HOLDER_FEE_STEP: f64 = 0.10;
 
 /// The powers one call showed, compared with the same simulation without it.
 fn classify(
@@ -110,7 +115,7 @@ fn classify(
         // (A victim whose tokens were just taken sells what it has left.)
         let victim = |x: &Effect| tax(x.victimSellExpected, x.victimSellReceived);
         if let (Some(was), Some(now)) = (victim(base), victim(e)) {
-            if now - was > FEE_STEP {
+            if now - was > ONE_HOLDER_FEE_STEP {
                 found.push((Power::SetFeePerAddress, now));
             }
         }
