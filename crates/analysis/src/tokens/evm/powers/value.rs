@@ -12,12 +12,13 @@
 //! - the pool: a call that lowers the pool's token balance (a balance set,
 //!   burned or moved, then synced), with the holders' left alone.
 //!
-//! Wallets held by one key or a multisig count; a contract without a
-//! recognised delay (a distributor, a liquidity manager) does not. Weighed
-//! by the share a role can take: fees to no chosen wallet or at most 10%
-//! `low`, above 10% `medium`, above 25% `high`; the contract's balance
-//! `high`; the pool `critical`; each capped by who holds the role. A
-//! swap-back of collected fees to a chosen wallet is the fee path.
+//! Wallets held by one key or a multisig count; a contract (a
+//! distributor, a liquidity manager) is a fixed destination and does not,
+//! so fees to it are no value taken. Weighed by the share a role can take:
+//! fees up to 10% of a trade `low`, above 10% `medium`, above 25% `high`;
+//! the contract's balance `high`; the pool `critical`; each capped by who
+//! holds the role. A swap-back of collected fees to a chosen wallet is the
+//! fee path.
 //!
 //! The same ledgers also show tokens credited that nobody was debited for
 //! on a plain trade: a mint in the transfer path (`mint_capability`).
