@@ -434,7 +434,10 @@ pub(crate) fn report(rows: &[(Row, Value)], failures: &[(String, String)]) {
             }
             // What each signal found, in its own words.
             for signal in answer["signals"].as_array().into_iter().flatten() {
-                println!("         {} {}: {}", signal["id"], signal["severity"], signal["detail"]);
+                println!(
+                    "         {} {}: {}",
+                    signal["id"], signal["severity"], signal["detail"]
+                );
             }
         }
         println!("         from {}", row.from);

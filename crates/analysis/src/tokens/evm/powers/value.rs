@@ -65,11 +65,14 @@ struct Taken<'a> {
 }
 
 /// The watched addresses of `probed`'s ledgers (index 0: the role itself)
-/// that count as a chosen wallet: held by a key or a multisig.
+/// that count as a chosen wallet: held by a key or a multisig, and not a
+/// large holder probed as a role (what it gains is its own share).
 fn chosen<'a>(probing: &'a Probing, probed: &'a Probed) -> Vec<Option<Address>> {
     let counts = |address: Address| {
         (probing.roles.iter()).any(|r| {
-            r.address == address && matches!(r.control, Control::Eoa | Control::Safe { .. })
+            r.address == address
+                && r.names != ["large holder"]
+                && matches!(r.control, Control::Eoa | Control::Safe { .. })
         })
     };
     std::iter::once(probed.role)
@@ -160,6 +163,7 @@ fn by_call<'a>(
     // from holders (that is a seizure, weighed as one).
     let drained = before.pair.saturating_sub(after.pair);
     if lost(before.pair, after.pair)
+        && !before.victim.is_zero()
         && !lost(before.victim, after.victim)
         && c.contractGain < drained / U256::from(2u64)
     {
