@@ -26,8 +26,7 @@ contract ProbeLedger is TradeSimulator {
         /// Tokens each watched address gained (index 0: the role itself,
         /// then `watch` in order).
         uint256[] tokenGains;
-        /// Value each watched address gained, in the pool's quote: native
-        /// and wrapped native together, or the quote token alone.
+        /// Native currency and quote tokens each watched address gained.
         uint256[] valueGains;
         /// Tokens the token contract gained, and lost.
         uint256 contractGain;
@@ -77,13 +76,9 @@ contract ProbeLedger is TradeSimulator {
             (s.tokens[i], ok) = readBalance(plan.token, who);
             s.ok = s.ok && ok;
         }
-        // Value in one unit: native plus wrapped native where the pool is
-        // quoted in it (or in native itself), else the quote token alone.
-        bool native = plan.quote == address(0) || plan.quote == plan.wrapped;
         for (uint256 i = 0; i <= w.length; i++) {
             address who = i < w.length ? w[i] : plan.token;
-            uint256 quoted = plan.quote == address(0) ? 0 : tokenBalance(plan.quote, who);
-            s.values[i] = native ? who.balance + quoted : quoted;
+            s.values[i] = who.balance + (plan.quote == address(0) ? 0 : tokenBalance(plan.quote, who));
         }
     }
 
