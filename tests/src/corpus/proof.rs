@@ -279,6 +279,44 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
             );
         }
         Proof::HoldersFrozen => rig::sell(node, chain, trader, token, bought)?,
+        Proof::CreditsFromNothing
+        | Proof::SwapsFeesToOwner(_)
+        | Proof::WithdrawsPaidIn(..)
+        | Proof::ClaimsMint(..)
+        | Proof::DrainsPool(_) => prove_value(node, chain, truth, (owner, trader, bought))?,
+        Proof::Canned => anyhow::bail!("a canned Solana history is not proven on anvil"),
+        Proof::CannotSell => ensure!(
+            rig::sell_with_fee(node, chain, trader, token, bought).is_err(),
+            "the sell passed"
+        ),
+        Proof::OnlyFirstBuyersSell => {
+            ensure!(
+                rig::sell_with_fee(node, chain, trader, token, bought).is_err(),
+                "a fresh wallet's sell passed"
+            );
+            let buyer = super::wild::first_buyer(0);
+            node.impersonate(buyer)?;
+            let held = balance(buyer)?;
+            ensure!(!held.is_zero(), "the first buyer holds nothing");
+            rig::sell_with_fee(node, chain, buyer, token, held / U256::from(2u64))
+                .context("the first buyer could not sell")?;
+        }
+    }
+    Ok(())
+}
+
+/// The proofs of where value goes (follow the value): `trader` bought
+/// `bought` of `truth`'s token, whose owner is `owner`.
+fn prove_value(
+    node: &Node,
+    chain: &RigChain,
+    truth: &Truth,
+    (owner, trader, bought): (Address, Address, U256),
+) -> anyhow::Result<()> {
+    let token = chain.tokens[truth.name];
+    let supply = || node.view_word(token, "totalSupply()", &[]);
+    let balance = |a: Address| node.view_word(token, "balanceOf(address)", &[Arg::Addr(a)]);
+    match truth.proof {
         Proof::CreditsFromNothing => {
             let pair = chain.pairs[truth.name];
             let second = rig::random_address();
@@ -340,9 +378,9 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
             let args = [Arg::Addr(pair), Arg::Uint(U256::from(1u64))];
             as_owner(node, owner, token, signature, &args)?;
             let reserves = node.call(
-                "eth_call",
-                json!([{"to": format!("{pair:#x}"), "data": format!("0x{}", hex::encode(rig::calldata("getReserves()", &[])))}, "latest"]),
-            )?;
+                    "eth_call",
+                    json!([{"to": format!("{pair:#x}"), "data": format!("0x{}", hex::encode(rig::calldata("getReserves()", &[])))}, "latest"]),
+                )?;
             let words = hex::decode(
                 reserves
                     .as_str()
@@ -361,23 +399,7 @@ fn prove(node: &Node, chain: &RigChain, truth: &Truth) -> anyhow::Result<()> {
             );
             ensure!(balance(trader)? == bought, "the holder's balance moved");
         }
-        Proof::Canned => anyhow::bail!("a canned Solana history is not proven on anvil"),
-        Proof::CannotSell => ensure!(
-            rig::sell_with_fee(node, chain, trader, token, bought).is_err(),
-            "the sell passed"
-        ),
-        Proof::OnlyFirstBuyersSell => {
-            ensure!(
-                rig::sell_with_fee(node, chain, trader, token, bought).is_err(),
-                "a fresh wallet's sell passed"
-            );
-            let buyer = super::wild::first_buyer(0);
-            node.impersonate(buyer)?;
-            let held = balance(buyer)?;
-            ensure!(!held.is_zero(), "the first buyer holds nothing");
-            rig::sell_with_fee(node, chain, buyer, token, held / U256::from(2u64))
-                .context("the first buyer could not sell")?;
-        }
+        _ => unreachable!("not a proof of value"),
     }
     Ok(())
 }
