@@ -331,5 +331,11 @@ async fn analyse(
     if !status.is_success() {
         bail!("analysis answered {status}: {}", answer["error"]["message"]);
     }
+    // RISKINTEL_WILD_DUMP=DIR keeps each answer whole, to read by hand.
+    if let Some(dir) = std::env::var_os("RISKINTEL_WILD_DUMP") {
+        let path = std::path::Path::new(&dir).join(format!("{chain}-{token:#x}.json"));
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(path, serde_json::to_vec_pretty(&answer)?)?;
+    }
     Ok(answer)
 }

@@ -81,6 +81,11 @@ contract PrivilegeProbe is ProbeLedger {
         /// Calls made again after a call that stopped the victim's
         /// transfers (freeze, then what only a frozen account allows).
         FollowUp[] followUps;
+        /// The gas one run needs, from the trades measured first (see
+        /// `runNeed`), and how many of the calls got it and ran: the rest
+        /// were left for a probe of their own.
+        uint256 runGas;
+        uint256 runs;
     }
 
     /// `calls[main]` run right after `calls[first]`, from the same start.
@@ -125,10 +130,20 @@ contract PrivilegeProbe is ProbeLedger {
         // the reserve, divided by the runs still to make), never all of it:
         // a token whose failures burn every unit they are given (older
         // compilers' INVALID) costs one candidate, not the rest.
-        r.baseline = runIsolated(t, "", share(t, calls.length + 1));
+        // A run is given at least what it needs (a token whose every
+        // transfer pays out dividends needs millions): calls that cannot
+        // get it are left unrun, for a probe with fewer calls.
+        r.runGas = runNeed(r);
+        uint256 base = share(t, calls.length + 1);
+        r.baseline = runIsolated(t, "", base > r.runGas ? base : min(r.runGas, share(t, 1)));
         r.effects = new Effect[](calls.length);
         for (uint256 i = 0; i < calls.length && gasleft() > t.probeGas + t.reserveGas; i++) {
             uint256 gas = share(t, calls.length - i);
+            if (gas < r.runGas) {
+                if (share(t, 1) < r.runGas) break;
+                gas = r.runGas;
+            }
+            r.runs = i + 1;
             r.effects[i] = runIsolated(t, calls[i], gas);
             if (minted(r.before, r.effects[i]) && hasVictimBalance(calls[i])) {
                 (r.effects[i].largeMintOk, r.effects[i].againMintOk, r.effects[i].boundProbed) =
@@ -285,6 +300,29 @@ contract PrivilegeProbe is ProbeLedger {
     function share(Target memory t, uint256 runs) internal view returns (uint256) {
         uint256 left = gasleft();
         return left > t.reserveGas ? (left - t.reserveGas) / runs : 0;
+    }
+
+    /// Gas for a run's call and what follows it, on top of the trades.
+    uint256 constant RUN_BASE_GAS = 300_000;
+    uint256 constant MAX_RUN_GAS = 15_000_000;
+
+    /// The gas one run needs: the victim's transfer and sale, then a fresh
+    /// buyer's buy, transfer and sale (each observation gets half the gas
+    /// left), so about four times a buy and a sale, measured before any
+    /// call: the role's own, or twice the victim's buy where that is more
+    /// (a role is often spared the fees, and the swap-back they pay for).
+    /// Only trades that went through are measured (a failure may have
+    /// burnt all it was given), and the need is at most `MAX_RUN_GAS`.
+    function runNeed(Report memory r) internal pure returns (uint256) {
+        Outcome memory o = r.roleTrade;
+        uint256 trade;
+        if (o.buyOk) trade = o.buyGas + (o.sellOk ? o.sellGas : o.buyGas);
+        if (r.victimBuy.buyOk && 2 * r.victimBuy.buyGas > trade) trade = 2 * r.victimBuy.buyGas;
+        return min(4 * trade + RUN_BASE_GAS, MAX_RUN_GAS);
+    }
+
+    function min(uint256 a, uint256 b) internal pure returns (uint256) {
+        return a < b ? a : b;
     }
 
     /// What a holder can still do: transfer a tenth of its balance to a

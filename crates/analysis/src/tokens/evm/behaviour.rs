@@ -203,6 +203,24 @@ fn keepers(s: &Subject, known: &[Address]) -> Vec<(Address, &'static str)> {
 }
 
 impl Behaviour {
+    /// A fourth round, only where a probe left calls unrun for want of gas
+    /// (a token whose transfers cost millions): those calls again, fewer
+    /// per `eth_call` (`probe::rest`). An answer that fails leaves them
+    /// unobserved.
+    pub async fn probe_rest(&mut self, chain: &EvmChain) {
+        let Ok(probing) = &mut self.probing else {
+            return;
+        };
+        let mut batch = Batch::new();
+        let pending = simulation::probe::rest::plan(&mut probing.results, &mut batch);
+        if pending.is_empty() {
+            return;
+        }
+        if let Ok(mut answers) = chain.rpc.send(batch).await {
+            simulation::probe::rest::take(pending, &mut answers, &mut probing.results);
+        }
+    }
+
     /// Nothing read, for `reason`.
     pub fn not_read(reason: &str) -> Behaviour {
         Behaviour {

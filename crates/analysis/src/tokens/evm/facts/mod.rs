@@ -1,4 +1,5 @@
-//! Reading an EVM token's facts from the chain, in three round trips:
+//! Reading an EVM token's facts from the chain, in three round trips (a
+//! fourth for tokens whose transfers cost millions of gas):
 //! 1. one batch: latest block, code, EIP-1967 slots, and one Multicall3
 //!    with metadata, owner, `AccessControl` role members and every `getPair`;
 //! 2. at that block, concurrently: one batch (pair reserves and LP
@@ -8,7 +9,9 @@
 //! 3. one batch: top holders' balances, the creator's LP, the first
 //!    transfer's block time, and the behavioural reads (`behaviour`:
 //!    every non-standard function probed as each role, the roles' control,
-//!    the largest holders' exits replayed).
+//!    the largest holders' exits replayed);
+//! 4. only where a probe left calls unrun for want of gas: those calls,
+//!    fewer per `eth_call` (`simulation::probe::rest`).
 //!
 //! Reading facts writes nothing: the holder index is brought up to date by
 //! the `index` function the caller passes in.
@@ -464,9 +467,10 @@ where
             }
         }
     }
-    let behaviour = behaviour
+    let mut behaviour = behaviour
         .or_else(|| planned.map(behaviour::Planned::unsent))
         .unwrap_or_else(|| behaviour::Behaviour::not_read("the last round was not sent"));
+    behaviour.probe_rest(chain).await;
     proxy.admin_control = behaviour.admin_control.map(|a| a.control);
     // The owner is named in the evidence only where its control is the admin's.
     if !behaviour.admin_control.is_some_and(|a| a.via_owner) {

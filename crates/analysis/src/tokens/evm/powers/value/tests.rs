@@ -82,6 +82,7 @@ fn probed(before: Snapshot) -> Probed {
         baseline: Effect::default(),
         effects: Vec::new(),
         follow_ups: Vec::new(),
+        unrun: Default::default(),
     }
 }
 

@@ -11,6 +11,8 @@ use alloy_sol_types::SolCall;
 use serde_json::{json, Map, Value};
 
 use super::abi::{IPrivilegeProbe, Outcome, Plan, PROBE_RUNTIME_HEX};
+
+pub mod rest;
 use riskintel_chains::evm::types::BlockTag;
 use riskintel_chains::rpc::{Answers, Batch, Slot};
 
@@ -257,7 +259,11 @@ pub struct Planned {
     /// The role's address.
     pub role: Address,
     watch: Vec<Address>,
-    slots: Vec<(Slot<Bytes>, usize)>,
+    request: Request,
+    /// Every candidate's call data, in order.
+    calls: Vec<Bytes>,
+    /// Each `eth_call` and the candidates it carries.
+    slots: Vec<(Slot<Bytes>, Vec<usize>)>,
 }
 
 /// What one role's calls did.
@@ -280,6 +286,46 @@ pub struct Probed {
     /// the victim's transfers: (that candidate, the candidate, the effect
     /// of both), indices into the candidates.
     pub follow_ups: Vec<(usize, usize, IPrivilegeProbe::Effect)>,
+    /// The candidates no run had the gas for, to probe again in fewer
+    /// calls per `eth_call` (`rest`).
+    pub unrun: Unrun,
+}
+
+/// Candidates a probe left unrun because one run needs more gas than an
+/// `eth_call` holds for all of them.
+#[derive(Clone, Debug, Default)]
+pub struct Unrun {
+    /// Their indices into the candidates.
+    pub indices: Vec<usize>,
+    /// The gas one run needs, as the probe measured it.
+    pub run_gas: u64,
+    /// How to send them again (None when nothing is left).
+    request: Option<(Request, Vec<Bytes>)>,
+}
+
+/// One role's probing `eth_call`, but for the calls it carries.
+#[derive(Clone, Debug)]
+struct Request {
+    role: Address,
+    target: IPrivilegeProbe::Target,
+    overrides: Value,
+    caller: Address,
+    block: u64,
+}
+
+impl Request {
+    fn send(&self, calls: Vec<Bytes>, batch: &mut Batch) -> Slot<Bytes> {
+        let data = IPrivilegeProbe::probeCall {
+            t: self.target.clone(),
+            calls,
+        }
+        .abi_encode();
+        let request = json!({"from": self.caller, "to": self.role, "data": Bytes::from(data), "gas": format!("{CALL_GAS:#x}")});
+        batch.call::<Bytes>(
+            "eth_call",
+            json!([request, BlockTag::Number(self.block), self.overrides]),
+        )
+    }
 }
 
 /// Add to `batch` the `eth_call`s that run every candidate as `role` on
@@ -312,33 +358,67 @@ pub fn plan(
             json!({"code": code, "balance": funds}),
         );
     }
-    let overrides = Value::Object(overrides);
-    let mut slots = Vec::new();
-    let chunks: Vec<&[Candidate]> = if candidates.is_empty() {
+    let request = Request {
+        role,
+        target,
+        overrides: Value::Object(overrides),
+        caller: wallets.caller,
+        block,
+    };
+    let calls: Vec<Bytes> = candidates.iter().map(|c| c.data.clone()).collect();
+    let indices: Vec<usize> = (0..calls.len()).collect();
+    let chunks: Vec<&[usize]> = if indices.is_empty() {
         vec![&[]]
     } else {
-        candidates.chunks(PER_CALL).collect()
+        indices.chunks(PER_CALL).collect()
     };
-    for chunk in chunks {
-        let calls = chunk.iter().map(|c| c.data.clone()).collect();
-        let data = IPrivilegeProbe::probeCall {
-            t: target.clone(),
-            calls,
-        }
-        .abi_encode();
-        let request = json!({"from": wallets.caller, "to": role, "data": Bytes::from(data), "gas": format!("{CALL_GAS:#x}")});
-        slots.push((
-            batch.call::<Bytes>(
-                "eth_call",
-                json!([request, BlockTag::Number(block), overrides]),
-            ),
-            chunk.len(),
-        ));
-    }
+    let slots = (chunks.into_iter())
+        .map(|chunk| {
+            let data = chunk.iter().map(|i| calls[*i].clone()).collect();
+            (request.send(data, batch), chunk.to_vec())
+        })
+        .collect();
     Planned {
         role,
         watch: watch.to_vec(),
+        request,
+        calls,
         slots,
+    }
+}
+
+/// One probing `eth_call`'s report, from its answer.
+fn report(answer: Result<Bytes, String>, count: usize) -> Result<IPrivilegeProbe::Report, String> {
+    let data = answer.map_err(|e| format!("the node refused the probing call ({e}); it may not support eth_call state overrides"))?;
+    if data.is_empty() {
+        return Err("the node ignored the eth_call state override (the probe had no code)".into());
+    }
+    let report = IPrivilegeProbe::probeCall::abi_decode_returns(&data)
+        .map_err(|_| "the probe's answer could not be decoded".to_string())?;
+    if report.effects.len() != count {
+        return Err("the probe's answer has fewer calls than were sent".into());
+    }
+    Ok(report)
+}
+
+impl Probed {
+    /// Put `report`'s effects, of the candidates `indices`, in their places;
+    /// those it did not run join `unrun`.
+    fn place(&mut self, report: IPrivilegeProbe::Report, indices: &[usize]) {
+        let runs = report.runs.saturating_to::<usize>();
+        let at = |i: U256| indices.get(i.saturating_to::<usize>()).copied();
+        for (n, (effect, index)) in report.effects.into_iter().zip(indices).enumerate() {
+            if n >= runs {
+                self.unrun.indices.push(*index);
+            }
+            self.effects[*index] = effect;
+        }
+        self.unrun.run_gas = self.unrun.run_gas.max(report.runGas.saturating_to());
+        for f in report.followUps {
+            if let (Some(first), Some(main)) = (at(f.first), at(f.main)) {
+                self.follow_ups.push((first, main, f.effect));
+            }
+        }
     }
 }
 
@@ -346,44 +426,25 @@ impl Planned {
     /// What the calls did; `Err` with the reason when the probe did not run.
     pub fn take(self, answers: &mut Answers) -> Result<Probed, String> {
         let mut probed: Option<Probed> = None;
-        let mut offset = 0;
-        for (slot, count) in self.slots {
-            let data = answers.take(slot).map_err(|e| format!("the node refused the probing call ({e}); it may not support eth_call state overrides"))?;
-            if data.is_empty() {
-                return Err(
-                    "the node ignored the eth_call state override (the probe had no code)".into(),
-                );
-            }
-            let report = IPrivilegeProbe::probeCall::abi_decode_returns(&data)
-                .map_err(|_| "the probe's answer could not be decoded".to_string())?;
-            if report.effects.len() != count {
-                return Err("the probe's answer has fewer calls than were sent".into());
-            }
-            let index = |i: U256| i.to::<usize>() + offset;
-            let follow_ups: Vec<_> = (report.followUps.into_iter())
-                .filter(|f| f.first < U256::from(count) && f.main < U256::from(count))
-                .map(|f| (index(f.first), index(f.main), f.effect))
-                .collect();
-            offset += count;
-            match &mut probed {
-                None => {
-                    probed = Some(Probed {
-                        role: self.role,
-                        watch: self.watch.clone(),
-                        before: report.before,
-                        role_trade: report.roleTrade,
-                        baseline: report.baseline,
-                        effects: report.effects,
-                        follow_ups,
-                    })
-                }
-                Some(p) => {
-                    p.effects.extend(report.effects);
-                    p.follow_ups.extend(follow_ups);
-                }
-            }
+        for (slot, indices) in self.slots {
+            let report = report(answers.take(slot).map_err(|e| e.to_string()), indices.len())?;
+            let p = probed.get_or_insert_with(|| Probed {
+                role: self.role,
+                watch: self.watch.clone(),
+                before: report.before.clone(),
+                role_trade: report.roleTrade.clone(),
+                baseline: report.baseline.clone(),
+                effects: vec![Default::default(); self.calls.len()],
+                follow_ups: Vec::new(),
+                unrun: Unrun::default(),
+            });
+            p.place(report, &indices);
         }
-        probed.ok_or_else(|| "nothing was probed".to_string())
+        let mut probed = probed.ok_or_else(|| "nothing was probed".to_string())?;
+        if !probed.unrun.indices.is_empty() {
+            probed.unrun.request = Some((self.request, self.calls));
+        }
+        Ok(probed)
     }
 }
 
