@@ -12,7 +12,8 @@ use serde_json::{json, Map, Value};
 
 use super::abi::{IPrivilegeProbe, Outcome, Plan, PROBE_RUNTIME_HEX};
 
-pub mod rest;
+mod sizing;
+pub use sizing::Sizing;
 use riskintel_chains::evm::types::BlockTag;
 use riskintel_chains::rpc::{Answers, Batch, Slot};
 
@@ -37,11 +38,11 @@ const MAX_ARGUMENTS: usize = 8;
 /// Calls tried per role, at most.
 pub const PER_ROLE: usize = 96;
 /// Calls per `eth_call`, at most.
-const PER_CALL: usize = 24;
+pub(crate) const PER_CALL: usize = 24;
 /// Gas of one probing `eth_call`, of one probed call, and kept in reserve.
-const CALL_GAS: u64 = 50_000_000;
+pub(crate) const CALL_GAS: u64 = 50_000_000;
 const PROBE_GAS: u64 = 1_500_000;
-const RESERVE_GAS: u64 = 3_000_000;
+pub(crate) const RESERVE_GAS: u64 = 3_000_000;
 /// The share of the pool's quote reserve the victim and the buyer spend (bps).
 const BUY_BPS: u64 = 100;
 
@@ -259,9 +260,9 @@ pub struct Planned {
     /// The role's address.
     pub role: Address,
     watch: Vec<Address>,
-    request: Request,
-    /// Every candidate's call data, in order.
-    calls: Vec<Bytes>,
+    /// How many candidates there are, and those no `eth_call` carries.
+    count: usize,
+    unsent: Vec<usize>,
     /// Each `eth_call` and the candidates it carries.
     slots: Vec<(Slot<Bytes>, Vec<usize>)>,
 }
@@ -291,20 +292,18 @@ pub struct Probed {
     pub unrun: Unrun,
 }
 
-/// Candidates a probe left unrun because one run needs more gas than an
-/// `eth_call` holds for all of them.
+/// Candidates left unrun because one run needs more gas than the
+/// `eth_call`s hold for all of them (a token whose transfers cost
+/// millions): not observed, so not judged.
 #[derive(Clone, Debug, Default)]
 pub struct Unrun {
     /// Their indices into the candidates.
     pub indices: Vec<usize>,
     /// The gas one run needs, as the probe measured it.
     pub run_gas: u64,
-    /// How to send them again (None when nothing is left).
-    request: Option<(Request, Vec<Bytes>)>,
 }
 
 /// One role's probing `eth_call`, but for the calls it carries.
-#[derive(Clone, Debug)]
 struct Request {
     role: Address,
     target: IPrivilegeProbe::Target,
@@ -329,12 +328,13 @@ impl Request {
 }
 
 /// Add to `batch` the `eth_call`s that run every candidate as `role` on
-/// `plan`'s pool at `block`, following the gains of `watch` too.
+/// `plan`'s pool at `block`, following the gains of `watch` too, cut
+/// into `eth_call`s by `sizing`.
 pub fn plan(
     plan: &Plan,
     (role, watch): (Address, &[Address]),
     candidates: &[Candidate],
-    wallets: &Wallets,
+    (wallets, sizing): (&Wallets, &mut Sizing),
     block: u64,
     batch: &mut Batch,
 ) -> Planned {
@@ -367,11 +367,10 @@ pub fn plan(
     };
     let calls: Vec<Bytes> = candidates.iter().map(|c| c.data.clone()).collect();
     let indices: Vec<usize> = (0..calls.len()).collect();
-    let chunks: Vec<&[usize]> = if indices.is_empty() {
-        vec![&[]]
-    } else {
-        indices.chunks(PER_CALL).collect()
-    };
+    let chunks = sizing.chunks(&indices);
+    // What no `eth_call` carries is left unrun.
+    let sent: usize = chunks.iter().map(|c| c.len()).sum();
+    let unsent: Vec<usize> = indices[sent..].to_vec();
     let slots = (chunks.into_iter())
         .map(|chunk| {
             let data = chunk.iter().map(|i| calls[*i].clone()).collect();
@@ -381,8 +380,8 @@ pub fn plan(
     Planned {
         role,
         watch: watch.to_vec(),
-        request,
-        calls,
+        count: calls.len(),
+        unsent,
         slots,
     }
 }
@@ -434,16 +433,14 @@ impl Planned {
                 before: report.before.clone(),
                 role_trade: report.roleTrade.clone(),
                 baseline: report.baseline.clone(),
-                effects: vec![Default::default(); self.calls.len()],
+                effects: vec![Default::default(); self.count],
                 follow_ups: Vec::new(),
                 unrun: Unrun::default(),
             });
             p.place(report, &indices);
         }
         let mut probed = probed.ok_or_else(|| "nothing was probed".to_string())?;
-        if !probed.unrun.indices.is_empty() {
-            probed.unrun.request = Some((self.request, self.calls));
-        }
+        probed.unrun.indices.extend(self.unsent);
         Ok(probed)
     }
 }

@@ -72,6 +72,9 @@ pub struct Subject<'a> {
     pub contract_admin: Option<(Address, Option<Address>)>,
     /// The largest holders, pools and burn addresses left out.
     pub holders: &'a [Address],
+    /// The gas of a fresh wallet's buy and sell, the most any trade
+    /// simulation measured (0: none did); it sizes the probe's runs.
+    pub trade_gas: u64,
 }
 
 /// A pool's quote reserve in USD (0 when its quote is not priced).
@@ -125,7 +128,7 @@ pub fn plan(chain: &EvmChain, s: &Subject, batch: &mut Batch) -> Planned {
         None => Ok(roles::plan(
             chain,
             &roles_known,
-            deepest,
+            (deepest, s.trade_gas),
             s.price_pairs,
             batch,
         )),
@@ -203,24 +206,6 @@ fn keepers(s: &Subject, known: &[Address]) -> Vec<(Address, &'static str)> {
 }
 
 impl Behaviour {
-    /// A fourth round, only where a probe left calls unrun for want of gas
-    /// (a token whose transfers cost millions): those calls again, fewer
-    /// per `eth_call` (`probe::rest`). An answer that fails leaves them
-    /// unobserved.
-    pub async fn probe_rest(&mut self, chain: &EvmChain) {
-        let Ok(probing) = &mut self.probing else {
-            return;
-        };
-        let mut batch = Batch::new();
-        let pending = simulation::probe::rest::plan(&mut probing.results, &mut batch);
-        if pending.is_empty() {
-            return;
-        }
-        if let Ok(mut answers) = chain.rpc.send(batch).await {
-            simulation::probe::rest::take(pending, &mut answers, &mut probing.results);
-        }
-    }
-
     /// Nothing read, for `reason`.
     pub fn not_read(reason: &str) -> Behaviour {
         Behaviour {

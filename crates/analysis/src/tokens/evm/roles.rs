@@ -104,11 +104,12 @@ pub struct Known<'a> {
 /// Add to `batch` the control reads of the roles (and of a contract
 /// admin), and the probing of every non-standard function of the code as
 /// each role on `pool` (the deepest the simulator can trade in; None when
-/// there is none, so only supply and balances are observed).
+/// there is none, so only supply and balances are observed), with runs
+/// sized by `trade_gas` (a fresh wallet's buy and sell, measured).
 pub fn plan(
     chain: &EvmChain,
     k: &Known,
-    pool: Option<&Pair>,
+    (pool, trade_gas): (Option<&Pair>, u64),
     price_pairs: &[Pair],
     batch: &mut Batch,
 ) -> PlannedProbing {
@@ -177,6 +178,7 @@ pub fn plan(
         .map(|(address, _, _)| *address)
         .collect();
     list.push((fresh("anyone"), vec!["anyone"], Some(false)));
+    let mut sizing = probe::Sizing::new(trade_gas);
     for (address, names, has_code) in list {
         let anyone = names == ["anyone"];
         let code = (has_code.is_none())
@@ -188,7 +190,7 @@ pub fn plan(
             &trade,
             (address, &others),
             &candidates,
-            &wallets,
+            (&wallets, &mut sizing),
             block,
             batch,
         ));

@@ -1,5 +1,4 @@
-//! Reading an EVM token's facts from the chain, in three round trips (a
-//! fourth for tokens whose transfers cost millions of gas):
+//! Reading an EVM token's facts from the chain, in three round trips:
 //! 1. one batch: latest block, code, EIP-1967 slots, and one Multicall3
 //!    with metadata, owner, `AccessControl` role members and every `getPair`;
 //! 2. at that block, concurrently: one batch (pair reserves and LP
@@ -9,9 +8,8 @@
 //! 3. one batch: top holders' balances, the creator's LP, the first
 //!    transfer's block time, and the behavioural reads (`behaviour`:
 //!    every non-standard function probed as each role, the roles' control,
-//!    the largest holders' exits replayed);
-//! 4. only where a probe left calls unrun for want of gas: those calls,
-//!    fewer per `eth_call` (`simulation::probe::rest`).
+//!    the largest holders' exits replayed; as many probed calls per
+//!    `eth_call` as the trades round 2 measured leave room for).
 //!
 //! Reading facts writes nothing: the holder index is brought up to date by
 //! the `index` function the caller passes in.
@@ -385,6 +383,7 @@ where
             .filter(|_| proxy.admin_is_eoa == Some(false))
             .map(|a| (a, proxy.admin_owner)),
         holders: &candidates,
+        trade_gas: simulations.iter().map(trade_gas).max().unwrap_or(0),
     };
     let mut planned = Some(behaviour::plan(chain, &subject, &mut batch));
     let wallet_trades = simulate_trades
@@ -467,10 +466,9 @@ where
             }
         }
     }
-    let mut behaviour = behaviour
+    let behaviour = behaviour
         .or_else(|| planned.map(behaviour::Planned::unsent))
         .unwrap_or_else(|| behaviour::Behaviour::not_read("the last round was not sent"));
-    behaviour.probe_rest(chain).await;
     proxy.admin_control = behaviour.admin_control.map(|a| a.control);
     // The owner is named in the evidence only where its control is the admin's.
     if !behaviour.admin_control.is_some_and(|a| a.via_owner) {
@@ -516,4 +514,15 @@ where
         callees,
         launch,
     })
+}
+
+/// The gas of a simulation's buy and sell (a failed sell counted as the
+/// buy again: it may have burnt what it was given).
+fn trade_gas(s: &riskintel_types::token::TradeSimulation) -> u64 {
+    let buy = s.buy.gas_used.filter(|_| s.buy.ok).unwrap_or(0);
+    let sell = (s.sell.as_ref())
+        .filter(|sell| sell.ok)
+        .and_then(|sell| sell.gas_used)
+        .unwrap_or(buy);
+    buy + sell
 }
