@@ -122,8 +122,6 @@ sol! {
             Effect baseline;
             Effect[] effects;
             FollowUp[] followUps;
-            uint256 runGas;
-            uint256 runs;
         }
 
         /// `calls[main]` run right after `calls[first]` (the first call

@@ -1,7 +1,7 @@
 //! Privilege probing: every non-standard function of the token's code,
 //! called as each privileged role with a few argument patterns, in one
-//! `eth_call` per role (and per 32 calls) with the probe contract injected
-//! at the role's address. What each call did is observed inside the same
+//! `eth_call` per role and per 24 calls (fewer where runs are heavy:
+//! `Sizing`), with the probe contract injected at the role's address. What each call did is observed inside the same
 //! simulation (`simulator/PrivilegeProbe.sol`); `tokens::evm::powers`
 //! classifies it.
 
@@ -11,11 +11,11 @@ use alloy_sol_types::SolCall;
 use serde_json::{json, Map, Value};
 
 use super::abi::{IPrivilegeProbe, Outcome, Plan, PROBE_RUNTIME_HEX};
+use riskintel_chains::evm::types::BlockTag;
+use riskintel_chains::rpc::{Answers, Batch, Slot};
 
 mod sizing;
 pub use sizing::Sizing;
-use riskintel_chains::evm::types::BlockTag;
-use riskintel_chains::rpc::{Answers, Batch, Slot};
 
 /// The call-data word the probe replaces with the victim's balance.
 pub fn victim_balance_word() -> U256 {
@@ -38,11 +38,11 @@ const MAX_ARGUMENTS: usize = 8;
 /// Calls tried per role, at most.
 pub const PER_ROLE: usize = 96;
 /// Calls per `eth_call`, at most.
-pub(crate) const PER_CALL: usize = 24;
+const PER_CALL: usize = 24;
 /// Gas of one probing `eth_call`, of one probed call, and kept in reserve.
-pub(crate) const CALL_GAS: u64 = 50_000_000;
+const CALL_GAS: u64 = 50_000_000;
 const PROBE_GAS: u64 = 1_500_000;
-pub(crate) const RESERVE_GAS: u64 = 3_000_000;
+const RESERVE_GAS: u64 = 3_000_000;
 /// The share of the pool's quote reserve the victim and the buyer spend (bps).
 const BUY_BPS: u64 = 100;
 
@@ -260,9 +260,8 @@ pub struct Planned {
     /// The role's address.
     pub role: Address,
     watch: Vec<Address>,
-    /// How many candidates there are, and those no `eth_call` carries.
+    /// How many candidates there are.
     count: usize,
-    unsent: Vec<usize>,
     /// Each `eth_call` and the candidates it carries.
     slots: Vec<(Slot<Bytes>, Vec<usize>)>,
 }
@@ -281,50 +280,13 @@ pub struct Probed {
     pub role_trade: Outcome,
     /// The observations with no call made.
     pub baseline: IPrivilegeProbe::Effect,
-    /// Each candidate's effect, in the candidates' order (`ran` false when the gas ran out first).
+    /// Each candidate's effect, in the candidates' order (`ran` false when
+    /// the gas ran out first, or no `eth_call` carried it: see `Sizing`).
     pub effects: Vec<IPrivilegeProbe::Effect>,
     /// Candidates run again right after the first candidate that stopped
     /// the victim's transfers: (that candidate, the candidate, the effect
     /// of both), indices into the candidates.
     pub follow_ups: Vec<(usize, usize, IPrivilegeProbe::Effect)>,
-    /// The candidates no run had the gas for, to probe again in fewer
-    /// calls per `eth_call` (`rest`).
-    pub unrun: Unrun,
-}
-
-/// Candidates left unrun because one run needs more gas than the
-/// `eth_call`s hold for all of them (a token whose transfers cost
-/// millions): not observed, so not judged.
-#[derive(Clone, Debug, Default)]
-pub struct Unrun {
-    /// Their indices into the candidates.
-    pub indices: Vec<usize>,
-    /// The gas one run needs, as the probe measured it.
-    pub run_gas: u64,
-}
-
-/// One role's probing `eth_call`, but for the calls it carries.
-struct Request {
-    role: Address,
-    target: IPrivilegeProbe::Target,
-    overrides: Value,
-    caller: Address,
-    block: u64,
-}
-
-impl Request {
-    fn send(&self, calls: Vec<Bytes>, batch: &mut Batch) -> Slot<Bytes> {
-        let data = IPrivilegeProbe::probeCall {
-            t: self.target.clone(),
-            calls,
-        }
-        .abi_encode();
-        let request = json!({"from": self.caller, "to": self.role, "data": Bytes::from(data), "gas": format!("{CALL_GAS:#x}")});
-        batch.call::<Bytes>(
-            "eth_call",
-            json!([request, BlockTag::Number(self.block), self.overrides]),
-        )
-    }
 }
 
 /// Add to `batch` the `eth_call`s that run every candidate as `role` on
@@ -358,37 +320,40 @@ pub fn plan(
             json!({"code": code, "balance": funds}),
         );
     }
-    let request = Request {
-        role,
-        target,
-        overrides: Value::Object(overrides),
-        caller: wallets.caller,
-        block,
-    };
-    let calls: Vec<Bytes> = candidates.iter().map(|c| c.data.clone()).collect();
-    let indices: Vec<usize> = (0..calls.len()).collect();
-    let chunks = sizing.chunks(&indices);
-    // What no `eth_call` carries is left unrun.
-    let sent: usize = chunks.iter().map(|c| c.len()).sum();
-    let unsent: Vec<usize> = indices[sent..].to_vec();
-    let slots = (chunks.into_iter())
-        .map(|chunk| {
-            let data = chunk.iter().map(|i| calls[*i].clone()).collect();
-            (request.send(data, batch), chunk.to_vec())
-        })
-        .collect();
+    let overrides = Value::Object(overrides);
+    let indices: Vec<usize> = (0..candidates.len()).collect();
+    let mut slots = Vec::new();
+    for chunk in sizing.chunks(&indices) {
+        let calls = chunk.iter().map(|i| candidates[*i].data.clone()).collect();
+        let data = IPrivilegeProbe::probeCall {
+            t: target.clone(),
+            calls,
+        }
+        .abi_encode();
+        let request = json!({"from": wallets.caller, "to": role, "data": Bytes::from(data), "gas": format!("{CALL_GAS:#x}")});
+        slots.push((
+            batch.call::<Bytes>(
+                "eth_call",
+                json!([request, BlockTag::Number(block), overrides]),
+            ),
+            chunk.to_vec(),
+        ));
+    }
     Planned {
         role,
         watch: watch.to_vec(),
-        count: calls.len(),
-        unsent,
+        count: candidates.len(),
         slots,
     }
 }
 
 /// One probing `eth_call`'s report, from its answer.
 fn report(answer: Result<Bytes, String>, count: usize) -> Result<IPrivilegeProbe::Report, String> {
-    let data = answer.map_err(|e| format!("the node refused the probing call ({e}); it may not support eth_call state overrides"))?;
+    let data = answer.map_err(|e| {
+        format!(
+            "the node refused the probing call ({e}); it may not support eth_call state overrides"
+        )
+    })?;
     if data.is_empty() {
         return Err("the node ignored the eth_call state override (the probe had no code)".into());
     }
@@ -401,18 +366,12 @@ fn report(answer: Result<Bytes, String>, count: usize) -> Result<IPrivilegeProbe
 }
 
 impl Probed {
-    /// Put `report`'s effects, of the candidates `indices`, in their places;
-    /// those it did not run join `unrun`.
+    /// Put `report`'s effects, of the candidates `indices`, in their places.
     fn place(&mut self, report: IPrivilegeProbe::Report, indices: &[usize]) {
-        let runs = report.runs.saturating_to::<usize>();
         let at = |i: U256| indices.get(i.saturating_to::<usize>()).copied();
-        for (n, (effect, index)) in report.effects.into_iter().zip(indices).enumerate() {
-            if n >= runs {
-                self.unrun.indices.push(*index);
-            }
+        for (effect, index) in report.effects.into_iter().zip(indices) {
             self.effects[*index] = effect;
         }
-        self.unrun.run_gas = self.unrun.run_gas.max(report.runGas.saturating_to());
         for f in report.followUps {
             if let (Some(first), Some(main)) = (at(f.first), at(f.main)) {
                 self.follow_ups.push((first, main, f.effect));
@@ -435,13 +394,10 @@ impl Planned {
                 baseline: report.baseline.clone(),
                 effects: vec![Default::default(); self.count],
                 follow_ups: Vec::new(),
-                unrun: Unrun::default(),
             });
             p.place(report, &indices);
         }
-        let mut probed = probed.ok_or_else(|| "nothing was probed".to_string())?;
-        probed.unrun.indices.extend(self.unsent);
-        Ok(probed)
+        probed.ok_or_else(|| "nothing was probed".to_string())
     }
 }
 

@@ -17,7 +17,7 @@ const MAX_RUN_GAS: u64 = 15_000_000;
 
 /// The gas one run needs (`runNeed` in the probe), from a fresh wallet's
 /// buy and sell as the trade simulation measured them (0: not measured).
-pub fn run_need(trade_gas: u64) -> u64 {
+fn run_need(trade_gas: u64) -> u64 {
     (4 * trade_gas + RUN_BASE_GAS).min(MAX_RUN_GAS)
 }
 

@@ -81,11 +81,6 @@ contract PrivilegeProbe is ProbeLedger {
         /// Calls made again after a call that stopped the victim's
         /// transfers (freeze, then what only a frozen account allows).
         FollowUp[] followUps;
-        /// The gas one run needs, from the trades measured first (see
-        /// `runNeed`), and how many of the calls got it and ran: the rest
-        /// were left for a probe of their own.
-        uint256 runGas;
-        uint256 runs;
     }
 
     /// `calls[main]` run right after `calls[first]`, from the same start.
@@ -129,21 +124,16 @@ contract PrivilegeProbe is ProbeLedger {
         // Each run gets a fair share of the gas left (what is left above
         // the reserve, divided by the runs still to make), never all of it:
         // a token whose failures burn every unit they are given (older
-        // compilers' INVALID) costs one candidate, not the rest.
-        // A run is given at least what it needs (a token whose every
-        // transfer pays out dividends needs millions): calls that cannot
-        // get it are left unrun, for a probe with fewer calls.
-        r.runGas = runNeed(r);
-        uint256 base = share(t, calls.length + 1);
-        r.baseline = runIsolated(t, "", base > r.runGas ? base : min(r.runGas, share(t, 1)));
+        // compilers' INVALID) costs one candidate, not the rest. And never
+        // less than a run needs (a token whose every transfer pays out
+        // dividends needs millions): calls that cannot get it are left
+        // unrun (`ran` false), not read as calls that stopped trading.
+        uint256 need = runNeed(r);
+        r.baseline = runIsolated(t, "", max(share(t, calls.length + 1), min(need, share(t, 1))));
         r.effects = new Effect[](calls.length);
         for (uint256 i = 0; i < calls.length && gasleft() > t.probeGas + t.reserveGas; i++) {
-            uint256 gas = share(t, calls.length - i);
-            if (gas < r.runGas) {
-                if (share(t, 1) < r.runGas) break;
-                gas = r.runGas;
-            }
-            r.runs = i + 1;
+            uint256 gas = max(share(t, calls.length - i), need);
+            if (gas > share(t, 1)) break;
             r.effects[i] = runIsolated(t, calls[i], gas);
             if (minted(r.before, r.effects[i]) && hasVictimBalance(calls[i])) {
                 (r.effects[i].largeMintOk, r.effects[i].againMintOk, r.effects[i].boundProbed) =
@@ -323,6 +313,10 @@ contract PrivilegeProbe is ProbeLedger {
 
     function min(uint256 a, uint256 b) internal pure returns (uint256) {
         return a < b ? a : b;
+    }
+
+    function max(uint256 a, uint256 b) internal pure returns (uint256) {
+        return a > b ? a : b;
     }
 
     /// What a holder can still do: transfer a tenth of its balance to a

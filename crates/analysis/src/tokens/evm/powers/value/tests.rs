@@ -82,7 +82,6 @@ fn probed(before: Snapshot) -> Probed {
         baseline: Effect::default(),
         effects: Vec::new(),
         follow_ups: Vec::new(),
-        unrun: Default::default(),
     }
 }
 
@@ -116,25 +115,22 @@ fn a_call_is_judged_by_where_the_contracts_and_the_pools_value_went() {
     let p = probed(before.clone());
     let (role, candidate) = (role(), candidate());
     let chosen = [Some(role.address)];
-    let effect = |call: Ledger, after: Snapshot| Effect {
-        ok: true,
-        call,
-        after_: after,
-        ..Default::default()
+    // What the call took, judged from its ledger and the state after it.
+    let judge = |call: Ledger, after: Snapshot| {
+        let e = Effect {
+            ok: true,
+            call,
+            after_: after,
+            ..Default::default()
+        };
+        by_call(&p, &role, &candidate, &e, &chosen)
     };
     // The contract's 500 tokens to the owner: the contract's balance, high.
     let rescue = Ledger {
         contractLoss: e18(500),
         ..ledger(&[500], &[0])
     };
-    let t = by_call(
-        &p,
-        &role,
-        &candidate,
-        &effect(rescue, before.clone()),
-        &chosen,
-    )
-    .unwrap();
+    let t = judge(rescue, before.clone()).unwrap();
     assert_eq!(
         (t.path, t.amount, t.degree),
         (Path::Contract, e18(500), (Severity::High, 0.35))
@@ -144,36 +140,15 @@ fn a_call_is_judged_by_where_the_contracts_and_the_pools_value_went() {
         contractLoss: e18(500),
         ..ledger(&[0], &[2])
     };
-    let t = by_call(
-        &p,
-        &role,
-        &candidate,
-        &effect(swapped, before.clone()),
-        &chosen,
-    )
-    .unwrap();
+    let t = judge(swapped, before.clone()).unwrap();
     assert_eq!((t.path, t.degree), (Path::Fees, (Severity::Low, 0.05)));
     // The pool's balance set to almost nothing, holders untouched: critical.
     let drained = Snapshot {
         pair: U256::from(1u64),
         ..before.clone()
     };
-    let t = by_call(
-        &p,
-        &role,
-        &candidate,
-        &effect(ledger(&[0], &[0]), drained),
-        &chosen,
-    )
-    .unwrap();
+    let t = judge(ledger(&[0], &[0]), drained).unwrap();
     assert_eq!((t.path, t.degree.0), (Path::Pool, Severity::Critical));
     // Nothing moved: nothing taken.
-    assert!(by_call(
-        &p,
-        &role,
-        &candidate,
-        &effect(ledger(&[0], &[0]), before),
-        &chosen
-    )
-    .is_none());
+    assert!(judge(ledger(&[0], &[0]), before).is_none());
 }
