@@ -132,8 +132,11 @@ contract PrivilegeProbe is ProbeLedger {
         r.baseline = runIsolated(t, "", max(share(t, calls.length + 1), min(need, share(t, 1))));
         r.effects = new Effect[](calls.length);
         for (uint256 i = 0; i < calls.length && gasleft() > t.probeGas + t.reserveGas; i++) {
-            uint256 gas = max(share(t, calls.length - i), need);
-            if (gas > share(t, 1)) break;
+            uint256 gas = share(t, calls.length - i);
+            if (gas < need) {
+                if (share(t, 1) < need) break;
+                gas = need;
+            }
             r.effects[i] = runIsolated(t, calls[i], gas);
             if (minted(r.before, r.effects[i]) && hasVictimBalance(calls[i])) {
                 (r.effects[i].largeMintOk, r.effects[i].againMintOk, r.effects[i].boundProbed) =
