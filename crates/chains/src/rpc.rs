@@ -18,6 +18,9 @@ use tokio::sync::Semaphore;
 use super::circuit::{Admission, Circuit};
 use super::stale;
 
+mod size;
+use size::{cuts_by_size, MAX_BODY_BYTES};
+
 /// What went wrong talking to a node.
 #[derive(Clone, Debug, thiserror::Error, PartialEq)]
 pub enum RpcError {
@@ -127,12 +130,29 @@ impl RpcClient {
         })
     }
 
-    /// `raw_batch`, split in halves while the node refuses the batch whole.
+    /// `raw_batch`, in parts of at most [`MAX_BODY_BYTES`] sent side by
+    /// side, each split in halves while the node refuses it whole.
     fn in_parts(
         &self,
         mut calls: Vec<(String, Value)>,
     ) -> futures::future::BoxFuture<'_, Result<Vec<Result<Value, RpcError>>, RpcError>> {
         Box::pin(async move {
+            let cuts = cuts_by_size(&calls, MAX_BODY_BYTES);
+            if !cuts.is_empty() {
+                let mut parts = Vec::new();
+                for cut in cuts.into_iter().rev() {
+                    parts.push(calls.split_off(cut));
+                }
+                parts.push(calls);
+                parts.reverse();
+                let answered =
+                    futures::future::join_all(parts.into_iter().map(|p| self.in_parts(p))).await;
+                let mut answers = Vec::new();
+                for part in answered {
+                    answers.extend(part?);
+                }
+                return Ok(answers);
+            }
             match self.raw_batch(&calls).await {
                 Err(RpcError::Upstream(why)) if calls.len() == 1 => {
                     Ok(vec![Err(RpcError::Upstream(why))])
